@@ -1,0 +1,133 @@
+package codec
+
+// Eviction is the 256-byte, header-only frame (command 13) a server sends
+// before it closes a session. Its size is always 256, so it has no Size
+// field. Window is non-zero only for ReasonIncompatibleProtocol, where it
+// carries the versions the server accepts (Max at byte 144, Min at 148).
+type Eviction struct {
+	Checksum, ChecksumBody, Cluster Uint128
+	View, Release                   uint32
+	Replica                         uint8
+	Client                          Uint128
+	Window                          Window
+	Reason                          EvictionReason
+}
+
+// NewEviction returns the eviction of client for reason, with a zero window.
+// Use NewIncompatibleProtocol for reason 14.
+func NewEviction(client Uint128, reason EvictionReason) Eviction {
+	return Eviction{Client: client, Reason: reason}
+}
+
+// NewIncompatibleProtocol returns the eviction of client with reason 14
+// carrying the window the server accepts.
+func NewIncompatibleProtocol(client Uint128, w Window) Eviction {
+	return Eviction{Client: client, Window: w, Reason: ReasonIncompatibleProtocol}
+}
+
+// Validate returns the first broken rule of e in the reference's order:
+// client != 0; reason known and != 0; reason 14 => well-formed window; any
+// other reason => zero window.
+func (e Eviction) Validate() error {
+	if e.Client.IsZero() {
+		return newError(ErrField, "client", offEvClient, "client != 0")
+	}
+	return e.validateReason()
+}
+
+func (e Eviction) validateReason() error {
+	if !e.Reason.Known() {
+		return newError(ErrReason, "reason", offEvReason, "1 <= reason <= 15")
+	}
+	if e.Reason == ReasonIncompatibleProtocol {
+		if !e.Window.Valid() {
+			return newError(ErrWindow, "window", offEvWindowMax, "reason == 14 => 1 <= min <= max")
+		}
+		return nil
+	}
+	if e.Window != (Window{}) {
+		return newError(ErrWindow, "window", offEvWindowMax, "reason != 14 => window == 0")
+	}
+	return nil
+}
+
+// EncodedLen returns HeaderSize.
+func (Eviction) EncodedLen() int { return HeaderSize }
+
+// AppendTo validates e and appends its 256 bytes to dst. On error it returns
+// dst unchanged.
+func (e Eviction) AppendTo(dst []byte) ([]byte, error) {
+	if err := e.Validate(); err != nil {
+		return dst, err
+	}
+	dst, b := growHeader(dst)
+	prologue{e.Checksum, e.ChecksumBody, e.Cluster, HeaderSize, e.View, e.Release, e.Replica}.put(b, CommandEviction)
+	putU128(b[offEvClient:], e.Client)
+	le.PutUint32(b[offEvWindowMax:], uint32(e.Window.Max))
+	le.PutUint32(b[offEvWindowMin:], uint32(e.Window.Min))
+	b[offEvReason] = byte(e.Reason)
+	return dst, nil
+}
+
+// DecodeEviction decodes the first 256 bytes of src as an eviction. It
+// checks, in the reference's order: the length, command == 13, size == 256,
+// client != 0, reserved_frame zero, reserved zero, then the reason and
+// window rules of Validate.
+func DecodeEviction(src []byte) (Eviction, error) {
+	b, err := header(src, CommandEviction)
+	if err != nil {
+		return Eviction{}, err
+	}
+	p := getPrologue(b)
+	if p.Size != HeaderSize {
+		return Eviction{}, newError(ErrSize, "size", offSize, "size == 256")
+	}
+	e := Eviction{
+		Checksum: p.Checksum, ChecksumBody: p.ChecksumBody, Cluster: p.Cluster,
+		View: p.View, Release: p.Release, Replica: p.Replica,
+		Client: getU128(b[offEvClient:]),
+		Window: Window{
+			Max: Version(le.Uint32(b[offEvWindowMax:])),
+			Min: Version(le.Uint32(b[offEvWindowMin:])),
+		},
+		Reason: EvictionReason(b[offEvReason]),
+	}
+	if e.Client.IsZero() {
+		return Eviction{}, newError(ErrField, "client", offEvClient, "client != 0")
+	}
+	if err := checkZero(b, offReservedFrame, sizeReserved, "reserved_frame"); err != nil {
+		return Eviction{}, err
+	}
+	if err := checkZero(b, offEvReserved, sizeEvReserved, "reserved"); err != nil {
+		return Eviction{}, err
+	}
+	if err := e.validateReason(); err != nil {
+		return Eviction{}, err
+	}
+	return e, nil
+}
+
+// Err returns what e means to a client (wire reference section 8): an
+// IncompatibleProtocolError for reason 14 with a well-formed window, else a
+// Status (an unknown reason is StatusInvalidCommand).
+func (e Eviction) Err() error {
+	switch e.Reason {
+	case ReasonIncompatibleProtocol:
+		if e.Window.Valid() {
+			return IncompatibleProtocolError{Window: e.Window}
+		}
+		return StatusUnauthenticated
+	case ReasonNoSession, ReasonSessionTooLow, ReasonSessionReleaseMismatch,
+		ReasonUserInactive, ReasonSessionError:
+		return StatusUnauthenticated
+	case ReasonInvalidCredentials:
+		return StatusInvalidCredentials
+	case ReasonInvalidToken:
+		return StatusInvalidPersonalAccessToken
+	case ReasonStaleClient:
+		return StatusStaleClient
+	case ReasonMalformedLogin:
+		return StatusInvalidFormat
+	}
+	return StatusInvalidCommand // 2..6 and unknown reasons
+}

@@ -1,0 +1,103 @@
+package codec
+
+// PeekCommand returns byte 60 of a frame. It needs a full 256-byte header
+// (ErrTruncated otherwise) and checks nothing else, so a dispatcher can pick
+// the decoder.
+func PeekCommand(src []byte) (Command, error) {
+	if len(src) < HeaderSize {
+		return 0, newError(ErrTruncated, "header", len(src), "len >= 256")
+	}
+	return Command(src[offCommand]), nil
+}
+
+// FrameSize returns the total size of the frame whose header starts src: the
+// header's size field, checked to be within 256..MaxFrameSize. A reader uses
+// it to know how many body bytes follow; a size outside the range means the
+// next frame cannot be found and the connection must end.
+func FrameSize(src []byte) (int, error) {
+	if len(src) < HeaderSize {
+		return 0, newError(ErrTruncated, "header", len(src), "len >= 256")
+	}
+	size := le.Uint32(src[offSize:])
+	if err := checkSize(size); err != nil {
+		return 0, err
+	}
+	return int(size), nil
+}
+
+// AppendRequestFrame appends a request frame: h with Size set to 256 plus
+// len(body), then body. It validates h first; on error dst is unchanged.
+func AppendRequestFrame(dst []byte, h RequestHeader, body []byte) ([]byte, error) {
+	if len(body) > MaxFrameSize-HeaderSize {
+		return dst, newError(ErrSize, "size", offSize, "256 <= size <= 64 MiB")
+	}
+	h.Size = uint32(HeaderSize + len(body))
+	dst, err := h.AppendTo(dst)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, body...), nil
+}
+
+// AppendReplyFrame appends a reply frame: h with Size set to 256 plus
+// len(body), then body. It validates h first (a denial must have an empty
+// body); on error dst is unchanged.
+func AppendReplyFrame(dst []byte, h ReplyHeader, body []byte) ([]byte, error) {
+	if len(body) > MaxFrameSize-HeaderSize {
+		return dst, newError(ErrSize, "size", offSize, "256 <= size <= 64 MiB")
+	}
+	h.Size = uint32(HeaderSize + len(body))
+	dst, err := h.AppendTo(dst)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, body...), nil
+}
+
+// resultSectionEmpty is the result section of a committed reply with no
+// entries: count 0.
+const resultSectionEmpty = 4
+
+// AppendLoginReplyFrame appends the reply to a successful login as the real
+// server frames it: h (Size set, Status must be 0), then an empty result
+// section (00 00 00 00), then the login reply body. It validates both first;
+// on error dst is unchanged.
+func AppendLoginReplyFrame(dst []byte, h ReplyHeader, reply LoginReply) ([]byte, error) {
+	if err := reply.Validate(); err != nil {
+		return dst, err
+	}
+	h.Size = uint32(HeaderSize + resultSectionEmpty + reply.EncodedLen())
+	out, err := h.AppendTo(dst)
+	if err != nil {
+		return dst, err
+	}
+	out = append(out, 0, 0, 0, 0)
+	return reply.AppendTo(out)
+}
+
+// SplitResult reads the result section that starts the body of a committed
+// Register reply: [count u32][count x {index u32, result u32}]. With count 0,
+// or a first entry whose result is 0, it returns the payload after the
+// section (nil when empty) and code 0. A non-zero first result is returned
+// as code with a nil payload and a nil error: the server reported an error
+// and there is no payload. Fewer than 4 bytes, or fewer than 4+8*count, is
+// ErrTruncated; an empty body is therefore an error.
+func SplitResult(body []byte) (payload []byte, code uint32, err error) {
+	if len(body) < 4 {
+		return nil, 0, newError(ErrTruncated, "result_count", 0, ruleTruncated)
+	}
+	count := le.Uint32(body)
+	end := 4 + 8*uint64(count)
+	if uint64(len(body)) < end {
+		return nil, 0, newError(ErrTruncated, "result_entries", 4, ruleTruncated)
+	}
+	if count > 0 {
+		if code = le.Uint32(body[8:]); code != 0 {
+			return nil, code, nil
+		}
+	}
+	if rest := body[end:]; len(rest) > 0 {
+		payload = rest[:len(rest):len(rest)]
+	}
+	return payload, 0, nil
+}

@@ -1,0 +1,88 @@
+package codec
+
+// LoginRegister is the body of LOGIN_REGISTER (command code 40):
+//
+//	[ClientVersionInfo][username_len u8][username][password_len u8][password][context_len u32][context]
+//
+// Username is UTF-8 of 1..255 bytes; Password is UTF-8 of 0..255 bytes;
+// Context is UTF-8, empty when context_len is 0. Decoded byte fields alias
+// the input; see Clone. The password prints only as a redaction.
+type LoginRegister struct {
+	Info     ClientVersionInfo
+	Username []byte
+	Password Secret
+	Context  []byte
+}
+
+// EncodedLen returns the number of bytes AppendTo writes for a valid value.
+func (l LoginRegister) EncodedLen() int {
+	return l.Info.EncodedLen() + 1 + len(l.Username) + 1 + len(l.Password) + 4 + len(l.Context)
+}
+
+// Validate returns the first broken rule of l, in field order, or nil.
+func (l LoginRegister) Validate() error {
+	if err := l.Info.validate(0); err != nil {
+		return err
+	}
+	off := l.Info.EncodedLen()
+	if err := checkText(l.Username, "username_len", "username", off, 1, 1); err != nil {
+		return err
+	}
+	off += 1 + len(l.Username)
+	if err := checkText(l.Password, "password_len", "password", off, 1, 0); err != nil {
+		return err
+	}
+	off += 1 + len(l.Password)
+	return checkText(l.Context, "context_len", "context", off, 4, 0)
+}
+
+// AppendTo validates l and appends its encoding to dst. On error it returns
+// dst unchanged.
+func (l LoginRegister) AppendTo(dst []byte) ([]byte, error) {
+	if err := l.Validate(); err != nil {
+		return dst, err
+	}
+	dst = l.Info.appendTo(dst)
+	dst = appendText8(dst, l.Username)
+	dst = appendText8(dst, l.Password)
+	return appendText32(dst, l.Context), nil
+}
+
+// Clone returns a copy of l that shares no memory with the input it was
+// decoded from.
+func (l LoginRegister) Clone() LoginRegister {
+	l.Info = l.Info.Clone()
+	l.Username = cloneBytes(l.Username)
+	l.Password = l.Password.clone()
+	l.Context = cloneBytes(l.Context)
+	return l
+}
+
+// DecodeLoginRegister decodes a LoginRegister from the start of src and
+// returns it with the number of bytes it used. Like the reference server it
+// ignores bytes after the last field; use ParseLoginRegister to reject them.
+func DecodeLoginRegister(src []byte) (LoginRegister, int, error) {
+	r := reader{src: src}
+	var l LoginRegister
+	l.Info = r.clientInfo()
+	l.Username = r.text8("username_len", "username", 1)
+	l.Password = r.text8("password_len", "password", 0)
+	l.Context = r.text32("context_len", "context")
+	if r.err != nil {
+		return LoginRegister{}, 0, r.err
+	}
+	return l, r.off, nil
+}
+
+// ParseLoginRegister decodes src as exactly one LoginRegister; trailing bytes
+// are ErrTrailing.
+func ParseLoginRegister(src []byte) (LoginRegister, error) {
+	l, n, err := DecodeLoginRegister(src)
+	if err == nil {
+		err = trailing(src, n)
+	}
+	if err != nil {
+		return LoginRegister{}, err
+	}
+	return l, nil
+}

@@ -1,0 +1,90 @@
+package codec
+
+import "encoding/binary"
+
+// LoginReply is the body of a successful login's Reply, after the result
+// section (see SplitResult and AppendLoginReplyFrame):
+//
+//	[user_id u32][session u64][server_protocol_version u32][server_version_len u8][server_version]
+//
+// Session is never 0 (0 means "no session" and cannot be echoed).
+// ServerVersion is UTF-8 of 1..255 bytes. Decoded byte fields alias the
+// input; see Clone.
+type LoginReply struct {
+	UserID         uint32
+	Session        uint64
+	ServerProtocol Version
+	ServerVersion  []byte
+}
+
+// Login reply layout offsets.
+const (
+	offReplyUserID         = 0
+	offReplySession        = 4
+	offReplyServerProtocol = 12
+	offReplyServerVersion  = 16
+)
+
+// EncodedLen returns the number of bytes AppendTo writes for a valid value.
+func (l LoginReply) EncodedLen() int { return offReplyServerVersion + 1 + len(l.ServerVersion) }
+
+// Validate returns the first broken rule of l, in field order, or nil.
+func (l LoginReply) Validate() error {
+	if l.Session == 0 {
+		return newError(ErrField, "session", offReplySession, ruleSessionNonZero)
+	}
+	return checkText(l.ServerVersion, "server_version_len", "server_version", offReplyServerVersion, 1, 1)
+}
+
+const ruleSessionNonZero = "session != 0"
+
+// AppendTo validates l and appends its encoding to dst. On error it returns
+// dst unchanged.
+func (l LoginReply) AppendTo(dst []byte) ([]byte, error) {
+	if err := l.Validate(); err != nil {
+		return dst, err
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, l.UserID)
+	dst = binary.LittleEndian.AppendUint64(dst, l.Session)
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(l.ServerProtocol))
+	return appendText8(dst, l.ServerVersion), nil
+}
+
+// Clone returns a copy of l that shares no memory with the input it was
+// decoded from.
+func (l LoginReply) Clone() LoginReply {
+	l.ServerVersion = cloneBytes(l.ServerVersion)
+	return l
+}
+
+// DecodeLoginReply decodes a LoginReply from the start of src and returns it
+// with the number of bytes it used. Each field is checked as it is read, so
+// a session of 0 is reported before a later truncation.
+func DecodeLoginReply(src []byte) (LoginReply, int, error) {
+	r := reader{src: src}
+	var l LoginReply
+	l.UserID = r.u32("user_id")
+	l.Session = r.u64("session")
+	if r.err == nil && l.Session == 0 {
+		r.fail(ErrField, "session", offReplySession, ruleSessionNonZero)
+	}
+	l.ServerProtocol = Version(r.u32("server_protocol_version"))
+	l.ServerVersion = r.text8("server_version_len", "server_version", 1)
+	if r.err != nil {
+		return LoginReply{}, 0, r.err
+	}
+	return l, r.off, nil
+}
+
+// ParseLoginReply decodes src as exactly one LoginReply; trailing bytes are
+// ErrTrailing.
+func ParseLoginReply(src []byte) (LoginReply, error) {
+	l, n, err := DecodeLoginReply(src)
+	if err == nil {
+		err = trailing(src, n)
+	}
+	if err != nil {
+		return LoginReply{}, err
+	}
+	return l, nil
+}

@@ -1,0 +1,63 @@
+package codec
+
+// Status is an error code an SDK maps a frame to: the status of a denial
+// Reply, or what an Eviction means to a client. It implements error, so
+// errors.Is(err, StatusUnauthenticated) works on whatever wraps it.
+type Status uint32
+
+// Status codes of the connection lifecycle.
+const (
+	StatusOK                         Status = 0
+	StatusInvalidCommand             Status = 3
+	StatusInvalidFormat              Status = 4
+	StatusStaleClient                Status = 30
+	StatusUnauthenticated            Status = 40
+	StatusInvalidCredentials         Status = 42
+	StatusInvalidPersonalAccessToken Status = 53
+)
+
+// Known reports whether s is one of the codes named above.
+func (s Status) Known() bool {
+	switch s {
+	case StatusOK, StatusInvalidCommand, StatusInvalidFormat, StatusStaleClient,
+		StatusUnauthenticated, StatusInvalidCredentials, StatusInvalidPersonalAccessToken:
+		return true
+	}
+	return false
+}
+
+// String names a known status and prints others as "STATUS_N".
+func (s Status) String() string {
+	switch s {
+	case StatusOK:
+		return "OK"
+	case StatusInvalidCommand:
+		return "InvalidCommand"
+	case StatusInvalidFormat:
+		return "InvalidFormat"
+	case StatusStaleClient:
+		return "StaleClient"
+	case StatusUnauthenticated:
+		return "Unauthenticated"
+	case StatusInvalidCredentials:
+		return "InvalidCredentials"
+	case StatusInvalidPersonalAccessToken:
+		return "InvalidPersonalAccessToken"
+	}
+	return "STATUS_" + itoa(uint64(s))
+}
+
+// Error returns "iggy status N (Name)".
+func (s Status) Error() string { return "iggy status " + itoa(uint64(s)) + " (" + s.String() + ")" }
+
+// IncompatibleProtocolError is what an eviction with reason 14 and a
+// well-formed window means: the server accepts only client protocol versions
+// in Window.
+type IncompatibleProtocolError struct {
+	Window Window
+}
+
+// Error says which window the server accepts.
+func (e IncompatibleProtocolError) Error() string {
+	return "incompatible protocol version: server accepts " + e.Window.String()
+}

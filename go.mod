@@ -1,0 +1,3 @@
+module github.com/iggywire/iggywire
+
+go 1.26
