@@ -95,7 +95,7 @@ func DecodeEviction(src []byte) (Eviction, error) {
 	if e.Client.IsZero() {
 		return Eviction{}, newError(ErrField, "client", offEvClient, "client != 0")
 	}
-	if err := checkZero(b, offReservedFrame, sizeReserved, "reserved_frame"); err != nil {
+	if err := checkZero(b, offReservedFrame, sizeReservedFrame, "reserved_frame"); err != nil {
 		return Eviction{}, err
 	}
 	if err := checkZero(b, offEvReserved, sizeEvReserved, "reserved"); err != nil {

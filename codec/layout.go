@@ -13,75 +13,75 @@ const (
 // and a size* constant; reserved ranges are named too, so one test can walk
 // each layout and find no gap and no overlap.
 const (
-	offChecksum      = 0
-	sizeChecksum     = 16
-	offChecksumBody  = 16
-	sizeChecksumBody = 16
-	offCluster       = 32
-	sizeCluster      = 16
-	offSize          = 48
-	sizeSize         = 4
-	offView          = 52
-	sizeView         = 4
-	offRelease       = 56
-	sizeRelease      = 4
-	offCommand       = 60
-	sizeCommand      = 1
-	offReplica       = 61
-	sizeReplica      = 1
-	offReservedFrame = 62
-	sizeReserved     = 66  // reserved_frame
-	offKind          = 128 // where the kind-specific part starts
+	offChecksum       = 0
+	sizeChecksum      = 16
+	offChecksumBody   = 16
+	sizeChecksumBody  = 16
+	offCluster        = 32
+	sizeCluster       = 16
+	offSize           = 48
+	sizeSize          = 4
+	offView           = 52
+	sizeView          = 4
+	offRelease        = 56
+	sizeRelease       = 4
+	offCommand        = 60
+	sizeCommand       = 1
+	offReplica        = 61
+	sizeReplica       = 1
+	offReservedFrame  = 62
+	sizeReservedFrame = 66  // reserved_frame
+	offKind           = 128 // where the kind-specific part starts
 )
 
 // Request header (command 5).
 const (
-	offReqClient          = 128
-	sizeReqClient         = 16
-	offReqRequestChecksum = 144
-	sizeReqChecksum       = 16
-	offReqTimestamp       = 160
-	sizeReqTimestamp      = 8
-	offReqRequest         = 168
-	sizeReqRequest        = 8
-	offReqOperation       = 176
-	sizeReqOperation      = 1
-	offReqOperationPad    = 177
-	sizeReqOperationPad   = 7
-	offReqSession         = 184
-	sizeReqSession        = 8
-	offReqUserID          = 192
-	sizeReqUserID         = 4
-	offReqReserved        = 196 // its first 4 bytes are the code of a NonReplicated request
-	sizeReqReserved       = 60
-	offReqCode            = 196
-	sizeReqCode           = 4
+	offReqClient           = 128
+	sizeReqClient          = 16
+	offReqRequestChecksum  = 144
+	sizeReqRequestChecksum = 16
+	offReqTimestamp        = 160
+	sizeReqTimestamp       = 8
+	offReqRequest          = 168
+	sizeReqRequest         = 8
+	offReqOperation        = 176
+	sizeReqOperation       = 1
+	offReqOperationPad     = 177
+	sizeReqOperationPad    = 7
+	offReqSession          = 184
+	sizeReqSession         = 8
+	offReqUserID           = 192
+	sizeReqUserID          = 4
+	offReqReserved         = 196 // its first 4 bytes are the code of a NonReplicated request
+	sizeReqReserved        = 60
+	offReqCode             = 196
+	sizeReqCode            = 4
 )
 
 // Reply header (command 8).
 const (
-	offRepRequestChecksum = 128
-	sizeRepChecksum       = 16
-	offRepContext         = 144
-	sizeRepContext        = 16
-	offRepClient          = 160
-	sizeRepClient         = 16
-	offRepOp              = 176
-	sizeRepOp             = 8
-	offRepCommit          = 184
-	sizeRepCommit         = 8
-	offRepTimestamp       = 192
-	sizeRepTimestamp      = 8
-	offRepRequest         = 200
-	sizeRepRequest        = 8
-	offRepOperation       = 208
-	sizeRepOperation      = 1
-	offRepOperationPad    = 209
-	sizeRepOperationPad   = 7
-	offRepStatus          = 216
-	sizeRepStatus         = 4
-	offRepReserved        = 220
-	sizeRepReserved       = 36
+	offRepRequestChecksum  = 128
+	sizeRepRequestChecksum = 16
+	offRepContext          = 144
+	sizeRepContext         = 16
+	offRepClient           = 160
+	sizeRepClient          = 16
+	offRepOp               = 176
+	sizeRepOp              = 8
+	offRepCommit           = 184
+	sizeRepCommit          = 8
+	offRepTimestamp        = 192
+	sizeRepTimestamp       = 8
+	offRepRequest          = 200
+	sizeRepRequest         = 8
+	offRepOperation        = 208
+	sizeRepOperation       = 1
+	offRepOperationPad     = 209
+	sizeRepOperationPad    = 7
+	offRepStatus           = 216
+	sizeRepStatus          = 4
+	offRepReserved         = 220
+	sizeRepReserved        = 36
 )
 
 // Eviction header (command 13).

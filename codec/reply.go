@@ -78,7 +78,7 @@ func DecodeReplyHeader(src []byte) (ReplyHeader, error) {
 	if err := h.Validate(); err != nil {
 		return ReplyHeader{}, err
 	}
-	if err := checkZero(b, offReservedFrame, sizeReserved, "reserved_frame"); err != nil {
+	if err := checkZero(b, offReservedFrame, sizeReservedFrame, "reserved_frame"); err != nil {
 		return ReplyHeader{}, err
 	}
 	if err := checkZero(b, offRepOperationPad, sizeRepOperationPad, "operation_padding"); err != nil {

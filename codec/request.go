@@ -107,7 +107,7 @@ func DecodeRequestHeader(src []byte) (RequestHeader, error) {
 	if err := h.Validate(); err != nil {
 		return RequestHeader{}, err
 	}
-	if err := checkZero(b, offReservedFrame, sizeReserved, "reserved_frame"); err != nil {
+	if err := checkZero(b, offReservedFrame, sizeReservedFrame, "reserved_frame"); err != nil {
 		return RequestHeader{}, err
 	}
 	if err := checkZero(b, offReqOperationPad, sizeReqOperationPad, "operation_padding"); err != nil {
