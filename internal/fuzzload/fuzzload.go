@@ -1,0 +1,199 @@
+// Package fuzzload is the one place that turns checked-in fuzz inputs into
+// seeds: it reads corpus/<Target>/ and crashers/<Target>/ and hands every
+// file to (*testing.F).Add, so that a plain `go test ./fuzz/...` replays the
+// whole corpus and every crasher as regression tests.
+//
+// Files are raw bytes, exactly as they travel on the wire, so that libFuzzer
+// and a person with xxd can read them too. Files in Go's own corpus encoding
+// ("go test fuzz v1" followed by one []byte("...") line, as Go writes under
+// testdata/fuzz and in its fuzz cache) are accepted as well and decoded to
+// their bytes. A raw input that happens to start with the v1 header line is
+// therefore read as a v1 file; fuzzrun never writes such a file raw.
+package fuzzload
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Header is the first line of a file in Go's corpus encoding.
+const Header = "go test fuzz v1"
+
+// Directories under the module root that hold inputs, one subdirectory per
+// fuzz target.
+const (
+	CorpusDir   = "corpus"
+	CrashersDir = "crashers"
+)
+
+// ErrFormat is matched by every *FormatError.
+var ErrFormat = errors.New("malformed go test fuzz v1 input")
+
+// FormatError says why a file that starts with Header is not a single
+// []byte value. Line is 1-based.
+type FormatError struct {
+	Line   int
+	Reason string
+}
+
+// Error returns "fuzzload: line N: REASON".
+func (e *FormatError) Error() string {
+	return "fuzzload: line " + strconv.Itoa(e.Line) + ": " + e.Reason
+}
+
+// Unwrap returns ErrFormat.
+func (e *FormatError) Unwrap() error { return ErrFormat }
+
+// Decode returns the input bytes a file holds: the file itself when it is
+// raw, or the single []byte value of a "go test fuzz v1" file. Like Go's own
+// decoder it tolerates a trailing '\r' on the header, blank lines and
+// surrounding spaces, and unquotes the literal with strconv.Unquote (so both
+// "..." with escapes and `...` are accepted). Any other value type, or more
+// than one value, is a *FormatError: every target here takes one []byte.
+func Decode(file []byte) ([]byte, error) {
+	first, rest, found := bytes.Cut(file, []byte("\n"))
+	if strings.TrimSuffix(string(first), "\r") != Header {
+		return file, nil
+	}
+	if !found {
+		return nil, &FormatError{Line: 1, Reason: "no value after the header"}
+	}
+	var value []byte
+	seen := false
+	for i, line := range bytes.Split(rest, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		if seen {
+			return nil, &FormatError{Line: i + 2, Reason: "more than one value"}
+		}
+		v, err := decodeLine(line)
+		if err != nil {
+			return nil, &FormatError{Line: i + 2, Reason: err.Error()}
+		}
+		value, seen = v, true
+	}
+	if !seen {
+		return nil, &FormatError{Line: 2, Reason: "no value after the header"}
+	}
+	return value, nil
+}
+
+// decodeLine reads `[]byte(LITERAL)`.
+func decodeLine(line []byte) ([]byte, error) {
+	s := string(line)
+	const open = "[]byte("
+	if !strings.HasPrefix(s, open) || !strings.HasSuffix(s, ")") {
+		return nil, errors.New("want []byte(\"...\")")
+	}
+	lit := strings.TrimSpace(s[len(open) : len(s)-1])
+	if strings.HasPrefix(lit, "'") {
+		return nil, errors.New("want a string literal, not a rune")
+	}
+	v, err := strconv.Unquote(lit)
+	if err != nil {
+		return nil, fmt.Errorf("literal: %w", err)
+	}
+	return []byte(v), nil
+}
+
+// Encode returns data in Go's corpus encoding, the form Go itself writes,
+// so that `go test -run=FuzzX/NAME` can replay a file placed under
+// testdata/fuzz/FuzzX/.
+func Encode(data []byte) []byte {
+	return fmt.Appendf([]byte(Header+"\n"), "[]byte(%q)\n", data)
+}
+
+// Input is one decoded file.
+type Input struct {
+	// Path is the file the bytes came from.
+	Path string
+	// Data is the input as the fuzz target sees it.
+	Data []byte
+}
+
+// ReadDir decodes every input file of dir, sorted by name. A missing dir
+// holds no inputs. Subdirectories, dot files and Markdown notes are skipped.
+func ReadDir(dir string) ([]Input, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	var out []Input
+	for _, e := range entries {
+		if !IsInputName(e.Name()) || e.IsDir() {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		in, err := ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, in)
+	}
+	return out, nil
+}
+
+// IsInputName reports whether a file name can hold an input: not a dot
+// file and not a Markdown note.
+func IsInputName(name string) bool {
+	return !strings.HasPrefix(name, ".") && !strings.HasSuffix(name, ".md")
+}
+
+// ReadFile reads and decodes one input file.
+func ReadFile(path string) (Input, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Input{}, err
+	}
+	data, err := Decode(b)
+	if err != nil {
+		return Input{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return Input{Path: path, Data: data}, nil
+}
+
+// Target returns every input of target under root: corpus/<target>/ then
+// crashers/<target>/, each sorted by name. Crashers are always returned in
+// full.
+func Target(root, target string) ([]Input, error) {
+	corpus, err := ReadDir(filepath.Join(root, CorpusDir, target))
+	if err != nil {
+		return nil, err
+	}
+	crashers, err := ReadDir(filepath.Join(root, CrashersDir, target))
+	if err != nil {
+		return nil, err
+	}
+	return append(corpus, crashers...), nil
+}
+
+// Adder is what Add needs of *testing.F.
+type Adder interface {
+	Add(args ...any)
+}
+
+// Add calls f.Add once for every input of target under root (see Target)
+// and returns how many it added. A *testing.F should fail on the error:
+// an unreadable corpus must not pass silently.
+func Add(f Adder, root, target string) (int, error) {
+	inputs, err := Target(root, target)
+	if err != nil {
+		return 0, err
+	}
+	for _, in := range inputs {
+		f.Add(in.Data)
+	}
+	return len(inputs), nil
+}
