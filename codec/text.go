@@ -13,11 +13,14 @@ func checkText(b []byte, lenField, field string, off, prefix, minLen int) error 
 	if len(b) < minLen {
 		return newError(ErrLength, lenField, off, ruleNonEmpty)
 	}
-	if prefix == 1 && len(b) > math.MaxUint8 {
-		return newError(ErrLength, lenField, off, ruleMax8)
+	// One comparison for both widths, so that the 4 GiB bound needs no
+	// branch of its own that only a 4 GiB field could reach.
+	maxLen, rule := uint64(math.MaxUint8), ruleMax8
+	if prefix == 4 {
+		maxLen, rule = math.MaxUint32, ruleMax32
 	}
-	if prefix == 4 && uint64(len(b)) > math.MaxUint32 {
-		return newError(ErrLength, lenField, off, ruleMax32)
+	if uint64(len(b)) > maxLen {
+		return newError(ErrLength, lenField, off, rule)
 	}
 	if i := invalidUTF8(b); i >= 0 {
 		return newError(ErrUTF8, field, off+prefix+i, ruleUTF8)
