@@ -1,0 +1,177 @@
+package fuzz
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/iggywire/iggywire/codec"
+)
+
+// bodyAPI is the API every body type offers, bound to one type so that a
+// single checker can hold all four to the same invariants.
+type bodyAPI[T any] struct {
+	name       string
+	decode     func([]byte) (T, int, error)
+	parse      func([]byte) (T, error)
+	encodedLen func(T) int
+	appendTo   func(T, []byte) ([]byte, error)
+	validate   func(T) error
+	clone      func(T) T
+	fields     func(T) [][]byte // every byte field, in wire order
+}
+
+// checkBody holds one input to every invariant of a body's API.
+func checkBody[T any](t *testing.T, api bodyAPI[T], src []byte) {
+	v, n, err := api.decode(src)
+	p, perr := api.parse(src)
+	if err != nil {
+		checkErr(t, err, len(src))
+		if n != 0 || !isZero(v) || !isZero(p) {
+			t.Fatalf("%s: failed Decode returned n=%d and a non-zero value", api.name, n)
+		}
+		sameErr(t, api.name+": Parse after a failed Decode", perr, err)
+		return
+	}
+	if n <= 0 || n > len(src) {
+		t.Fatalf("%s: Decode used %d of %d bytes", api.name, n, len(src))
+	}
+	checkParseAgrees(t, api, src, v, n, p, perr)
+	if got := api.encodedLen(v); got != n {
+		t.Fatalf("%s: EncodedLen %d, Decode used %d", api.name, got, n)
+	}
+	if err := api.validate(v); err != nil {
+		t.Fatalf("%s: decoded value fails Validate: %v", api.name, err)
+	}
+	out, err := api.appendTo(v, append([]byte(nil), prefix...))
+	if err != nil {
+		t.Fatalf("%s: decoded value fails AppendTo: %v", api.name, err)
+	}
+	checkAppended(t, api.name, out, src[:n])
+	for i, fld := range api.fields(v) {
+		checkAlias(t, fmt.Sprintf("%s field %d", api.name, i), src[:n], fld)
+	}
+	c := api.clone(v)
+	if !reflect.DeepEqual(c, v) {
+		t.Fatalf("%s: Clone differs from the value", api.name)
+	}
+	for i, fld := range api.fields(c) {
+		checkDetached(t, fmt.Sprintf("%s clone field %d", api.name, i), src, fld)
+	}
+}
+
+// checkParseAgrees: Decode used n bytes, so Parse succeeds with the same
+// value when n is the whole input and reports ErrTrailing at n otherwise;
+// and Decode of exactly those n bytes gives the same value.
+func checkParseAgrees[T any](t *testing.T, api bodyAPI[T], src []byte, v T, n int, p T, perr error) {
+	if n == len(src) {
+		if perr != nil || !reflect.DeepEqual(p, v) {
+			t.Fatalf("%s: Decode used the whole input but Parse says %v", api.name, perr)
+		}
+	} else {
+		ce := checkErr(t, perr, len(src))
+		if ce.Err != codec.ErrTrailing || ce.Offset != n || !isZero(p) {
+			t.Fatalf("%s: Decode used %d of %d bytes but Parse says %v", api.name, n, len(src), perr)
+		}
+	}
+	v2, n2, err := api.decode(src[:n])
+	if err != nil || n2 != n || !reflect.DeepEqual(v2, v) {
+		t.Fatalf("%s: Decode of its own prefix differs: n=%d err=%v", api.name, n2, err)
+	}
+}
+
+var clientInfoAPI = bodyAPI[codec.ClientVersionInfo]{
+	name:       "ClientVersionInfo",
+	decode:     codec.DecodeClientVersionInfo,
+	parse:      codec.ParseClientVersionInfo,
+	encodedLen: codec.ClientVersionInfo.EncodedLen,
+	appendTo:   codec.ClientVersionInfo.AppendTo,
+	validate:   codec.ClientVersionInfo.Validate,
+	clone:      codec.ClientVersionInfo.Clone,
+	fields:     func(c codec.ClientVersionInfo) [][]byte { return [][]byte{c.SDKName, c.SDKVersion} },
+}
+
+var loginRegisterAPI = bodyAPI[codec.LoginRegister]{
+	name:       "LoginRegister",
+	decode:     codec.DecodeLoginRegister,
+	parse:      codec.ParseLoginRegister,
+	encodedLen: codec.LoginRegister.EncodedLen,
+	appendTo:   codec.LoginRegister.AppendTo,
+	validate:   codec.LoginRegister.Validate,
+	clone:      codec.LoginRegister.Clone,
+	fields: func(l codec.LoginRegister) [][]byte {
+		return [][]byte{l.Info.SDKName, l.Info.SDKVersion, l.Username, l.Password, l.Context}
+	},
+}
+
+var loginRegisterPATAPI = bodyAPI[codec.LoginRegisterPAT]{
+	name:       "LoginRegisterPAT",
+	decode:     codec.DecodeLoginRegisterPAT,
+	parse:      codec.ParseLoginRegisterPAT,
+	encodedLen: codec.LoginRegisterPAT.EncodedLen,
+	appendTo:   codec.LoginRegisterPAT.AppendTo,
+	validate:   codec.LoginRegisterPAT.Validate,
+	clone:      codec.LoginRegisterPAT.Clone,
+	fields: func(l codec.LoginRegisterPAT) [][]byte {
+		return [][]byte{l.Info.SDKName, l.Info.SDKVersion, l.Token, l.Context}
+	},
+}
+
+var loginReplyAPI = bodyAPI[codec.LoginReply]{
+	name:       "LoginReply",
+	decode:     codec.DecodeLoginReply,
+	parse:      codec.ParseLoginReply,
+	encodedLen: codec.LoginReply.EncodedLen,
+	appendTo:   codec.LoginReply.AppendTo,
+	validate:   codec.LoginReply.Validate,
+	clone:      codec.LoginReply.Clone,
+	fields:     func(l codec.LoginReply) [][]byte { return [][]byte{l.ServerVersion} },
+}
+
+// printVerbs are the ways a program might print a value.
+const printVerbs = "%v|%+v|%#v|%s|%x|%X|%q"
+
+// checkRedacted fails if printing v shows anything of its secret: the
+// output must not change when the secret is swapped for another one.
+func checkRedacted(t *testing.T, what string, v, swapped any) {
+	if fmt.Sprintf(printVerbs, v, v, v, v, v, v, v) != fmt.Sprintf(printVerbs, swapped, swapped, swapped, swapped, swapped, swapped, swapped) {
+		t.Fatalf("%s: printing the value depends on its secret", what)
+	}
+}
+
+// decoy is a secret no input is likely to hold.
+var decoy = codec.Secret("\x00decoy\x00")
+
+func FuzzClientVersionInfo(f *testing.F) {
+	seed(f)
+	f.Fuzz(func(t *testing.T, src []byte) { checkBody(t, clientInfoAPI, src) })
+}
+
+func FuzzLoginRegister(f *testing.F) {
+	seed(f)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		checkBody(t, loginRegisterAPI, src)
+		if l, _, err := codec.DecodeLoginRegister(src); err == nil {
+			swapped := l
+			swapped.Password = decoy
+			checkRedacted(t, "LoginRegister", l, swapped)
+		}
+	})
+}
+
+func FuzzLoginRegisterPAT(f *testing.F) {
+	seed(f)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		checkBody(t, loginRegisterPATAPI, src)
+		if l, _, err := codec.DecodeLoginRegisterPAT(src); err == nil {
+			swapped := l
+			swapped.Token = decoy
+			checkRedacted(t, "LoginRegisterPAT", l, swapped)
+		}
+	})
+}
+
+func FuzzLoginReply(f *testing.F) {
+	seed(f)
+	f.Fuzz(func(t *testing.T, src []byte) { checkBody(t, loginReplyAPI, src) })
+}

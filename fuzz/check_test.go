@@ -1,0 +1,155 @@
+package fuzz
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"testing"
+	"unsafe"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/fuzzload"
+)
+
+// root is the module root as seen from this package's directory, where
+// `go test` runs.
+const root = ".."
+
+// seed adds every corpus and crasher input of the running target. The
+// target's name is the directory name, so each target seeds itself.
+func seed(f *testing.F) {
+	f.Helper()
+	if _, err := fuzzload.Add(f, root, f.Name()); err != nil {
+		f.Fatal(err)
+	}
+}
+
+// sentinels lists every class a *codec.Error may match.
+var sentinels = [...]error{
+	codec.ErrTruncated, codec.ErrCommand, codec.ErrSize, codec.ErrReserved,
+	codec.ErrField, codec.ErrReason, codec.ErrWindow, codec.ErrLength,
+	codec.ErrUTF8, codec.ErrTrailing, codec.ErrRange, codec.ErrSyntax,
+}
+
+// checkErr fails unless err is a *codec.Error that matches exactly one
+// sentinel (its own Err) with an offset within 0..maxOff, and returns it.
+func checkErr(t *testing.T, err error, maxOff int) *codec.Error {
+	t.Helper()
+	var ce *codec.Error
+	if !errors.As(err, &ce) {
+		t.Fatalf("error %v (%T) is not a *codec.Error", err, err)
+	}
+	matched := 0
+	for _, s := range sentinels {
+		if errors.Is(err, s) {
+			matched++
+			if ce.Err != s {
+				t.Fatalf("error %v matches %v but carries %v", err, s, ce.Err)
+			}
+		}
+	}
+	if matched != 1 {
+		t.Fatalf("error %v matches %d sentinels, want exactly 1", err, matched)
+	}
+	if ce.Offset < 0 || ce.Offset > maxOff || ce.Field == "" || ce.Rule == "" {
+		t.Fatalf("error %v: field %q offset %d rule %q; want a field, a rule and 0 <= offset <= %d",
+			err, ce.Field, ce.Offset, ce.Rule, maxOff)
+	}
+	return ce
+}
+
+// sameErr fails unless a and b are both nil or equal *codec.Error values.
+func sameErr(t *testing.T, what string, got, want error) {
+	t.Helper()
+	if got == nil && want == nil {
+		return
+	}
+	var g, w *codec.Error
+	if !errors.As(got, &g) || !errors.As(want, &w) || *g != *w {
+		t.Fatalf("%s: error %v, want %v", what, got, want)
+	}
+}
+
+// sameClass fails unless got and want match the same sentinel and name the
+// same field. (Offsets and rule texts may differ between a validator and
+// a decoder that reach the same byte from different ends.)
+func sameClass(t *testing.T, what string, got, want error) {
+	t.Helper()
+	var g, w *codec.Error
+	if !errors.As(got, &g) || !errors.As(want, &w) || g.Err != w.Err || g.Field != w.Field {
+		t.Fatalf("%s: error %v, want the class and field of %v", what, got, want)
+	}
+}
+
+// within reports whether b lies inside src.
+func within(src, b []byte) bool {
+	if len(b) == 0 || len(src) == 0 {
+		return false
+	}
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(src)))
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return p >= base && p+uintptr(len(b)) <= base+uintptr(len(src))
+}
+
+// checkAlias fails unless field is nil when empty, and otherwise lies
+// inside src with its capacity capped at its length.
+func checkAlias(t *testing.T, name string, src, field []byte) {
+	t.Helper()
+	if len(field) == 0 {
+		if field != nil {
+			t.Fatalf("%s: empty field decoded as non-nil", name)
+		}
+		return
+	}
+	if !within(src, field) {
+		t.Fatalf("%s: field does not alias the bytes it was decoded from", name)
+	}
+	if cap(field) != len(field) {
+		t.Fatalf("%s: cap %d != len %d: an append could overwrite the next field", name, cap(field), len(field))
+	}
+}
+
+// checkDetached fails if a cloned field still shares memory with src.
+func checkDetached(t *testing.T, name string, src, field []byte) {
+	t.Helper()
+	if within(src, field) {
+		t.Fatalf("%s: Clone shares memory with the input", name)
+	}
+}
+
+// prefix is what every AppendTo check appends after, to see that encoders
+// append rather than overwrite.
+var prefix = []byte{0xA5, 0x5A}
+
+// checkAppended fails unless out is prefix followed by want.
+func checkAppended(t *testing.T, what string, out, want []byte) {
+	t.Helper()
+	if len(out) < len(prefix) || !bytes.Equal(out[:len(prefix)], prefix) {
+		t.Fatalf("%s: AppendTo did not keep dst", what)
+	}
+	if !bytes.Equal(out[len(prefix):], want) {
+		t.Fatalf("%s: re-encoding differs\n got %x\nwant %x", what, out[len(prefix):], want)
+	}
+}
+
+// checkUnchanged fails unless a failed AppendTo returned dst as it was.
+func checkUnchanged(t *testing.T, what string, out []byte) {
+	t.Helper()
+	if !bytes.Equal(out, prefix) || len(out) != len(prefix) {
+		t.Fatalf("%s: failed AppendTo changed dst to %x", what, out)
+	}
+}
+
+// isZero reports whether v is its type's zero value.
+func isZero[T any](v T) bool {
+	var zero T
+	return reflect.DeepEqual(v, zero)
+}
+
+// nilIfEmpty normalises an empty field to nil, as decoders return it.
+func nilIfEmpty(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}

@@ -1,0 +1,16 @@
+// Package fuzz holds the native `go test -fuzz` targets of the codec and the
+// connection lifecycle. It has no API: every target lives in a _test.go
+// file, and `go test ./fuzz/` replays corpus/<Target>/ and
+// crashers/<Target>/ (through internal/fuzzload) as regression tests.
+//
+// Each target checks invariants across APIs, not just the absence of a
+// panic: decode then re-encode gives back the same bytes; the strict Parse
+// and the prefix Decode of a body agree; EncodedLen matches; every error is
+// a *codec.Error matching exactly one sentinel; returned byte fields alias
+// the input within bounds with capacity capped; codec agrees with the plain
+// reference decoder internal/refcodec value for value and error class for
+// error class; AppendTo's validation says what decoding the same bytes
+// would say.
+//
+// Run them all with `make fuzz`, one with `make fuzz-one T=FuzzX`.
+package fuzz

@@ -1,0 +1,169 @@
+package fuzz
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/iggywire/iggywire/codec"
+)
+
+// headerAPI is the API every 256-byte header type offers.
+type headerAPI[T any] struct {
+	name     string
+	command  codec.Command
+	decode   func([]byte) (T, error)
+	appendTo func(T, []byte) ([]byte, error)
+	validate func(T) error
+	size     func(T) uint32 // the size the header carries
+}
+
+// checkHeader holds one input to every invariant of a header's API.
+func checkHeader[T any](t *testing.T, api headerAPI[T], src []byte) {
+	h, err := api.decode(src)
+	if len(src) >= codec.HeaderSize {
+		// Only the first 256 bytes are the header; what follows is body.
+		h2, err2 := api.decode(src[:codec.HeaderSize])
+		sameErr(t, api.name+": decode of the first 256 bytes", err2, err)
+		if !reflect.DeepEqual(h2, h) {
+			t.Fatalf("%s: decode depends on bytes after the header", api.name)
+		}
+	}
+	if err != nil {
+		checkHeaderErr(t, api, src, err)
+		if !isZero(h) {
+			t.Fatalf("%s: failed decode returned a non-zero value", api.name)
+		}
+		return
+	}
+	if err := api.validate(h); err != nil {
+		t.Fatalf("%s: decoded header fails Validate: %v", api.name, err)
+	}
+	out, err := api.appendTo(h, append([]byte(nil), prefix...))
+	if err != nil {
+		t.Fatalf("%s: decoded header fails AppendTo: %v", api.name, err)
+	}
+	checkAppended(t, api.name, out, src[:codec.HeaderSize])
+	if c, err := codec.PeekCommand(src); err != nil || c != api.command {
+		t.Fatalf("%s: PeekCommand = %v, %v", api.name, c, err)
+	}
+	if n, err := codec.FrameSize(src); err != nil || uint32(n) != api.size(h) {
+		t.Fatalf("%s: FrameSize = %d, %v; header says %d", api.name, n, err, api.size(h))
+	}
+}
+
+// checkHeaderErr checks the first two rules every header decode applies.
+func checkHeaderErr[T any](t *testing.T, api headerAPI[T], src []byte, err error) {
+	ce := checkErr(t, err, min(len(src), codec.HeaderSize))
+	switch {
+	case len(src) < codec.HeaderSize:
+		if ce.Err != codec.ErrTruncated || ce.Offset != len(src) {
+			t.Fatalf("%s: short input gives %v, want ErrTruncated at %d", api.name, err, len(src))
+		}
+	case codec.Command(src[60]) != api.command:
+		if ce.Err != codec.ErrCommand {
+			t.Fatalf("%s: command byte %d gives %v, want ErrCommand", api.name, src[60], err)
+		}
+	case ce.Err == codec.ErrTruncated || ce.Err == codec.ErrCommand:
+		t.Fatalf("%s: full header with the right command gives %v", api.name, err)
+	}
+}
+
+var requestAPI = headerAPI[codec.RequestHeader]{
+	name:     "RequestHeader",
+	command:  codec.CommandRequest,
+	decode:   codec.DecodeRequestHeader,
+	appendTo: codec.RequestHeader.AppendTo,
+	validate: codec.RequestHeader.Validate,
+	size:     func(h codec.RequestHeader) uint32 { return h.Size },
+}
+
+var replyAPI = headerAPI[codec.ReplyHeader]{
+	name:     "ReplyHeader",
+	command:  codec.CommandReply,
+	decode:   codec.DecodeReplyHeader,
+	appendTo: codec.ReplyHeader.AppendTo,
+	validate: codec.ReplyHeader.Validate,
+	size:     func(h codec.ReplyHeader) uint32 { return h.Size },
+}
+
+var evictionAPI = headerAPI[codec.Eviction]{
+	name:     "Eviction",
+	command:  codec.CommandEviction,
+	decode:   codec.DecodeEviction,
+	appendTo: codec.Eviction.AppendTo,
+	validate: codec.Eviction.Validate,
+	size:     func(codec.Eviction) uint32 { return codec.HeaderSize },
+}
+
+func FuzzRequestHeader(f *testing.F) {
+	seed(f)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		checkHeader(t, requestAPI, src)
+		if h, err := codec.DecodeRequestHeader(src); err == nil {
+			checkRequestRules(t, h)
+		}
+	})
+}
+
+// checkRequestRules restates the wire reference's request rules on a
+// decoded header, independently of how Validate is written.
+func checkRequestRules(t *testing.T, h codec.RequestHeader) {
+	ok := !h.Client.IsZero() && h.Operation.Known() && h.Operation != codec.OperationReserved
+	switch h.Operation {
+	case codec.OperationRegister:
+		ok = ok && h.Session == 0 && h.Request == 0 && h.Code == 0
+	case codec.OperationNonReplicated:
+		ok = ok && h.Code != 0
+	default:
+		ok = ok && h.Session > 0 && h.Request > 0 && h.Code == 0
+	}
+	if !ok {
+		t.Fatalf("decoded request header breaks a rule: %+v", h)
+	}
+}
+
+func FuzzReplyHeader(f *testing.F) {
+	seed(f)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		checkHeader(t, replyAPI, src)
+		if h, err := codec.DecodeReplyHeader(src); err == nil {
+			if !h.Operation.Known() || (h.Status != codec.StatusOK && h.Size != codec.HeaderSize) {
+				t.Fatalf("decoded reply header breaks a rule: %+v", h)
+			}
+		}
+	})
+}
+
+func FuzzEviction(f *testing.F) {
+	seed(f)
+	f.Fuzz(func(t *testing.T, src []byte) {
+		checkHeader(t, evictionAPI, src)
+		if e, err := codec.DecodeEviction(src); err == nil {
+			checkEvictionRules(t, e)
+		}
+	})
+}
+
+// checkEvictionRules restates the eviction rules and what each reason
+// means to a client (wire reference section 8).
+func checkEvictionRules(t *testing.T, e codec.Eviction) {
+	if e.Client.IsZero() || e.Reason < 1 || e.Reason > 15 {
+		t.Fatalf("decoded eviction breaks a rule: %+v", e)
+	}
+	w := e.Window
+	if e.Reason == codec.ReasonIncompatibleProtocol {
+		if !(1 <= w.Min && w.Min <= w.Max) {
+			t.Fatalf("reason 14 with an ill-formed window decoded: %v", w)
+		}
+		if _, ok := e.Err().(codec.IncompatibleProtocolError); !ok {
+			t.Fatalf("reason 14 means %v, want IncompatibleProtocolError", e.Err())
+		}
+		return
+	}
+	if w != (codec.Window{}) {
+		t.Fatalf("reason %d with a non-zero window decoded: %v", e.Reason, w)
+	}
+	if _, ok := e.Err().(codec.Status); !ok || e.Err() == nil {
+		t.Fatalf("reason %d means %v, want a Status", e.Reason, e.Err())
+	}
+}

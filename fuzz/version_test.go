@@ -1,0 +1,91 @@
+package fuzz
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"github.com/iggywire/iggywire/codec"
+)
+
+// FuzzParseVersion feeds the input as version text to every text API, and
+// its first 12 bytes as {min, max, v} to the window API.
+func FuzzParseVersion(f *testing.F) {
+	seed(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkVersionText(t, string(data))
+		if len(data) >= 12 {
+			le := binary.LittleEndian
+			w := codec.Window{Min: codec.Version(le.Uint32(data)), Max: codec.Version(le.Uint32(data[4:]))}
+			checkVersionValue(t, w.Min)
+			checkWindow(t, w, codec.Version(le.Uint32(data[8:])))
+		}
+	})
+}
+
+// checkVersionText: ParseVersion and UnmarshalText agree; a parsed version
+// is valid and prints as text that parses back to it.
+func checkVersionText(t *testing.T, s string) {
+	v, err := codec.ParseVersion(s)
+	var u codec.Version
+	uerr := u.UnmarshalText([]byte(s))
+	sameErr(t, "UnmarshalText", uerr, err)
+	if err != nil {
+		ce := checkErr(t, err, len(s))
+		if ce.Err != codec.ErrSyntax && ce.Err != codec.ErrRange {
+			t.Fatalf("ParseVersion(%q): %v is neither syntax nor range", s, err)
+		}
+		return
+	}
+	if u != v || !v.Valid() {
+		t.Fatalf("ParseVersion(%q) = %v, UnmarshalText = %v", s, v, u)
+	}
+	checkVersionValue(t, v)
+}
+
+// checkVersionValue: text round trip, the three text forms agree, and the
+// components pack back to v.
+func checkVersionValue(t *testing.T, v codec.Version) {
+	s := v.String()
+	if m, _ := v.MarshalText(); string(m) != s {
+		t.Fatalf("MarshalText %q != String %q", m, s)
+	}
+	if a, _ := v.AppendText(append([]byte(nil), prefix...)); string(a) != string(prefix)+s {
+		t.Fatalf("AppendText %q != prefix + %q", a, s)
+	}
+	back, err := codec.ParseVersion(s)
+	if !v.Valid() {
+		if err == nil {
+			t.Fatalf("invalid version %#x prints as %q, which parses", uint32(v), s)
+		}
+		return
+	}
+	if err != nil || back != v {
+		t.Fatalf("ParseVersion(%q) = %v, %v; want %#x", s, back, err, uint32(v))
+	}
+	if p, err := codec.Pack(v.Major(), v.Minor(), v.Patch()); err != nil || p != v {
+		t.Fatalf("Pack of %v = %v, %v", v, p, err)
+	}
+}
+
+// checkWindow restates the accept rule of wire reference section 1.
+func checkWindow(t *testing.T, w codec.Window, v codec.Version) {
+	wellFormed := 1 <= w.Min && w.Min <= w.Max
+	if w.Valid() != wellFormed {
+		t.Fatalf("%v.Valid() = %v", w, w.Valid())
+	}
+	want := wellFormed && v.Valid() && v >= w.Min
+	if want {
+		if w.Max.Major() == 0 {
+			want = uint32(v)>>10 <= uint32(w.Max)>>10
+		} else {
+			want = v.Major() == w.Max.Major()
+		}
+	}
+	if got := w.Accepts(v); got != want {
+		t.Fatalf("%v.Accepts(%#x) = %v, want %v", w, uint32(v), got, want)
+	}
+	d := codec.DefaultWindow(w.Max)
+	if d.Max != w.Max || d.Min > d.Max || (d.Valid() && w.Max.Valid() && !d.Accepts(w.Max)) {
+		t.Fatalf("DefaultWindow(%v) = %v", w.Max, d)
+	}
+}
