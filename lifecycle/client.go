@@ -1,0 +1,378 @@
+package lifecycle
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"io"
+
+	"github.com/iggywire/iggywire/codec"
+)
+
+// ClientConfig configures a Client.
+type ClientConfig struct {
+	// SDKName and SDKVersion identify the SDK in every login body: UTF-8,
+	// 1..255 bytes each (e.g. "go-sdk", "0.1.0").
+	SDKName, SDKVersion string
+	// Protocol is the protocol version the client speaks. Zero means
+	// 0.11.0, the current upstream protocol.
+	Protocol codec.Version
+	// Rand is the source of client ids. Nil means crypto/rand.Reader;
+	// tests pass a deterministic reader.
+	Rand io.Reader
+}
+
+// Client is the client side of the connection lifecycle: it builds request
+// frames with the right client id, session and request number, and reads
+// the Reply or Eviction that answers each. It never touches a socket. A
+// Client is not safe for concurrent use, and it allows one outstanding
+// request at a time, as the SDKs do.
+//
+// Request numbers follow WIRE.md section 7, point 9: the watermark starts
+// at 1 for each client id; a Register carries 0; NonReplicated requests and
+// partition operations carry the watermark without consuming it; metadata
+// operations and Logout consume it (1, 2, 3, ...).
+//
+// The zero Client is not usable; get one from NewClient.
+type Client struct {
+	info      codec.ClientVersionInfo
+	rand      io.Reader
+	id        codec.Uint128
+	idUsed    bool // a Register was built with id, so the next login mints a new one
+	watermark uint64
+	session   uint64
+	userID    uint32
+	closed    bool
+	pending   pending
+}
+
+// pending is the request a Client waits an answer for.
+type pending struct {
+	active    bool
+	request   uint64
+	operation codec.Operation
+}
+
+// ClientState is a snapshot of a Client, for tests and models.
+type ClientState struct {
+	Closed    bool          // an eviction or a bad frame ended the connection
+	Client    codec.Uint128 // the current client id
+	Session   uint64        // the session of the current login, 0 when not logged in
+	UserID    uint32        // the logged-in user, 0 when not logged in
+	Watermark uint64        // the request number the next non-login request carries
+	Pending   bool          // a request awaits its answer
+}
+
+// defaultProtocol is 0.11.0, the current upstream protocol.
+const defaultProtocol = codec.Version(0x0000_2C00)
+
+// maxMintTries bounds the retries when the randomness source returns a zero
+// id; crypto/rand makes a second try all but impossible.
+const maxMintTries = 8
+
+// NewClient checks cfg and returns a Client with a freshly minted client id.
+func NewClient(cfg ClientConfig) (*Client, error) {
+	if cfg.Protocol == 0 {
+		cfg.Protocol = defaultProtocol
+	}
+	if cfg.Rand == nil {
+		cfg.Rand = rand.Reader
+	}
+	info := codec.ClientVersionInfo{Protocol: cfg.Protocol, SDKName: []byte(cfg.SDKName), SDKVersion: []byte(cfg.SDKVersion)}
+	if err := info.Validate(); err != nil {
+		return nil, err
+	}
+	c := &Client{info: info, rand: cfg.Rand, watermark: 1}
+	id, err := c.mint()
+	if err != nil {
+		return nil, err
+	}
+	c.id = id
+	return c, nil
+}
+
+// mint returns a random non-zero client id.
+func (c *Client) mint() (codec.Uint128, error) {
+	var b [16]byte
+	for range maxMintTries {
+		if _, err := io.ReadFull(c.rand, b[:]); err != nil {
+			return codec.Uint128{}, wrap(ErrRandom, err)
+		}
+		id := codec.Uint128{Lo: binary.LittleEndian.Uint64(b[:8]), Hi: binary.LittleEndian.Uint64(b[8:])}
+		if !id.IsZero() {
+			return id, nil
+		}
+	}
+	return codec.Uint128{}, ErrRandom
+}
+
+// State returns a snapshot of c.
+func (c *Client) State() ClientState {
+	return ClientState{Closed: c.closed, Client: c.id, Session: c.session, UserID: c.userID,
+		Watermark: c.watermark, Pending: c.pending.active}
+}
+
+// ID returns the current client id.
+func (c *Client) ID() codec.Uint128 { return c.id }
+
+// Session returns the session of the current login, or 0.
+func (c *Client) Session() uint64 { return c.session }
+
+// Closed reports whether the connection has ended: the transport must
+// close it, and only a login (on a new connection) opens the client again.
+func (c *Client) Closed() bool { return c.closed }
+
+// Login appends a LOGIN_REGISTER request (operation Register, request 0,
+// session 0) to dst. The first login uses the client id the client was
+// created with; every later one mints a new id, since a re-login is a new
+// client. Login also opens a closed client. On error dst is unchanged.
+func (c *Client) Login(dst, username, password []byte) ([]byte, error) {
+	body := codec.LoginRegister{Info: c.info, Username: username, Password: password}
+	if err := body.Validate(); err != nil {
+		return dst, err
+	}
+	return c.register(dst, body.EncodedLen(), body.AppendTo)
+}
+
+// LoginWithToken appends a LOGIN_REGISTER_WITH_PAT request; see Login.
+func (c *Client) LoginWithToken(dst, token []byte) ([]byte, error) {
+	body := codec.LoginRegisterPAT{Info: c.info, Token: token}
+	if err := body.Validate(); err != nil {
+		return dst, err
+	}
+	return c.register(dst, body.EncodedLen(), body.AppendTo)
+}
+
+// register appends a Register request whose body, already validated, is
+// n bytes written by appendBody.
+func (c *Client) register(dst []byte, n int, appendBody func([]byte) ([]byte, error)) ([]byte, error) {
+	if c.pending.active {
+		return dst, ErrPending
+	}
+	id := c.id
+	if c.idUsed {
+		var err error
+		if id, err = c.mint(); err != nil {
+			return dst, err
+		}
+	}
+	h := codec.RequestHeader{Size: uint32(codec.HeaderSize + n), Client: id, Operation: codec.OperationRegister}
+	out, err := h.AppendTo(dst)
+	if err == nil {
+		out, err = appendBody(out)
+	}
+	if err != nil {
+		return dst, err
+	}
+	c.id, c.idUsed, c.closed = id, true, false
+	c.watermark, c.session, c.userID = 1, 0, 0
+	c.pending = pending{active: true, operation: codec.OperationRegister}
+	return out, nil
+}
+
+// Ping appends a PING request (NonReplicated, code 1). It is the one
+// command served before login.
+func (c *Client) Ping(dst []byte) ([]byte, error) {
+	return c.Request(dst, codec.CodePing, nil)
+}
+
+// Request appends a NonReplicated request for code with body. It carries
+// the current session (0 before login) and the watermark without consuming
+// it. On error dst is unchanged.
+func (c *Client) Request(dst []byte, code codec.Code, body []byte) ([]byte, error) {
+	return c.build(dst, codec.OperationNonReplicated, code, false, body)
+}
+
+// Logout appends a LOGOUT_USER request (operation Logout, empty body),
+// consuming the watermark. It needs a session (ErrNoSession).
+func (c *Client) Logout(dst []byte) ([]byte, error) {
+	if err := c.needSession(); err != nil {
+		return dst, err
+	}
+	return c.build(dst, codec.OperationLogout, 0, true, nil)
+}
+
+// Replicated appends a request for a metadata operation (which consumes the
+// watermark) or a partition operation (which carries it without consuming
+// it). It needs a session (ErrNoSession); any other operation is
+// ErrOperation.
+func (c *Client) Replicated(dst []byte, op codec.Operation, body []byte) ([]byte, error) {
+	if !op.IsMetadata() && !op.IsPartition() {
+		return dst, ErrOperation
+	}
+	if err := c.needSession(); err != nil {
+		return dst, err
+	}
+	return c.build(dst, op, 0, op.IsMetadata(), body)
+}
+
+// needSession is the check of every replicated request: a closed client
+// builds nothing, and one without a session no replicated request.
+func (c *Client) needSession() error {
+	switch {
+	case c.closed:
+		return ErrClosed
+	case c.session == 0:
+		return ErrNoSession
+	}
+	return nil
+}
+
+// build appends a non-login request.
+func (c *Client) build(dst []byte, op codec.Operation, code codec.Code, consume bool, body []byte) ([]byte, error) {
+	switch {
+	case c.closed:
+		return dst, ErrClosed
+	case c.pending.active:
+		return dst, ErrPending
+	}
+	h := codec.RequestHeader{Client: c.id, Request: c.watermark, Operation: op, Session: c.session, Code: code}
+	out, err := codec.AppendRequestFrame(dst, h, body)
+	if err != nil {
+		return dst, err
+	}
+	c.pending = pending{active: true, request: c.watermark, operation: op}
+	if consume {
+		c.watermark++
+	}
+	return out, nil
+}
+
+// Response is what Receive read from a Reply.
+type Response struct {
+	Operation codec.Operation // the operation the reply answers
+	Request   uint64          // the echoed request number
+	Status    codec.Status    // 0, or the status of a denial
+	// Body is the reply body; for a login, the login reply after the
+	// result section. It aliases the frame.
+	Body []byte
+	// Login is the decoded login reply of a successful login (its
+	// ServerVersion aliases the frame), zero otherwise.
+	Login codec.LoginReply
+}
+
+// Receive reads the frame that answers the outstanding request: a Reply or
+// an Eviction. It returns:
+//
+//   - nil after a successful Reply; after a login the client stores the
+//     session and user id, after a logout it forgets them.
+//   - the codec.Status of a denial Reply (status != 0) or of a non-zero
+//     result of a login reply; the client stays open.
+//   - for an Eviction, what it means (codec.Eviction.Err: a codec.Status,
+//     or a codec.IncompatibleProtocolError carrying the server's window);
+//     the client is closed until the next login.
+//   - an error matching ErrMismatch (another client id, request number or
+//     operation, or nothing outstanding), ErrMalformed (a frame that does
+//     not decode, a login reply without a valid session included) or
+//     ErrFrameSize; the client is closed, and the transport must drop the
+//     connection.
+//   - ErrClosed on a closed client.
+func (c *Client) Receive(frame []byte) (Response, error) {
+	if c.closed {
+		return Response{}, ErrClosed
+	}
+	size, err := codec.FrameSize(frame)
+	if err == nil && size != len(frame) {
+		err = errFrameLen
+	}
+	if err != nil {
+		return Response{}, c.fail(wrap(ErrFrameSize, err))
+	}
+	cmd, _ := codec.PeekCommand(frame)
+	switch cmd {
+	case codec.CommandEviction:
+		return Response{}, c.evicted(frame)
+	case codec.CommandReply:
+		return c.reply(frame)
+	}
+	return Response{}, c.fail(&malformedError{errors.New("frame is neither a Reply nor an Eviction: " + cmd.String())})
+}
+
+func (c *Client) evicted(frame []byte) error {
+	e, err := codec.DecodeEviction(frame)
+	if err != nil {
+		return c.fail(&malformedError{err})
+	}
+	if e.Client != c.id {
+		return c.fail(wrap(ErrMismatch, errors.New("eviction for another client id")))
+	}
+	c.fail(nil)
+	return e.Err()
+}
+
+func (c *Client) reply(frame []byte) (Response, error) {
+	h, err := codec.DecodeReplyHeader(frame)
+	if err != nil {
+		return Response{}, c.fail(&malformedError{err})
+	}
+	if err := c.matches(&h); err != nil {
+		return Response{}, c.fail(err)
+	}
+	c.pending = pending{}
+	r := Response{Operation: h.Operation, Request: h.Request, Status: h.Status}
+	if h.Status != codec.StatusOK {
+		return r, h.Status
+	}
+	if body := frame[codec.HeaderSize:]; len(body) > 0 {
+		r.Body = body
+	}
+	switch h.Operation {
+	case codec.OperationRegister:
+		return c.loggedIn(r)
+	case codec.OperationLogout:
+		c.session, c.userID = 0, 0
+	}
+	return r, nil
+}
+
+// matches checks that h answers the outstanding request.
+func (c *Client) matches(h *codec.ReplyHeader) error {
+	switch {
+	case !c.pending.active:
+		return wrap(ErrMismatch, errors.New("no request is outstanding"))
+	case h.Client != c.id:
+		return wrap(ErrMismatch, errors.New("reply for another client id"))
+	case h.Request != c.pending.request:
+		return mismatch("request", c.pending.request, h.Request)
+	case h.Operation != c.pending.operation:
+		return mismatch("operation", uint64(c.pending.operation), uint64(h.Operation))
+	}
+	return nil
+}
+
+// loggedIn strips the result section of a login reply and stores the
+// session.
+func (c *Client) loggedIn(r Response) (Response, error) {
+	payload, code, err := codec.SplitResult(r.Body)
+	if err != nil {
+		return Response{}, c.fail(&malformedError{err})
+	}
+	if code != 0 {
+		r.Body = nil
+		return r, codec.Status(code)
+	}
+	login, _, err := codec.DecodeLoginReply(payload)
+	if err != nil {
+		return Response{}, c.fail(&malformedError{err})
+	}
+	r.Body, r.Login = payload, login
+	c.session, c.userID = login.Session, login.UserID
+	return r, nil
+}
+
+// fail closes the client and returns err.
+func (c *Client) fail(err error) error {
+	c.closed, c.pending, c.session, c.userID = true, pending{}, 0, 0
+	return err
+}
+
+// malformedError is a frame from the server that does not decode. It
+// matches ErrMalformed and codec.StatusInvalidCommand (what an SDK maps a
+// malformed reply to), and unwraps to the cause.
+type malformedError struct{ cause error }
+
+func (e *malformedError) Error() string { return ErrMalformed.Error() + ": " + e.cause.Error() }
+func (e *malformedError) Is(target error) bool {
+	return target == ErrMalformed || target == codec.StatusInvalidCommand
+}
+func (e *malformedError) Unwrap() error { return e.cause }

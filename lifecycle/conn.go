@@ -1,0 +1,162 @@
+package lifecycle
+
+import (
+	"errors"
+
+	"github.com/iggywire/iggywire/codec"
+)
+
+// Conn is the server side of one connection: a state machine that takes
+// request frames and returns answer frames, following the wire reference
+// (WIRE.md section 7). It never touches a socket. A Conn is not safe for
+// concurrent use; a connection feeds it one frame at a time.
+//
+// The zero Conn is not usable; get one from Server.NewConn.
+type Conn struct {
+	srv    *Server
+	closed bool
+	// bound is true while the connection is logged in as (client, session).
+	bound   bool
+	client  codec.Uint128
+	session uint64
+	userID  uint32
+}
+
+// ConnState is a snapshot of a Conn, for tests and models.
+type ConnState struct {
+	Closed   bool          // an eviction or an unusable frame size ended the connection
+	LoggedIn bool          // a login succeeded and no logout or eviction followed
+	Client   codec.Uint128 // the bound client id (zero unless LoggedIn)
+	Session  uint64        // the bound session (zero unless LoggedIn)
+	UserID   uint32        // the logged-in user (zero unless LoggedIn)
+}
+
+// State returns a snapshot of c.
+func (c *Conn) State() ConnState {
+	return ConnState{Closed: c.closed, LoggedIn: c.bound, Client: c.client, Session: c.session, UserID: c.userID}
+}
+
+// Closed reports whether the connection has ended: after Handle answered
+// with an eviction, or returned an error matching ErrFrameSize, the
+// transport must close it, and Handle answers nothing more.
+func (c *Conn) Closed() bool { return c.closed }
+
+var (
+	errFrameLen = errors.New("len(frame) != size")
+	// droppedAhead is shared so that the drop allocates nothing; it is
+	// never modified.
+	droppedAhead = &DroppedError{Err: ErrSessionAhead}
+)
+
+// Handle takes one whole frame (a 256-byte header and size-256 body bytes)
+// and appends the answer, if any, to out. It returns:
+//
+//   - out with a Reply or an Eviction appended and nil. After an Eviction,
+//     Closed reports true: the transport writes the answer, then closes.
+//   - out unchanged and a *DroppedError (matches ErrDropped) when the frame
+//     is dropped without an answer: a header that is not a valid Request,
+//     or a replicated request with a session above the bound one. The state
+//     does not change.
+//   - out unchanged and an error matching ErrFrameSize when the size field
+//     is outside 256..64 MiB or is not len(frame): the next frame cannot be
+//     found, so the connection ends (Closed reports true).
+//   - out unchanged and ErrClosed once the connection has ended.
+//
+// The answer aliases nothing of frame, and when out has room for it
+// (256 bytes, plus the login reply body for a login) a ping or a refused
+// frame costs no allocation.
+func (c *Conn) Handle(frame, out []byte) ([]byte, error) {
+	if c.closed {
+		return out, ErrClosed
+	}
+	size, err := codec.FrameSize(frame)
+	if err == nil && size != len(frame) {
+		err = errFrameLen
+	}
+	if err != nil {
+		c.closed = true
+		return out, wrap(ErrFrameSize, err)
+	}
+	h, err := codec.DecodeRequestHeader(frame)
+	if err != nil {
+		return out, &DroppedError{Err: err}
+	}
+	body := frame[codec.HeaderSize:]
+	switch h.Operation {
+	case codec.OperationRegister:
+		return c.login(out, &h, body)
+	case codec.OperationNonReplicated:
+		return c.nonReplicated(out, &h, body)
+	}
+	return c.replicated(out, &h, body)
+}
+
+// nonReplicated answers points 2, 3 and 4 of the lifecycle, and hands
+// other commands of a logged-in connection to the Handler. NonReplicated
+// requests are not fenced by session.
+func (c *Conn) nonReplicated(out []byte, h *codec.RequestHeader, body []byte) ([]byte, error) {
+	switch h.Code {
+	case codec.CodeLoginUser, codec.CodeLoginWithPAT:
+		return c.evict(out, codec.NewEviction(h.Client, codec.ReasonMalformedLogin))
+	case codec.CodePing:
+		return reply(out, h, codec.StatusOK, nil)
+	}
+	if !c.bound {
+		return reply(out, h, codec.StatusUnauthenticated, nil)
+	}
+	return c.serve(out, h, body)
+}
+
+// replicated fences every operation but Register and NonReplicated by the
+// bound client id and session, then logs out or hands the request to the
+// Handler. The body of a Logout is not looked at.
+func (c *Conn) replicated(out []byte, h *codec.RequestHeader, body []byte) ([]byte, error) {
+	switch {
+	case !c.bound || h.Client != c.client:
+		return c.evict(out, codec.NewEviction(h.Client, codec.ReasonNoSession))
+	case h.Session < c.session:
+		// A zombie from before a re-login with the same client id.
+		return c.evict(out, codec.NewEviction(h.Client, codec.ReasonSessionTooLow))
+	case h.Session > c.session:
+		return out, droppedAhead
+	}
+	if h.Operation == codec.OperationLogout {
+		c.unbind()
+		return reply(out, h, codec.StatusOK, nil)
+	}
+	return c.serve(out, h, body)
+}
+
+// serve asks the Handler.
+func (c *Conn) serve(out []byte, h *codec.RequestHeader, body []byte) ([]byte, error) {
+	status, answer := c.srv.handler(Request{Header: *h, Body: body, UserID: c.userID, Session: c.session})
+	if status != codec.StatusOK {
+		answer = nil
+	}
+	return reply(out, h, status, answer)
+}
+
+// reply appends a Reply echoing h's request checksum, client id, request
+// number and operation.
+func reply(out []byte, h *codec.RequestHeader, status codec.Status, body []byte) ([]byte, error) {
+	return codec.AppendReplyFrame(out, codec.ReplyHeader{
+		RequestChecksum: h.RequestChecksum,
+		Client:          h.Client,
+		Request:         h.Request,
+		Operation:       h.Operation,
+		Status:          status,
+	}, body)
+}
+
+// evict appends e and ends the connection. e's client is never zero (it
+// comes from a valid request header) and its window is either zero or the
+// server's well-formed one, so encoding cannot fail.
+func (c *Conn) evict(out []byte, e codec.Eviction) ([]byte, error) {
+	c.unbind()
+	c.closed = true
+	return e.AppendTo(out)
+}
+
+func (c *Conn) unbind() {
+	c.bound, c.client, c.session, c.userID = false, codec.Uint128{}, 0, 0
+}

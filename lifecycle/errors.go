@@ -1,0 +1,85 @@
+package lifecycle
+
+import (
+	"errors"
+	"strconv"
+)
+
+// Sentinels of this package. Errors that carry more detail match one of
+// them with errors.Is.
+var (
+	// ErrClosed: the Conn or Client ended (after an eviction, an unusable
+	// frame size, or a frame a client must drop the connection for). A
+	// closed Conn answers nothing; a closed Client builds nothing but a
+	// login, which opens it again.
+	ErrClosed = errors.New("lifecycle: connection closed")
+	// ErrDropped: Conn.Handle dropped the frame without an answer and
+	// without a change of state. The connection stays open.
+	ErrDropped = errors.New("lifecycle: frame dropped")
+	// ErrFrameSize: a frame's size field is outside 256..64 MiB or does
+	// not match the length of the frame, so the next frame cannot be
+	// found. The transport must close the connection.
+	ErrFrameSize = errors.New("lifecycle: unusable frame size")
+	// ErrSessionAhead: a replicated request from the bound client carried
+	// a session higher than the bound one (a client bug); it is dropped.
+	ErrSessionAhead = errors.New("lifecycle: session ahead of the bound session")
+
+	// ErrInvalidCredentials: a password login failed, whatever the cause
+	// (unknown user, wrong password, inactive user, length policy).
+	ErrInvalidCredentials = errors.New("lifecycle: invalid credentials")
+	// ErrInvalidToken: a token is unknown or expired.
+	ErrInvalidToken = errors.New("lifecycle: invalid token")
+	// ErrUserInactive: a token names an inactive user.
+	ErrUserInactive = errors.New("lifecycle: user inactive")
+
+	// ErrNoSession: a client was asked to build a replicated request
+	// (Logout, a metadata or partition operation) before it has a session.
+	ErrNoSession = errors.New("lifecycle: no session")
+	// ErrPending: a client was asked to build a request while the answer
+	// to the previous one is still outstanding.
+	ErrPending = errors.New("lifecycle: a request is outstanding")
+	// ErrOperation: Client.Replicated was given an operation that is not a
+	// metadata or partition operation.
+	ErrOperation = errors.New("lifecycle: operation not allowed here")
+	// ErrMismatch: a reply does not answer the outstanding request (client
+	// id, request number or operation differ, or nothing is outstanding).
+	// The connection must be dropped.
+	ErrMismatch = errors.New("lifecycle: reply does not match the request")
+	// ErrMalformed: a frame from the server does not decode. It also
+	// matches codec.StatusInvalidCommand, what an SDK maps it to.
+	ErrMalformed = errors.New("lifecycle: malformed frame")
+	// ErrRandom: the client's randomness source failed or kept returning
+	// zero, so no client id could be minted.
+	ErrRandom = errors.New("lifecycle: no random client id")
+)
+
+// DroppedError is what Conn.Handle returns for a frame it drops: Err says
+// why (a codec error for an invalid header, ErrSessionAhead for a session
+// from the future). It matches ErrDropped and, through Unwrap, Err.
+type DroppedError struct {
+	Err error
+}
+
+// Error returns "lifecycle: frame dropped: CAUSE".
+func (e *DroppedError) Error() string { return ErrDropped.Error() + ": " + e.Err.Error() }
+
+// Is reports whether target is ErrDropped.
+func (e *DroppedError) Is(target error) bool { return target == ErrDropped }
+
+// Unwrap returns the cause.
+func (e *DroppedError) Unwrap() error { return e.Err }
+
+// wrapped is an error of one class (a sentinel of this package) with a
+// cause: it matches both.
+type wrapped struct {
+	class error
+	cause error
+}
+
+func (e *wrapped) Error() string        { return e.class.Error() + ": " + e.cause.Error() }
+func (e *wrapped) Is(target error) bool { return target == e.class }
+func (e *wrapped) Unwrap() error        { return e.cause }
+func wrap(class, cause error) error     { return &wrapped{class: class, cause: cause} }
+func mismatch(field string, want, got uint64) error {
+	return wrap(ErrMismatch, errors.New(field+": want "+strconv.FormatUint(want, 10)+", got "+strconv.FormatUint(got, 10)))
+}

@@ -1,0 +1,150 @@
+package lifecycle_test
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
+)
+
+// Fixtures shared by the tests: a 0.11.0 server accepting 0.11.x, two users
+// (iggy is active, bob is not) and a token for each.
+var (
+	v011       = codec.MustPack(0, 11, 0)
+	testWindow = codec.DefaultWindow(v011)
+	testAuth   = lifecycle.StaticAuth{
+		Users: []lifecycle.User{
+			{ID: 1, Name: "iggy", Password: codec.Secret("iggy")},
+			{ID: 2, Name: "bob", Password: codec.Secret("bobpw"), Inactive: true},
+		},
+		Tokens: []lifecycle.Token{
+			{Value: codec.Secret("tok-iggy"), User: "iggy"},
+			{Value: codec.Secret("tok-bob"), User: "bob"},
+		},
+	}
+	clientA = codec.Uint128{Lo: 0xA1, Hi: 0xA2}
+	clientB = codec.Uint128{Lo: 0xB1, Hi: 0xB2}
+)
+
+const testServerVersion = "iggywire-test 1.0"
+
+func newTestServer(t testing.TB) *lifecycle.Server {
+	t.Helper()
+	s, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Version: testServerVersion, Auth: testAuth})
+	noErr(t, err)
+	return s
+}
+
+func info(v codec.Version) codec.ClientVersionInfo {
+	return codec.ClientVersionInfo{Protocol: v, SDKName: []byte("go-sdk"), SDKVersion: []byte("0.1.0")}
+}
+
+// passwordBody is a LOGIN_REGISTER body.
+func passwordBody(t testing.TB, v codec.Version, user, pass string) []byte {
+	t.Helper()
+	b, err := codec.LoginRegister{Info: info(v), Username: []byte(user), Password: codec.Secret(pass)}.AppendTo(nil)
+	noErr(t, err)
+	return b
+}
+
+// tokenBody is a LOGIN_REGISTER_WITH_PAT body.
+func tokenBody(t testing.TB, v codec.Version, token string) []byte {
+	t.Helper()
+	b, err := codec.LoginRegisterPAT{Info: info(v), Token: codec.Secret(token)}.AppendTo(nil)
+	noErr(t, err)
+	return b
+}
+
+// request is a whole request frame.
+func request(t testing.TB, h codec.RequestHeader, body []byte) []byte {
+	t.Helper()
+	b, err := codec.AppendRequestFrame(nil, h, body)
+	noErr(t, err)
+	return b
+}
+
+func register(t testing.TB, client codec.Uint128, body []byte) []byte {
+	return request(t, codec.RequestHeader{Client: client, Operation: codec.OperationRegister}, body)
+}
+
+func nonReplicated(t testing.TB, client codec.Uint128, req uint64, code codec.Code) []byte {
+	return request(t, codec.RequestHeader{Client: client, Request: req, Operation: codec.OperationNonReplicated, Code: code}, nil)
+}
+
+func replicated(t testing.TB, client codec.Uint128, op codec.Operation, session, req uint64) []byte {
+	return request(t, codec.RequestHeader{Client: client, Request: req, Operation: op, Session: session}, nil)
+}
+
+// replyFrame is the expected Reply with an empty body.
+func replyFrame(t testing.TB, client codec.Uint128, req uint64, op codec.Operation, status codec.Status) []byte {
+	t.Helper()
+	b, err := codec.AppendReplyFrame(nil, codec.ReplyHeader{Client: client, Request: req, Operation: op, Status: status}, nil)
+	noErr(t, err)
+	return b
+}
+
+// loginFrame is the expected reply to a successful login.
+func loginFrame(t testing.TB, client codec.Uint128, session uint64, user uint32) []byte {
+	t.Helper()
+	b, err := codec.AppendLoginReplyFrame(nil,
+		codec.ReplyHeader{Client: client, Op: session, Commit: session, Operation: codec.OperationRegister},
+		codec.LoginReply{UserID: user, Session: session, ServerProtocol: v011, ServerVersion: []byte(testServerVersion)})
+	noErr(t, err)
+	return b
+}
+
+// evictionFrame is the expected eviction.
+func evictionFrame(t testing.TB, client codec.Uint128, reason codec.EvictionReason) []byte {
+	t.Helper()
+	e := codec.NewEviction(client, reason)
+	if reason == codec.ReasonIncompatibleProtocol {
+		e = codec.NewIncompatibleProtocol(client, testWindow)
+	}
+	b, err := e.AppendTo(nil)
+	noErr(t, err)
+	return b
+}
+
+// The assertions below stand in for testify's require: testify v1.12 pulls
+// in a YAML module the module's go.sum does not list.
+
+func msg(args []any) string {
+	if len(args) == 0 {
+		return ""
+	}
+	if f, ok := args[0].(string); ok {
+		return fmt.Sprintf(f, args[1:]...) + ": "
+	}
+	return fmt.Sprint(args...) + ": "
+}
+
+func noErr(t testing.TB, err error, args ...any) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%sunexpected error: %v", msg(args), err)
+	}
+}
+
+func errIs(t testing.TB, err, target error, args ...any) {
+	t.Helper()
+	if !errors.Is(err, target) {
+		t.Fatalf("%serror %v does not match %v", msg(args), err, target)
+	}
+}
+
+func eq(t testing.TB, want, got any, args ...any) {
+	t.Helper()
+	if !reflect.DeepEqual(want, got) {
+		t.Fatalf("%s\nwant %#v\ngot  %#v", msg(args), want, got)
+	}
+}
+
+func isTrue(t testing.TB, cond bool, args ...any) {
+	t.Helper()
+	if !cond {
+		t.Fatalf("%scondition is false", msg(args))
+	}
+}
