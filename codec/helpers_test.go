@@ -147,3 +147,69 @@ func wantKind(t testing.TB, err error, kind error, what string) {
 	}
 	codecError(t, err)
 }
+
+// breakRule is one broken rule of a header: a mutation of a valid 256-byte
+// header (or, with cut, a cut to 255 bytes) and the error it alone causes.
+type breakRule struct {
+	name   string
+	cut    bool
+	mutate func(h []byte)
+	want   errKey // rule is not compared for single breaks; see checkRuleOrder
+}
+
+// setLE writes v little-endian over n bytes at off.
+func setLE(off, n int, v uint64) func([]byte) {
+	return func(h []byte) {
+		for i := range n {
+			h[off+i] = byte(v >> (8 * i))
+		}
+	}
+}
+
+// setByte writes one byte.
+func setByte(off int, v byte) func([]byte) { return func(h []byte) { h[off] = v } }
+
+func applyRules(base []byte, rules ...breakRule) []byte {
+	h := append([]byte{}, base...)
+	cut := false
+	for _, r := range rules {
+		if r.cut {
+			cut = true
+			continue
+		}
+		r.mutate(h)
+	}
+	if cut {
+		return h[:255]
+	}
+	return h
+}
+
+// checkRuleOrder breaks each rule alone and checks the exact class, field
+// and offset; then breaks every pair and checks that the rule listed first
+// (the rules are listed in WIRE.md's order) is the one reported.
+func checkRuleOrder(t *testing.T, base []byte, decode func([]byte) error, rules []breakRule) {
+	t.Helper()
+	if err := decode(base); err != nil {
+		t.Fatalf("base header does not decode: %v", err)
+	}
+	single := make([]errKey, len(rules))
+	for i, r := range rules {
+		err := decode(applyRules(base, r))
+		single[i] = keyOf(t, err)
+		got := single[i]
+		if got.kind != r.want.kind || got.field != r.want.field || got.offset != r.want.offset {
+			t.Errorf("%s alone: got %v %q at %d (%s), want %v %q at %d", r.name, got.kind, got.field, got.offset, got.rule, r.want.kind, r.want.field, r.want.offset)
+		}
+	}
+	for i := range rules {
+		for j := i + 1; j < len(rules); j++ {
+			got := keyOf(t, decode(applyRules(base, rules[i], rules[j])))
+			if got != single[i] {
+				t.Errorf("%s + %s: got %v %q at %d (%s), want the first: %v %q at %d (%s)",
+					rules[i].name, rules[j].name, got.kind, got.field, got.offset, got.rule,
+					single[i].kind, single[i].field, single[i].offset, single[i].rule)
+			}
+		}
+	}
+}
