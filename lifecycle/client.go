@@ -38,7 +38,7 @@ type Client struct {
 	info      codec.ClientVersionInfo
 	rand      io.Reader
 	id        codec.Uint128
-	idUsed    bool // a Register was built with id, so the next login mints a new one
+	idUsed    bool // a Register was built with id, or the connection ended: the next login mints a new id
 	watermark uint64
 	session   uint64
 	userID    uint32
@@ -124,8 +124,8 @@ func (c *Client) Closed() bool { return c.closed }
 
 // Login appends a LOGIN_REGISTER request (operation Register, request 0,
 // session 0) to dst. The first login uses the client id the client was
-// created with; every later one mints a new id, since a re-login is a new
-// client. Login also opens a closed client. On error dst is unchanged.
+// created with, unless the client was closed; every later one mints a new
+// id, since a re-login is a new client. Login also opens a closed client. On error dst is unchanged.
 func (c *Client) Login(dst, username, password []byte) ([]byte, error) {
 	body := codec.LoginRegister{Info: c.info, Username: username, Password: password}
 	if err := body.Validate(); err != nil {
@@ -362,7 +362,7 @@ func (c *Client) loggedIn(r Response) (Response, error) {
 
 // fail closes the client and returns err.
 func (c *Client) fail(err error) error {
-	c.closed, c.pending, c.session, c.userID = true, pending{}, 0, 0
+	c.closed, c.idUsed, c.pending, c.session, c.userID = true, true, pending{}, 0, 0
 	return err
 }
 

@@ -1,0 +1,242 @@
+package lifecycle_test
+
+import (
+	"encoding/binary"
+	"errors"
+	"testing"
+	"testing/iotest"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
+)
+
+// ids is a deterministic randomness source: each 16-byte read is the next
+// client id 1, 2, 3, ... (after any zero ids queued in zeros).
+type ids struct {
+	next  uint64
+	zeros int
+}
+
+func (r *ids) Read(p []byte) (int, error) {
+	clear(p)
+	if r.zeros > 0 {
+		r.zeros--
+		return len(p), nil
+	}
+	r.next++
+	binary.LittleEndian.PutUint64(p, r.next)
+	return len(p), nil
+}
+
+func newTestClient(t testing.TB) *lifecycle.Client {
+	t.Helper()
+	c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0", Rand: &ids{}})
+	noErr(t, err)
+	return c
+}
+
+func id(n uint64) codec.Uint128 { return codec.Uint128{Lo: n} }
+
+// TestClientFrames: every builder's exact bytes, and the request numbers of
+// WIRE.md section 7, point 9.
+func TestClientFrames(t *testing.T) {
+	c := newTestClient(t)
+	srv := newTestServer(t).NewConn()
+	exchange := func(name string, frame []byte, want []byte) lifecycle.Response {
+		t.Helper()
+		eq(t, want, frame, name+": request bytes")
+		answer, err := srv.Handle(frame, nil)
+		noErr(t, err, name)
+		r, err := c.Receive(answer)
+		if err != nil && !errors.Is(err, codec.StatusInvalidCommand) {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return r
+	}
+	f, err := c.Ping(nil)
+	noErr(t, err)
+	exchange("ping before login", f, nonReplicated(t, id(1), 1, codec.CodePing))
+
+	f, err = c.Login(nil, []byte("iggy"), []byte("iggy"))
+	noErr(t, err)
+	r := exchange("login", f, register(t, id(1), passwordBody(t, v011, "iggy", "iggy")))
+	eq(t, uint64(1), r.Login.Session)
+	eq(t, uint32(1), r.Login.UserID)
+	eq(t, testServerVersion, string(r.Login.ServerVersion))
+	eq(t, lifecycle.ClientState{Client: id(1), Session: 1, UserID: 1, Watermark: 1}, c.State())
+
+	f, err = c.Request(nil, codec.CodeGetClusterMetadata, nil)
+	noErr(t, err)
+	want := request(t, codec.RequestHeader{Client: id(1), Request: 1, Session: 1, Operation: codec.OperationNonReplicated, Code: 12}, nil)
+	r = exchange("GetClusterMetadata", f, want)
+	eq(t, codec.StatusInvalidCommand, r.Status)
+
+	f, err = c.Replicated(nil, codec.OperationPartitionFirst, []byte{1})
+	noErr(t, err)
+	exchange("partition op carries 1", f, request(t, codec.RequestHeader{Client: id(1), Request: 1, Session: 1, Operation: codec.OperationPartitionFirst}, []byte{1}))
+	f, err = c.Replicated(nil, codec.OperationMetadataFirst, nil)
+	noErr(t, err)
+	exchange("metadata op consumes 1", f, replicated(t, id(1), codec.OperationMetadataFirst, 1, 1))
+	f, err = c.Replicated(nil, codec.OperationMetadataLast, nil)
+	noErr(t, err)
+	exchange("metadata op consumes 2", f, replicated(t, id(1), codec.OperationMetadataLast, 1, 2))
+	f, err = c.Ping(nil)
+	noErr(t, err)
+	exchange("ping carries 3", f, request(t, codec.RequestHeader{Client: id(1), Request: 3, Session: 1, Operation: codec.OperationNonReplicated, Code: 1}, nil))
+	f, err = c.Logout(nil)
+	noErr(t, err)
+	exchange("logout consumes 3", f, replicated(t, id(1), codec.OperationLogout, 1, 3))
+	eq(t, lifecycle.ClientState{Client: id(1), Watermark: 4}, c.State())
+
+	f, err = c.LoginWithToken(nil, []byte("tok-iggy"))
+	noErr(t, err)
+	r = exchange("re-login mints id 2", f, register(t, id(2), tokenBody(t, v011, "tok-iggy")))
+	eq(t, uint64(2), r.Login.Session)
+	eq(t, lifecycle.ClientState{Client: id(2), Session: 2, UserID: 1, Watermark: 1}, c.State())
+}
+
+func TestClientRefusals(t *testing.T) {
+	c := newTestClient(t)
+	_, err := c.Logout([]byte("kept"))
+	errIs(t, err, lifecycle.ErrNoSession)
+	f, err := c.Replicated([]byte("kept"), codec.OperationMetadataFirst, nil)
+	errIs(t, err, lifecycle.ErrNoSession)
+	eq(t, []byte("kept"), f)
+	_, err = c.Replicated(nil, codec.OperationLogout, nil)
+	errIs(t, err, lifecycle.ErrOperation)
+	_, err = c.Replicated(nil, codec.OperationInternalFirst, nil)
+	errIs(t, err, lifecycle.ErrOperation)
+	_, err = c.Request(nil, 0, nil)
+	errIs(t, err, codec.ErrField)
+	_, err = c.Login(nil, nil, []byte("x"))
+	errIs(t, err, codec.ErrLength)
+	_, err = c.Ping(nil)
+	noErr(t, err)
+	f, err = c.Ping([]byte("kept"))
+	errIs(t, err, lifecycle.ErrPending)
+	eq(t, []byte("kept"), f)
+	_, err = c.Login(nil, []byte("iggy"), []byte("iggy"))
+	errIs(t, err, lifecycle.ErrPending)
+	eq(t, lifecycle.ClientState{Client: id(1), Watermark: 1, Pending: true}, c.State())
+
+	_, err = lifecycle.NewClient(lifecycle.ClientConfig{SDKVersion: "1"})
+	errIs(t, err, codec.ErrLength)
+	_, err = lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "a", SDKVersion: "1", Rand: &ids{zeros: 100}})
+	errIs(t, err, lifecycle.ErrRandom)
+	_, err = lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "a", SDKVersion: "1", Rand: iotest.ErrReader(errors.New("no entropy"))})
+	errIs(t, err, lifecycle.ErrRandom)
+	c, err = lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "a", SDKVersion: "1", Rand: &ids{zeros: 2}})
+	noErr(t, err)
+	eq(t, id(1), c.ID(), "zero ids are skipped")
+}
+
+// loggedInClient returns a client logged in as session 5, user 1.
+func loggedInClient(t *testing.T) *lifecycle.Client {
+	c := newTestClient(t)
+	_, err := c.Login(nil, []byte("iggy"), []byte("iggy"))
+	noErr(t, err)
+	_, err = c.Receive(loginReplyAs(t, id(1), 5))
+	noErr(t, err)
+	return c
+}
+
+func loginReplyAs(t *testing.T, client codec.Uint128, session uint64) []byte {
+	b, err := codec.AppendLoginReplyFrame(nil, codec.ReplyHeader{Client: client, Operation: codec.OperationRegister},
+		codec.LoginReply{UserID: 1, Session: session, ServerProtocol: v011, ServerVersion: []byte("x")})
+	noErr(t, err)
+	return b
+}
+
+// TestClientReceive: what each answer means to a client, and whether it
+// stays open.
+func TestClientReceive(t *testing.T) {
+	loginReply := func(t *testing.T, body []byte) []byte {
+		b, err := codec.AppendReplyFrame(nil, codec.ReplyHeader{Client: id(1), Operation: codec.OperationRegister}, body)
+		noErr(t, err)
+		return b
+	}
+	sessionZero := loginReplyAs(t, id(1), 5)
+	clear(sessionZero[260+4 : 260+12])
+	withResult := loginReply(t, []byte{1, 0, 0, 0, 0, 0, 0, 0, 42, 0, 0, 0})
+	cases := []struct {
+		name      string
+		login     bool // the outstanding request is a login (else a ping)
+		frame     []byte
+		err       error
+		closed    bool
+		loggedIn  bool
+		extraTest func(t *testing.T, err error)
+	}{
+		{"login reply", true, loginReplyAs(t, id(1), 5), nil, false, true, nil},
+		{"login reply, session 0", true, sessionZero, lifecycle.ErrMalformed, true, false, nil},
+		{"login reply, no result section", true, loginReply(t, nil), codec.StatusInvalidCommand, true, false, nil},
+		{"login reply, result code 42", true, withResult, codec.StatusInvalidCredentials, false, false, nil},
+		{"ping reply", false, replyFrame(t, id(1), 1, codec.OperationNonReplicated, 0), nil, false, false, nil},
+		{"deny 40", false, replyFrame(t, id(1), 1, codec.OperationNonReplicated, codec.StatusUnauthenticated), codec.StatusUnauthenticated, false, false, nil},
+		{"request number mismatch", false, replyFrame(t, id(1), 2, codec.OperationNonReplicated, 0), lifecycle.ErrMismatch, true, false, nil},
+		{"operation mismatch", false, replyFrame(t, id(1), 1, codec.OperationLogout, 0), lifecycle.ErrMismatch, true, false, nil},
+		{"client mismatch", false, replyFrame(t, id(9), 1, codec.OperationNonReplicated, 0), lifecycle.ErrMismatch, true, false, nil},
+		{"eviction 9", true, evictionFrame(t, id(1), codec.ReasonInvalidCredentials), codec.StatusInvalidCredentials, true, false, nil},
+		{"eviction 10", true, evictionFrame(t, id(1), codec.ReasonInvalidToken), codec.StatusInvalidPersonalAccessToken, true, false, nil},
+		{"eviction 15", false, evictionFrame(t, id(1), codec.ReasonMalformedLogin), codec.StatusInvalidFormat, true, false, nil},
+		{"eviction 14", true, evictionFrame(t, id(1), codec.ReasonIncompatibleProtocol), codec.IncompatibleProtocolError{Window: testWindow}, true, false,
+			func(t *testing.T, err error) {
+				var e codec.IncompatibleProtocolError
+				isTrue(t, errors.As(err, &e))
+				eq(t, testWindow, e.Window)
+			}},
+		{"eviction for another client", false, evictionFrame(t, id(2), codec.ReasonNoSession), lifecycle.ErrMismatch, true, false, nil},
+		{"request frame", false, nonReplicated(t, id(1), 1, 1), lifecycle.ErrMalformed, true, false, nil},
+		{"bad size", false, replyFrame(t, id(1), 1, codec.OperationNonReplicated, 0)[:200], lifecycle.ErrFrameSize, true, false, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newTestClient(t)
+			var err error
+			if tc.login {
+				_, err = c.Login(nil, []byte("iggy"), []byte("iggy"))
+			} else {
+				_, err = c.Ping(nil)
+			}
+			noErr(t, err)
+			_, err = c.Receive(tc.frame)
+			if tc.err == nil {
+				noErr(t, err)
+			} else {
+				errIs(t, err, tc.err)
+			}
+			if tc.extraTest != nil {
+				tc.extraTest(t, err)
+			}
+			eq(t, tc.closed, c.Closed(), "closed")
+			eq(t, tc.loggedIn, c.Session() != 0, "logged in")
+			eq(t, false, c.State().Pending, "nothing outstanding")
+			if tc.closed {
+				_, err = c.Ping(nil)
+				errIs(t, err, lifecycle.ErrClosed)
+				_, err = c.Receive(tc.frame)
+				errIs(t, err, lifecycle.ErrClosed)
+				_, err = c.Login(nil, []byte("iggy"), []byte("iggy"))
+				noErr(t, err, "a login opens a closed client")
+				isTrue(t, !c.Closed() && c.ID() == id(2), "reopened with a new id")
+			}
+		})
+	}
+}
+
+func TestClientUnexpectedReply(t *testing.T) {
+	c := loggedInClient(t)
+	_, err := c.Receive(replyFrame(t, id(1), 1, codec.OperationNonReplicated, 0))
+	errIs(t, err, lifecycle.ErrMismatch)
+	isTrue(t, c.Closed())
+}
+
+func TestClientDeniedLogoutKeepsSession(t *testing.T) {
+	c := loggedInClient(t)
+	_, err := c.Logout(nil)
+	noErr(t, err)
+	_, err = c.Receive(replyFrame(t, id(1), 1, codec.OperationLogout, codec.StatusInvalidCommand))
+	errIs(t, err, codec.StatusInvalidCommand)
+	eq(t, uint64(5), c.Session())
+	eq(t, uint64(2), c.State().Watermark, "the watermark stays consumed")
+}

@@ -1,0 +1,53 @@
+package lifecycle_test
+
+import (
+	"fmt"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
+)
+
+// A server answers a client's login without any socket: the client builds
+// the request frame, the server's Conn handles it, the client reads the
+// answer.
+func Example() {
+	server, err := lifecycle.NewServer(lifecycle.Config{
+		Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)),
+		Auth: lifecycle.StaticAuth{Users: []lifecycle.User{
+			{ID: 1, Name: "iggy", Password: codec.Secret("iggy")},
+		}},
+	})
+	if err != nil {
+		panic(err)
+	}
+	conn := server.NewConn()
+	client, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0"})
+	if err != nil {
+		panic(err)
+	}
+
+	request, _ := client.Login(nil, []byte("iggy"), []byte("iggy"))
+	answer, _ := conn.Handle(request, nil)
+	reply, err := client.Receive(answer)
+	fmt.Println("login:", err, "user", reply.Login.UserID, "session", reply.Login.Session, "server", reply.Login.ServerProtocol)
+
+	request, _ = client.Request(nil, codec.CodeGetClusterMetadata, nil)
+	answer, _ = conn.Handle(request, nil)
+	_, err = client.Receive(answer)
+	fmt.Println("GetClusterMetadata:", err)
+
+	request, _ = client.Logout(nil)
+	answer, _ = conn.Handle(request, nil)
+	_, err = client.Receive(answer)
+	fmt.Println("logout:", err, "logged in:", conn.State().LoggedIn)
+
+	request, _ = client.Login(nil, []byte("iggy"), []byte("wrong"))
+	answer, _ = conn.Handle(request, nil)
+	_, err = client.Receive(answer)
+	fmt.Println("wrong password:", err, "closed:", conn.Closed(), client.Closed())
+	// Output:
+	// login: <nil> user 1 session 1 server 0.11.0
+	// GetClusterMetadata: iggy status 3 (InvalidCommand)
+	// logout: <nil> logged in: false
+	// wrong password: iggy status 42 (InvalidCredentials) closed: true true
+}
