@@ -1,0 +1,133 @@
+package fuzz
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/refcodec"
+)
+
+// FuzzBuildBodies builds a body from fuzz bytes, valid or not, and checks
+// that AppendTo either encodes what Parse gives back, or refuses with the
+// error decoding the same fields' raw bytes gives.
+func FuzzBuildBodies(f *testing.F) {
+	seed(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		g := newGen(data)
+		switch g.u8() % 4 {
+		case 0:
+			v := g.info()
+			checkBuilt(t, clientInfoAPI, v, rawInfo(nil, v), normInfo(v), func() ([]byte, error) {
+				return refcodec.EncodeClientVersionInfo(refInfo(v))
+			})
+		case 1:
+			v := codec.LoginRegister{Info: g.info(), Username: g.text(), Password: g.text(), Context: g.text()}
+			norm := codec.LoginRegister{Info: normInfo(v.Info), Username: nilIfEmpty(v.Username), Password: nilIfEmpty(v.Password), Context: nilIfEmpty(v.Context)}
+			checkBuilt(t, loginRegisterAPI, v, rawLogin(v), norm, func() ([]byte, error) {
+				return refcodec.EncodeLoginRegister(refLogin(v))
+			})
+		case 2:
+			v := codec.LoginRegisterPAT{Info: g.info(), Token: g.text(), Context: g.text()}
+			norm := codec.LoginRegisterPAT{Info: normInfo(v.Info), Token: nilIfEmpty(v.Token), Context: nilIfEmpty(v.Context)}
+			checkBuilt(t, loginRegisterPATAPI, v, rawPAT(v), norm, func() ([]byte, error) {
+				return refcodec.EncodeLoginRegisterPAT(refPAT(v))
+			})
+		default:
+			v := codec.LoginReply{UserID: g.u32(), Session: g.maybeZero64(), ServerProtocol: g.version(), ServerVersion: g.text()}
+			norm := v
+			norm.ServerVersion = nilIfEmpty(v.ServerVersion)
+			checkBuilt(t, loginReplyAPI, v, rawReply(v), norm, func() ([]byte, error) {
+				return refcodec.EncodeLoginReply(refReply(v))
+			})
+		}
+	})
+}
+
+func normInfo(c codec.ClientVersionInfo) codec.ClientVersionInfo {
+	return codec.ClientVersionInfo{Protocol: c.Protocol, SDKName: nilIfEmpty(c.SDKName), SDKVersion: nilIfEmpty(c.SDKVersion)}
+}
+
+// tooLong reports whether err is the one rule a raw encoding cannot show:
+// a field longer than its u8 length can say.
+func tooLong(err error) bool {
+	var ce *codec.Error
+	return errors.As(err, &ce) && ce.Err == codec.ErrLength && ce.Rule == "len <= 255"
+}
+
+// checkBuilt holds a built body to the encode/decode contract. raw is its
+// fields written without checks; norm is v as a decoder returns it.
+func checkBuilt[T any](t *testing.T, api bodyAPI[T], v T, raw []byte, norm T, ref func() ([]byte, error)) {
+	out, err := api.appendTo(v, append([]byte(nil), prefix...))
+	sameErr(t, api.name+": Validate against AppendTo", api.validate(v), err)
+	refOut, refErr := ref()
+	if classOf(err) != refcodec.ClassOf(refErr) || (err == nil && !bytes.Equal(out[len(prefix):], refOut)) {
+		t.Fatalf("%s: AppendTo says %v, the reference encoder %v", api.name, err, refErr)
+	}
+	if err != nil {
+		checkErr(t, err, api.encodedLen(v))
+		checkUnchanged(t, api.name, out)
+		if !tooLong(err) {
+			_, perr := api.parse(raw)
+			sameErr(t, api.name+": Parse of the raw fields against AppendTo", perr, err)
+		}
+		return
+	}
+	checkAppended(t, api.name, out, raw)
+	if n := api.encodedLen(v); n != len(raw) {
+		t.Fatalf("%s: EncodedLen %d, AppendTo wrote %d", api.name, n, len(raw))
+	}
+	p, perr := api.parse(raw)
+	if perr != nil || !reflect.DeepEqual(p, norm) {
+		t.Fatalf("%s: Parse(AppendTo(v)) = %v; does not give back v", api.name, perr)
+	}
+}
+
+// FuzzBuildHeaders builds a Request, Reply or Eviction from fuzz bytes and
+// checks AppendTo against the decoder and the reference encoder.
+func FuzzBuildHeaders(f *testing.F) {
+	seed(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		g := newGen(data)
+		switch g.u8() % 3 {
+		case 0:
+			h := g.request()
+			checkBuiltHeader(t, requestAPI, h, rawRequest(h), func() ([]byte, error) {
+				return refcodec.EncodeRequestHeader(refRequest(h))
+			})
+		case 1:
+			h := g.reply()
+			checkBuiltHeader(t, replyAPI, h, rawReplyHeader(h), func() ([]byte, error) {
+				return refcodec.EncodeReplyHeader(refReplyHeader(h))
+			})
+		default:
+			e := g.eviction()
+			checkBuiltHeader(t, evictionAPI, e, rawEviction(e), func() ([]byte, error) {
+				return refcodec.EncodeEviction(refEviction(e))
+			})
+		}
+	})
+}
+
+// checkBuiltHeader holds a built header to the encode/decode contract.
+func checkBuiltHeader[T any](t *testing.T, api headerAPI[T], h T, raw []byte, ref func() ([]byte, error)) {
+	out, err := api.appendTo(h, append([]byte(nil), prefix...))
+	sameErr(t, api.name+": Validate against AppendTo", api.validate(h), err)
+	refOut, refErr := ref()
+	if classOf(err) != refcodec.ClassOf(refErr) || (err == nil && !bytes.Equal(out[len(prefix):], refOut)) {
+		t.Fatalf("%s: AppendTo says %v, the reference encoder %v", api.name, err, refErr)
+	}
+	d, derr := api.decode(raw)
+	if err != nil {
+		checkErr(t, err, codec.HeaderSize)
+		checkUnchanged(t, api.name, out)
+		sameClass(t, api.name+": decode of the raw fields against AppendTo", derr, err)
+		return
+	}
+	checkAppended(t, api.name, out, raw)
+	if derr != nil || !reflect.DeepEqual(d, h) {
+		t.Fatalf("%s: decode(AppendTo(h)) = %v; does not give back h", api.name, derr)
+	}
+}
