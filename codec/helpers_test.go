@@ -213,3 +213,58 @@ func checkRuleOrder(t *testing.T, base []byte, decode func([]byte) error, rules 
 		}
 	}
 }
+
+// badBody is a malformed body and the error both decoders must report.
+type badBody struct {
+	name  string
+	hex   string
+	kind  error
+	field string
+	off   int
+}
+
+// checkBadBodies runs each case through the prefix decoder and the whole
+// parser of one body type.
+func checkBadBodies[T any](t *testing.T, decode func([]byte) (T, int, error), parse func([]byte) (T, error), cases []badBody) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := hx(c.hex)
+			v, n, err := decode(src)
+			wantErr(t, err, c.kind, c.field, c.off)
+			var zero T
+			eq(t, zero, v, "value on error")
+			eq(t, 0, n, "bytes used on error")
+			v, err = parse(src)
+			wantErr(t, err, c.kind, c.field, c.off)
+			eq(t, zero, v, "value on error")
+		})
+	}
+}
+
+// badValue is an invalid value and the error its encoder must report.
+type badValue[T encoder] struct {
+	name  string
+	v     T
+	kind  error
+	field string
+	off   int
+}
+
+// checkBadValues runs each case through Validate and AppendTo, which must
+// leave dst unchanged.
+func checkBadValues[T interface {
+	encoder
+	Validate() error
+}](t *testing.T, cases []badValue[T]) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			wantErr(t, c.v.Validate(), c.kind, c.field, c.off)
+			dst := make([]byte, 2, 1024)
+			out, err := c.v.AppendTo(dst)
+			wantErr(t, err, c.kind, c.field, c.off)
+			eq(t, []byte{0, 0}, out, "dst after a failed AppendTo")
+		})
+	}
+}
