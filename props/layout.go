@@ -1,0 +1,109 @@
+package props
+
+import "github.com/iggywire/iggywire/codec"
+
+// TextField locates one text field of a body encoding.
+type TextField struct {
+	Name    string // wire name of the text, e.g. "username"
+	LenName string // wire name of its length prefix, e.g. "username_len"
+	LenOff  int    // offset of the length prefix
+	LenSize int    // 1 (u8) or 4 (u32)
+	Off     int    // offset of the first text byte
+	Len     int    // number of text bytes
+	MinLen  int    // the shortest length the rule allows (0 or 1)
+}
+
+// Span is a named byte range of a header.
+type Span struct {
+	Name     string
+	Off, Len int
+}
+
+// LenField is a field that claims how many bytes follow or exist: a text
+// length prefix, or a header's size.
+type LenField struct {
+	Name      string
+	Off, Size int
+}
+
+// Layout is where the fields of one encoded value sit, computed from
+// WIRE.md rather than asked of the codec, so that mutations can aim at them.
+type Layout struct {
+	Texts    []TextField
+	Reserved []Span // header bytes that must be zero
+	Lengths  []LenField
+}
+
+// Header offsets of WIRE.md section 5 that mutations aim at.
+const (
+	offSize          = 48
+	offCommand       = 60
+	offReservedFrame = 62
+	lenReservedFrame = 66
+)
+
+// LayoutOf returns the layout of the encoding of v, which must be one of
+// the codec's message types (any other value has an empty layout).
+func LayoutOf(v any) Layout {
+	switch v := v.(type) {
+	case codec.ClientVersionInfo:
+		return bodyLayout(0, infoTexts(v))
+	case codec.LoginRegister:
+		return bodyLayout(4, append(infoTexts(v.Info),
+			text{"username", v.Username, 1, 1}, text{"password", v.Password, 1, 0}, text{"context", v.Context, 4, 0}))
+	case codec.LoginRegisterPAT:
+		return bodyLayout(4, append(infoTexts(v.Info),
+			text{"token", v.Token, 1, 0}, text{"context", v.Context, 4, 0}))
+	case codec.LoginReply:
+		return bodyLayout(16, []text{{"server_version", v.ServerVersion, 1, 1}})
+	case codec.RequestHeader:
+		reserved := 196
+		if v.Operation == codec.OperationNonReplicated {
+			reserved = 200
+		}
+		return headerLayout(Span{"operation_padding", 177, 7}, Span{"reserved", reserved, 256 - reserved})
+	case codec.ReplyHeader:
+		return headerLayout(Span{"operation_padding", 209, 7}, Span{"reserved", 220, 36})
+	case codec.Eviction:
+		return headerLayout(Span{"reserved", 152, 103})
+	}
+	return Layout{}
+}
+
+// text is one text field in layout order: name, bytes, prefix width, and
+// minimum length.
+type text struct {
+	name   string
+	b      []byte
+	prefix int
+	minLen int
+}
+
+func infoTexts(c codec.ClientVersionInfo) []text {
+	return []text{{"sdk_name", c.SDKName, 1, 1}, {"sdk_version", c.SDKVersion, 1, 1}}
+}
+
+// bodyLayout lays out texts one after the other. The first text's length
+// prefix is at start, except for the ClientVersionInfo prefix, which always
+// starts after the 4-byte protocol version.
+func bodyLayout(start int, texts []text) Layout {
+	var l Layout
+	off := start
+	if len(texts) > 0 && texts[0].name == "sdk_name" {
+		off = 4
+	}
+	for _, t := range texts {
+		f := TextField{t.name, t.name + "_len", off, t.prefix, off + t.prefix, len(t.b), t.minLen}
+		l.Texts = append(l.Texts, f)
+		l.Lengths = append(l.Lengths, LenField{f.LenName, f.LenOff, f.LenSize})
+		off = f.Off + f.Len
+	}
+	return l
+}
+
+func headerLayout(own ...Span) Layout {
+	return Layout{
+		Reserved: append([]Span{{"reserved_frame", offReservedFrame, lenReservedFrame}}, own...),
+		Lengths:  []LenField{{"size", offSize, 4}},
+	}
+}

@@ -1,0 +1,49 @@
+package props
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/prop"
+)
+
+// roundTrip: for every valid x, AppendTo(x) has EncodedLen(x) bytes, appends
+// after whatever dst held without touching it, and Decode and Parse give x
+// back, using every byte.
+func (k kind[T]) roundTrip() gopter.Prop {
+	return prop.ForAll(func(v T) string {
+		b, err := v.AppendTo(nil)
+		if err != nil {
+			return "AppendTo(" + Describe(v) + "): " + err.Error()
+		}
+		if len(b) != v.EncodedLen() {
+			return fmt.Sprintf("len(AppendTo) = %d, EncodedLen = %d", len(b), v.EncodedLen())
+		}
+		dst := []byte{0xA5, 0x5A}
+		if out, _ := v.AppendTo(dst); !bytes.Equal(out[:2], []byte{0xA5, 0x5A}) || !bytes.Equal(out[2:], b) {
+			return "AppendTo onto a non-empty dst differs from AppendTo(nil)"
+		}
+		got, n, err := k.decode(b)
+		if err != nil || n != len(b) || !k.equal(got, v) {
+			return fmt.Sprintf("Decode = %s, %d, %v; want %s, %d", Describe(got), n, err, Describe(v), len(b))
+		}
+		if k.parse != nil {
+			if got, err := k.parse(b); err != nil || !k.equal(got, v) {
+				return fmt.Sprintf("Parse = %s, %v", Describe(got), err)
+			}
+		}
+		return ""
+	}, k.gen())
+}
+
+func TestRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, k := range kinds() {
+		t.Run(k.Name(), func(t *testing.T) {
+			t.Parallel()
+			property(t, 1, "Parse(AppendTo(x)) == x", k.roundTrip())
+		})
+	}
+}
