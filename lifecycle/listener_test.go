@@ -1,0 +1,268 @@
+package lifecycle_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
+)
+
+// testTimeout bounds every network wait of these tests, so that a bug
+// fails a test instead of hanging it.
+const testTimeout = 10 * time.Second
+
+// startListener serves a test server on a loopback port and stops it when
+// the test ends, checking that Serve returned nil.
+func startListener(t *testing.T, opts lifecycle.ServeOptions) *lifecycle.Listener {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	noErr(t, err)
+	l := lifecycle.NewListener(ln, newTestServer(t), opts)
+	served := make(chan error, 1)
+	go func() { served <- l.Serve(context.Background()) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+		defer cancel()
+		noErr(t, l.Shutdown(ctx))
+		select {
+		case err := <-served:
+			noErr(t, err, "Serve")
+		case <-ctx.Done():
+			t.Error("Serve did not return after Shutdown")
+		}
+	})
+	return l
+}
+
+// wire is a client over TCP.
+type wire struct {
+	t  testing.TB
+	nc net.Conn
+	c  *lifecycle.Client
+}
+
+func dial(t testing.TB, addr net.Addr, c *lifecycle.Client) *wire {
+	t.Helper()
+	nc, err := net.DialTimeout("tcp", addr.String(), testTimeout)
+	noErr(t, err)
+	noErr(t, nc.SetDeadline(time.Now().Add(testTimeout)))
+	t.Cleanup(func() { _ = nc.Close() })
+	return &wire{t: t, nc: nc, c: c}
+}
+
+// do sends a frame the client built and returns what the client made of
+// the answer.
+func (w *wire) do(frame []byte, err error) (lifecycle.Response, error) {
+	w.t.Helper()
+	noErr(w.t, err, "build")
+	_, err = w.nc.Write(frame)
+	noErr(w.t, err, "write")
+	answer, err := lifecycle.ReadFrame(w.nc, nil)
+	noErr(w.t, err, "read")
+	return w.c.Receive(answer)
+}
+
+// closedByServer reports whether the server closed the connection.
+func (w *wire) closedByServer() bool {
+	_, err := w.nc.Read(make([]byte, 1))
+	return errors.Is(err, io.EOF)
+}
+
+func TestListenerLifecycle(t *testing.T) {
+	var traced atomic.Int64
+	l := startListener(t, lifecycle.ServeOptions{Trace: func(lifecycle.Exchange) { traced.Add(1) }})
+	c := newTestClient(t)
+	w := dial(t, l.Addr(), c)
+
+	_, err := w.do(c.Ping(nil))
+	noErr(t, err, "ping before login")
+	r, err := w.do(c.Login(nil, []byte("iggy"), []byte("iggy")))
+	noErr(t, err, "login")
+	first, firstID := r.Login.Session, c.ID()
+	isTrue(t, first != 0, "session")
+	_, err = w.do(c.Request(nil, codec.CodeGetClusterMetadata, nil))
+	errIs(t, err, codec.StatusInvalidCommand, "GetClusterMetadata is denied")
+	isTrue(t, !c.Closed(), "the client carries on")
+	_, err = w.do(c.Ping(nil))
+	noErr(t, err, "ping after login")
+	_, err = w.do(c.Logout(nil))
+	noErr(t, err, "logout")
+	r, err = w.do(c.Login(nil, []byte("iggy"), []byte("iggy")))
+	noErr(t, err, "re-login")
+	isTrue(t, c.ID() != firstID, "a re-login has a new client id")
+	isTrue(t, r.Login.Session > first, "a re-login has a higher session")
+	_, err = w.do(c.Ping(nil))
+	noErr(t, err, "ping after re-login")
+	eq(t, int64(7), traced.Load(), "one trace per frame")
+
+	// An eviction ends the connection.
+	_, err = w.do(c.Login(nil, []byte("iggy"), []byte("wrong")))
+	errIs(t, err, codec.StatusInvalidCredentials)
+	isTrue(t, w.closedByServer(), "closed after the eviction")
+}
+
+func TestListenerConcurrentLogins(t *testing.T) {
+	l := startListener(t, lifecycle.ServeOptions{})
+	const clients = 50
+	sessions := make(chan uint64, clients)
+	var wg sync.WaitGroup
+	for range clients {
+		wg.Go(func() {
+			c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0"})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			nc, err := net.DialTimeout("tcp", l.Addr().String(), testTimeout)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer nc.Close()
+			_ = nc.SetDeadline(time.Now().Add(testTimeout))
+			for _, build := range []func() ([]byte, error){
+				func() ([]byte, error) { return c.Login(nil, []byte("iggy"), []byte("iggy")) },
+				func() ([]byte, error) { return c.Ping(nil) },
+			} {
+				frame, err := build()
+				if err == nil {
+					_, err = nc.Write(frame)
+				}
+				if err == nil {
+					frame, err = lifecycle.ReadFrame(nc, nil)
+				}
+				if err == nil {
+					_, err = c.Receive(frame)
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+			sessions <- c.Session()
+		})
+	}
+	wg.Wait()
+	close(sessions)
+	seen := map[uint64]bool{}
+	for s := range sessions {
+		isTrue(t, s != 0 && !seen[s], "sessions are non-zero and distinct")
+		seen[s] = true
+	}
+	eq(t, clients, len(seen), "every client logged in")
+}
+
+func TestListenerUnusableSize(t *testing.T) {
+	l := startListener(t, lifecycle.ServeOptions{})
+	w := dial(t, l.Addr(), newTestClient(t))
+	frame := nonReplicated(t, clientA, 1, codec.CodePing)
+	binary.LittleEndian.PutUint32(frame[48:], 100)
+	_, err := w.nc.Write(frame)
+	noErr(t, err)
+	isTrue(t, w.closedByServer(), "closed without an answer")
+}
+
+func TestListenerDroppedAndOversized(t *testing.T) {
+	var mu sync.Mutex
+	var errs []error
+	l := startListener(t, lifecycle.ServeOptions{MaxFrame: 512, Trace: func(e lifecycle.Exchange) {
+		mu.Lock()
+		errs = append(errs, e.Err)
+		mu.Unlock()
+	}})
+	c := newTestClient(t)
+	w := dial(t, l.Addr(), c)
+	bad := nonReplicated(t, clientA, 1, codec.CodePing)
+	bad[60] = 8 // not a Request: dropped
+	big := request(t, codec.RequestHeader{Client: clientA, Request: 1, Operation: codec.OperationNonReplicated, Code: 1}, make([]byte, 1000))
+	_, err := w.nc.Write(append(bad, big...))
+	noErr(t, err)
+	_, err = w.do(c.Ping(nil))
+	noErr(t, err, "the connection lives on and answers the next frame first")
+	mu.Lock()
+	defer mu.Unlock()
+	eq(t, 3, len(errs))
+	errIs(t, errs[0], lifecycle.ErrDropped)
+	errIs(t, errs[1], lifecycle.ErrFrameTooLarge)
+	noErr(t, errs[2])
+}
+
+func TestListenerReadTimeout(t *testing.T) {
+	l := startListener(t, lifecycle.ServeOptions{ReadTimeout: 20 * time.Millisecond})
+	w := dial(t, l.Addr(), newTestClient(t))
+	_, err := w.nc.Write(make([]byte, 100)) // a header that never completes
+	noErr(t, err)
+	isTrue(t, w.closedByServer(), "an idle connection is closed")
+}
+
+func TestListenerMaxConns(t *testing.T) {
+	l := startListener(t, lifecycle.ServeOptions{MaxConns: 1})
+	c1, c2 := newTestClient(t), newTestClient(t)
+	w1, w2 := dial(t, l.Addr(), c1), dial(t, l.Addr(), c2)
+	_, err := w1.do(c1.Ping(nil))
+	noErr(t, err)
+	frame, err := c2.Ping(nil)
+	noErr(t, err)
+	_, err = w2.nc.Write(frame)
+	noErr(t, err)
+	noErr(t, w2.nc.SetReadDeadline(time.Now().Add(100*time.Millisecond)))
+	_, err = lifecycle.ReadFrame(w2.nc, nil)
+	var ne net.Error
+	isTrue(t, errors.As(err, &ne) && ne.Timeout(), "the second connection waits: %v", err)
+	noErr(t, w1.nc.Close())
+	noErr(t, w2.nc.SetReadDeadline(time.Now().Add(testTimeout)))
+	answer, err := lifecycle.ReadFrame(w2.nc, nil)
+	noErr(t, err)
+	_, err = c2.Receive(answer)
+	noErr(t, err, "served once the first one left")
+}
+
+func TestListenerContextCancel(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	noErr(t, err)
+	l := lifecycle.NewListener(ln, newTestServer(t), lifecycle.ServeOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- l.Serve(ctx) }()
+	c := newTestClient(t)
+	w := dial(t, l.Addr(), c)
+	_, err = w.do(c.Ping(nil))
+	noErr(t, err)
+	cancel()
+	select {
+	case err := <-served:
+		noErr(t, err)
+	case <-time.After(testTimeout):
+		t.Fatal("Serve did not return after cancel")
+	}
+	isTrue(t, w.closedByServer(), "connections are closed")
+}
+
+func TestReadFrame(t *testing.T) {
+	ping := nonReplicated(t, clientA, 1, codec.CodePing)
+	var stream []byte
+	stream = append(stream, ping...)
+	stream = append(stream, request(t, codec.RequestHeader{Client: clientA, Request: 1, Operation: codec.OperationNonReplicated, Code: 7}, []byte("body"))...)
+	r := bytes.NewReader(stream)
+	f, err := lifecycle.ReadFrame(r, []byte("x"))
+	noErr(t, err)
+	eq(t, append([]byte("x"), ping...), f)
+	f, err = lifecycle.ReadFrame(r, nil)
+	noErr(t, err)
+	eq(t, "body", string(f[256:]))
+	_, err = lifecycle.ReadFrame(r, nil)
+	errIs(t, err, io.EOF)
+	bad := append([]byte(nil), ping...)
+	binary.LittleEndian.PutUint32(bad[48:], 1)
+	_, err = lifecycle.ReadFrame(bytes.NewReader(bad), nil)
+	errIs(t, err, lifecycle.ErrFrameSize)
+}
