@@ -1,0 +1,270 @@
+package codec_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/iggywire/iggywire/codec"
+)
+
+// TestPack checks the bit layout of WIRE.md section 1.
+func TestPack(t *testing.T) {
+	cases := []struct {
+		major, minor, patch uint32
+		want                codec.Version
+	}{
+		{0, 0, 0, 0},
+		{0, 11, 0, 0x2C00}, // the current upstream protocol
+		{0, 0, 1, 1},
+		{0, 1, 0, 1 << 10},
+		{1, 0, 0, 1 << 20},
+		{1, 2, 3, 0x00100803},
+		{1023, 1023, 1023, 0x3FFF_FFFF},
+	}
+	for _, c := range cases {
+		v, err := codec.Pack(c.major, c.minor, c.patch)
+		must(t, err)
+		eq(t, c.want, v, fmt.Sprintf("Pack(%d, %d, %d)", c.major, c.minor, c.patch))
+		eq(t, [3]uint32{c.major, c.minor, c.patch}, [3]uint32{v.Major(), v.Minor(), v.Patch()}, "components")
+		eq(t, true, v.Valid(), "Valid")
+		eq(t, v, codec.MustPack(c.major, c.minor, c.patch), "MustPack")
+	}
+	for _, bad := range [][3]uint32{{1024, 0, 0}, {0, 1024, 0}, {0, 0, 1024}, {1 << 31, 0, 0}} {
+		v, err := codec.Pack(bad[0], bad[1], bad[2])
+		wantErr(t, err, codec.ErrRange, "version", 0)
+		eq(t, codec.Version(0), v, "value on error")
+	}
+	mustPanic(t, "MustPack(0, 0, 1024)", func() { codec.MustPack(0, 0, 1024) })
+}
+
+// TestVersionReservedBits: a u32 with bits 31..30 set is not a version, but
+// its components still read from bits 29..0.
+func TestVersionReservedBits(t *testing.T) {
+	for _, v := range []codec.Version{0x4000_0000, 0x8000_0000, 0xC000_2C00, 0xFFFF_FFFF} {
+		eq(t, false, v.Valid(), fmt.Sprintf("%#x Valid", uint32(v)))
+	}
+	v := codec.Version(0xFFFF_FFFF)
+	eq(t, [3]uint32{1023, 1023, 1023}, [3]uint32{v.Major(), v.Minor(), v.Patch()}, "components")
+	eq(t, "invalid(0xffffffff)", v.String(), "String")
+	eq(t, "invalid(0xc0002c00)", codec.Version(0xC000_2C00).String(), "String")
+	eq(t, "invalid(0x40000000)", codec.Version(0x4000_0000).String(), "String")
+}
+
+// TestVersionOrder: integer order equals semver order.
+func TestVersionOrder(t *testing.T) {
+	ordered := []string{"0.0.0", "0.0.1", "0.0.1023", "0.1.0", "0.10.1023", "0.11.0", "0.11.1", "1.0.0", "1.0.1", "1.1023.1023", "2.0.0", "1023.1023.1023"}
+	for i := 1; i < len(ordered); i++ {
+		a, b := codec.MustParseVersion(ordered[i-1]), codec.MustParseVersion(ordered[i])
+		if a >= b {
+			t.Errorf("%s (%#x) >= %s (%#x)", ordered[i-1], uint32(a), ordered[i], uint32(b))
+		}
+	}
+}
+
+// TestParseVersion checks the grammar of WIRE.md section 1.
+func TestParseVersion(t *testing.T) {
+	ok := []struct {
+		in   string
+		want codec.Version
+	}{
+		{"0.11.0", 0x2C00},
+		{"00.011.000", 0x2C00},
+		{"0000000000000000000000000.11.0", 0x2C00},
+		{"0.11.0-edge.2", 0x2C00},
+		{"1.2.3+build.5", 0x00100803},
+		{"1.2.3-", 0x00100803},
+		{"1.2.3+", 0x00100803},
+		{"1.2.3-x y\x00\xff", 0x00100803}, // anything after '-' is ignored
+		{"1.2.3+-+", 0x00100803},
+		{"1023.1023.1023", 0x3FFF_FFFF},
+		{"0.0.0", 0},
+	}
+	for _, c := range ok {
+		v, err := codec.ParseVersion(c.in)
+		must(t, err)
+		eq(t, c.want, v, fmt.Sprintf("ParseVersion(%q)", c.in))
+	}
+	bad := []struct {
+		in   string
+		kind error
+		off  int
+	}{
+		{"", codec.ErrSyntax, 0},
+		{"1", codec.ErrSyntax, 1},
+		{"1.2", codec.ErrSyntax, 3},
+		{"1.2.", codec.ErrSyntax, 4},
+		{"1..3", codec.ErrSyntax, 2},
+		{".1.2.3", codec.ErrSyntax, 0},
+		{"1.2.3.4", codec.ErrSyntax, 5},
+		{" 1.2.3", codec.ErrSyntax, 0},
+		{"1.2.3 ", codec.ErrSyntax, 5},
+		{"1 .2.3", codec.ErrSyntax, 1},
+		{"v1.2.3", codec.ErrSyntax, 0},
+		{"+1.2.3", codec.ErrSyntax, 0},
+		{"-1.2.3", codec.ErrSyntax, 0},
+		{"1.+2.3", codec.ErrSyntax, 2},
+		{"1.2.3x", codec.ErrSyntax, 5},
+		{"1.2.3_4", codec.ErrSyntax, 5},
+		{"1.2.3\x00", codec.ErrSyntax, 5},
+		{"１.2.3", codec.ErrSyntax, 0}, // full-width digit
+		{"1,2,3", codec.ErrSyntax, 1},
+		{"1.2.1024", codec.ErrRange, 4},
+		{"1024.0.0", codec.ErrRange, 0},
+		{"0.1024.0-edge", codec.ErrRange, 2},
+		{"1.2.99999999999999999999999999999999", codec.ErrRange, 4},
+		{"18446744073709551616.0.0", codec.ErrRange, 0}, // 2^64 must not wrap
+		{"4294967296.0.0", codec.ErrRange, 0},           // 2^32 must not wrap
+		{"1.2.1024.5", codec.ErrRange, 4},               // range is reported as soon as the digits end
+		{"1024x", codec.ErrRange, 0},
+	}
+	for _, c := range bad {
+		t.Run(c.in, func(t *testing.T) {
+			v, err := codec.ParseVersion(c.in)
+			wantErr(t, err, c.kind, "version", c.off)
+			eq(t, codec.Version(0), v, "value on error")
+			var u codec.Version = 7
+			wantErr(t, u.UnmarshalText([]byte(c.in)), c.kind, "version", c.off)
+			eq(t, codec.Version(7), u, "UnmarshalText leaves the value alone on error")
+		})
+	}
+	mustPanic(t, "MustParseVersion(v1)", func() { codec.MustParseVersion("v1") })
+}
+
+// TestVersionText: String, AppendText, MarshalText and UnmarshalText agree,
+// and ParseVersion(v.String()) == v exactly when v is valid.
+func TestVersionText(t *testing.T) {
+	for _, x := range []uint32{0, 1, 0x2C00, 0x00100803, 0x3FFF_FFFF, 0x4000_0000, 0xC000_0001, 0xFFFF_FFFF} {
+		v := codec.Version(x)
+		s := v.String()
+		b, err := v.MarshalText()
+		must(t, err)
+		eq(t, s, string(b), "MarshalText")
+		b, err = v.AppendText([]byte("v="))
+		must(t, err)
+		eq(t, "v="+s, string(b), "AppendText")
+		p, err := codec.ParseVersion(s)
+		if v.Valid() {
+			must(t, err)
+			eq(t, v, p, "round trip of "+s)
+			var u codec.Version
+			must(t, u.UnmarshalText([]byte(s)))
+			eq(t, v, u, "UnmarshalText")
+			continue
+		}
+		wantErr(t, err, codec.ErrSyntax, "version", 0)
+	}
+	eq(t, "0.11.0", codec.Version(0x2C00).String(), "String")
+	eq(t, "1023.1023.1023", codec.Version(0x3FFF_FFFF).String(), "String")
+}
+
+// TestDefaultWindow: min is max with patch zeroed under 0.x, with minor and
+// patch zeroed from 1.0.0 on.
+func TestDefaultWindow(t *testing.T) {
+	cases := []struct{ server, min string }{
+		{"0.11.0", "0.11.0"},
+		{"0.11.7", "0.11.0"},
+		{"0.1023.1023", "0.1023.0"},
+		{"0.0.7", "0.0.0"}, // ill-formed: min 0
+		{"1.0.0", "1.0.0"},
+		{"1.2.3", "1.0.0"},
+		{"1023.1023.1023", "1023.0.0"},
+	}
+	for _, c := range cases {
+		w := codec.DefaultWindow(codec.MustParseVersion(c.server))
+		eq(t, codec.Window{Min: codec.MustParseVersion(c.min), Max: codec.MustParseVersion(c.server)}, w, "DefaultWindow("+c.server+")")
+	}
+	eq(t, false, codec.DefaultWindow(codec.MustParseVersion("0.0.7")).Valid(), "0.0.7 default window is ill-formed")
+}
+
+// TestWindowAccepts checks both regimes and the boundary between them.
+func TestWindowAccepts(t *testing.T) {
+	cases := []struct {
+		min, max string
+		yes, no  []string
+	}{
+		{ // 0.x: major.minor at most the server's, patch ignored at the top
+			"0.11.0", "0.11.0",
+			[]string{"0.11.0", "0.11.1", "0.11.1023"},
+			[]string{"0.10.1023", "0.12.0", "1.0.0", "0.0.0"},
+		},
+		{
+			"0.9.5", "0.11.3",
+			[]string{"0.9.5", "0.9.1023", "0.10.0", "0.11.0", "0.11.3", "0.11.9"},
+			[]string{"0.9.4", "0.12.0", "1.11.3"},
+		},
+		{ // last 0.x server: a 1.0 client is too new
+			"0.1023.0", "0.1023.1023",
+			[]string{"0.1023.0", "0.1023.1023"},
+			[]string{"1.0.0", "0.1022.1023"},
+		},
+		{ // >= 1.0: same major as max, at least min; minor and patch free above
+			"1.0.0", "1.2.3",
+			[]string{"1.0.0", "1.2.3", "1.2.4", "1.1023.1023"},
+			[]string{"0.1023.1023", "0.11.0", "2.0.0"},
+		},
+		{ // a window spanning 0.x and 1.0 follows max's regime
+			"0.11.0", "1.0.0",
+			[]string{"1.0.0", "1.5.0"},
+			[]string{"0.11.0", "0.12.0", "2.0.0"},
+		},
+		{
+			"0.0.1", "0.0.1",
+			[]string{"0.0.1", "0.0.9"},
+			[]string{"0.0.0", "0.1.0"},
+		},
+	}
+	for _, c := range cases {
+		w := codec.Window{Min: codec.MustParseVersion(c.min), Max: codec.MustParseVersion(c.max)}
+		eq(t, true, w.Valid(), w.String()+" Valid")
+		for _, v := range c.yes {
+			eq(t, true, w.Accepts(codec.MustParseVersion(v)), w.String()+" accepts "+v)
+		}
+		for _, v := range c.no {
+			eq(t, false, w.Accepts(codec.MustParseVersion(v)), w.String()+" accepts "+v)
+		}
+	}
+}
+
+// TestWindowAcceptsNothing: an ill-formed window accepts nothing, and no
+// window accepts a version with reserved bits set.
+func TestWindowAcceptsNothing(t *testing.T) {
+	probe := []codec.Version{0, 1, 0x2C00, 0x2C05, 1 << 20, 0x3FFF_FFFF}
+	for _, w := range []codec.Window{{}, {Min: 0, Max: 0x2C00}, {Min: 0x2C01, Max: 0x2C00}, {Min: 2, Max: 1}} {
+		eq(t, false, w.Valid(), w.String()+" Valid")
+		for _, v := range probe {
+			eq(t, false, w.Accepts(v), w.String()+" accepts "+v.String())
+		}
+	}
+	windows := []codec.Window{
+		{Min: 1, Max: 0x3FFF_FFFF},
+		{Min: 1, Max: 0x3FF},
+		{Min: 1, Max: 0xFFFF_FFFF},
+		codec.DefaultWindow(0x2C00),
+		codec.DefaultWindow(0x00100803),
+	}
+	for _, w := range windows {
+		for _, low := range []uint32{0, 1, 0x2C00, 0x2C05, 0x00100803, 0x3FF0_0000, 0x3FFF_FFFF} {
+			for _, high := range []uint32{0x4000_0000, 0x8000_0000, 0xC000_0000} {
+				v := codec.Version(high | low)
+				eq(t, false, w.Accepts(v), w.String()+" accepts "+v.String())
+			}
+		}
+	}
+}
+
+// TestWindowString prints both ends.
+func TestWindowString(t *testing.T) {
+	eq(t, "[0.11.0, 0.11.5]", codec.Window{Min: 0x2C00, Max: 0x2C05}.String(), "String")
+	eq(t, "[0.0.0, invalid(0xc0000000)]", codec.Window{Max: 0xC000_0000}.String(), "String")
+}
+
+// mustPanic fails unless f panics.
+func mustPanic(t *testing.T, what string, f func()) {
+	t.Helper()
+	defer func() {
+		if recover() == nil {
+			t.Errorf("%s did not panic", what)
+		}
+	}()
+	f()
+}
