@@ -1,0 +1,40 @@
+package main
+
+import (
+	"testing"
+	"time"
+)
+
+func TestParseProgress(t *testing.T) {
+	cases := []struct {
+		line string
+		want Progress
+		ok   bool
+	}{
+		{"fuzz: elapsed: 3s, execs: 12345 (4115/sec), new interesting: 3 (total: 40)",
+			Progress{3 * time.Second, 12345, 4115, 3, 40}, true},
+		{"  fuzz: elapsed: 1m0s, execs: 9 (0/sec), new interesting: 0 (total: 1)\n",
+			Progress{time.Minute, 9, 0, 0, 1}, true},
+		{"fuzz: elapsed: 0s, gathering baseline coverage: 0/65 completed", Progress{}, false},
+		{"warning: starting with empty corpus", Progress{}, false},
+		{"fuzz: elapsed: 3x, execs: 1 (1/sec), new interesting: 0 (total: 1)", Progress{}, false},
+		{"fuzz: elapsed: 3s, execs: 99999999999999999999 (1/sec), new interesting: 0 (total: 1)", Progress{}, false},
+		{"", Progress{}, false},
+	}
+	for _, c := range cases {
+		got, ok := ParseProgress(c.line)
+		if ok != c.ok || got != c.want {
+			t.Errorf("ParseProgress(%q) = %+v, %v; want %+v, %v", c.line, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestParseFailing(t *testing.T) {
+	got, ok := ParseFailing("    Failing input written to testdata/fuzz/FuzzX/582528ddfad69eb5")
+	if !ok || got != "testdata/fuzz/FuzzX/582528ddfad69eb5" {
+		t.Errorf("ParseFailing = %q, %v", got, ok)
+	}
+	if _, ok := ParseFailing("--- FAIL: FuzzX (0.01s)"); ok {
+		t.Error("ParseFailing matched a line without a path")
+	}
+}

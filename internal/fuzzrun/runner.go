@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// listTargets asks `go test -list` for the fuzz targets of pkg.
+func listTargets(pkg string) ([]string, error) {
+	out, err := exec.Command("go", "test", "-list", "^Fuzz", pkg).Output()
+	if err != nil {
+		return nil, fmt.Errorf("go test -list %s: %w", pkg, err)
+	}
+	return parseList(string(out)), nil
+}
+
+// parseList keeps the Fuzz* names of `go test -list` output.
+func parseList(out string) []string {
+	var names []string
+	for _, line := range strings.Split(out, "\n") {
+		if name := strings.TrimSpace(line); strings.HasPrefix(name, "Fuzz") && !strings.ContainsAny(name, " \t") {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// fuzzAll runs the targets one after another, prints the table, and fails
+// if any target failed.
+func fuzzAll(c config, stdout io.Writer) error {
+	targets, err := listTargets(c.pkg)
+	if err != nil {
+		return err
+	}
+	if c.run != "" {
+		if !contains(targets, c.run) {
+			return fmt.Errorf("no fuzz target %q in %s (have %s)", c.run, c.pkg, strings.Join(targets, ", "))
+		}
+		targets = []string{c.run}
+	}
+	var results []Result
+	for _, t := range targets {
+		fmt.Fprintf(stdout, "=== %s for %s\n", t, c.fuzztime)
+		results = append(results, fuzzOne(c, t, stdout))
+	}
+	fmt.Fprintln(stdout)
+	if err := Render(stdout, results); err != nil {
+		return err
+	}
+	if n := failures(results); n > 0 {
+		return fmt.Errorf("%d of %d targets failed", n, len(results))
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// fuzzOne runs one target, echoing its output, and copies a failing
+// input to crashers/.
+func fuzzOne(c config, target string, stdout io.Writer) Result {
+	cmd := exec.Command("go", "test", "-run=^$", "-fuzz=^"+target+"$",
+		"-fuzztime="+c.fuzztime.String(), "-parallel="+strconv.Itoa(c.parallel), c.pkg)
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	r := Result{Target: target}
+	if err := cmd.Start(); err != nil {
+		r.Failure = err.Error()
+		return r
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait(); pw.Close() }()
+	failing := scan(pr, stdout, &r)
+	if err := <-done; err == nil {
+		return r
+	}
+	if failing == "" {
+		r.Failure = "go test failed without a failing input (see output above)"
+		return r
+	}
+	path, err := saveCrasher(c.root, filepath.Join(c.pkg, failing), target)
+	if err != nil {
+		r.Failure = err.Error()
+		return r
+	}
+	r.Crasher = path
+	return r
+}
+
+// scan echoes the output, keeps the last status line in r, and returns
+// the failing input's path if a line names one.
+func scan(out io.Reader, echo io.Writer, r *Result) string {
+	failing := ""
+	s := bufio.NewScanner(out)
+	for s.Scan() {
+		line := s.Text()
+		fmt.Fprintln(echo, line)
+		if p, ok := ParseProgress(line); ok {
+			r.Last = p
+		}
+		if f, ok := ParseFailing(line); ok {
+			failing = f
+		}
+	}
+	return failing
+}
+
+// errNoFile is returned when a path names no regular file.
+var errNoFile = errors.New("not a regular file")
+
+func isFile(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: %w", path, errNoFile)
+	}
+	return nil
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+	"time"
+)
+
+// Result is what one target's run came to.
+type Result struct {
+	Target  string
+	Last    Progress // the last status line seen
+	Crasher string   // where the failing input was copied, if the run failed
+	Failure string   // why the run failed when there is no crasher (build error, ...)
+}
+
+// Failed reports whether the run did not pass.
+func (r Result) Failed() bool { return r.Crasher != "" || r.Failure != "" }
+
+// ExecsPerSec is executions over the whole elapsed time: the last status
+// line's own rate covers only its last three seconds.
+func (r Result) ExecsPerSec() int64 {
+	secs := r.Last.Elapsed.Seconds()
+	if secs <= 0 {
+		return r.Last.PerSec
+	}
+	return int64(float64(r.Last.Execs) / secs)
+}
+
+func (r Result) verdict() string {
+	switch {
+	case r.Crasher != "":
+		return r.Crasher
+	case r.Failure != "":
+		return "FAIL: " + r.Failure
+	}
+	return "PASS"
+}
+
+// Render writes one row per target and a total row.
+func Render(w io.Writer, results []Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "target\texecs\texecs/s\tnew\tcorpus\telapsed\t\tresult")
+	var execs int64
+	var elapsed time.Duration
+	for _, r := range results {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t\t%s\n", r.Target, r.Last.Execs, r.ExecsPerSec(),
+			r.Last.New, r.Last.Total, r.Last.Elapsed, r.verdict())
+		execs += r.Last.Execs
+		elapsed += r.Last.Elapsed
+	}
+	fmt.Fprintf(tw, "%s\t%d\t\t\t\t%s\t\t%s\n", "total", execs, elapsed, strconv.Itoa(failures(results))+" failed")
+	return tw.Flush()
+}
+
+func failures(results []Result) int {
+	n := 0
+	for _, r := range results {
+		if r.Failed() {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRender(t *testing.T) {
+	results := []Result{
+		{Target: "FuzzA", Last: Progress{Elapsed: 10 * time.Second, Execs: 500000, PerSec: 1, New: 3, Total: 40}},
+		{Target: "FuzzLonger", Last: Progress{Elapsed: 4 * time.Second, Execs: 100}, Crasher: "crashers/FuzzLonger/abc"},
+		{Target: "FuzzC", Failure: "no status line"},
+	}
+	var b strings.Builder
+	if err := Render(&b, results); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	if len(lines) != 5 {
+		t.Fatalf("got %d lines, want header, 3 rows and a total:\n%s", len(lines), b.String())
+	}
+	wantFields := [][]string{
+		{"target", "execs", "execs/s", "new", "corpus", "elapsed", "result"},
+		{"FuzzA", "500000", "50000", "3", "40", "10s", "PASS"},
+		{"FuzzLonger", "100", "25", "0", "0", "4s", "crashers/FuzzLonger/abc"},
+		{"FuzzC", "0", "0", "0", "0", "0s", "FAIL:", "no", "status", "line"},
+		{"total", "500100", "14s", "2", "failed"},
+	}
+	for i, want := range wantFields {
+		if got := strings.Fields(lines[i]); strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("line %d = %q, want fields %q", i, lines[i], want)
+		}
+	}
+	// Columns line up: every row is as wide as the header up to "result".
+	if w := strings.Index(lines[0], "result"); strings.Index(lines[1], "PASS") != w {
+		t.Errorf("result column not aligned:\n%s", b.String())
+	}
+}
+
+func TestExecsPerSecWithoutElapsed(t *testing.T) {
+	r := Result{Last: Progress{Execs: 10, PerSec: 7}}
+	if got := r.ExecsPerSec(); got != 7 {
+		t.Errorf("ExecsPerSec = %d, want the line's own rate 7", got)
+	}
+}
