@@ -1,0 +1,83 @@
+// Command loginserver is a loopback Iggy login server: it speaks the
+// connection lifecycle of the wire reference (login, ping, logout, session
+// fencing, evictions) to real SDK clients, denies every other command with
+// status 3, and logs one line per frame with secrets left out.
+//
+// Usage:
+//
+//	loginserver -user iggy:iggy [-user NAME:PASSWORD ...] [-token TOKEN=NAME ...]
+//	            [-inactive NAME ...] [-addr 127.0.0.1:8090] [-version 0.11.0]
+//
+// User ids are 1, 2, ... in the order of the -user flags. The accepted
+// window is the default one of -version. SIGINT or SIGTERM stops it cleanly.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := run(ctx, os.Args[1:], os.Stderr, nil)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "loginserver:", err)
+		os.Exit(2)
+	}
+}
+
+// shutdownGrace bounds the wait for connections to end after a signal.
+const shutdownGrace = 5 * time.Second
+
+// run serves until ctx is done. ready, if set, learns the listening address.
+func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Addr)) error {
+	cfg, err := parseConfig(args, stderr)
+	if err != nil {
+		return err
+	}
+	srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.DefaultWindow(cfg.Version), Version: cfg.Version.String(), Auth: cfg.Auth})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	l := lifecycle.NewListener(ln, srv, lifecycle.ServeOptions{Trace: frameLogger{logger}.trace})
+	logger.Info("listening", "addr", ln.Addr().String(), "window", srv.Window().String(),
+		"users", userFlags{&cfg.Auth.Users}.String(), "tokens", len(cfg.Auth.Tokens))
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	served := make(chan error, 1)
+	go func() { served <- l.Serve(context.Background()) }()
+	select {
+	case err = <-served:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := l.Shutdown(sctx); err != nil {
+		return err
+	}
+	return <-served
+}
