@@ -7,6 +7,11 @@ import "fmt"
 // field of a struct printed with %v, %+v or %#v, and text or JSON
 // marshalling) shows only a redaction. Use the bytes directly, e.g.
 // subtle.ConstantTimeCompare(s, want), to check it.
+//
+// One misuse escapes every type's control: fmt's %p verb applied to a
+// struct value (not a pointer) prints "%!p(T=...)" by reflection with all
+// methods disabled, so the bytes of a Secret field show there. go vet
+// reports that call; print a pointer or use %v.
 type Secret []byte
 
 // redacted is what every printed form of a Secret shows.

@@ -1,0 +1,101 @@
+package codec_test
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/iggywire/iggywire/codec"
+)
+
+// byteFields returns every []byte-kinded field of v (Secret included),
+// walking nested structs, with its path.
+func byteFields(v reflect.Value, path string, out map[string][]byte) {
+	for i := range v.NumField() {
+		f, name := v.Field(i), path+v.Type().Field(i).Name
+		switch {
+		case f.Kind() == reflect.Struct:
+			byteFields(f, name+".", out)
+		case f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.Uint8:
+			out[name] = f.Bytes()
+		}
+	}
+}
+
+func fieldsOf(v any) map[string][]byte {
+	out := map[string][]byte{}
+	byteFields(reflect.ValueOf(v), "", out)
+	return out
+}
+
+// checkAliasing decodes wire and checks the documented memory contract:
+// byte fields alias the input with cap == len (so an append cannot reach
+// the next field), empty fields are nil, and Clone shares nothing with the
+// input.
+func checkAliasing[T interface{ Clone() T }](t *testing.T, wire []byte, want T, decode func([]byte) (T, int, error)) {
+	t.Helper()
+	src := append([]byte{}, wire...)
+	v, _, err := decode(src)
+	must(t, err)
+	clone := v.Clone()
+	eq(t, want, clone, "clone")
+	for name, f := range fieldsOf(v) {
+		if len(f) == 0 {
+			eq(t, true, f == nil, name+" is nil when empty")
+			continue
+		}
+		eq(t, len(f), cap(f), name+" capacity")
+		before := append([]byte{}, src...)
+		_ = append(f, 0xEE) // must copy, not write into src
+		eq(t, before, src, "input after appending to "+name)
+	}
+	for name, f := range fieldsOf(clone) {
+		if len(f) == 0 {
+			eq(t, true, f == nil, "clone's "+name+" is nil when empty")
+		}
+	}
+	for i := range src {
+		src[i] ^= 0xFF
+	}
+	eq(t, want, clone, "clone after the input changed")
+	if reflect.DeepEqual(want, v) {
+		t.Fatalf("decoded value did not change with its input: it does not alias it")
+	}
+}
+
+// TestAliasingAndClone runs checkAliasing on every body golden.
+func TestAliasingAndClone(t *testing.T) {
+	for i, c := range []func(*testing.T){
+		func(t *testing.T) { checkAliasing(t, hx(infoLongHex), infoLong, codec.DecodeClientVersionInfo) },
+		func(t *testing.T) { checkAliasing(t, hx(loginUTF8Hex), loginUTF8, codec.DecodeLoginRegister) },
+		func(t *testing.T) { checkAliasing(t, hx(loginLongHex), loginLong, codec.DecodeLoginRegister) },
+		func(t *testing.T) { checkAliasing(t, hx(patTokHex), patTok, codec.DecodeLoginRegisterPAT) },
+		func(t *testing.T) { checkAliasing(t, hx(patEmptyHex), patEmpty, codec.DecodeLoginRegisterPAT) },
+		func(t *testing.T) { checkAliasing(t, hx(replyBodyUTF8Hex), replyBodyUTF8, codec.DecodeLoginReply) },
+	} {
+		t.Run(fmt.Sprint(i), c)
+	}
+}
+
+// TestCloneOfBuiltValue: a clone of a value built in memory shares nothing
+// with it, and empty (non-nil) fields become nil.
+func TestCloneOfBuiltValue(t *testing.T) {
+	l := codec.LoginRegister{
+		Info:     codec.ClientVersionInfo{SDKName: []byte("go"), SDKVersion: []byte{}},
+		Username: []byte("u"), Password: codec.Secret("p"), Context: []byte("c"),
+	}
+	c := l.Clone()
+	c.Info.SDKName[0], c.Username[0], c.Password[0], c.Context[0] = 'X', 'X', 'X', 'X'
+	eq(t, "go u p c", fmt.Sprintf("%s %s %s %s", l.Info.SDKName, l.Username, []byte(l.Password), l.Context), "original")
+	eq(t, []byte(nil), c.Info.SDKVersion, "empty field of a clone")
+
+	p := codec.LoginRegisterPAT{Token: codec.Secret("t")}
+	pc := p.Clone()
+	pc.Token[0] = 'X'
+	eq(t, "t", string(p.Token), "token of the original")
+
+	r := codec.LoginReply{Session: 1, ServerVersion: []byte("v")}
+	rc := r.Clone()
+	rc.ServerVersion[0] = 'X'
+	eq(t, "v", string(r.ServerVersion), "server version of the original")
+}
