@@ -103,7 +103,7 @@ func Dump(src []byte, kind string) (Report, error) {
 	}
 	r.Sections = secs
 	r.OK = !slices.ContainsFunc(secs, func(s Section) bool { return s.Status == statusFailed })
-	r.Blank = blankSpans(src, kind, secs)
+	r.Blank = blankSpans(src, kind, secs, r.OK)
 	redactOverlaps(r.Sections, r.Blank)
 	return r, nil
 }

@@ -40,8 +40,8 @@ func walkPrologue(w *walker) {
 	w.zeros("reserved_frame", 66)
 }
 
-// walkRequestHeader records a Request header (command 5) from the first 256 bytes of src
-// (as far as they go, when src is shorter).
+// walkRequestHeader records a Request header (command 5) from the first
+// 256 bytes of src (as far as they go, when src is shorter).
 // Bytes 196..200 are the command code only for operation NonReplicated;
 // otherwise they are part of the reserved area.
 func walkRequestHeader(src []byte) []Field {
@@ -64,8 +64,8 @@ func walkRequestHeader(src []byte) []Field {
 	return w.fields
 }
 
-// walkReplyHeader records a Reply header (command 8) from the first 256 bytes of src
-// (as far as they go, when src is shorter).
+// walkReplyHeader records a Reply header (command 8) from the first
+// 256 bytes of src (as far as they go, when src is shorter).
 func walkReplyHeader(src []byte) []Field {
 	w := newWalker(src, 0, min(len(src), codec.HeaderSize))
 	walkPrologue(w)
@@ -83,8 +83,8 @@ func walkReplyHeader(src []byte) []Field {
 	return w.fields
 }
 
-// walkEviction records an Eviction header (command 13) from the first 256 bytes of src
-// (as far as they go, when src is shorter).
+// walkEviction records an Eviction header (command 13) from the first
+// 256 bytes of src (as far as they go, when src is shorter).
 func walkEviction(src []byte) []Field {
 	w := newWalker(src, 0, min(len(src), codec.HeaderSize))
 	walkPrologue(w)

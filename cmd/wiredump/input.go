@@ -78,6 +78,9 @@ func parseHex(s string) ([]byte, error) {
 			g = rest
 		}
 		b, err := hex.DecodeString(g)
+		if err == nil && len(b) == 0 {
+			err = errors.New("0x with no digits")
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: -hex group %d (%d digits): %v", errInput, i+1, len(g), err)
 		}

@@ -9,19 +9,23 @@ import (
 )
 
 // blankSpans returns the byte ranges of src that hold a password or a
-// token. It is computed from the input, not only from the sections shown,
-// so that choosing the wrong -as kind cannot print a secret:
+// token. It looks at the input, not only at the sections shown, so that a
+// wrong -as kind does not print a secret:
 //
 //   - every Secret field of a section shown;
 //   - the body of a Request frame (byte 60 is 5): for operation Register,
-//     the secrets of the login shapes that match, or of both when neither
-//     does (a truncated password is still a password); for a login code
-//     sent as NonReplicated, the whole body;
-//   - an input read as a body (a body kind, or any input shorter than a
-//     header): the secrets of the login shapes that match at offset 0; when
-//     the input is read as a login, or tried as every body kind, also of
-//     the shapes that do not match.
-func blankSpans(src []byte, kind string, secs []Section) []span {
+//     the secrets of the login shapes that match, or of both shapes when
+//     neither does (a truncated password is still a password); for a login
+//     code sent as NonReplicated, the whole body;
+//   - an input read as a body or text, shorter than a header, or that did
+//     not decode: the secrets of the login shapes that match at offset 0.
+//     When the input is read as a login or its ClientVersionInfo prefix, is
+//     tried as every body kind, or is a body or short input that did not
+//     decode, also of the shapes that do not match.
+//
+// A long input read as a frame that decodes is not read as a login body, so
+// that a header's random bytes are not taken for a password.
+func blankSpans(src []byte, kind string, secs []Section, ok bool) []span {
 	var out []span
 	for _, s := range secs {
 		for _, f := range s.Fields {
@@ -31,8 +35,10 @@ func blankSpans(src []byte, kind string, secs []Section) []span {
 		}
 	}
 	out = append(out, frameSecrets(src)...)
-	if isBodyKind(kind) || len(src) < codec.HeaderSize {
-		all := kind == kindLogin || kind == kindLoginPAT || kind == kindAuto
+	short := len(src) < codec.HeaderSize
+	if isBodyKind(kind) || short || !ok {
+		all := kind == kindLogin || kind == kindLoginPAT || kind == kindClientInfo ||
+			kind == kindAuto && short || !ok && (isBodyKind(kind) || short)
 		out = append(out, shapeSecrets(src, 0, len(src), all)...)
 	}
 	return merge(out)
