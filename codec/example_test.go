@@ -1,0 +1,121 @@
+package codec_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/iggywire/iggywire/codec"
+)
+
+// A client builds a LOGIN_REGISTER body and sends it in a Register request
+// frame; AppendRequestFrame sets the header's size.
+func ExampleAppendRequestFrame() {
+	body, err := codec.LoginRegister{
+		Info: codec.ClientVersionInfo{
+			Protocol:   codec.MustParseVersion("0.11.0"),
+			SDKName:    []byte("go-sdk"),
+			SDKVersion: []byte("0.1.0"),
+		},
+		Username: []byte("iggy"),
+		Password: codec.Secret("iggy"),
+	}.AppendTo(nil)
+	if err != nil {
+		panic(err)
+	}
+	h := codec.RequestHeader{Client: codec.Uint128From(0x5eed), Operation: codec.OperationRegister}
+	frame, err := codec.AppendRequestFrame(nil, h, body)
+	if err != nil {
+		panic(err)
+	}
+	size, _ := codec.FrameSize(frame)
+	cmd, _ := codec.PeekCommand(frame)
+	fmt.Println(len(body), size, cmd)
+	fmt.Printf("% x\n", frame[codec.HeaderSize:codec.HeaderSize+4])
+	// Output:
+	// 31 287 Request
+	// 00 2c 00 00
+}
+
+// A client reads an eviction and turns it into an error; reason 14 says
+// which protocol versions the server accepts.
+func ExampleEviction_Err() {
+	server := codec.MustParseVersion("0.11.0")
+	frame, _ := codec.NewIncompatibleProtocol(codec.Uint128From(7), codec.DefaultWindow(server)).AppendTo(nil)
+
+	ev, err := codec.DecodeEviction(frame)
+	if err != nil {
+		panic(err)
+	}
+	err = fmt.Errorf("login: %w", ev.Err())
+	var ipe codec.IncompatibleProtocolError
+	if errors.As(err, &ipe) {
+		fmt.Println(ev.Reason, ipe.Window)
+	}
+	fmt.Println(err)
+	fmt.Println(errors.Is(codec.NewEviction(codec.Uint128From(7), codec.ReasonNoSession).Err(), codec.StatusUnauthenticated))
+	// Output:
+	// IncompatibleProtocol [0.11.0, 0.11.0]
+	// login: incompatible protocol version: server accepts [0.11.0, 0.11.0]
+	// true
+}
+
+// A 0.x server accepts clients of its own major.minor, any patch; from 1.0
+// on it accepts its own major.
+func ExampleWindow_Accepts() {
+	for _, server := range []string{"0.11.2", "1.4.0"} {
+		w := codec.DefaultWindow(codec.MustParseVersion(server))
+		fmt.Print(server, " ", w, ":")
+		for _, client := range []string{"0.10.9", "0.11.0", "0.11.7", "0.12.0", "1.0.0", "1.9.9", "2.0.0"} {
+			if w.Accepts(codec.MustParseVersion(client)) {
+				fmt.Print(" ", client)
+			}
+		}
+		fmt.Println()
+	}
+	// Output:
+	// 0.11.2 [0.11.0, 0.11.2]: 0.11.0 0.11.7
+	// 1.4.0 [1.0.0, 1.4.0]: 1.0.0 1.9.9
+}
+
+// A client reads the reply to its login: the header, the result section
+// the server puts first, then the login reply.
+func ExampleSplitResult() {
+	// What the server sent.
+	frame, _ := codec.AppendLoginReplyFrame(nil,
+		codec.ReplyHeader{Client: codec.Uint128From(0x5eed), Operation: codec.OperationRegister},
+		codec.LoginReply{UserID: 1, Session: 42, ServerProtocol: 0x2C00, ServerVersion: []byte("0.6.0")})
+
+	h, err := codec.DecodeReplyHeader(frame)
+	if err != nil {
+		panic(err)
+	}
+	payload, code, err := codec.SplitResult(frame[codec.HeaderSize:h.Size])
+	if err != nil || code != 0 {
+		panic(fmt.Sprint(err, code))
+	}
+	reply, err := codec.ParseLoginReply(payload)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(h.Status.String(), reply.UserID, reply.Session, reply.ServerProtocol, string(reply.ServerVersion))
+	// Output:
+	// OK 1 42 0.11.0 0.6.0
+}
+
+// ParseVersion accepts a pre-release or build suffix and ignores it.
+func ExampleParseVersion() {
+	for _, s := range []string{"0.11.0", "0.11.0-edge.2", "1.2.3+build.5", "v1.2.3", "1.2.1024"} {
+		v, err := codec.ParseVersion(s)
+		if err != nil {
+			fmt.Println(s, "->", err)
+			continue
+		}
+		fmt.Printf("%s -> %v (%#08x)\n", s, v, uint32(v))
+	}
+	// Output:
+	// 0.11.0 -> 0.11.0 (0x00002c00)
+	// 0.11.0-edge.2 -> 0.11.0 (0x00002c00)
+	// 1.2.3+build.5 -> 1.2.3 (0x00100803)
+	// v1.2.3 -> codec: version at offset 0: component is one or more digits (syntax error)
+	// 1.2.1024 -> codec: version at offset 4: component <= 1023 (out of range)
+}
