@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"sync"
@@ -36,13 +37,26 @@ type ServeOptions struct {
 }
 
 // Exchange is one frame a Listener read and what it answered, for Trace.
-// In and Out are valid only during the call.
+// In and Out are valid only during the call. In is a raw frame and may hold
+// a password or a token, so an Exchange prints (under every fmt verb) only
+// sizes and the error, never its bytes.
 type Exchange struct {
 	Remote net.Addr
 	In     []byte // the frame read; for a discarded oversized frame, its header
 	Out    []byte // the answer written, nil if none
 	Err    error  // what Conn.Handle returned, or ErrFrameTooLarge
 	Closed bool   // the connection is closed after this frame
+}
+
+// Format implements fmt.Formatter: every verb prints a summary without the
+// frame bytes.
+func (e Exchange) Format(f fmt.State, _ rune) {
+	remote := "<nil>"
+	if e.Remote != nil {
+		remote = e.Remote.String()
+	}
+	fmt.Fprintf(f, "Exchange{remote %s, in %d bytes, out %d bytes, err %v, closed %t}",
+		remote, len(e.In), len(e.Out), e.Err, e.Closed)
 }
 
 // Listener puts a Server's Conns on the connections of a net.Listener: for

@@ -1,0 +1,56 @@
+package lifecycle_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
+)
+
+func TestStaticAuth(t *testing.T) {
+	a := testAuth
+	a.Tokens = append(a.Tokens, lifecycle.Token{Value: codec.Secret("tok-ghost"), User: "ghost"})
+	cases := []struct {
+		name string
+		call func() (uint32, error)
+		id   uint32
+		err  error
+	}{
+		{"password", func() (uint32, error) { return a.Password([]byte("iggy"), []byte("iggy")) }, 1, nil},
+		{"wrong password", func() (uint32, error) { return a.Password([]byte("iggy"), []byte("iggy2")) }, 0, lifecycle.ErrInvalidCredentials},
+		{"empty password", func() (uint32, error) { return a.Password([]byte("iggy"), nil) }, 0, lifecycle.ErrInvalidCredentials},
+		{"unknown user", func() (uint32, error) { return a.Password([]byte("ghost"), []byte("iggy")) }, 0, lifecycle.ErrInvalidCredentials},
+		{"inactive user", func() (uint32, error) { return a.Password([]byte("bob"), []byte("bobpw")) }, 0, lifecycle.ErrInvalidCredentials},
+		{"token", func() (uint32, error) { return a.Token([]byte("tok-iggy")) }, 1, nil},
+		{"unknown token", func() (uint32, error) { return a.Token([]byte("tok-iggyX")) }, 0, lifecycle.ErrInvalidToken},
+		{"empty token", func() (uint32, error) { return a.Token(nil) }, 0, lifecycle.ErrInvalidToken},
+		{"token of an unknown user", func() (uint32, error) { return a.Token([]byte("tok-ghost")) }, 0, lifecycle.ErrInvalidToken},
+		{"token of an inactive user", func() (uint32, error) { return a.Token([]byte("tok-bob")) }, 0, lifecycle.ErrUserInactive},
+	}
+	for _, c := range cases {
+		id, err := c.call()
+		eq(t, c.id, id, c.name)
+		eq(t, c.err, err, c.name)
+	}
+}
+
+// TestNoSecretsPrinted: an Authenticator, an Exchange holding a login frame
+// and the errors of a failed login print no password or token.
+func TestNoSecretsPrinted(t *testing.T) {
+	login := register(t, clientA, passwordBody(t, v011, "iggy", "hunter2"))
+	_, err := newTestServer(t).NewConn().Handle(login, nil)
+	noErr(t, err)
+	for _, v := range []any{testAuth, &testAuth, lifecycle.Exchange{In: login, Err: err}} {
+		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%x", "%q"} {
+			s := fmt.Sprintf(verb, v)
+			for _, secret := range []string{"hunter2", "bobpw", "tok-iggy", "68756e74657232" /* hunter2 in hex */} {
+				isTrue(t, !strings.Contains(s, secret), "%s of %T shows a secret: %s", verb, v, s)
+			}
+		}
+	}
+	c := newTestClient(t)
+	_, err = c.Login(nil, []byte("iggy"), []byte("bad\xffsecret"))
+	isTrue(t, err != nil && !strings.Contains(err.Error(), "secret"), "error text: %v", err)
+}
