@@ -75,11 +75,11 @@ type WindowShape uint8
 
 // Window shapes. The first three are well-formed.
 const (
-	ShapeDefault   WindowShape = iota // Min = DefaultWindow(Max).Min (ill-formed for 0.0.x)
-	ShapeEqual                        // Min = Max
-	ShapeBelow                        // Min somewhere in 1..Max
-	ShapeZeroMin                      // Min = 0: ill-formed
-	ShapeAboveMax                     // Min > Max: ill-formed
+	ShapeDefault  WindowShape = iota // Min = DefaultWindow(Max).Min (ill-formed for 0.0.x)
+	ShapeEqual                       // Min = Max
+	ShapeBelow                       // Min somewhere in 1..Max
+	ShapeZeroMin                     // Min = 0: ill-formed
+	ShapeAboveMax                    // Min > Max: ill-formed
 	shapeCount
 )
 
