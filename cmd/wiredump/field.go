@@ -58,10 +58,11 @@ func (w *walker) take(name string, n int64, secret bool) ([]byte, bool) {
 	}
 	left := w.end - w.off
 	if n > int64(left) {
-		w.fields = append(w.fields, Field{
-			Name: name, Offset: w.off, Size: left, Secret: secret,
-			Value: fmt.Sprintf("truncated: needs %d bytes, %d present", n, left),
-		})
+		v := fmt.Sprintf("truncated: needs %d bytes, %d present", n, left)
+		if secret {
+			v = "[REDACTED] (" + v + ")"
+		}
+		w.fields = append(w.fields, Field{Name: name, Offset: w.off, Size: left, Secret: secret, Value: v})
 		w.off, w.short = w.end, true
 		return nil, false
 	}

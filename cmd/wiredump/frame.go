@@ -15,14 +15,17 @@ func dumpRequest(src []byte) []Section {
 	_, err := codec.DecodeRequestHeader(src)
 	hdr.settle(err)
 	secs, start, end, ok := frameBody(&hdr, src, codec.CommandRequest)
-	if !ok || start == end {
+	if !ok {
 		return secs
 	}
 	op := codec.Operation(src[offReqOperation])
 	code := codec.Code(binary.LittleEndian.Uint32(src[offReqCode:]))
 	switch {
 	case op == codec.OperationRegister:
+		// An empty login body is malformed (eviction 15), so it is decoded.
 		return append(secs, loginShapes(src, start, end)...)
+	case start == end:
+		return secs
 	case op == codec.OperationNonReplicated && isLoginCode(code):
 		return append(secs, withheldBody(start, end, code))
 	}
