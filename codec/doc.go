@@ -35,5 +35,6 @@
 // order the wire reference lists them, and the first broken rule is reported.
 //
 // Passwords and tokens are carried as Secret, which prints as a redaction
-// under every fmt verb; no error text ever contains their bytes.
+// under every fmt verb (see Secret for the one misuse fmt keeps out of any
+// type's hands); no error text ever contains their bytes.
 package codec
