@@ -46,7 +46,6 @@ func params(t *testing.T, weight int) *gopter.TestParameters {
 	count := int(setting(int64(*countFlag), "PROPS_COUNT", defaultCount, t))
 	p := gopter.DefaultTestParametersWithSeed(seed)
 	p.MinSuccessfulTests = max(count/weight, 10)
-	p.MaxShrinkCount = 200
 	return p
 }
 

@@ -177,4 +177,3 @@ func sectionEight(reason uint8, w codec.Window) error {
 	}
 	return codec.StatusInvalidCommand
 }
-

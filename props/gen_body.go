@@ -9,7 +9,7 @@ import (
 // protocol value (reserved bits included, since the wire carries any u32),
 // an SDK name and version of 1..255 bytes.
 func GenClientVersionInfo() gopter.Gen {
-	return gopter.DeriveGen(
+	return derive(
 		func(p codec.Version, name, version []byte) codec.ClientVersionInfo {
 			return codec.ClientVersionInfo{Protocol: p, SDKName: name, SDKVersion: version}
 		},
@@ -29,7 +29,7 @@ func GenLoginRegister() gopter.Gen { return genLoginRegister(GenSecret()) }
 func GenMarkedLoginRegister() gopter.Gen { return genLoginRegister(GenMarkedSecret()) }
 
 func genLoginRegister(password gopter.Gen) gopter.Gen {
-	return gopter.DeriveGen(
+	return derive(
 		func(info codec.ClientVersionInfo, user, pass, ctx []byte) codec.LoginRegister {
 			return codec.LoginRegister{Info: info, Username: user, Password: pass, Context: ctx}
 		},
@@ -49,7 +49,7 @@ func GenLoginRegisterPAT() gopter.Gen { return genLoginRegisterPAT(GenSecret()) 
 func GenMarkedLoginRegisterPAT() gopter.Gen { return genLoginRegisterPAT(GenMarkedSecret()) }
 
 func genLoginRegisterPAT(token gopter.Gen) gopter.Gen {
-	return gopter.DeriveGen(
+	return derive(
 		func(info codec.ClientVersionInfo, tok, ctx []byte) codec.LoginRegisterPAT {
 			return codec.LoginRegisterPAT{Info: info, Token: tok, Context: ctx}
 		},
@@ -63,7 +63,7 @@ func genLoginRegisterPAT(token gopter.Gen) gopter.Gen {
 // GenLoginReply generates a valid login reply: a session of 1..2^64-1
 // (never 0), any user id and wire version, a server version of 1..255 bytes.
 func GenLoginReply() gopter.Gen {
-	return gopter.DeriveGen(
+	return derive(
 		func(user uint32, session uint64, proto codec.Version, version []byte) codec.LoginReply {
 			return codec.LoginReply{UserID: user, Session: session, ServerProtocol: proto, ServerVersion: version}
 		},

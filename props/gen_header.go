@@ -11,7 +11,7 @@ var u64Edges = []uint64{0, 1, 2, 0xFF, 1 << 32, 1<<63 - 1, 1 << 63, ^uint64(0)}
 // GenUint128 generates any u128, half the time with only its low or only
 // its high half set; it shrinks each half towards 0.
 func GenUint128() gopter.Gen {
-	return gopter.DeriveGen(
+	return derive(
 		func(lo, hi uint64) codec.Uint128 { return codec.Uint128{Lo: lo, Hi: hi} },
 		func(u codec.Uint128) (uint64, uint64) { return u.Lo, u.Hi },
 		pick[uint64](0, ^uint64(0), u64Edges...), pick[uint64](0, ^uint64(0), u64Edges...),
@@ -52,7 +52,7 @@ type prologue struct {
 // genPrologue generates the carried-as-is fields; they shrink to zero.
 func genPrologue() gopter.Gen {
 	u32 := pick[uint32](0, ^uint32(0), 0, 1, ^uint32(0))
-	return gopter.DeriveGen(
+	return derive(
 		func(c, cb, cl codec.Uint128, view, release uint32, replica uint8) prologue {
 			return prologue{c, cb, cl, view, release, replica}
 		},
@@ -80,7 +80,7 @@ type requestCore struct {
 // other operation with both non-zero. Shrinking keeps these rules.
 func GenRequestHeader() gopter.Gen {
 	u64 := pick[uint64](0, ^uint64(0), u64Edges...)
-	core := gopter.DeriveGen(
+	core := derive(
 		func(size uint32, client, rc codec.Uint128, ts, req uint64, op uint8, session uint64, user uint32, code uint32) requestCore {
 			return requestCore{size, client, rc, ts, req, op, session, user, codec.Code(code)}
 		},
@@ -91,7 +91,7 @@ func GenRequestHeader() gopter.Gen {
 		pick[uint8](0, uint8(len(requestOperations)-1), 0, 1, 2),
 		u64, pick[uint32](0, ^uint32(0), 0, 1), pick[uint32](1, ^uint32(0), 1, 12, 38, 39, 40, 44, 45, ^uint32(0)),
 	)
-	return gopter.DeriveGen(buildRequest, splitRequest, genPrologue(), core).SuchThat(validRequest)
+	return derive(buildRequest, splitRequest, genPrologue(), core).SuchThat(validRequest)
 }
 
 // buildRequest assembles a header from its parts, applying the rules of
@@ -157,7 +157,7 @@ type replyCore struct {
 func GenReplyHeader() gopter.Gen {
 	u64 := pick[uint64](0, ^uint64(0), u64Edges...)
 	ops := append([]codec.Operation{codec.OperationReserved}, requestOperations...)
-	core := gopter.DeriveGen(
+	core := derive(
 		func(size uint32, rc, ctx, client codec.Uint128, op, commit, ts, req uint64, opIdx uint8, status uint32) replyCore {
 			return replyCore{size, rc, ctx, client, op, commit, ts, req, opIdx, status}
 		},
@@ -191,7 +191,7 @@ func GenReplyHeader() gopter.Gen {
 		return prologue{h.Checksum, h.ChecksumBody, h.Cluster, h.View, h.Release, h.Replica},
 			replyCore{h.Size, h.RequestChecksum, h.Context, h.Client, h.Op, h.Commit, h.Timestamp, h.Request, uint8(idx), uint32(h.Status)}
 	}
-	return gopter.DeriveGen(build, split, genPrologue(), core)
+	return derive(build, split, genPrologue(), core)
 }
 
 // GenReason generates any of the 16 reasons 0..15 (0 is not valid on the
@@ -225,6 +225,6 @@ func GenEviction() gopter.Gen {
 		}
 		return prologue{e.Checksum, e.ChecksumBody, e.Cluster, e.View, e.Release, e.Replica}, e.Client, uint8(e.Reason), w
 	}
-	return gopter.DeriveGen(build, split, genPrologue(), GenClient(),
+	return derive(build, split, genPrologue(), GenClient(),
 		pick[uint8](1, 15, 14, 14, 14, 15, 1), GenValidWindow())
 }

@@ -16,7 +16,7 @@ func GenComponent() gopter.Gen { return pick[uint32](0, 1023, componentEdges...)
 // components, each reaching 0 and 1023; it shrinks component by component
 // towards 0.0.0.
 func GenVersion() gopter.Gen {
-	return gopter.DeriveGen(
+	return derive(
 		func(major, minor, patch uint32) codec.Version { return codec.MustPack(major, minor, patch) },
 		func(v codec.Version) (uint32, uint32, uint32) { return v.Major(), v.Minor(), v.Patch() },
 		GenComponent(), GenComponent(), GenComponent(),
@@ -27,7 +27,7 @@ func GenVersion() gopter.Gen {
 // mostly valid versions, sometimes with one or both reserved bits set. It
 // shrinks the reserved bits away first, then the components.
 func GenWireVersion() gopter.Gen {
-	return gopter.DeriveGen(
+	return derive(
 		func(reserved uint32, v codec.Version) codec.Version { return codec.Version(reserved<<30 | uint32(v)) },
 		func(v codec.Version) (uint32, codec.Version) { return uint32(v) >> 30, v & 0x3FFF_FFFF },
 		pick[uint32](0, 3, 0, 0, 0, 0, 0, 0, 1, 2, 3), GenVersion(),
@@ -46,7 +46,7 @@ var boundaryVersions = []codec.Version{
 // GenServerVersion generates the Max of a window: half the time a version
 // at the 0.x / 1.0.0 boundary, otherwise any valid version.
 func GenServerVersion() gopter.Gen {
-	return gopter.DeriveGen(
+	return derive(
 		func(edge bool, i uint8, v codec.Version) codec.Version {
 			if edge {
 				return boundaryVersions[int(i)%len(boundaryVersions)]
@@ -86,7 +86,7 @@ const (
 // GenWindow generates windows of every shape around the 0.x / 1.0.0
 // boundary, well-formed or not.
 func GenWindow() gopter.Gen {
-	return gopter.DeriveGen(
+	return derive(
 		func(shape uint8, top codec.Version, frac uint32) codec.Window {
 			return shapeWindow(WindowShape(shape), top, frac)
 		},
@@ -99,7 +99,7 @@ func GenWindow() gopter.Gen {
 // shapes Default, Equal and Below; a default window that would be
 // ill-formed (Max 0.0.x) becomes Min = Max, and Max 0.0.0 becomes 0.0.1.
 func GenValidWindow() gopter.Gen {
-	return gopter.DeriveGen(
+	return derive(
 		func(shape uint8, top codec.Version, frac uint32) codec.Window {
 			w := shapeWindow(WindowShape(shape), max(top, 1), frac)
 			if w.Min == 0 {

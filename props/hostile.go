@@ -43,7 +43,7 @@ func (m Mutation) String() string { return fmt.Sprintf("%v(pos=%d, val=%d)", m.O
 // GenMutation generates mutations of every kind; each part shrinks towards
 // 0, so a failing mutation shrinks to a flip of an early byte by 1.
 func GenMutation() gopter.Gen {
-	return gopter.DeriveGen(
+	return derive(
 		func(op uint8, pos, val uint32) Mutation { return Mutation{MutationOp(op), pos, val} },
 		func(m Mutation) (uint8, uint32, uint32) { return uint8(m.Op), m.Pos, m.Val },
 		pick[uint8](0, uint8(mutCount-1)), pick[uint32](0, 1<<16), pick[uint32](0, 1<<16, 0, 1, 2, 3),
@@ -192,7 +192,7 @@ func (h Hostile[T]) String() string { return h.M.String() + " of " + Describe(h.
 // GenHostile generates hostile cases from a generator of valid values;
 // both the value and the mutation shrink.
 func GenHostile[T appender](valid gopter.Gen) gopter.Gen {
-	return gopter.DeriveGen(
+	return derive(
 		func(v T, m Mutation) Hostile[T] { return Hostile[T]{v, m} },
 		func(h Hostile[T]) (T, Mutation) { return h.V, h.M },
 		valid, GenMutation(),

@@ -47,7 +47,7 @@ import (
 // tokenView predicts, from the password body l and its encoding b alone,
 // what a token decoder makes of b.
 type tokenView struct {
-	ok, truncated bool
+	ok, truncated  bool
 	ctxOff, ctxLen int
 }
 
@@ -68,8 +68,10 @@ func predictTokenView(l codec.LoginRegister, b []byte) tokenView {
 // empty passwords with and without a context, passwords starting with NUL
 // or small bytes, and contexts long enough to cover what those claim.
 func GenOverlapLogin() gopter.Gen {
-	return gopter.DeriveGen(
-		func(l codec.LoginRegister, shape uint8, k uint16) codec.LoginRegister { return overlapShape(l, shape, k) },
+	return derive(
+		func(l codec.LoginRegister, shape uint8, k uint16) codec.LoginRegister {
+			return overlapShape(l, shape, k)
+		},
 		func(l codec.LoginRegister) (codec.LoginRegister, uint8, uint16) { return l, 0, 0 },
 		GenLoginRegister(), pick[uint8](0, 5), pick[uint16](0, 600, 0, 1, 2, 255, 256, 257),
 	)

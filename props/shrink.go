@@ -1,6 +1,8 @@
 package props
 
 import (
+	"reflect"
+
 	"github.com/leanovate/gopter"
 )
 
@@ -65,4 +67,19 @@ func uniform(p *gopter.GenParameters, n uint64) uint64 {
 		return p.NextUint64()
 	}
 	return p.NextUint64() % (n + 1)
+}
+
+// derive is gopter.DeriveGen whose shrinker never proposes the value it
+// shrinks. A mapping that normalises (a Register request clears its
+// session, a denial's size becomes 256) can turn a shrunk part back into
+// the same whole; gopter would accept that as progress and loop until its
+// shrink budget ran out.
+func derive(down, up interface{}, gens ...gopter.Gen) gopter.Gen {
+	return gopter.DeriveGen(down, up, gens...).MapResult(func(r *gopter.GenResult) *gopter.GenResult {
+		inner := r.Shrinker
+		r.Shrinker = func(v interface{}) gopter.Shrink {
+			return inner(v).Filter(func(c interface{}) bool { return !reflect.DeepEqual(c, v) })
+		}
+		return r
+	})
 }

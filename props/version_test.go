@@ -163,7 +163,7 @@ func TestWindowRules(t *testing.T) {
 // genClientNear generates client versions likely to sit near a generated
 // window's bounds: boundary versions, their neighbours, and any wire value.
 func genClientNear() gopter.Gen {
-	return gopter.DeriveGen(
+	return derive(
 		func(base codec.Version, delta uint32, down bool) codec.Version {
 			if down {
 				return base - codec.Version(min(delta, uint32(base)))
@@ -178,7 +178,7 @@ func genClientNear() gopter.Gen {
 func TestParseVersionDifferential(t *testing.T) {
 	t.Parallel()
 	text := gen.SliceOf(gen.OneConstOf('0', '1', '9', '.', '-', '+', 'v', ' ', 'x')).Map(func(r []rune) string { return string(r) })
-	grammar := gopter.DeriveGen(
+	grammar := derive(
 		func(a, b, c uint32, sep, tail string) string { return fmt.Sprintf("%d.%d%s%d%s", a, b, sep, c, tail) },
 		func(string) (uint32, uint32, uint32, string, string) { return 0, 0, 0, ".", "" },
 		pick[uint32](0, 99999, 0, 1023, 1024, 10000), pick[uint32](0, 1100, 1023, 1024), pick[uint32](0, 1100, 1023, 1024),

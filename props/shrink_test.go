@@ -1,0 +1,70 @@
+package props
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/prop"
+)
+
+// shrunk runs a deliberately false property and returns the counterexample
+// gopter shrank it to.
+func shrunk(t *testing.T, p gopter.Prop) any {
+	t.Helper()
+	params := params(t, 1)
+	res := p.Check(params)
+	if res.Passed() || len(res.Args) == 0 {
+		t.Fatal("the property is false; gopter must find a counterexample")
+	}
+	t.Logf("shrank %d times to %s", res.Args[0].Shrinks, res.Args[0].ArgFormatted)
+	return res.Args[0].Arg
+}
+
+// TestShrinkThroughMapping: shrinking survives DeriveGen. "No username has
+// a multi-byte rune or is longer than 40 bytes" is false; the counterexample
+// shrinks to a LoginRegister whose username is one rune (or 41 'a'-like
+// bytes), whose other texts are a single byte, with no context and an
+// empty password.
+func TestShrinkThroughMapping(t *testing.T) {
+	t.Parallel()
+	v := shrunk(t, prop.ForAll(func(l codec.LoginRegister) bool {
+		return len(l.Username) <= 40 && !strings.ContainsFunc(string(l.Username), func(r rune) bool { return r > 0x7F })
+	}, GenLoginRegister()))
+	l := v.(codec.LoginRegister)
+	if !(len(l.Username) <= 4 || len(l.Username) == 41) || len(l.Info.SDKName) != 1 || len(l.Info.SDKVersion) != 1 ||
+		len(l.Password) != 0 || len(l.Context) != 0 || l.Info.Protocol != 0 {
+		t.Errorf("not shrunk to a minimal body: %s", Describe(l))
+	}
+}
+
+// TestShrinkHeader: "no request has a session above 1000" shrinks to a
+// request with every carried field zero and a session just above 1000.
+func TestShrinkHeader(t *testing.T) {
+	t.Parallel()
+	v := shrunk(t, prop.ForAll(func(h codec.RequestHeader) bool { return h.Session <= 1000 }, GenRequestHeader()))
+	h := v.(codec.RequestHeader)
+	if !validRequest(h) {
+		t.Errorf("shrinking left the rules of a request: %s", Describe(h))
+	}
+	if h.Session <= 1000 || h.Session >= 2002 || h.Checksum != (codec.Uint128{}) || h.Size != codec.HeaderSize {
+		t.Errorf("not shrunk towards the boundary and zero: %s", Describe(h))
+	}
+}
+
+// TestShrinkHostile: a false claim about hostile inputs ("no mutation of a
+// token body is rejected with ErrUTF8") shrinks to a minimal body and a
+// small mutation.
+func TestShrinkHostile(t *testing.T) {
+	t.Parallel()
+	v := shrunk(t, prop.ForAll(func(h Hostile[codec.LoginRegisterPAT]) bool {
+		_, err := codec.ParseLoginRegisterPAT(h.Bytes())
+		return err == nil || !strings.Contains(err.Error(), "UTF-8")
+	}, GenHostile[codec.LoginRegisterPAT](GenLoginRegisterPAT())))
+	h := v.(Hostile[codec.LoginRegisterPAT])
+	enc, _ := h.V.AppendTo(nil)
+	if len(enc) > 13 { // 4 protocol + 1+1 name + 1+1 version + 1 token_len + 4 context_len
+		t.Errorf("not shrunk to a minimal body: %s (%d bytes)", h, len(enc))
+	}
+}
