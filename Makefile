@@ -2,10 +2,11 @@
 GO       ?= go
 FUZZTIME ?= 10s
 T        ?=
-STATICCHECK := honnef.co/go/tools/cmd/staticcheck@2025.1.1
-BENCHSTAT   := golang.org/x/perf/cmd/benchstat@v0.0.0-20250813145418-2a7c8c7e4bcb
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+BENCHSTAT   := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+GREMLINS    := github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0
 
-.PHONY: help test props bench lint fuzz fuzz-one corpus-seed corpus-promote cover-corpus triage loginserver
+.PHONY: help test props bench benchstat race gremlins lint fuzz fuzz-one corpus-seed corpus-promote cover-corpus triage loginserver
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -17,8 +18,18 @@ test: ## go vet, then every test (corpus and crashers replay as regression tests
 props: ## the gopter property suite (PROPS_SEED=n, PROPS_COUNT=n to explore)
 	$(GO) test ./props/... -count=1 -v -run . $(if $(PROPS_COUNT),-args -props.count=$(PROPS_COUNT))
 
-bench: ## codec benchmarks with allocation counts
-	$(GO) test ./codec/ -run '^$$' -bench . -benchmem
+BENCHCOUNT ?= 1
+bench: ## codec and lifecycle benchmarks with allocation counts (writes bench.new.txt)
+	$(GO) test ./codec/ ./lifecycle/ -run '^$$' -bench . -benchmem -count=$(BENCHCOUNT) | tee bench.new.txt
+
+benchstat: ## compare bench.old.txt with bench.new.txt (BENCHCOUNT=6 make bench twice, renaming the first)
+	$(GO) run $(BENCHSTAT) bench.old.txt bench.new.txt
+
+race: ## the lifecycle and loginserver tests under the race detector
+	$(GO) test -race -count=1 ./lifecycle/... ./cmd/loginserver/...
+
+gremlins: ## mutation testing of codec/ by its own tests (slow: minutes)
+	$(GO) run $(GREMLINS) unleash --workers 2 ./codec
 
 lint: ## staticcheck, pinned
 	$(GO) run $(STATICCHECK) ./...
