@@ -13,7 +13,8 @@ import (
 // hex literal at the offset the reference gives it. Helpers only place the
 // literals; nothing here is produced by the code under test.
 
-// hx is unhex for package-level tables; a bad literal is a bug in this file.
+// hx decodes hex written for people: spaces, newlines and '|' (between
+// fields) are ignored. A bad literal is a bug in this file.
 func hx(s string) []byte {
 	s = strings.NewReplacer(" ", "", "\n", "", "\t", "", "|", "").Replace(s)
 	b, err := hex.DecodeString(s)
@@ -23,7 +24,7 @@ func hx(s string) []byte {
 	return b
 }
 
-// hdr256 is header256 for package-level tables.
+// hdr256 returns a 256-byte header that is zero except for the runs.
 func hdr256(runs ...at) []byte {
 	h := make([]byte, 256)
 	for _, r := range runs {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/iggywire/iggywire/codec"
@@ -19,37 +18,10 @@ var sentinels = []error{
 	codec.ErrUTF8, codec.ErrTrailing, codec.ErrRange, codec.ErrSyntax,
 }
 
-// unhex decodes hex written for people: spaces, newlines and '|' (used to
-// separate fields) are ignored. Golden bytes are spelled out this way, read
-// off WIRE.md, never produced by the code under test.
-func unhex(t testing.TB, s string) []byte {
-	t.Helper()
-	s = strings.NewReplacer(" ", "", "\n", "", "\t", "", "|", "").Replace(s)
-	b, err := hex.DecodeString(s)
-	if err != nil {
-		t.Fatalf("bad hex literal %q: %v", s, err)
-	}
-	return b
-}
-
 // at is a run of hex bytes at a byte offset of a header.
 type at struct {
 	off int
 	hex string
-}
-
-// header256 returns a 256-byte header that is zero except for the runs.
-func header256(t testing.TB, runs ...at) []byte {
-	t.Helper()
-	h := make([]byte, 256)
-	for _, r := range runs {
-		b := unhex(t, r.hex)
-		if r.off+len(b) > len(h) {
-			t.Fatalf("run at %d of %d bytes overflows the header", r.off, len(b))
-		}
-		copy(h[r.off:], b)
-	}
-	return h
 }
 
 // cat concatenates byte slices into a fresh one.
