@@ -133,7 +133,11 @@ const printVerbs = "%v|%+v|%#v|%s|%x|%X|%q"
 
 // checkRedacted fails if printing v shows anything of its secret: the
 // output must not change when the secret is swapped for another one.
-func checkRedacted(t *testing.T, what string, v, swapped any) {
+func checkRedacted(t *testing.T, what string, v, swapped any, secret codec.Secret) {
+	text, _ := secret.MarshalText()
+	if secret.String() != string(text) || secret.Len() != len(secret) || fmt.Sprint(secret) != secret.String() {
+		t.Fatalf("%s: the secret's printed forms disagree", what)
+	}
 	if fmt.Sprintf(printVerbs, v, v, v, v, v, v, v) != fmt.Sprintf(printVerbs, swapped, swapped, swapped, swapped, swapped, swapped, swapped) {
 		t.Fatalf("%s: printing the value depends on its secret", what)
 	}
@@ -154,7 +158,7 @@ func FuzzLoginRegister(f *testing.F) {
 		if l, _, err := codec.DecodeLoginRegister(src); err == nil {
 			swapped := l
 			swapped.Password = decoy
-			checkRedacted(t, "LoginRegister", l, swapped)
+			checkRedacted(t, "LoginRegister", l, swapped, l.Password)
 		}
 	})
 }
@@ -166,7 +170,7 @@ func FuzzLoginRegisterPAT(f *testing.F) {
 		if l, _, err := codec.DecodeLoginRegisterPAT(src); err == nil {
 			swapped := l
 			swapped.Token = decoy
-			checkRedacted(t, "LoginRegisterPAT", l, swapped)
+			checkRedacted(t, "LoginRegisterPAT", l, swapped, l.Token)
 		}
 	})
 }

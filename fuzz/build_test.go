@@ -39,6 +39,7 @@ func FuzzBuildBodies(f *testing.F) {
 			v := codec.LoginReply{UserID: g.u32(), Session: g.maybeZero64(), ServerProtocol: g.version(), ServerVersion: g.text()}
 			norm := v
 			norm.ServerVersion = nilIfEmpty(v.ServerVersion)
+			checkLoginReplyFrame(t, v)
 			checkBuilt(t, loginReplyAPI, v, rawReply(v), norm, func() ([]byte, error) {
 				return refcodec.EncodeLoginReply(refReply(v))
 			})
@@ -94,16 +95,19 @@ func FuzzBuildHeaders(f *testing.F) {
 		switch g.u8() % 3 {
 		case 0:
 			h := g.request()
+			checkRequestFrame(t, h)
 			checkBuiltHeader(t, requestAPI, h, rawRequest(h), func() ([]byte, error) {
 				return refcodec.EncodeRequestHeader(refRequest(h))
 			})
 		case 1:
 			h := g.reply()
+			checkReplyFrames(t, h)
 			checkBuiltHeader(t, replyAPI, h, rawReplyHeader(h), func() ([]byte, error) {
 				return refcodec.EncodeReplyHeader(refReplyHeader(h))
 			})
 		default:
 			e := g.eviction()
+			checkConstructors(t, e)
 			checkBuiltHeader(t, evictionAPI, e, rawEviction(e), func() ([]byte, error) {
 				return refcodec.EncodeEviction(refEviction(e))
 			})

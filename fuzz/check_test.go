@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -50,6 +51,9 @@ func checkErr(t *testing.T, err error, maxOff int) *codec.Error {
 	}
 	if matched != 1 {
 		t.Fatalf("error %v matches %d sentinels, want exactly 1", err, matched)
+	}
+	if msg := ce.Error(); !strings.Contains(msg, ce.Field) || !strings.Contains(msg, ce.Err.Error()) {
+		t.Fatalf("error text %q does not name field %q and class %v", msg, ce.Field, ce.Err)
 	}
 	if ce.Offset < 0 || ce.Offset > maxOff || ce.Field == "" || ce.Rule == "" {
 		t.Fatalf("error %v: field %q offset %d rule %q; want a field, a rule and 0 <= offset <= %d",

@@ -78,6 +78,7 @@ func checkFraming(t *testing.T, src []byte) (int, bool) {
 	if cerr != nil || cmd != codec.Command(src[60]) {
 		t.Fatalf("PeekCommand = %v, %v; byte 60 is %d", cmd, cerr, src[60])
 	}
+	checkEnums(t, src[:codec.HeaderSize])
 	raw := binary.LittleEndian.Uint32(src[48:])
 	if raw < codec.HeaderSize || raw > codec.MaxFrameSize {
 		if ce := checkErr(t, serr, codec.HeaderSize); ce.Err != codec.ErrSize {

@@ -12,6 +12,9 @@ import (
 // break a rule: empty text, text over 255 bytes, invalid UTF-8, zero ids
 // and sessions, edge sizes, unknown operations and reasons. Once the input
 // runs out every getter returns zero values, which are interesting too.
+//
+// internal/corpusseed writes seeds for the structured targets by mirroring
+// the order and width of these reads; change both together.
 type gen struct{ c *fuzzheaders.ConsumeFuzzer }
 
 func newGen(data []byte) gen { return gen{fuzzheaders.NewConsumer(data)} }
@@ -26,9 +29,11 @@ func (g gen) u32() uint32 {
 	return v
 }
 
+// u64 is two big-endian u32 reads, high half first, so that a seed
+// generator can write one without GetUint64's trailing byte-order flag.
 func (g gen) u64() uint64 {
-	v, _ := g.c.GetUint64()
-	return v
+	hi := g.u32()
+	return uint64(hi)<<32 | uint64(g.u32())
 }
 
 // maybeZero64 returns 0 one time in three, else any u64.
@@ -62,7 +67,7 @@ func (g gen) text() []byte {
 		i := int(g.u8()) % (len(b) + 1)
 		return append(b[:i:i], append([]byte{0xff}, b[i:]...)...)
 	}
-	b, _ := g.c.GetBytes()
+	b, _ := g.c.GetNBytes(int(g.u8()))
 	return b
 }
 

@@ -14,6 +14,7 @@ type headerAPI[T any] struct {
 	decode   func([]byte) (T, error)
 	appendTo func(T, []byte) ([]byte, error)
 	validate func(T) error
+	encLen   func(T) int
 	size     func(T) uint32 // the size the header carries
 }
 
@@ -37,6 +38,9 @@ func checkHeader[T any](t *testing.T, api headerAPI[T], src []byte) {
 	}
 	if err := api.validate(h); err != nil {
 		t.Fatalf("%s: decoded header fails Validate: %v", api.name, err)
+	}
+	if n := api.encLen(h); n != codec.HeaderSize {
+		t.Fatalf("%s: EncodedLen %d", api.name, n)
 	}
 	out, err := api.appendTo(h, append([]byte(nil), prefix...))
 	if err != nil {
@@ -74,6 +78,7 @@ var requestAPI = headerAPI[codec.RequestHeader]{
 	decode:   codec.DecodeRequestHeader,
 	appendTo: codec.RequestHeader.AppendTo,
 	validate: codec.RequestHeader.Validate,
+	encLen:   codec.RequestHeader.EncodedLen,
 	size:     func(h codec.RequestHeader) uint32 { return h.Size },
 }
 
@@ -83,6 +88,7 @@ var replyAPI = headerAPI[codec.ReplyHeader]{
 	decode:   codec.DecodeReplyHeader,
 	appendTo: codec.ReplyHeader.AppendTo,
 	validate: codec.ReplyHeader.Validate,
+	encLen:   codec.ReplyHeader.EncodedLen,
 	size:     func(h codec.ReplyHeader) uint32 { return h.Size },
 }
 
@@ -92,6 +98,7 @@ var evictionAPI = headerAPI[codec.Eviction]{
 	decode:   codec.DecodeEviction,
 	appendTo: codec.Eviction.AppendTo,
 	validate: codec.Eviction.Validate,
+	encLen:   codec.Eviction.EncodedLen,
 	size:     func(codec.Eviction) uint32 { return codec.HeaderSize },
 }
 

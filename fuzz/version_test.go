@@ -16,8 +16,12 @@ func FuzzParseVersion(f *testing.F) {
 		if len(data) >= 12 {
 			le := binary.LittleEndian
 			w := codec.Window{Min: codec.Version(le.Uint32(data)), Max: codec.Version(le.Uint32(data[4:]))}
-			checkVersionValue(t, w.Min)
-			checkWindow(t, w, codec.Version(le.Uint32(data[8:])))
+			v := codec.Version(le.Uint32(data[8:]))
+			for _, x := range []codec.Version{w.Min, w.Max, v} {
+				checkVersionValue(t, x)
+			}
+			checkWindow(t, w, v)
+			checkPack(t, le.Uint32(data)%2048, le.Uint32(data[4:])%2048, le.Uint32(data[8:])%2048)
 		}
 	})
 }
@@ -29,6 +33,9 @@ func checkVersionText(t *testing.T, s string) {
 	var u codec.Version
 	uerr := u.UnmarshalText([]byte(s))
 	sameErr(t, "UnmarshalText", uerr, err)
+	if panicked(func() { codec.MustParseVersion(s) }) != (err != nil) {
+		t.Fatalf("MustParseVersion(%q) panics iff ParseVersion fails: err %v", s, err)
+	}
 	if err != nil {
 		ce := checkErr(t, err, len(s))
 		if ce.Err != codec.ErrSyntax && ce.Err != codec.ErrRange {
@@ -88,4 +95,30 @@ func checkWindow(t *testing.T, w codec.Window, v codec.Version) {
 	if d.Max != w.Max || d.Min > d.Max || (d.Valid() && w.Max.Valid() && !d.Accepts(w.Max)) {
 		t.Fatalf("DefaultWindow(%v) = %v", w.Max, d)
 	}
+}
+
+// checkPack: Pack accepts exactly the components up to 1023, MustPack
+// panics exactly when Pack fails, and the components come back out.
+func checkPack(t *testing.T, major, minor, patch uint32) {
+	v, err := codec.Pack(major, minor, patch)
+	inRange := major <= 1023 && minor <= 1023 && patch <= 1023
+	if panicked(func() { codec.MustPack(major, minor, patch) }) == inRange {
+		t.Fatalf("MustPack(%d, %d, %d) panics iff out of range", major, minor, patch)
+	}
+	if !inRange {
+		if ce := checkErr(t, err, 0); ce.Err != codec.ErrRange {
+			t.Fatalf("Pack(%d, %d, %d) = %v, want ErrRange", major, minor, patch, err)
+		}
+		return
+	}
+	if err != nil || v.Major() != major || v.Minor() != minor || v.Patch() != patch {
+		t.Fatalf("Pack(%d, %d, %d) = %v, %v", major, minor, patch, v, err)
+	}
+}
+
+// panicked reports whether f panics.
+func panicked(f func()) (p bool) {
+	defer func() { p = recover() != nil }()
+	f()
+	return false
 }
