@@ -155,7 +155,9 @@ type replicated struct {
 	fence fence
 }
 
-func (c replicated) String() string { return fmt.Sprintf("Replicated(%v, %s)", c.op, fenceNames[c.fence]) }
+func (c replicated) String() string {
+	return fmt.Sprintf("Replicated(%v, %s)", c.op, fenceNames[c.fence])
+}
 
 // allowed: a lower session exists for sure only after two logins, since
 // sessions start at 1 and grow with every login.
@@ -204,9 +206,11 @@ var garbageNames = [garbageKinds]string{"command", "reserved", "rule", "size", "
 
 type garbage struct{ kind garbageKind }
 
-func (c garbage) String() string        { return "Garbage(" + garbageNames[c.kind] + ")" }
-func (garbage) allowed(lcModel) bool    { return true }
-func (c garbage) frame(s *lcSUT) []byte { return c.damage(nonReplicated{code: codec.CodePing, request: 1}.frame(s)) }
+func (c garbage) String() string     { return "Garbage(" + garbageNames[c.kind] + ")" }
+func (garbage) allowed(lcModel) bool { return true }
+func (c garbage) frame(s *lcSUT) []byte {
+	return c.damage(nonReplicated{code: codec.CodePing, request: 1}.frame(s))
+}
 
 func (c garbage) damage(b []byte) []byte {
 	switch c.kind {
