@@ -38,7 +38,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var c config
 	fs := flag.NewFlagSet("fuzzrun", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.DurationVar(&c.fuzztime, "fuzztime", 8*time.Second, "how long to fuzz each target")
+	fs.DurationVar(&c.fuzztime, "fuzztime", 7*time.Second, "how long to fuzz each target")
 	fs.StringVar(&c.run, "run", "", "fuzz only this target (FuzzX)")
 	fs.IntVar(&c.parallel, "parallel", runtime.NumCPU(), "fuzzing workers per target")
 	fs.BoolVar(&c.promote, "promote", false, "copy inputs fuzzing found into corpus/ instead of fuzzing")

@@ -1,0 +1,163 @@
+package fuzz
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
+)
+
+// counter is a deterministic source of client ids: every Read fills its
+// buffer with the next byte values, never all zero.
+type counter struct{ n byte }
+
+func (c *counter) Read(p []byte) (int, error) {
+	for i := range p {
+		c.n++
+		p[i] = c.n | 1
+	}
+	return len(p), nil
+}
+
+// FuzzClient plays a hostile server: each step the client sends the
+// request the input picks, and the input's next frame is its answer.
+// Nothing may panic, every error is one Receive documents, and a session
+// is stored only from a valid login reply to a pending login.
+//
+// Step layout: [action u8] then a frame as chunks reads it. Flags bit 1
+// patches the client id, request number and operation the client waits
+// for into a Reply (the client id into an Eviction), so the fuzzer gets
+// past the echo checks at will.
+func FuzzClient(f *testing.F) {
+	seed(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0", Rand: &counter{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := chunks{rest: data}
+		for len(in.rest) > 0 {
+			action := in.rest[0]
+			in.rest = in.rest[1:]
+			sent := send(t, c, action)
+			frame, flags, ok := in.next()
+			if !ok {
+				return
+			}
+			if flags&2 != 0 && len(frame) >= codec.HeaderSize {
+				echo(c, frame, sent)
+			}
+			checkReceive(t, c, sent, frame)
+		}
+	})
+}
+
+// send makes c build the request action picks and returns its operation
+// (OperationReserved when c refused to build one).
+func send(t *testing.T, c *lifecycle.Client, action byte) codec.Operation {
+	var err error
+	op := codec.OperationNonReplicated
+	switch action % 6 {
+	case 0:
+		_, err = c.Login(nil, []byte("iggy"), []byte("iggy"))
+		op = codec.OperationRegister
+	case 1:
+		_, err = c.LoginWithToken(nil, []byte("tok"))
+		op = codec.OperationRegister
+	case 2:
+		_, err = c.Ping(nil)
+	case 3:
+		_, err = c.Logout(nil)
+		op = codec.OperationLogout
+	case 4:
+		_, err = c.Request(nil, codec.CodeGetClusterMetadata, nil)
+	default:
+		op = codec.OperationMetadataFirst + codec.Operation(action>>3)%3
+		_, err = c.Replicated(nil, op, []byte("x"))
+	}
+	if err == nil {
+		return op
+	}
+	if !errors.Is(err, lifecycle.ErrPending) && !errors.Is(err, lifecycle.ErrNoSession) &&
+		!errors.Is(err, lifecycle.ErrClosed) {
+		t.Fatalf("building a request: undocumented error %v (%T)", err, err)
+	}
+	return codec.OperationReserved
+}
+
+// echo writes into a Reply what c waits for, and into an Eviction c's
+// client id.
+func echo(c *lifecycle.Client, frame []byte, sent codec.Operation) {
+	id, st := c.ID(), c.State()
+	if frame[60] == byte(codec.CommandEviction) {
+		le.PutUint64(frame[128:], id.Lo)
+		le.PutUint64(frame[136:], id.Hi)
+		return
+	}
+	if frame[60] != byte(codec.CommandReply) {
+		return
+	}
+	le.PutUint64(frame[160:], id.Lo)
+	le.PutUint64(frame[168:], id.Hi)
+	request := st.Watermark
+	if sent == codec.OperationRegister {
+		request = 0
+	} else if sent == codec.OperationLogout || sent.IsMetadata() {
+		request-- // these consumed the watermark when they were built
+	}
+	le.PutUint64(frame[200:], request)
+	frame[208] = byte(sent)
+}
+
+// checkReceive hands frame to c and checks the outcome.
+func checkReceive(t *testing.T, c *lifecycle.Client, sent codec.Operation, frame []byte) {
+	before := c.State()
+	resp, err := c.Receive(frame)
+	after := c.State()
+	checkReceiveErr(t, before, after, err)
+	if after.Session == 0 || after.Session == before.Session {
+		return
+	}
+	// A new session: it must come from a valid login reply to a login.
+	if err != nil || sent != codec.OperationRegister || !before.Pending {
+		t.Fatalf("session %d stored after %v (sent %v, pending %v)", after.Session, err, sent, before.Pending)
+	}
+	h, herr := codec.DecodeReplyHeader(frame)
+	payload, code, serr := codec.SplitResult(frame[codec.HeaderSize:])
+	lr, _, lerr := codec.DecodeLoginReply(payload)
+	if herr != nil || h.Operation != codec.OperationRegister || h.Status != codec.StatusOK || serr != nil || code != 0 ||
+		lerr != nil || lr.Session != after.Session || resp.Login.Session != after.Session || after.UserID != lr.UserID {
+		t.Fatalf("session %d stored from an invalid login reply", after.Session)
+	}
+}
+
+// checkReceiveErr: every error is one Receive documents, with its effect.
+func checkReceiveErr(t *testing.T, before, after lifecycle.ClientState, err error) {
+	var status codec.Status
+	var incompatible codec.IncompatibleProtocolError
+	switch {
+	case err == nil:
+		if before.Closed || after.Closed {
+			t.Fatalf("Receive succeeded on a closed client or closed it: %+v -> %+v", before, after)
+		}
+	case before.Closed:
+		if !errors.Is(err, lifecycle.ErrClosed) {
+			t.Fatalf("closed client: %v, want ErrClosed", err)
+		}
+	case errors.Is(err, lifecycle.ErrMismatch), errors.Is(err, lifecycle.ErrMalformed), errors.Is(err, lifecycle.ErrFrameSize):
+		if !after.Closed || after.Session != 0 {
+			t.Fatalf("%v left the client %+v", err, after)
+		}
+	case errors.As(err, &incompatible):
+		if !after.Closed || !incompatible.Window.Valid() {
+			t.Fatalf("incompatible protocol %v left the client %+v", incompatible.Window, after)
+		}
+	case errors.As(err, &status):
+		if status == codec.StatusOK {
+			t.Fatal("Receive returned status 0 as an error")
+		}
+	default:
+		t.Fatalf("Receive returned an undocumented error %v (%T)", err, err)
+	}
+}
