@@ -78,7 +78,9 @@ const (
 	actLogin, actToken, actPing, actLogout, actReplicated = 0, 1, 2, 3, 5
 )
 
-func step(action byte, flags byte, frame []byte) []byte { return append([]byte{action}, chunk(flags, frame)...) }
+func step(action byte, flags byte, frame []byte) []byte {
+	return append([]byte{action}, chunk(flags, frame)...)
+}
 
 func clientSeeds() []Seed {
 	okReply := loginReplyFrame()
