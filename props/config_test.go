@@ -14,7 +14,7 @@ import (
 // near 20 s on 2 cores.
 const (
 	defaultSeed  = 20251129
-	defaultCount = 300
+	defaultCount = 5000
 )
 
 var (

@@ -17,10 +17,11 @@ const (
 	MutExtend                     // append junk
 	MutClaim                      // make a length or size field claim more
 	MutBadUTF8                    // write an invalid UTF-8 sequence into a text field
+	MutZero                       // zero a run of 1..16 bytes (a session, a client id, a length)
 	mutCount
 )
 
-var mutNames = [mutCount]string{"flip", "truncate", "extend", "claim", "badutf8"}
+var mutNames = [mutCount]string{"flip", "truncate", "extend", "claim", "badutf8", "zero"}
 
 // String names the kind.
 func (o MutationOp) String() string {
@@ -95,6 +96,10 @@ func (m Mutation) Apply(enc []byte, l Layout) []byte {
 		if t, ok := m.target(l); ok {
 			return m.badUTF8(b, t)
 		}
+	case MutZero:
+		at := int(m.Pos) % len(b)
+		clear(b[at:min(len(b), at+1+int(m.Val%16))])
+		return b
 	}
 	return m.flip(b, l)
 }

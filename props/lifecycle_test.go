@@ -277,7 +277,7 @@ func lifecycleCommands(seen map[string]int) commands.Commands {
 func TestLifecycle(t *testing.T) {
 	t.Parallel()
 	seen := map[string]int{}
-	property(t, 2, "a connection follows WIRE.md section 7", commands.Prop(lifecycleCommands(seen)))
+	property(t, 8, "a connection follows WIRE.md section 7", commands.Prop(lifecycleCommands(seen)))
 	t.Logf("answers: %v", seen)
 	for _, want := range []lcAnswer{
 		{kind: "reply", operation: codec.OperationRegister, login: true},

@@ -158,7 +158,7 @@ func TestRejectPrefixes(t *testing.T) {
 	for _, k := range kinds() {
 		t.Run(k.Name(), func(t *testing.T) {
 			t.Parallel()
-			property(t, 4, "every proper prefix is ErrTruncated", k.rejectPrefixes())
+			property(t, 8, "every proper prefix is ErrTruncated", k.rejectPrefixes())
 		})
 	}
 }

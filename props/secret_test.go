@@ -49,13 +49,13 @@ func TestSecretsNeverPrinted(t *testing.T) {
 	t.Parallel()
 	t.Run("LoginRegister", func(t *testing.T) {
 		t.Parallel()
-		property(t, 1, "no verb shows the password", prop.ForAll(func(l codec.LoginRegister) string {
+		property(t, 4, "no verb shows the password", prop.ForAll(func(l codec.LoginRegister) string {
 			return noLeak(l, l.Password)
 		}, GenMarkedLoginRegister()))
 	})
 	t.Run("LoginRegisterPAT", func(t *testing.T) {
 		t.Parallel()
-		property(t, 1, "no verb shows the token", prop.ForAll(func(l codec.LoginRegisterPAT) string {
+		property(t, 4, "no verb shows the token", prop.ForAll(func(l codec.LoginRegisterPAT) string {
 			return noLeak(l, l.Token)
 		}, GenMarkedLoginRegisterPAT()))
 	})
@@ -75,7 +75,7 @@ func noLeak(msg any, secret codec.Secret) string {
 // place, so printing carries no information about it at all.
 func TestSecretsDoNotChangePrinting(t *testing.T) {
 	t.Parallel()
-	property(t, 1, "printing is independent of the secret", prop.ForAll(func(l codec.LoginRegister, other []byte) string {
+	property(t, 4, "printing is independent of the secret", prop.ForAll(func(l codec.LoginRegister, other []byte) string {
 		m := l
 		m.Password = other
 		p := codec.LoginRegisterPAT{Info: l.Info, Token: l.Password, Context: l.Context}
