@@ -11,10 +11,11 @@ import (
 	"github.com/iggywire/iggywire/internal/fuzzload"
 )
 
-// saveCrasher copies the failing input Go wrote (in its v1 encoding) to
+// saveCrasher moves the failing input Go wrote (in its v1 encoding) to
 // crashers/<target>/ as raw bytes, named by content hash, and adds a line
-// for it to crashers/README.md to be completed by whoever fixes it. It
-// returns the new file's path.
+// for it to crashers/README.md to be completed by whoever fixes it. The
+// original under testdata/fuzz is removed, so `go test` replays the input
+// once, from crashers/. It returns the new file's path.
 func saveCrasher(root, failing, target string) (string, error) {
 	if err := isFile(failing); err != nil {
 		return "", err
@@ -33,7 +34,7 @@ func saveCrasher(root, failing, target string) (string, error) {
 	if err := appendFile(filepath.Join(root, fuzzload.CrashersDir, "README.md"), note); err != nil {
 		return "", err
 	}
-	return path, nil
+	return path, os.Remove(failing)
 }
 
 // contentName is kind-<first 16 hex digits of the SHA-256 of data>, so the

@@ -54,3 +54,10 @@ func ParseFailing(line string) (string, bool) {
 	}
 	return m[1], true
 }
+
+// IsDeadlineRace reports whether line is the bare error Go's fuzz
+// coordinator prints when it mistakes its own -fuzztime deadline for a
+// failure (go.dev/issue/75804).
+func IsDeadlineRace(line string) bool {
+	return strings.TrimSpace(line) == "context deadline exceeded"
+}

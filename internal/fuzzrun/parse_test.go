@@ -38,3 +38,12 @@ func TestParseFailing(t *testing.T) {
 		t.Error("ParseFailing matched a line without a path")
 	}
 }
+
+func TestIsDeadlineRace(t *testing.T) {
+	if !IsDeadlineRace("    context deadline exceeded") {
+		t.Error("missed the bare deadline line")
+	}
+	if IsDeadlineRace("lifecycle: context deadline exceeded while reading") {
+		t.Error("matched a line that only mentions the error")
+	}
+}

@@ -83,6 +83,9 @@ func TestSaveCrasher(t *testing.T) {
 	if err != nil || !strings.Contains(string(readme), "`FuzzX/"+filepath.Base(path)+"`") {
 		t.Fatalf("README.md = %q, %v; want a line naming the crasher", readme, err)
 	}
+	if _, err := os.Stat(failing); !os.IsNotExist(err) {
+		t.Fatalf("the testdata copy is still there: %v", err)
+	}
 	if _, err := saveCrasher(root, filepath.Join(root, "nope"), "FuzzX"); err == nil {
 		t.Fatal("saveCrasher of a missing file succeeded")
 	}

@@ -83,8 +83,15 @@ func fuzzOne(c config, target string, stdout io.Writer) Result {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait(); pw.Close() }()
-	failing := scan(pr, stdout, &r)
+	failing, deadline := scan(pr, stdout, &r)
 	if err := <-done; err == nil {
+		return r
+	}
+	if failing == "" && deadline {
+		// Go's fuzz coordinator can report its own -fuzztime deadline as
+		// a failure (go.dev/issue/75804, fixed in Go 1.27). No input
+		// failed, so this is not a finding; say so instead of failing.
+		r.Flake = true
 		return r
 	}
 	if failing == "" {
@@ -101,9 +108,9 @@ func fuzzOne(c config, target string, stdout io.Writer) Result {
 }
 
 // scan echoes the output, keeps the last status line in r, and returns
-// the failing input's path if a line names one.
-func scan(out io.Reader, echo io.Writer, r *Result) string {
-	failing := ""
+// the failing input's path if a line names one, and whether the run
+// reported the bare deadline error of go.dev/issue/75804.
+func scan(out io.Reader, echo io.Writer, r *Result) (failing string, deadline bool) {
 	s := bufio.NewScanner(out)
 	for s.Scan() {
 		line := s.Text()
@@ -114,8 +121,9 @@ func scan(out io.Reader, echo io.Writer, r *Result) string {
 		if f, ok := ParseFailing(line); ok {
 			failing = f
 		}
+		deadline = deadline || IsDeadlineRace(line)
 	}
-	return failing
+	return failing, deadline
 }
 
 // errNoFile is returned when a path names no regular file.

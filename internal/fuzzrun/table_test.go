@@ -11,13 +11,14 @@ func TestRender(t *testing.T) {
 		{Target: "FuzzA", Last: Progress{Elapsed: 10 * time.Second, Execs: 500000, PerSec: 1, New: 3, Total: 40}},
 		{Target: "FuzzLonger", Last: Progress{Elapsed: 4 * time.Second, Execs: 100}, Crasher: "crashers/FuzzLonger/abc"},
 		{Target: "FuzzC", Failure: "no status line"},
+		{Target: "FuzzD", Flake: true},
 	}
 	var b strings.Builder
 	if err := Render(&b, results); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
-	if len(lines) != 5 {
+	if len(lines) != 6 {
 		t.Fatalf("got %d lines, want header, 3 rows and a total:\n%s", len(lines), b.String())
 	}
 	wantFields := [][]string{
@@ -25,6 +26,7 @@ func TestRender(t *testing.T) {
 		{"FuzzA", "500000", "50000", "3", "40", "10s", "PASS"},
 		{"FuzzLonger", "100", "25", "0", "0", "4s", "crashers/FuzzLonger/abc"},
 		{"FuzzC", "0", "0", "0", "0", "0s", "FAIL:", "no", "status", "line"},
+		{"FuzzD", "0", "0", "0", "0", "0s", "PASS", "(go.dev/issue/75804", "deadline", "race,", "no", "input", "failed)"},
 		{"total", "500100", "14s", "2", "failed"},
 	}
 	for i, want := range wantFields {
