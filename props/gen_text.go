@@ -167,8 +167,9 @@ func nilIfEmpty(b []byte) []byte {
 }
 
 // textShrinker proposes, smallest first: the shortest text allowed ("" or
-// "a"), the first rune, the first half, the text without its last rune, and
-// the text with its first non-ASCII rune replaced by 'a'. Every candidate is
+// "a"), the first rune alone, the first half, the last rune alone, the text
+// without its first rune, without its last rune, and with its first
+// non-ASCII rune replaced by 'a'. Every candidate is
 // valid UTF-8 of at least minLen bytes and no longer than the original.
 func textShrinker(minLen int) gopter.Shrinker {
 	return func(v interface{}) gopter.Shrink {
@@ -185,6 +186,8 @@ func textShrinker(minLen int) gopter.Shrinker {
 			add(b[:size:size])
 			add(append([]byte{}, b[:runeBoundary(b, len(b)/2)]...))
 			_, last := utf8.DecodeLastRune(b)
+			add(b[len(b)-last:])
+			add(append([]byte{}, b[size:]...))
 			add(append([]byte{}, b[:len(b)-last]...))
 			add(asciify(b))
 		}
