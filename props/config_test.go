@@ -11,7 +11,7 @@ import (
 )
 
 // defaultSeed makes every run reproducible; defaultCount keeps the package
-// the package near 10 s of CPU on 2 cores, well under a minute even on a
+// near 10 s of CPU on 2 cores, well under a minute even on a
 // loaded machine.
 const (
 	defaultSeed  = 20251129
