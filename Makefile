@@ -6,7 +6,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BENCHSTAT   := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 GREMLINS    := github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0
 
-.PHONY: help test props bench benchstat race gremlins lint fuzz fuzz-one corpus-seed corpus-promote cover-corpus triage loginserver
+.PHONY: help test props bench benchstat race mutants gremlins lint fuzz fuzz-one corpus-seed corpus-promote cover-corpus triage loginserver
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -27,6 +27,9 @@ benchstat: ## compare bench.old.txt with bench.new.txt (BENCHCOUNT=6 make bench 
 
 race: ## the lifecycle and loginserver tests under the race detector
 	$(GO) test -race -count=1 ./lifecycle/... ./cmd/loginserver/...
+
+mutants: ## mutation check: each deliberate codec bug must fail a property (opt-in, ~30 s)
+	$(GO) run ./internal/mutants
 
 gremlins: ## mutation testing of codec/ by its own tests (slow: minutes)
 	$(GO) run $(GREMLINS) unleash --workers 2 ./codec
