@@ -123,12 +123,12 @@ func checkDetached(t *testing.T, name string, src, field []byte) {
 
 // prefix is what every AppendTo check appends after, to see that encoders
 // append rather than overwrite.
-var prefix = []byte{0xA5, 0x5A}
+const prefix = "\xa5\x5a"
 
 // checkAppended fails unless out is prefix followed by want.
 func checkAppended(t *testing.T, what string, out, want []byte) {
 	t.Helper()
-	if len(out) < len(prefix) || !bytes.Equal(out[:len(prefix)], prefix) {
+	if len(out) < len(prefix) || string(out[:len(prefix)]) != prefix {
 		t.Fatalf("%s: AppendTo did not keep dst", what)
 	}
 	if !bytes.Equal(out[len(prefix):], want) {
@@ -139,7 +139,7 @@ func checkAppended(t *testing.T, what string, out, want []byte) {
 // checkUnchanged fails unless a failed AppendTo returned dst as it was.
 func checkUnchanged(t *testing.T, what string, out []byte) {
 	t.Helper()
-	if !bytes.Equal(out, prefix) || len(out) != len(prefix) {
+	if string(out) != prefix {
 		t.Fatalf("%s: failed AppendTo changed dst to %x", what, out)
 	}
 }
