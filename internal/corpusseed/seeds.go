@@ -84,7 +84,6 @@ func patch(b []byte, off int, v ...byte) []byte {
 }
 
 func u32(v uint32) []byte { return binary.LittleEndian.AppendUint32(nil, v) }
-func u64(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
 
 func cat(parts ...[]byte) []byte {
 	var out []byte
