@@ -169,12 +169,43 @@ const (
 	ReasonMalformedLogin
 )
 
-var reasonNames = [...]string{
-	"Reserved", "NoSession", "ClientReleaseTooLow", "ClientReleaseTooHigh",
-	"InvalidRequestOperation", "InvalidRequestBody", "InvalidRequestBodySize",
-	"SessionTooLow", "SessionReleaseMismatch", "InvalidCredentials",
-	"InvalidToken", "UserInactive", "SessionError", "StaleClient",
-	"IncompatibleProtocol", "MalformedLogin",
+// reasonName returns the name of a reason 0..15 and "" for any other.
+func reasonName(r EvictionReason) string {
+	switch r {
+	case ReasonReserved:
+		return "Reserved"
+	case ReasonNoSession:
+		return "NoSession"
+	case ReasonClientReleaseTooLow:
+		return "ClientReleaseTooLow"
+	case ReasonClientReleaseTooHigh:
+		return "ClientReleaseTooHigh"
+	case ReasonInvalidRequestOperation:
+		return "InvalidRequestOperation"
+	case ReasonInvalidRequestBody:
+		return "InvalidRequestBody"
+	case ReasonInvalidRequestBodySize:
+		return "InvalidRequestBodySize"
+	case ReasonSessionTooLow:
+		return "SessionTooLow"
+	case ReasonSessionReleaseMismatch:
+		return "SessionReleaseMismatch"
+	case ReasonInvalidCredentials:
+		return "InvalidCredentials"
+	case ReasonInvalidToken:
+		return "InvalidToken"
+	case ReasonUserInactive:
+		return "UserInactive"
+	case ReasonSessionError:
+		return "SessionError"
+	case ReasonStaleClient:
+		return "StaleClient"
+	case ReasonIncompatibleProtocol:
+		return "IncompatibleProtocol"
+	case ReasonMalformedLogin:
+		return "MalformedLogin"
+	}
+	return ""
 }
 
 // Known reports whether r is a reason that may travel: 1..15.
@@ -182,8 +213,8 @@ func (r EvictionReason) Known() bool { return r >= ReasonNoSession && r <= Reaso
 
 // String names reasons 0..15 and prints others as "UNKNOWN_REASON_N".
 func (r EvictionReason) String() string {
-	if int(r) < len(reasonNames) {
-		return reasonNames[r]
+	if name := reasonName(r); name != "" {
+		return name
 	}
 	return "UNKNOWN_REASON_" + itoa(uint64(r))
 }

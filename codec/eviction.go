@@ -1,5 +1,7 @@
 package codec
 
+import "encoding/binary"
+
 // Eviction is the 256-byte, header-only frame (command 13) a server sends
 // before it closes a session. Its size is always 256, so it has no Size
 // field. Window is non-zero only for ReasonIncompatibleProtocol, where it
@@ -63,8 +65,8 @@ func (e Eviction) AppendTo(dst []byte) ([]byte, error) {
 	dst, b := growHeader(dst)
 	prologue{e.Checksum, e.ChecksumBody, e.Cluster, HeaderSize, e.View, e.Release, e.Replica}.put(b, CommandEviction)
 	putU128(b[offEvClient:], e.Client)
-	le.PutUint32(b[offEvWindowMax:], uint32(e.Window.Max))
-	le.PutUint32(b[offEvWindowMin:], uint32(e.Window.Min))
+	binary.LittleEndian.PutUint32(b[offEvWindowMax:], uint32(e.Window.Max))
+	binary.LittleEndian.PutUint32(b[offEvWindowMin:], uint32(e.Window.Min))
 	b[offEvReason] = byte(e.Reason)
 	return dst, nil
 }
@@ -87,8 +89,8 @@ func DecodeEviction(src []byte) (Eviction, error) {
 		View: p.View, Release: p.Release, Replica: p.Replica,
 		Client: getU128(b[offEvClient:]),
 		Window: Window{
-			Max: Version(le.Uint32(b[offEvWindowMax:])),
-			Min: Version(le.Uint32(b[offEvWindowMin:])),
+			Max: Version(binary.LittleEndian.Uint32(b[offEvWindowMax:])),
+			Min: Version(binary.LittleEndian.Uint32(b[offEvWindowMin:])),
 		},
 		Reason: EvictionReason(b[offEvReason]),
 	}

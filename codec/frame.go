@@ -1,5 +1,7 @@
 package codec
 
+import "encoding/binary"
+
 // PeekCommand returns byte 60 of a frame. It needs a full 256-byte header
 // (ErrTruncated otherwise) and checks nothing else, so a dispatcher can pick
 // the decoder.
@@ -18,7 +20,7 @@ func FrameSize(src []byte) (int, error) {
 	if len(src) < HeaderSize {
 		return 0, newError(ErrTruncated, "header", len(src), "len >= 256")
 	}
-	size := le.Uint32(src[offSize:])
+	size := binary.LittleEndian.Uint32(src[offSize:])
 	if err := checkSize(size); err != nil {
 		return 0, err
 	}
@@ -28,10 +30,7 @@ func FrameSize(src []byte) (int, error) {
 // AppendRequestFrame appends a request frame: h with Size set to 256 plus
 // len(body), then body. It validates h first; on error dst is unchanged.
 func AppendRequestFrame(dst []byte, h RequestHeader, body []byte) ([]byte, error) {
-	if len(body) > MaxFrameSize-HeaderSize {
-		return dst, newError(ErrSize, "size", offSize, "256 <= size <= 64 MiB")
-	}
-	h.Size = uint32(HeaderSize + len(body))
+	h.Size = frameSize(len(body))
 	dst, err := h.AppendTo(dst)
 	if err != nil {
 		return dst, err
@@ -43,15 +42,19 @@ func AppendRequestFrame(dst []byte, h RequestHeader, body []byte) ([]byte, error
 // len(body), then body. It validates h first (a denial must have an empty
 // body); on error dst is unchanged.
 func AppendReplyFrame(dst []byte, h ReplyHeader, body []byte) ([]byte, error) {
-	if len(body) > MaxFrameSize-HeaderSize {
-		return dst, newError(ErrSize, "size", offSize, "256 <= size <= 64 MiB")
-	}
-	h.Size = uint32(HeaderSize + len(body))
+	h.Size = frameSize(len(body))
 	dst, err := h.AppendTo(dst)
 	if err != nil {
 		return dst, err
 	}
 	return append(dst, body...), nil
+}
+
+// frameSize is the size of a frame with n body bytes, clamped to one past
+// MaxFrameSize so that a body too large for a frame fails the header's own
+// size rule instead of wrapping around in a u32.
+func frameSize(n int) uint32 {
+	return uint32(min(uint64(HeaderSize)+uint64(n), MaxFrameSize+1))
 }
 
 // resultSectionEmpty is the result section of a committed reply with no
@@ -86,13 +89,13 @@ func SplitResult(body []byte) (payload []byte, code uint32, err error) {
 	if len(body) < 4 {
 		return nil, 0, newError(ErrTruncated, "result_count", 0, ruleTruncated)
 	}
-	count := le.Uint32(body)
+	count := binary.LittleEndian.Uint32(body)
 	end := 4 + 8*uint64(count)
 	if uint64(len(body)) < end {
 		return nil, 0, newError(ErrTruncated, "result_entries", 4, ruleTruncated)
 	}
 	if count > 0 {
-		if code = le.Uint32(body[8:]); code != 0 {
+		if code = binary.LittleEndian.Uint32(body[8:]); code != 0 {
 			return nil, code, nil
 		}
 	}

@@ -1,5 +1,7 @@
 package codec
 
+import "encoding/binary"
+
 // Frame sizes.
 const (
 	// HeaderSize is the size of every header; a frame is one header
@@ -166,9 +168,9 @@ func getPrologue(h []byte) prologue {
 		Checksum:     getU128(h[offChecksum:]),
 		ChecksumBody: getU128(h[offChecksumBody:]),
 		Cluster:      getU128(h[offCluster:]),
-		Size:         le.Uint32(h[offSize:]),
-		View:         le.Uint32(h[offView:]),
-		Release:      le.Uint32(h[offRelease:]),
+		Size:         binary.LittleEndian.Uint32(h[offSize:]),
+		View:         binary.LittleEndian.Uint32(h[offView:]),
+		Release:      binary.LittleEndian.Uint32(h[offRelease:]),
 		Replica:      h[offReplica],
 	}
 }
@@ -179,9 +181,9 @@ func (p prologue) put(h []byte, c Command) {
 	putU128(h[offChecksum:], p.Checksum)
 	putU128(h[offChecksumBody:], p.ChecksumBody)
 	putU128(h[offCluster:], p.Cluster)
-	le.PutUint32(h[offSize:], p.Size)
-	le.PutUint32(h[offView:], p.View)
-	le.PutUint32(h[offRelease:], p.Release)
+	binary.LittleEndian.PutUint32(h[offSize:], p.Size)
+	binary.LittleEndian.PutUint32(h[offView:], p.View)
+	binary.LittleEndian.PutUint32(h[offRelease:], p.Release)
 	h[offCommand] = byte(c)
 	h[offReplica] = p.Replica
 }

@@ -1,5 +1,7 @@
 package codec
 
+import "encoding/binary"
+
 // ReplyHeader is the 256-byte header of a server's reply (command 8). Every
 // byte not named here is reserved and zero. Status 0 is success; a non-zero
 // Status is a denial decided before commit and carries no body. The zero
@@ -44,12 +46,12 @@ func (h ReplyHeader) AppendTo(dst []byte) ([]byte, error) {
 	putU128(b[offRepRequestChecksum:], h.RequestChecksum)
 	putU128(b[offRepContext:], h.Context)
 	putU128(b[offRepClient:], h.Client)
-	le.PutUint64(b[offRepOp:], h.Op)
-	le.PutUint64(b[offRepCommit:], h.Commit)
-	le.PutUint64(b[offRepTimestamp:], h.Timestamp)
-	le.PutUint64(b[offRepRequest:], h.Request)
+	binary.LittleEndian.PutUint64(b[offRepOp:], h.Op)
+	binary.LittleEndian.PutUint64(b[offRepCommit:], h.Commit)
+	binary.LittleEndian.PutUint64(b[offRepTimestamp:], h.Timestamp)
+	binary.LittleEndian.PutUint64(b[offRepRequest:], h.Request)
 	b[offRepOperation] = byte(h.Operation)
-	le.PutUint32(b[offRepStatus:], uint32(h.Status))
+	binary.LittleEndian.PutUint32(b[offRepStatus:], uint32(h.Status))
 	return dst, nil
 }
 
@@ -68,12 +70,12 @@ func DecodeReplyHeader(src []byte) (ReplyHeader, error) {
 		RequestChecksum: getU128(b[offRepRequestChecksum:]),
 		Context:         getU128(b[offRepContext:]),
 		Client:          getU128(b[offRepClient:]),
-		Op:              le.Uint64(b[offRepOp:]),
-		Commit:          le.Uint64(b[offRepCommit:]),
-		Timestamp:       le.Uint64(b[offRepTimestamp:]),
-		Request:         le.Uint64(b[offRepRequest:]),
+		Op:              binary.LittleEndian.Uint64(b[offRepOp:]),
+		Commit:          binary.LittleEndian.Uint64(b[offRepCommit:]),
+		Timestamp:       binary.LittleEndian.Uint64(b[offRepTimestamp:]),
+		Request:         binary.LittleEndian.Uint64(b[offRepRequest:]),
 		Operation:       Operation(b[offRepOperation]),
-		Status:          Status(le.Uint32(b[offRepStatus:])),
+		Status:          Status(binary.LittleEndian.Uint32(b[offRepStatus:])),
 	}
 	if err := h.Validate(); err != nil {
 		return ReplyHeader{}, err

@@ -1,5 +1,7 @@
 package codec
 
+import "encoding/binary"
+
 // RequestHeader is the 256-byte header of a client's request (command 5).
 // Every byte not named here is reserved and zero. Code travels at bytes
 // 196..200 and only for OperationNonReplicated; for any other operation it
@@ -69,12 +71,12 @@ func (h RequestHeader) AppendTo(dst []byte) ([]byte, error) {
 	prologue{h.Checksum, h.ChecksumBody, h.Cluster, h.Size, h.View, h.Release, h.Replica}.put(b, CommandRequest)
 	putU128(b[offReqClient:], h.Client)
 	putU128(b[offReqRequestChecksum:], h.RequestChecksum)
-	le.PutUint64(b[offReqTimestamp:], h.Timestamp)
-	le.PutUint64(b[offReqRequest:], h.Request)
+	binary.LittleEndian.PutUint64(b[offReqTimestamp:], h.Timestamp)
+	binary.LittleEndian.PutUint64(b[offReqRequest:], h.Request)
 	b[offReqOperation] = byte(h.Operation)
-	le.PutUint64(b[offReqSession:], h.Session)
-	le.PutUint32(b[offReqUserID:], h.UserID)
-	le.PutUint32(b[offReqCode:], uint32(h.Code))
+	binary.LittleEndian.PutUint64(b[offReqSession:], h.Session)
+	binary.LittleEndian.PutUint32(b[offReqUserID:], h.UserID)
+	binary.LittleEndian.PutUint32(b[offReqCode:], uint32(h.Code))
 	return dst, nil
 }
 
@@ -93,15 +95,15 @@ func DecodeRequestHeader(src []byte) (RequestHeader, error) {
 		Size: p.Size, View: p.View, Release: p.Release, Replica: p.Replica,
 		Client:          getU128(b[offReqClient:]),
 		RequestChecksum: getU128(b[offReqRequestChecksum:]),
-		Timestamp:       le.Uint64(b[offReqTimestamp:]),
-		Request:         le.Uint64(b[offReqRequest:]),
+		Timestamp:       binary.LittleEndian.Uint64(b[offReqTimestamp:]),
+		Request:         binary.LittleEndian.Uint64(b[offReqRequest:]),
 		Operation:       Operation(b[offReqOperation]),
-		Session:         le.Uint64(b[offReqSession:]),
-		UserID:          le.Uint32(b[offReqUserID:]),
+		Session:         binary.LittleEndian.Uint64(b[offReqSession:]),
+		UserID:          binary.LittleEndian.Uint32(b[offReqUserID:]),
 	}
 	reserved := offReqReserved
 	if h.Operation == OperationNonReplicated {
-		h.Code = Code(le.Uint32(b[offReqCode:]))
+		h.Code = Code(binary.LittleEndian.Uint32(b[offReqCode:]))
 		reserved += sizeReqCode
 	}
 	if err := h.Validate(); err != nil {

@@ -35,8 +35,6 @@ func (u Uint128) appendHex(dst []byte) []byte {
 // Uint128From returns the u128 whose value is the unsigned integer x.
 func Uint128From(x uint64) Uint128 { return Uint128{Lo: x} }
 
-var le = binary.LittleEndian
-
 func getU128(b []byte) Uint128 {
 	return Uint128{Lo: binary.LittleEndian.Uint64(b), Hi: binary.LittleEndian.Uint64(b[8:])}
 }
