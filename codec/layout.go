@@ -105,7 +105,7 @@ const (
 func firstNonZero(b []byte) int {
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
-		if b[i]|b[i+1]|b[i+2]|b[i+3]|b[i+4]|b[i+5]|b[i+6]|b[i+7] != 0 {
+		if binary.LittleEndian.Uint64(b[i:]) != 0 {
 			break
 		}
 	}
