@@ -77,13 +77,12 @@ func checkHandle(t *testing.T, conn *lifecycle.Conn, frame []byte, lastSession u
 	return checkAnswer(t, req, frame[codec.HeaderSize:], answer, before, after, lastSession)
 }
 
-// checkConnState: the bound fields are set exactly when logged in. A
-// connection closed by an unusable frame size keeps its login (only a
-// logout or an eviction ends one), so Closed and LoggedIn may both hold.
+// checkConnState: the bound fields are set exactly when logged in, and a
+// closed connection is never logged in.
 func checkConnState(t *testing.T, s lifecycle.ConnState) {
 	bound := s.Session != 0 && !s.Client.IsZero()
 	unbound := s.Session == 0 && s.Client.IsZero() && s.UserID == 0
-	if (s.LoggedIn && !bound) || (!s.LoggedIn && !unbound) {
+	if (s.LoggedIn && !bound) || (!s.LoggedIn && !unbound) || (s.Closed && s.LoggedIn) {
 		t.Fatalf("inconsistent connection state %+v", s)
 	}
 }

@@ -25,7 +25,7 @@ type Conn struct {
 // ConnState is a snapshot of a Conn, for tests and models.
 type ConnState struct {
 	Closed   bool          // an eviction or an unusable frame size ended the connection
-	LoggedIn bool          // a login succeeded and no logout or eviction followed
+	LoggedIn bool          // a login succeeded and no logout, eviction or close followed
 	Client   codec.Uint128 // the bound client id (zero unless LoggedIn)
 	Session  uint64        // the bound session (zero unless LoggedIn)
 	UserID   uint32        // the logged-in user (zero unless LoggedIn)
@@ -74,7 +74,7 @@ func (c *Conn) Handle(frame, out []byte) ([]byte, error) {
 		err = errFrameLen
 	}
 	if err != nil {
-		c.closed = true
+		c.close()
 		return out, wrap(ErrFrameSize, err)
 	}
 	h, err := codec.DecodeRequestHeader(frame)
@@ -152,9 +152,15 @@ func reply(out []byte, h *codec.RequestHeader, status codec.Status, body []byte)
 // comes from a valid request header) and its window is either zero or the
 // server's well-formed one, so encoding cannot fail.
 func (c *Conn) evict(out []byte, e codec.Eviction) ([]byte, error) {
+	c.close()
+	return e.AppendTo(out)
+}
+
+// close ends the connection; a closed connection is logged out too, so no
+// state of a dead connection can look like a live login.
+func (c *Conn) close() {
 	c.unbind()
 	c.closed = true
-	return e.AppendTo(out)
 }
 
 func (c *Conn) unbind() {

@@ -253,6 +253,19 @@ func TestConnFrameSize(t *testing.T) {
 	}
 }
 
+// TestConnFrameSizeLogsOut: a logged-in connection that ends on an unusable
+// size is logged out too, so its state never shows a login of a dead
+// connection.
+func TestConnFrameSizeLogsOut(t *testing.T) {
+	conn := newTestServer(t).NewConn()
+	_, err := conn.Handle(register(t, clientA, passwordBody(t, v011, "iggy", "iggy")), nil)
+	noErr(t, err)
+	isTrue(t, conn.State().LoggedIn, "logged in")
+	_, err = conn.Handle(make([]byte, 100), nil)
+	errIs(t, err, lifecycle.ErrFrameSize)
+	eq(t, lifecycle.ConnState{Closed: true}, conn.State())
+}
+
 // TestConnEchoes: the request checksum, client id and request number come
 // back in the reply, and the answer is appended after what out held.
 func TestConnEchoes(t *testing.T) {
