@@ -1,6 +1,6 @@
 # iggywire: run `make help` for the targets.
 GO       ?= go
-FUZZTIME ?= 10s
+FUZZTIME ?= 7s
 T        ?=
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BENCHSTAT   := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
@@ -37,7 +37,7 @@ gremlins: ## mutation testing of codec/ by its own tests (slow: minutes)
 lint: ## staticcheck, pinned
 	$(GO) run $(STATICCHECK) ./...
 
-fuzz: ## the main job: every fuzz target for FUZZTIME each, then a summary table
+fuzz: ## the main job: every fuzz target for FUZZTIME (default 7s) each, then a summary table
 	$(GO) run ./internal/fuzzrun -fuzztime $(FUZZTIME)
 
 fuzz-one: ## one fuzz target: make fuzz-one T=FuzzX [FUZZTIME=1m]
