@@ -42,7 +42,8 @@ func (r Result) verdict() string {
 	return "PASS"
 }
 
-// Render writes one row per target and a total row.
+// Render writes one row per target, a total row, and a closing line
+// "fuzz: N passed, N failed" in the plain form test reports end with.
 func Render(w io.Writer, results []Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "target\texecs\texecs/s\tnew\tcorpus\telapsed\t\tresult")
@@ -54,8 +55,13 @@ func Render(w io.Writer, results []Result) error {
 		execs += r.Last.Execs
 		elapsed += r.Last.Elapsed
 	}
-	fmt.Fprintf(tw, "%s\t%d\t\t\t\t%s\t\t%s\n", "total", execs, elapsed, strconv.Itoa(failures(results))+" failed")
-	return tw.Flush()
+	failed := failures(results)
+	fmt.Fprintf(tw, "%s\t%d\t\t\t\t%s\t\t%s\n", "total", execs, elapsed, strconv.Itoa(failed)+" failed")
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\nfuzz: %d passed, %d failed\n", len(results)-failed, failed)
+	return err
 }
 
 func failures(results []Result) int {

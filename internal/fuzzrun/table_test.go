@@ -18,8 +18,11 @@ func TestRender(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
-	if len(lines) != 6 {
-		t.Fatalf("got %d lines, want header, 3 rows and a total:\n%s", len(lines), b.String())
+	if len(lines) != 8 {
+		t.Fatalf("got %d lines, want header, 4 rows, a total, a blank and a closing line:\n%s", len(lines), b.String())
+	}
+	if lines[7] != "fuzz: 2 passed, 2 failed" {
+		t.Errorf("closing line = %q", lines[7])
 	}
 	wantFields := [][]string{
 		{"target", "execs", "execs/s", "new", "corpus", "elapsed", "result"},
