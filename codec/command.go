@@ -169,43 +169,19 @@ const (
 	ReasonMalformedLogin
 )
 
-// reasonName returns the name of a reason 0..15 and "" for any other.
+// reasonName returns the name of a reason 0..15 and "" for any other. The
+// table is local so that no package state exists to be changed.
 func reasonName(r EvictionReason) string {
-	switch r {
-	case ReasonReserved:
-		return "Reserved"
-	case ReasonNoSession:
-		return "NoSession"
-	case ReasonClientReleaseTooLow:
-		return "ClientReleaseTooLow"
-	case ReasonClientReleaseTooHigh:
-		return "ClientReleaseTooHigh"
-	case ReasonInvalidRequestOperation:
-		return "InvalidRequestOperation"
-	case ReasonInvalidRequestBody:
-		return "InvalidRequestBody"
-	case ReasonInvalidRequestBodySize:
-		return "InvalidRequestBodySize"
-	case ReasonSessionTooLow:
-		return "SessionTooLow"
-	case ReasonSessionReleaseMismatch:
-		return "SessionReleaseMismatch"
-	case ReasonInvalidCredentials:
-		return "InvalidCredentials"
-	case ReasonInvalidToken:
-		return "InvalidToken"
-	case ReasonUserInactive:
-		return "UserInactive"
-	case ReasonSessionError:
-		return "SessionError"
-	case ReasonStaleClient:
-		return "StaleClient"
-	case ReasonIncompatibleProtocol:
-		return "IncompatibleProtocol"
-	case ReasonMalformedLogin:
-		return "MalformedLogin"
+	names := [...]string{
+		"Reserved", "NoSession", "ClientReleaseTooLow", "ClientReleaseTooHigh",
+		"InvalidRequestOperation", "InvalidRequestBody", "InvalidRequestBodySize", "SessionTooLow",
+		"SessionReleaseMismatch", "InvalidCredentials", "InvalidToken", "UserInactive",
+		"SessionError", "StaleClient", "IncompatibleProtocol", "MalformedLogin",
 	}
-	return ""
+	if int(r) >= len(names) {
+		return ""
+	}
+	return names[r]
 }
 
 // Known reports whether r is a reason that may travel: 1..15.
