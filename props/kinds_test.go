@@ -217,5 +217,3 @@ func equalReplyBody(a, b codec.LoginReply) bool {
 
 func equalComparable[T comparable](a, b T) bool { return a == b }
 
-// encode is AppendTo(nil) for a value the generators promise is valid.
-func encode[T message](v T) ([]byte, error) { return v.AppendTo(nil) }
