@@ -216,4 +216,3 @@ func equalReplyBody(a, b codec.LoginReply) bool {
 }
 
 func equalComparable[T comparable](a, b T) bool { return a == b }
-
