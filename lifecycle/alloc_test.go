@@ -10,8 +10,9 @@ import (
 // sink keeps the answers alive so the work is not optimised away.
 var sink []byte
 
-// TestHandleNoAllocs: a ping, a denial, an eviction, a session-ahead drop
-// and a frame on a closed connection cost no allocation when out has room.
+// TestHandleNoAllocs: a ping, a denial, an eviction and a frame on a closed
+// connection cost no allocation when out has room. (A dropped frame costs
+// its error, one allocation.)
 func TestHandleNoAllocs(t *testing.T) {
 	srv := newTestServer(t)
 	login := register(t, clientA, passwordBody(t, v011, "iggy", "iggy"))
@@ -26,7 +27,6 @@ func TestHandleNoAllocs(t *testing.T) {
 		{"ping after login", true, nonReplicated(t, clientA, 1, codec.CodePing), false},
 		{"deny 40", false, nonReplicated(t, clientA, 1, codec.CodeGetClusterMetadata), false},
 		{"deny 3 after login", true, nonReplicated(t, clientA, 1, codec.CodeGetClusterMetadata), false},
-		{"session ahead dropped", true, replicated(t, clientA, codec.OperationLogout, 1<<62, 1), false},
 		{"eviction 1", false, replicated(t, clientA, codec.OperationLogout, 1, 1), true},
 		{"eviction 15 legacy", false, nonReplicated(t, clientA, 1, codec.CodeLoginUser), true},
 		// A zombie of an earlier session on a connection that logged in twice.
@@ -55,7 +55,7 @@ func TestHandleNoAllocs(t *testing.T) {
 				sink, _ = conn.Handle(c.frame, out[:0])
 			})
 			eq(t, 0.0, allocs, "allocations per Handle")
-			isTrue(t, len(sink) == 256 || c.name == "session ahead dropped", "an answer was produced")
+			isTrue(t, len(sink) == 256, "an answer was produced")
 			eq(t, c.evicts, conns[0].Closed(), "closed")
 		})
 	}

@@ -1,7 +1,9 @@
 package lifecycle_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -36,20 +38,36 @@ func TestStaticAuth(t *testing.T) {
 	}
 }
 
-// TestNoSecretsPrinted: an Authenticator, an Exchange holding a login frame
-// and the errors of a failed login print no password or token.
+// TestNoSecretsPrinted: an Authenticator, a Server holding one, a Conn, an
+// Exchange holding a login frame and the errors of a failed login print no
+// password or token, through fmt, JSON or slog.
 func TestNoSecretsPrinted(t *testing.T) {
 	login := register(t, clientA, passwordBody(t, v011, "iggy", "hunter2"))
-	_, err := newTestServer(t).NewConn().Handle(login, nil)
+	srv := newTestServer(t)
+	conn := srv.NewConn()
+	_, err := conn.Handle(login, nil)
 	noErr(t, err)
-	for _, v := range []any{testAuth, &testAuth, lifecycle.Exchange{In: login, Err: err}} {
+	ex := lifecycle.Exchange{In: login, Err: err}
+	secrets := []string{"hunter2", "bobpw", "tok-iggy", "68756e74657232" /* hunter2 in hex */, "aHVudGVyM" /* base64 */}
+	var printed []string
+	for _, v := range []any{testAuth, &testAuth, srv, conn, ex, &ex} {
 		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%x", "%q"} {
-			s := fmt.Sprintf(verb, v)
-			for _, secret := range []string{"hunter2", "bobpw", "tok-iggy", "68756e74657232" /* hunter2 in hex */} {
-				isTrue(t, !strings.Contains(s, secret), "%s of %T shows a secret: %s", verb, v, s)
-			}
+			printed = append(printed, fmt.Sprintf(verb, v))
+		}
+		j, err := json.Marshal(v)
+		noErr(t, err)
+		printed = append(printed, string(j))
+		var text, js strings.Builder
+		slog.New(slog.NewTextHandler(&text, nil)).Info("x", "v", v)
+		slog.New(slog.NewJSONHandler(&js, nil)).Info("x", "v", v)
+		printed = append(printed, text.String(), js.String())
+	}
+	for _, s := range printed {
+		for _, secret := range secrets {
+			isTrue(t, !strings.Contains(s, secret), "shows a secret: %s", s)
 		}
 	}
+	isTrue(t, strings.Contains(fmt.Sprint(srv), `version "iggywire-test 1.0"`), "the server still says something: %v", srv)
 	c := newTestClient(t)
 	_, err = c.Login(nil, []byte("iggy"), []byte("bad\xffsecret"))
 	isTrue(t, err != nil && !strings.Contains(err.Error(), "secret"), "error text: %v", err)

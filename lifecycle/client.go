@@ -259,7 +259,9 @@ type Response struct {
 //   - the codec.Status of a denial Reply (status != 0) or of a non-zero
 //     result of a login reply; the client stays open.
 //   - for an Eviction, what it means (codec.Eviction.Err: a codec.Status,
-//     or a codec.IncompatibleProtocolError carrying the server's window);
+//     or a codec.IncompatibleProtocolError carrying the server's window;
+//     reason 14 with an ill-formed window, which the codec refuses to
+//     decode, is codec.StatusUnauthenticated as WIRE.md section 8 says);
 //     the client is closed until the next login.
 //   - an error matching ErrMismatch (another client id, request number or
 //     operation, or nothing outstanding), ErrMalformed (a frame that does
@@ -290,6 +292,13 @@ func (c *Client) Receive(frame []byte) (Response, error) {
 
 func (c *Client) evicted(frame []byte) error {
 	e, err := codec.DecodeEviction(frame)
+	if errors.Is(err, codec.ErrWindow) && codec.EvictionReason(frame[offEvictionReason]) == codec.ReasonIncompatibleProtocol {
+		// WIRE.md section 8: reason 14 whose window is ill-formed means
+		// Unauthenticated. Every check before the window passed (the
+		// codec reports the window last), so the frame is otherwise an
+		// eviction; the client id is read where the codec would read it.
+		e, err = codec.Eviction{Client: evictionClient(frame), Reason: codec.ReasonIncompatibleProtocol}, nil
+	}
 	if err != nil {
 		return c.fail(&malformedError{err})
 	}
@@ -358,6 +367,21 @@ func (c *Client) loggedIn(r Response) (Response, error) {
 	r.Body, r.Login = payload, login
 	c.session, c.userID = login.Session, login.UserID
 	return r, nil
+}
+
+// Offsets of an eviction the client reads itself, for the one frame the
+// codec refuses but WIRE.md section 8 gives a meaning (reason 14 with an
+// ill-formed window).
+const (
+	offEvictionClient = 128
+	offEvictionReason = 255
+)
+
+func evictionClient(frame []byte) codec.Uint128 {
+	return codec.Uint128{
+		Lo: binary.LittleEndian.Uint64(frame[offEvictionClient:]),
+		Hi: binary.LittleEndian.Uint64(frame[offEvictionClient+8:]),
+	}
 }
 
 // fail closes the client and returns err.

@@ -185,6 +185,9 @@ func TestClientReceive(t *testing.T) {
 				isTrue(t, errors.As(err, &e))
 				eq(t, testWindow, e.Window)
 			}},
+		// WIRE.md section 8: reason 14 with an ill-formed window is 40.
+		{"eviction 14 ill-formed window", true, evictionIllFormed(t, id(1)), codec.StatusUnauthenticated, true, false, nil},
+		{"eviction 14 ill-formed window, another client", true, evictionIllFormed(t, id(2)), lifecycle.ErrMismatch, true, false, nil},
 		{"eviction for another client", false, evictionFrame(t, id(2), codec.ReasonNoSession), lifecycle.ErrMismatch, true, false, nil},
 		{"request frame", false, nonReplicated(t, id(1), 1, 1), lifecycle.ErrMalformed, true, false, nil},
 		{"bad size", false, replyFrame(t, id(1), 1, codec.OperationNonReplicated, 0)[:200], lifecycle.ErrFrameSize, true, false, nil},
@@ -222,6 +225,17 @@ func TestClientReceive(t *testing.T) {
 			}
 		})
 	}
+}
+
+// evictionIllFormed is an eviction with reason 14 and window {min 2, max 1},
+// which the codec refuses to decode.
+func evictionIllFormed(t *testing.T, client codec.Uint128) []byte {
+	t.Helper()
+	b := evictionFrame(t, client, codec.ReasonNoSession)
+	b[144], b[148], b[255] = 1, 2, byte(codec.ReasonIncompatibleProtocol)
+	_, err := codec.DecodeEviction(b)
+	errIs(t, err, codec.ErrWindow, "the fixture must be the frame the codec refuses")
+	return b
 }
 
 func TestClientUnexpectedReply(t *testing.T) {

@@ -41,12 +41,9 @@ func (c *Conn) State() ConnState {
 // transport must close it, and Handle answers nothing more.
 func (c *Conn) Closed() bool { return c.closed }
 
-var (
-	errFrameLen = errors.New("len(frame) != size")
-	// droppedAhead is shared so that the drop allocates nothing; it is
-	// never modified.
-	droppedAhead = &DroppedError{Err: ErrSessionAhead}
-)
+// errFrameLen is the cause of an ErrFrameSize whose size field is usable but
+// does not match the frame handed in.
+var errFrameLen = errors.New("len(frame) != size")
 
 // Handle takes one whole frame (a 256-byte header and size-256 body bytes)
 // and appends the answer, if any, to out. It returns:
@@ -118,7 +115,9 @@ func (c *Conn) replicated(out []byte, h *codec.RequestHeader, body []byte) ([]by
 		// A zombie from before a re-login with the same client id.
 		return c.evict(out, codec.NewEviction(h.Client, codec.ReasonSessionTooLow))
 	case h.Session > c.session:
-		return out, droppedAhead
+		// A fresh error each time: a shared one could be changed by any
+		// caller through errors.As.
+		return out, &DroppedError{Err: ErrSessionAhead}
 	}
 	if h.Operation == codec.OperationLogout {
 		c.unbind()

@@ -253,6 +253,21 @@ func TestConnFrameSize(t *testing.T) {
 	}
 }
 
+// TestConnDropErrorsAreFresh: every drop returns its own error, so a
+// caller changing one through errors.As cannot change another's.
+func TestConnDropErrorsAreFresh(t *testing.T) {
+	conn := newTestServer(t).NewConn()
+	_, err := conn.Handle(register(t, clientA, passwordBody(t, v011, "iggy", "iggy")), nil)
+	noErr(t, err)
+	ahead := replicated(t, clientA, codec.OperationLogout, 1<<40, 1)
+	_, err1 := conn.Handle(ahead, nil)
+	var d1 *lifecycle.DroppedError
+	isTrue(t, errors.As(err1, &d1))
+	d1.Err = errors.New("changed by a caller")
+	_, err2 := conn.Handle(ahead, nil)
+	errIs(t, err2, lifecycle.ErrSessionAhead, "the next drop is untouched")
+}
+
 // TestConnFrameSizeLogsOut: a logged-in connection that ends on an unusable
 // size is logged out too, so its state never shows a login of a dead
 // connection.

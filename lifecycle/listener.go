@@ -2,11 +2,14 @@ package lifecycle
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
@@ -51,12 +54,46 @@ type Exchange struct {
 // Format implements fmt.Formatter: every verb prints a summary without the
 // frame bytes.
 func (e Exchange) Format(f fmt.State, _ rune) {
-	remote := "<nil>"
-	if e.Remote != nil {
-		remote = e.Remote.String()
-	}
 	fmt.Fprintf(f, "Exchange{remote %s, in %d bytes, out %d bytes, err %v, closed %t}",
-		remote, len(e.In), len(e.Out), e.Err, e.Closed)
+		e.remote(), len(e.In), len(e.Out), e.Err, e.Closed)
+}
+
+// MarshalJSON writes the same summary as Format, as an object of sizes:
+// the frame bytes never reach an encoder.
+func (e Exchange) MarshalJSON() ([]byte, error) {
+	errText := ""
+	if e.Err != nil {
+		errText = e.Err.Error()
+	}
+	return json.Marshal(struct {
+		Remote   string `json:"remote"`
+		InBytes  int    `json:"in_bytes"`
+		OutBytes int    `json:"out_bytes"`
+		Err      string `json:"err,omitempty"`
+		Closed   bool   `json:"closed"`
+	}{e.remote(), len(e.In), len(e.Out), errText, e.Closed})
+}
+
+// LogValue implements slog.LogValuer with the same summary, so a structured
+// logger never walks the frame bytes either.
+func (e Exchange) LogValue() slog.Value {
+	attrs := []slog.Attr{
+		slog.String("remote", e.remote()),
+		slog.Int("in_bytes", len(e.In)),
+		slog.Int("out_bytes", len(e.Out)),
+		slog.Bool("closed", e.Closed),
+	}
+	if e.Err != nil {
+		attrs = append(attrs, slog.String("err", e.Err.Error()))
+	}
+	return slog.GroupValue(attrs...)
+}
+
+func (e Exchange) remote() string {
+	if e.Remote == nil {
+		return "<nil>"
+	}
+	return e.Remote.String()
 }
 
 // Listener puts a Server's Conns on the connections of a net.Listener: for
@@ -131,8 +168,7 @@ func (l *Listener) Serve(ctx context.Context) error {
 			if l.isClosing() {
 				return nil
 			}
-			var ne net.Error
-			if !errors.As(err, &ne) || !ne.Timeout() {
+			if !retryable(err) {
 				l.stop()
 				return err
 			}
@@ -148,6 +184,23 @@ func (l *Listener) Serve(ctx context.Context) error {
 		}
 		go l.serveConn(nc)
 	}
+}
+
+// retryable reports whether an Accept error is passing: a timeout, or the
+// process or system running out of descriptors, buffers or memory, or a
+// connection aborted before it was accepted. Serve backs off and tries
+// again instead of ending the server for them, as net/http does.
+func retryable(err error) bool {
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return true
+	}
+	for _, errno := range [...]syscall.Errno{syscall.EMFILE, syscall.ENFILE, syscall.ENOBUFS, syscall.ENOMEM, syscall.ECONNABORTED} {
+		if errors.Is(err, errno) {
+			return true
+		}
+	}
+	return false
 }
 
 // Shutdown stops accepting, closes every connection (an answer being
@@ -270,14 +323,7 @@ func (l *Listener) readFrame(nc net.Conn, buf []byte) ([]byte, error) {
 		}
 		return header, ErrFrameTooLarge
 	}
-	if cap(buf) < size {
-		buf = append(buf[:codec.HeaderSize], make([]byte, size-codec.HeaderSize)...)
-	}
-	frame := buf[:size]
-	if _, err := io.ReadFull(nc, frame[codec.HeaderSize:]); err != nil {
-		return nil, err
-	}
-	return frame, nil
+	return appendFull(nc, header, size-codec.HeaderSize)
 }
 
 func (l *Listener) trace(e Exchange) {

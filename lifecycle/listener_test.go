@@ -7,8 +7,11 @@ import (
 	"errors"
 	"io"
 	"net"
+	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -245,6 +248,67 @@ func TestListenerContextCancel(t *testing.T) {
 		t.Fatal("Serve did not return after cancel")
 	}
 	isTrue(t, w.closedByServer(), "connections are closed")
+}
+
+// TestReadFrameClaimCostsNothing: a header announcing 64 MiB followed by
+// nothing costs about what arrived, not what was claimed.
+func TestReadFrameClaimCostsNothing(t *testing.T) {
+	hdr := nonReplicated(t, clientA, 1, codec.CodePing)
+	binary.LittleEndian.PutUint32(hdr[48:], codec.MaxFrameSize)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := lifecycle.ReadFrame(bytes.NewReader(hdr), nil)
+	runtime.ReadMemStats(&after)
+	errIs(t, err, io.EOF, "the body never came")
+	isTrue(t, after.TotalAlloc-before.TotalAlloc < 1<<20, "allocated %d bytes for a 64 MiB claim", after.TotalAlloc-before.TotalAlloc)
+}
+
+// flakyListener fails Accept with the errors given, then accepts from ln.
+type flakyListener struct {
+	net.Listener
+	mu   sync.Mutex
+	errs []error
+}
+
+func (f *flakyListener) Accept() (net.Conn, error) {
+	f.mu.Lock()
+	if len(f.errs) > 0 {
+		err := f.errs[0]
+		f.errs = f.errs[1:]
+		f.mu.Unlock()
+		return nil, err
+	}
+	f.mu.Unlock()
+	return f.Listener.Accept()
+}
+
+// TestListenerAcceptRetries: running out of descriptors or buffers is
+// passing, so the server backs off and goes on; any other Accept error
+// ends Serve with that error.
+func TestListenerAcceptRetries(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	noErr(t, err)
+	passing := []error{
+		&net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.EMFILE)},
+		&net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.ENFILE)},
+		&net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.ENOBUFS)},
+	}
+	l := lifecycle.NewListener(&flakyListener{Listener: ln, errs: passing}, newTestServer(t), lifecycle.ServeOptions{})
+	served := make(chan error, 1)
+	go func() { served <- l.Serve(context.Background()) }()
+	w := dial(t, l.Addr(), newTestClient(t))
+	_, err = w.do(w.c.Ping(nil))
+	noErr(t, err, "served after passing Accept errors")
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	noErr(t, l.Shutdown(ctx))
+	noErr(t, <-served)
+
+	ln, err = net.Listen("tcp", "127.0.0.1:0")
+	noErr(t, err)
+	fatal := errors.New("listener broke")
+	l = lifecycle.NewListener(&flakyListener{Listener: ln, errs: []error{fatal}}, newTestServer(t), lifecycle.ServeOptions{})
+	errIs(t, l.Serve(context.Background()), fatal)
 }
 
 func TestReadFrame(t *testing.T) {

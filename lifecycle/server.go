@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"errors"
+	"fmt"
 	"sync/atomic"
 
 	"github.com/iggywire/iggywire/codec"
@@ -85,6 +86,16 @@ func NewServer(cfg Config) (*Server, error) {
 	}
 	return &Server{window: cfg.Window, version: probe.ServerVersion, auth: cfg.Auth, handler: cfg.Handler}, nil
 }
+
+// Format implements fmt.Formatter: every verb prints the window, the
+// version and the sessions handed out, never the Authenticator, whose
+// secrets fmt would otherwise reach through the unexported field.
+func (s *Server) Format(f fmt.State, _ rune) {
+	fmt.Fprintf(f, "lifecycle.Server{window %v, version %q, sessions %d}", s.window, s.version, s.sessions.Load())
+}
+
+// String is Format's summary, for callers that ask for a Stringer.
+func (s *Server) String() string { return fmt.Sprint(s) }
 
 // Window returns the accept window.
 func (s *Server) Window() codec.Window { return s.window }
