@@ -1,10 +1,10 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/iggywire/iggywire/codec"
@@ -18,57 +18,65 @@ type config struct {
 	Auth    lifecycle.StaticAuth
 }
 
-// userFlags collects -user NAME:PASSWORD in flag order; user ids are 1, 2,
-// ... in that order. It prints only names.
-type userFlags struct{ users *[]lifecycle.User }
+// secretFlag collects the raw values of a repeatable flag that holds a
+// secret (-user NAME:PASSWORD, -token TOKEN=NAME). Set never fails: the flag
+// package quotes a rejected value in its error, so the values are checked
+// after parsing, by code that names only the entry's position and user.
+type secretFlag struct{ list *[]string }
 
-func (f userFlags) String() string {
-	if f.users == nil {
+func (f secretFlag) String() string {
+	if f.list == nil || len(*f.list) == 0 {
 		return ""
 	}
-	names := make([]string, len(*f.users))
-	for i, u := range *f.users {
+	return strconv.Itoa(len(*f.list)) + " redacted"
+}
+
+func (f secretFlag) Set(s string) error {
+	*f.list = append(*f.list, s)
+	return nil
+}
+
+// parseUsers turns the -user values into users with ids 1, 2, ... in flag
+// order. Errors name the position and the user, never the password.
+func parseUsers(raw []string) ([]lifecycle.User, error) {
+	var users []lifecycle.User
+	for i, s := range raw {
+		name, password, ok := strings.Cut(s, ":")
+		if !ok || name == "" {
+			return nil, fmt.Errorf("-user #%d: want NAME:PASSWORD", i+1)
+		}
+		for _, u := range users {
+			if u.Name == name {
+				return nil, fmt.Errorf("-user #%d: user %q given twice", i+1, name)
+			}
+		}
+		users = append(users, lifecycle.User{ID: uint32(i + 1), Name: name, Password: codec.Secret(password)})
+	}
+	return users, nil
+}
+
+// parseTokens turns the -token values into tokens. The last '=' splits,
+// since a user name has none and a token might. Errors name the position
+// only.
+func parseTokens(raw []string) ([]lifecycle.Token, error) {
+	var tokens []lifecycle.Token
+	for i, s := range raw {
+		j := strings.LastIndexByte(s, '=')
+		if j <= 0 || j == len(s)-1 {
+			return nil, fmt.Errorf("-token #%d: want TOKEN=NAME", i+1)
+		}
+		tokens = append(tokens, lifecycle.Token{Value: codec.Secret(s[:j]), User: s[j+1:]})
+	}
+	return tokens, nil
+}
+
+// userNames lists the user names, for the startup log line.
+func userNames(users []lifecycle.User) string {
+	names := make([]string, len(users))
+	for i, u := range users {
 		names[i] = u.Name
 	}
 	return strings.Join(names, ",")
-}
-
-func (f userFlags) Set(s string) error {
-	name, password, ok := strings.Cut(s, ":")
-	if !ok || name == "" {
-		return errors.New("want NAME:PASSWORD")
-	}
-	for _, u := range *f.users {
-		if u.Name == name {
-			return fmt.Errorf("user %q given twice", name)
-		}
-	}
-	*f.users = append(*f.users, lifecycle.User{ID: uint32(len(*f.users) + 1), Name: name, Password: codec.Secret(password)})
-	return nil
-}
-
-// tokenFlags collects -token TOKEN=NAME. It prints only the user names.
-type tokenFlags struct{ tokens *[]lifecycle.Token }
-
-func (f tokenFlags) String() string {
-	if f.tokens == nil {
-		return ""
-	}
-	names := make([]string, len(*f.tokens))
-	for i, t := range *f.tokens {
-		names[i] = "[REDACTED]=" + t.User
-	}
-	return strings.Join(names, ",")
-}
-
-func (f tokenFlags) Set(s string) error {
-	// The last '=' splits, since a user name has none and a token might.
-	i := strings.LastIndexByte(s, '=')
-	if i < 0 || i == len(s)-1 {
-		return errors.New("want TOKEN=NAME")
-	}
-	*f.tokens = append(*f.tokens, lifecycle.Token{Value: codec.Secret(s[:i]), User: s[i+1:]})
-	return nil
 }
 
 // listFlag collects a repeatable plain string.
@@ -89,13 +97,13 @@ func (f listFlag) Set(s string) error {
 // parseConfig reads the command line. Errors and usage go to stderr.
 func parseConfig(args []string, stderr io.Writer) (config, error) {
 	var cfg config
-	var inactive []string
+	var inactive, users, tokens []string
 	version := "0.11.0"
 	fs := flag.NewFlagSet("loginserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&cfg.Addr, "addr", "127.0.0.1:8090", "address to listen on")
-	fs.Var(userFlags{&cfg.Auth.Users}, "user", "a user `NAME:PASSWORD` (repeatable; ids 1, 2, ... in order)")
-	fs.Var(tokenFlags{&cfg.Auth.Tokens}, "token", "a personal access token `TOKEN=NAME` (repeatable)")
+	fs.Var(secretFlag{&users}, "user", "a user `NAME:PASSWORD` (repeatable; ids 1, 2, ... in order)")
+	fs.Var(secretFlag{&tokens}, "token", "a personal access token `TOKEN=NAME` (repeatable)")
 	fs.Var(listFlag{&inactive}, "inactive", "mark user `NAME` inactive (repeatable)")
 	fs.StringVar(&version, "version", version, "server protocol version `X.Y.Z`; the window is its default one")
 	if err := fs.Parse(args); err != nil {
@@ -105,6 +113,12 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		return config{}, fmt.Errorf("unexpected arguments: %q", fs.Args())
 	}
 	var err error
+	if cfg.Auth.Users, err = parseUsers(users); err != nil {
+		return config{}, err
+	}
+	if cfg.Auth.Tokens, err = parseTokens(tokens); err != nil {
+		return config{}, err
+	}
 	if cfg.Version, err = codec.ParseVersion(version); err != nil {
 		return config{}, fmt.Errorf("-version: %w", err)
 	}

@@ -40,22 +40,32 @@ func TestParseConfig(t *testing.T) {
 	}
 }
 
+// TestParseConfigErrors: every bad command line is refused, and neither the
+// error nor what is printed to stderr shows a password or token, not even
+// one that was rejected.
 func TestParseConfigErrors(t *testing.T) {
 	for _, args := range [][]string{
-		{"-user", "nopassword"},
-		{"-user", ":pw"},
-		{"-user", "a:1", "-user", "a:2"},
-		{"-token", "tok"},
-		{"-token", "tok="},
-		{"-token", "tok=ghost"},
+		{"-user", "nopassword-s3cr3t"},
+		{"-user", ":pw-s3cr3t"},
+		{"-user", "a:1-s3cr3t", "-user", "a:2-s3cr3t"},
+		{"-token", "tok-s3cr3t"},
+		{"-token", "tok-s3cr3t="},
+		{"-token", "=tok-s3cr3t"},
+		{"-token", "tok-s3cr3t=ghost"},
 		{"-inactive", "ghost"},
 		{"-version", "1.2"},
 		{"-version", "0.0.0"},
 		{"-nosuchflag"},
 		{"extra"},
 	} {
-		if _, err := parseConfig(args, io.Discard); err == nil {
+		var stderr strings.Builder
+		_, err := parseConfig(args, &stderr)
+		if err == nil {
 			t.Errorf("%q: no error", args)
+			continue
+		}
+		if out := err.Error() + stderr.String(); strings.Contains(out, "s3cr3t") {
+			t.Errorf("%q: the error shows a secret: %s", args, out)
 		}
 	}
 }

@@ -1,7 +1,8 @@
 // Command loginserver is a loopback Iggy login server: it speaks the
 // connection lifecycle of the wire reference (login, ping, logout, session
 // fencing, evictions) to real SDK clients, denies every other command with
-// status 3, and logs one line per frame with secrets left out.
+// status 3, and logs one line for every frame it reads and one for every
+// answer it writes, with secrets left out.
 //
 // Usage:
 //
@@ -62,7 +63,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	l := lifecycle.NewListener(ln, srv, lifecycle.ServeOptions{Trace: frameLogger{logger}.trace})
 	logger.Info("listening", "addr", ln.Addr().String(), "window", srv.Window().String(),
-		"users", userFlags{&cfg.Auth.Users}.String(), "tokens", len(cfg.Auth.Tokens))
+		"users", userNames(cfg.Auth.Users), "tokens", len(cfg.Auth.Tokens))
 	if ready != nil {
 		ready(ln.Addr())
 	}
