@@ -47,7 +47,10 @@ type StaticAuth struct {
 // Password implements Authenticator.
 func (a StaticAuth) Password(username, password []byte) (uint32, error) {
 	u, ok := a.user(string(username))
-	if !ok || u.Inactive || subtle.ConstantTimeCompare(u.Password, password) != 1 {
+	// Compare even for an unknown user (against nothing), so that the
+	// work done does not depend on whether the account exists.
+	match := subtle.ConstantTimeCompare(u.Password, password) == 1
+	if !ok || u.Inactive || !match {
 		return 0, ErrInvalidCredentials
 	}
 	return u.ID, nil

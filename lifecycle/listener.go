@@ -34,6 +34,10 @@ type ServeOptions struct {
 	// MaxFrame is the largest frame read into memory; larger ones (up to
 	// the wire's 64 MiB) are discarded unanswered. Default 1 MiB.
 	MaxFrame int
+	// LoginTimeout bounds how long a connection may stay without a login,
+	// from its accept or its last logout, so that clients that only ping
+	// cannot hold every MaxConns slot. Default 60s.
+	LoginTimeout time.Duration
 	// Trace, if set, is called after every frame from the connection's
 	// goroutine, so it must be safe for concurrent use.
 	Trace func(Exchange)
@@ -119,6 +123,7 @@ const (
 	defaultWriteTimeout = 10 * time.Second
 	defaultMaxConns     = 256
 	defaultMaxFrame     = 1 << 20
+	defaultLoginTimeout = 60 * time.Second
 )
 
 // NewListener returns a Listener serving srv on ln. It takes ownership of
@@ -135,6 +140,9 @@ func NewListener(ln net.Listener, srv *Server, opts ServeOptions) *Listener {
 	}
 	if opts.MaxFrame < codec.HeaderSize {
 		opts.MaxFrame = defaultMaxFrame
+	}
+	if opts.LoginTimeout <= 0 {
+		opts.LoginTimeout = defaultLoginTimeout
 	}
 	return &Listener{ln: ln, srv: srv, opts: opts, sem: make(chan struct{}, opts.MaxConns),
 		conns: make(map[net.Conn]struct{}), done: make(chan struct{})}
@@ -279,8 +287,14 @@ func (l *Listener) serveConn(nc net.Conn) {
 	conn := l.srv.NewConn()
 	buf := make([]byte, codec.HeaderSize, 1024)
 	out := make([]byte, 0, 1024)
+	loginBy := time.Now().Add(l.opts.LoginTimeout)
 	for {
-		frame, err := l.readFrame(nc, buf)
+		wasIn := conn.State().LoggedIn
+		deadline := time.Now().Add(l.opts.ReadTimeout)
+		if !wasIn && loginBy.Before(deadline) {
+			deadline = loginBy
+		}
+		frame, err := l.readFrame(nc, buf, deadline)
 		if err != nil {
 			if errors.Is(err, ErrFrameTooLarge) {
 				l.trace(Exchange{Remote: nc.RemoteAddr(), In: frame, Err: err})
@@ -300,14 +314,19 @@ func (l *Listener) serveConn(nc net.Conn) {
 		if conn.Closed() {
 			return
 		}
+		if wasIn && !conn.State().LoggedIn {
+			// A logout: the next login is due LoginTimeout from now.
+			loginBy = time.Now().Add(l.opts.LoginTimeout)
+		}
 	}
 }
 
-// readFrame reads one frame into buf (grown as needed). A header whose size
+// readFrame reads one frame into buf (grown as needed), the header by
+// deadline and the body within ReadTimeout after it. A header whose size
 // is unusable is returned as it is, for Handle to refuse; a frame above
 // MaxFrame is discarded and reported as ErrFrameTooLarge with its header.
-func (l *Listener) readFrame(nc net.Conn, buf []byte) ([]byte, error) {
-	_ = nc.SetReadDeadline(time.Now().Add(l.opts.ReadTimeout))
+func (l *Listener) readFrame(nc net.Conn, buf []byte, deadline time.Time) ([]byte, error) {
+	_ = nc.SetReadDeadline(deadline)
 	header := buf[:codec.HeaderSize]
 	if _, err := io.ReadFull(nc, header); err != nil {
 		return nil, err

@@ -207,6 +207,35 @@ func TestListenerReadTimeout(t *testing.T) {
 	isTrue(t, w.closedByServer(), "an idle connection is closed")
 }
 
+// TestListenerLoginTimeout: a connection that only pings is closed once
+// LoginTimeout has passed without a login; a logged-in one is not.
+func TestListenerLoginTimeout(t *testing.T) {
+	const limit = 200 * time.Millisecond
+	l := startListener(t, lifecycle.ServeOptions{LoginTimeout: limit})
+	start := time.Now() // before the accept, so the close cannot come sooner than limit after it
+	pinger, member := dial(t, l.Addr(), newTestClient(t)), dial(t, l.Addr(), newTestClient(t))
+	_, err := member.do(member.c.Login(nil, []byte("iggy"), []byte("iggy")))
+	noErr(t, err)
+	for time.Since(start) < 5*limit {
+		_, err = member.do(member.c.Ping(nil))
+		noErr(t, err, "a logged-in connection stays")
+		frame, err := pinger.c.Ping(nil)
+		noErr(t, err)
+		if _, err = pinger.nc.Write(frame); err != nil {
+			break
+		}
+		answer, err := lifecycle.ReadFrame(pinger.nc, nil)
+		if err != nil {
+			break
+		}
+		_, err = pinger.c.Receive(answer)
+		noErr(t, err)
+		time.Sleep(limit / 5)
+	}
+	isTrue(t, time.Since(start) < 5*limit, "a connection that only pings was still served after %v", time.Since(start))
+	isTrue(t, time.Since(start) >= limit, "closed before LoginTimeout: %v", time.Since(start))
+}
+
 func TestListenerMaxConns(t *testing.T) {
 	l := startListener(t, lifecycle.ServeOptions{MaxConns: 1})
 	c1, c2 := newTestClient(t), newTestClient(t)
