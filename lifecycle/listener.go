@@ -148,6 +148,14 @@ func NewListener(ln net.Listener, srv *Server, opts ServeOptions) *Listener {
 		conns: make(map[net.Conn]struct{}), done: make(chan struct{})}
 }
 
+// Serve is NewListener(ln, srv, ServeOptions{}).Serve with a background
+// context: it serves until Accept fails for good, which closing ln causes,
+// and then returns that error (net.ErrClosed after a Close), like
+// http.Serve. Use a Listener for Shutdown and options.
+func Serve(ln net.Listener, srv *Server) error {
+	return NewListener(ln, srv, ServeOptions{}).Serve(context.Background())
+}
+
 // Addr returns the address listened on.
 func (l *Listener) Addr() net.Addr { return l.ln.Addr() }
 

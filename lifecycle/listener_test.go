@@ -340,6 +340,26 @@ func TestListenerAcceptRetries(t *testing.T) {
 	errIs(t, l.Serve(context.Background()), fatal)
 }
 
+// TestServe: the one-call form serves a login and returns net.ErrClosed
+// once its listener is closed.
+func TestServe(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	noErr(t, err)
+	served := make(chan error, 1)
+	go func() { served <- lifecycle.Serve(ln, newTestServer(t)) }()
+	w := dial(t, ln.Addr(), newTestClient(t))
+	_, err = w.do(w.c.Login(nil, []byte("iggy"), []byte("iggy")))
+	noErr(t, err)
+	noErr(t, ln.Close())
+	select {
+	case err := <-served:
+		errIs(t, err, net.ErrClosed)
+	case <-time.After(testTimeout):
+		t.Fatal("Serve did not return after its listener closed")
+	}
+	isTrue(t, w.closedByServer(), "connections end with the server")
+}
+
 func TestReadFrame(t *testing.T) {
 	ping := nonReplicated(t, clientA, 1, codec.CodePing)
 	var stream []byte
