@@ -226,3 +226,21 @@ func TestDumpAnyPrefixAnyKind(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDump holds Dump to its contract on any input: no panic, no error for
+// a known kind, both printed forms written, and no field over a secret
+// showing its value.
+func FuzzDump(f *testing.F) {
+	reg := registerFrame(f, loginBody(f, "pw"))
+	for _, seed := range [][]byte{nil, reg, concat(reg, reg), withSize(reg, 0, 270), withCommand(reg, 0, 7),
+		loginBody(f, "pw"), patBody(f, "tok"), legacyLoginFrame(f, "pw"), eviction14(f), loginReplyFrame(f), []byte("0.11.0")} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		for _, kind := range append(kinds(), kindAuto) {
+			r := mustDump(t, src, kind)
+			_ = render(t, r)
+			checkOverlapsRedacted(t, kind, r)
+		}
+	})
+}

@@ -99,7 +99,11 @@ func dumpLine(src []byte, blank []span, start int) string {
 			hexPart.WriteString(" ..")
 			text.WriteByte('.')
 		default:
-			fmt.Fprintf(&hexPart, " %02x", src[off])
+			// Two hex digits by hand: fmt per byte is most of a long dump.
+			const digits = "0123456789abcdef"
+			hexPart.WriteByte(' ')
+			hexPart.WriteByte(digits[src[off]>>4])
+			hexPart.WriteByte(digits[src[off]&0xf])
 			text.WriteByte(printable(src[off]))
 		}
 	}

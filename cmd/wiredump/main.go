@@ -11,7 +11,10 @@
 // -as, an input of at least 256 bytes is decoded by its command byte and an
 // input shorter than a header is tried as every body kind. Passwords and
 // tokens are never printed: their fields show only their length, and the
-// hex dump shows their bytes as "..".
+// hex dump shows their bytes as "..". Whatever the size fields and command
+// bytes claim, any bytes that some reading of the input could take for a
+// password or a token are blanked, so a dump may blank more than the
+// secrets themselves.
 //
 // Exit status: 0 decoded, 1 decode error, 2 usage error.
 package main

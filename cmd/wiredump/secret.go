@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -9,22 +8,28 @@ import (
 )
 
 // blankSpans returns the byte ranges of src that hold a password or a
-// token. It looks at the input, not only at the sections shown, so that a
-// wrong -as kind does not print a secret:
+// token. The rule is that every span some reading of the input could take
+// for a secret is blanked, so the result must not depend on a size field,
+// a command byte or the -as kind being honest:
 //
 //   - every Secret field of a section shown;
-//   - the body of a Request frame (byte 60 is 5): for operation Register,
-//     the secrets of the login shapes that match, or of both shapes when
-//     neither does (a truncated password is still a password); for a login
-//     code sent as NonReplicated, the whole body;
+//   - the secrets of a login shape found at any offset of the input (see
+//     scanSecrets): a captured stream, a lying size field and a frame with
+//     a stray command byte all put login bodies where no header says;
+//   - the bodies of the frames that some chain of size fields, or of
+//     header-only readings, could start (see frameSecrets): after a
+//     Register-looking header, the secrets of the login shapes that decode
+//     there, read to the end of the input, or, when neither does, of both
+//     shapes as far as their walks reach; after a login code sent as
+//     NonReplicated, the whole body;
 //   - an input read as a body or text, shorter than a header, or that did
-//     not decode: the secrets of the login shapes that match at offset 0.
-//     When the input is read as a login or its ClientVersionInfo prefix, is
-//     tried as every body kind, or is a body or short input that did not
-//     decode, also of the shapes that do not match.
+//     not decode: the secrets of the login shapes that match at offset 0,
+//     and, when the input is read as a login or its ClientVersionInfo
+//     prefix, is tried as every body kind, or is a body or short input that
+//     did not decode, also of the shapes that do not match.
 //
-// A long input read as a frame that decodes is not read as a login body, so
-// that a header's random bytes are not taken for a password.
+// The cost is over-redaction, never a leak: bytes that merely look like a
+// login body at some offset are blanked too.
 func blankSpans(src []byte, kind string, secs []Section, ok bool) []span {
 	var out []span
 	for _, s := range secs {
@@ -34,55 +39,28 @@ func blankSpans(src []byte, kind string, secs []Section, ok bool) []span {
 			}
 		}
 	}
+	out = append(out, scanSecrets(src)...)
 	out = append(out, frameSecrets(src)...)
 	short := len(src) < codec.HeaderSize
 	if isBodyKind(kind) || short || !ok {
 		all := kind == kindLogin || kind == kindLoginPAT || kind == kindClientInfo ||
 			kind == kindAuto && short || !ok && (isBodyKind(kind) || short)
-		out = append(out, shapeSecrets(src, 0, len(src), all)...)
+		out = append(out, shapeSecrets(src, 0, all)...)
 	}
 	return merge(out)
 }
 
-// frameSecrets finds the secrets of a Request frame's body, whatever its
-// header says otherwise.
-func frameSecrets(src []byte) []span {
-	if len(src) < codec.HeaderSize || codec.Command(src[offCommand]) != codec.CommandRequest {
-		return nil
-	}
-	end := len(src)
-	if size := binary.LittleEndian.Uint32(src[offSize:]); size >= codec.HeaderSize && int64(size) < int64(end) {
-		end = int(size)
-	}
-	switch codec.Operation(src[offReqOperation]) {
-	case codec.OperationRegister:
-		return shapeSecrets(src, codec.HeaderSize, end, true)
-	case codec.OperationNonReplicated:
-		if isLoginCode(codec.Code(binary.LittleEndian.Uint32(src[offReqCode:]))) && end > codec.HeaderSize {
-			return []span{{codec.HeaderSize, end}}
-		}
-	}
-	return nil
-}
-
-// shapeSecrets returns the secret ranges of the login shapes that decode at
-// src[start:end], or, if none does and all is set, of every shape as far as
-// its walk got.
-func shapeSecrets(src []byte, start, end int, all bool) []span {
+// shapeSecrets returns the secrets of the login shapes that decode at
+// start, read to the end of the input, or, if none does and all is set, of
+// both shapes as far as their walks reach (a truncated password is still a
+// password).
+func shapeSecrets(src []byte, start int, all bool) []span {
 	var matched, every []span
 	anyMatched := false
-	for _, kind := range []string{kindLogin, kindLoginPAT} {
-		d, _ := bodyDecoderFor(kind)
-		w := newWalker(src, start, end)
-		d.walk(w)
-		var s []span
-		for _, f := range w.fields {
-			if f.Secret && f.Size > 0 {
-				s = append(s, span{f.Offset, f.end()})
-			}
-		}
+	for _, kind := range loginKinds() {
+		s := walkSecrets(src, start, kind)
 		every = append(every, s...)
-		if _, err := d.decode(src[start:end]); err == nil {
+		if decodesAt(src, start, kind) {
 			anyMatched = true
 			matched = append(matched, s...)
 		}
