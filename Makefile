@@ -37,7 +37,7 @@ gremlins: ## mutation testing of codec/ by its own tests (slow: minutes)
 lint: ## staticcheck, pinned
 	$(GO) run $(STATICCHECK) ./...
 
-fuzz: ## the main job: every fuzz target for FUZZTIME (default 7s) each, then a summary table
+fuzz: ## the main job: every fuzz target for FUZZTIME (7s, or a count like 50000x) each, then a summary table
 	$(GO) run ./internal/fuzzrun -fuzztime $(FUZZTIME)
 
 fuzz-one: ## one fuzz target: make fuzz-one T=FuzzX [FUZZTIME=1m]

@@ -19,7 +19,7 @@ import (
 
 // config is everything the flags say.
 type config struct {
-	fuzztime time.Duration
+	fuzztime budget
 	run      string
 	parallel int
 	promote  bool
@@ -35,10 +35,10 @@ func main() {
 
 // run parses args and does one job; its result is the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
-	var c config
+	c := config{fuzztime: budget{d: 7 * time.Second}}
 	fs := flag.NewFlagSet("fuzzrun", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.DurationVar(&c.fuzztime, "fuzztime", 7*time.Second, "how long to fuzz each target")
+	fs.Var(&c.fuzztime, "fuzztime", `how long to fuzz each target: a duration ("7s") or an execution count ("50000x")`)
 	fs.StringVar(&c.run, "run", "", "fuzz only this target (FuzzX)")
 	fs.IntVar(&c.parallel, "parallel", runtime.NumCPU(), "fuzzing workers per target")
 	fs.BoolVar(&c.promote, "promote", false, "copy inputs fuzzing found into corpus/ instead of fuzzing")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -45,5 +46,33 @@ func TestIsDeadlineRace(t *testing.T) {
 	}
 	if IsDeadlineRace("lifecycle: context deadline exceeded while reading") {
 		t.Error("matched a line that only mentions the error")
+	}
+}
+
+// TestScan: the last status line is kept, the failing input and the
+// deadline race are found, and the fuzzing time is measured from the end
+// of the baseline.
+func TestScan(t *testing.T) {
+	out := strings.Join([]string{
+		"fuzz: elapsed: 0s, gathering baseline coverage: 0/3 completed",
+		"fuzz: elapsed: 0s, gathering baseline coverage: 3/3 completed, now fuzzing with 2 workers",
+		"fuzz: elapsed: 3s, execs: 100 (33/sec), new interesting: 1 (total: 4)",
+		"    Failing input written to testdata/fuzz/FuzzX/abc",
+		"    context deadline exceeded",
+	}, "\n")
+	var r Result
+	var echo strings.Builder
+	failing, deadline := scan(strings.NewReader(out), &echo, &r)
+	if failing != "testdata/fuzz/FuzzX/abc" || !deadline {
+		t.Errorf("scan = %q, %v", failing, deadline)
+	}
+	if r.Last.Execs != 100 || r.Last.Total != 4 {
+		t.Errorf("last status %+v", r.Last)
+	}
+	if r.Fuzzed <= 0 {
+		t.Error("fuzzing time not measured")
+	}
+	if echo.String() != out+"\n" {
+		t.Error("output not echoed as it came")
 	}
 }

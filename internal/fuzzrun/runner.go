@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // listTargets asks `go test -list` for the fuzz targets of pkg.
@@ -47,7 +48,7 @@ func fuzzAll(c config, stdout io.Writer) error {
 	}
 	var results []Result
 	for _, t := range targets {
-		fmt.Fprintf(stdout, "=== %s for %s\n", t, c.fuzztime)
+		fmt.Fprintf(stdout, "=== %s for %s\n", t, &c.fuzztime)
 		results = append(results, fuzzOne(c, t, stdout))
 	}
 	fmt.Fprintln(stdout)
@@ -109,12 +110,23 @@ func fuzzOne(c config, target string, stdout io.Writer) Result {
 
 // scan echoes the output, keeps the last status line in r, and returns
 // the failing input's path if a line names one, and whether the run
-// reported the bare deadline error of go.dev/issue/75804.
+// reported the bare deadline error of go.dev/issue/75804. It also times the
+// fuzzing itself, from the end of the baseline to the end of the output,
+// since status lines round their elapsed time to whole seconds.
 func scan(out io.Reader, echo io.Writer, r *Result) (failing string, deadline bool) {
+	var started time.Time
+	defer func() {
+		if !started.IsZero() {
+			r.Fuzzed = time.Since(started)
+		}
+	}()
 	s := bufio.NewScanner(out)
 	for s.Scan() {
 		line := s.Text()
 		fmt.Fprintln(echo, line)
+		if started.IsZero() && strings.Contains(line, "now fuzzing") {
+			started = time.Now()
+		}
 		if p, ok := ParseProgress(line); ok {
 			r.Last = p
 		}

@@ -15,19 +15,31 @@ type Result struct {
 	Crasher string   // where the failing input was copied, if the run failed
 	Failure string   // why the run failed when there is no crasher (build error, ...)
 	Flake   bool     // go test hit go.dev/issue/75804: no input failed
+	// Fuzzed is the wall time from the end of the baseline to the end of
+	// the run; zero when it was not seen.
+	Fuzzed time.Duration
 }
 
 // Failed reports whether the run did not pass.
 func (r Result) Failed() bool { return r.Crasher != "" || r.Failure != "" }
 
-// ExecsPerSec is executions over the whole elapsed time: the last status
+// ExecsPerSec is executions over the whole fuzzing time: the last status
 // line's own rate covers only its last three seconds.
 func (r Result) ExecsPerSec() int64 {
-	secs := r.Last.Elapsed.Seconds()
+	secs := r.elapsed().Seconds()
 	if secs <= 0 {
 		return r.Last.PerSec
 	}
 	return int64(float64(r.Last.Execs) / secs)
+}
+
+// elapsed is the measured fuzzing time, or the last status line's
+// (whole seconds) when it was not measured.
+func (r Result) elapsed() time.Duration {
+	if r.Fuzzed > 0 {
+		return r.Fuzzed.Round(100 * time.Millisecond)
+	}
+	return r.Last.Elapsed
 }
 
 func (r Result) verdict() string {
@@ -51,9 +63,9 @@ func Render(w io.Writer, results []Result) error {
 	var elapsed time.Duration
 	for _, r := range results {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t\t%s\n", r.Target, r.Last.Execs, r.ExecsPerSec(),
-			r.Last.New, r.Last.Total, r.Last.Elapsed, r.verdict())
+			r.Last.New, r.Last.Total, r.elapsed(), r.verdict())
 		execs += r.Last.Execs
-		elapsed += r.Last.Elapsed
+		elapsed += r.elapsed()
 	}
 	failed := failures(results)
 	fmt.Fprintf(tw, "%s\t%d\t\t\t\t%s\t\t%s\n", "total", execs, elapsed, strconv.Itoa(failed)+" failed")

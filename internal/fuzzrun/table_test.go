@@ -43,6 +43,13 @@ func TestRender(t *testing.T) {
 	}
 }
 
+func TestExecsPerSecMeasured(t *testing.T) {
+	r := Result{Last: Progress{Execs: 30000, Elapsed: time.Second}, Fuzzed: 1500 * time.Millisecond}
+	if got := r.ExecsPerSec(); got != 20000 {
+		t.Errorf("ExecsPerSec = %d, want 20000 from the measured 1.5s", got)
+	}
+}
+
 func TestExecsPerSecWithoutElapsed(t *testing.T) {
 	r := Result{Last: Progress{Execs: 10, PerSec: 7}}
 	if got := r.ExecsPerSec(); got != 7 {
