@@ -75,7 +75,7 @@ func AppendLoginReplyFrame(dst []byte, h ReplyHeader, reply LoginReply) ([]byte,
 		return dst, err
 	}
 	out = append(out, 0, 0, 0, 0)
-	return reply.AppendTo(out)
+	return reply.appendTo(out), nil // validated above
 }
 
 // SplitResult reads the result section that starts the body of a committed

@@ -44,10 +44,15 @@ func (l LoginReply) AppendTo(dst []byte) ([]byte, error) {
 	if err := l.Validate(); err != nil {
 		return dst, err
 	}
+	return l.appendTo(dst), nil
+}
+
+// appendTo appends the encoding of l, which was validated.
+func (l LoginReply) appendTo(dst []byte) []byte {
 	dst = binary.LittleEndian.AppendUint32(dst, l.UserID)
 	dst = binary.LittleEndian.AppendUint64(dst, l.Session)
 	dst = binary.LittleEndian.AppendUint32(dst, uint32(l.ServerProtocol))
-	return appendText8(dst, l.ServerVersion), nil
+	return appendText8(dst, l.ServerVersion)
 }
 
 // Clone returns a copy of l that shares no memory with the input it was
