@@ -128,23 +128,18 @@ func (c *Client) Closed() bool { return c.closed }
 // id, since a re-login is a new client. Login also opens a closed client. On error dst is unchanged.
 func (c *Client) Login(dst, username, password []byte) ([]byte, error) {
 	body := codec.LoginRegister{Info: c.info, Username: username, Password: password}
-	if err := body.Validate(); err != nil {
-		return dst, err
-	}
 	return c.register(dst, body.EncodedLen(), body.AppendTo)
 }
 
 // LoginWithToken appends a LOGIN_REGISTER_WITH_PAT request; see Login.
 func (c *Client) LoginWithToken(dst, token []byte) ([]byte, error) {
 	body := codec.LoginRegisterPAT{Info: c.info, Token: token}
-	if err := body.Validate(); err != nil {
-		return dst, err
-	}
 	return c.register(dst, body.EncodedLen(), body.AppendTo)
 }
 
-// register appends a Register request whose body, already validated, is
-// n bytes written by appendBody.
+// register appends a Register request whose body is n bytes written by
+// appendBody, which validates it; on any error dst and the client are
+// unchanged.
 func (c *Client) register(dst []byte, n int, appendBody func([]byte) ([]byte, error)) ([]byte, error) {
 	if c.pending.active {
 		return dst, ErrPending
