@@ -41,7 +41,9 @@ func (c Command) String() string {
 type Operation uint8
 
 // Operations named by the connection lifecycle. The other known values are
-// the internal (64..68), metadata (128..149) and partition (160..162) ranges.
+// the internal (64..68), metadata (128..149) and partition (160..162) ranges;
+// see OperationForCode for the command each of the last two stands for, and
+// IsMetadata for why the classes differ from the ranges.
 const (
 	OperationReserved      Operation = 0
 	OperationRegister      Operation = 1
@@ -59,25 +61,12 @@ const (
 // Known reports whether o is a known value: 0..3, 64..68, 128..149 or
 // 160..162. A reply may echo 0; a request never carries it.
 func (o Operation) Known() bool {
-	return o <= OperationLogout ||
-		OperationInternalFirst <= o && o <= OperationInternalLast ||
-		OperationMetadataFirst <= o && o <= OperationMetadataLast ||
-		OperationPartitionFirst <= o && o <= OperationPartitionLast
-}
-
-// IsMetadata reports whether o is in the metadata range 128..149.
-func (o Operation) IsMetadata() bool {
-	return OperationMetadataFirst <= o && o <= OperationMetadataLast
-}
-
-// IsPartition reports whether o is in the partition range 160..162.
-func (o Operation) IsPartition() bool {
-	return OperationPartitionFirst <= o && o <= OperationPartitionLast
+	return o <= OperationLogout || o.IsInternal() || o.inMetadataRange() || o.IsPartition()
 }
 
 // String names the lifecycle operations, prints range members as
-// "internal_N", "metadata_N" or "partition_N", and unknown values as
-// "UNKNOWN_OPERATION_N".
+// "internal_N", "metadata_N" (128..149, by range, not by IsMetadata) or
+// "partition_N", and unknown values as "UNKNOWN_OPERATION_N".
 func (o Operation) String() string {
 	switch {
 	case o == OperationReserved:
@@ -88,9 +77,9 @@ func (o Operation) String() string {
 		return "NonReplicated"
 	case o == OperationLogout:
 		return "Logout"
-	case OperationInternalFirst <= o && o <= OperationInternalLast:
+	case o.IsInternal():
 		return "internal_" + itoa(uint64(o))
-	case o.IsMetadata():
+	case o.inMetadataRange():
 		return "metadata_" + itoa(uint64(o))
 	case o.IsPartition():
 		return "partition_" + itoa(uint64(o))
@@ -98,9 +87,11 @@ func (o Operation) String() string {
 	return "UNKNOWN_OPERATION_" + itoa(uint64(o))
 }
 
-// Code is a command code (u32). Logins (40, 45) ride OperationRegister and
-// do not travel in the header; every non-replicated command travels in a
-// NonReplicated request's header at bytes 196..200.
+// Code is a command code (u32). Logins (40, 45) ride OperationRegister,
+// logout (39) rides OperationLogout and each replicated client command rides
+// its own operation (OperationForCode); none of them travels in the header.
+// Every other command travels in a NonReplicated request's header at bytes
+// 196..200.
 type Code uint32
 
 // Command codes of the connection lifecycle.

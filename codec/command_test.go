@@ -29,18 +29,16 @@ func operationKnown(o int) bool {
 	return o <= 3 || 64 <= o && o <= 68 || 128 <= o && o <= 149 || 160 <= o && o <= 162
 }
 
-// TestOperation checks Known, the range predicates and String on every
-// value.
+// TestOperation checks Known and String on every value (the classes are
+// TestOperationClasses').
 func TestOperation(t *testing.T) {
 	for o := range 256 {
 		op := codec.Operation(o)
 		eq(t, operationKnown(o), op.Known(), fmt.Sprintf("Operation(%d).Known", o))
-		eq(t, 128 <= o && o <= 149, op.IsMetadata(), fmt.Sprintf("Operation(%d).IsMetadata", o))
-		eq(t, 160 <= o && o <= 162, op.IsPartition(), fmt.Sprintf("Operation(%d).IsPartition", o))
 	}
 	names := map[codec.Operation]string{
 		0: "Reserved", 1: "Register", 2: "NonReplicated", 3: "Logout",
-		64: "internal_64", 68: "internal_68", 128: "metadata_128", 149: "metadata_149",
+		64: "internal_64", 68: "internal_68", 128: "metadata_128", 138: "metadata_138", 149: "metadata_149",
 		160: "partition_160", 162: "partition_162",
 		4: "UNKNOWN_OPERATION_4", 63: "UNKNOWN_OPERATION_63", 69: "UNKNOWN_OPERATION_69",
 		127: "UNKNOWN_OPERATION_127", 150: "UNKNOWN_OPERATION_150", 159: "UNKNOWN_OPERATION_159",

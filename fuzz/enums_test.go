@@ -16,7 +16,10 @@ func checkEnums(t *testing.T, h []byte) {
 	knownName(t, cmd.String(), cmd.Known(), "UNKNOWN_COMMAND_")
 	for _, o := range []codec.Operation{codec.Operation(h[176]), codec.Operation(h[208])} {
 		knownName(t, o.String(), o.Known(), "UNKNOWN_OPERATION_")
-		meta, part := o >= 128 && o <= 149, o >= 160 && o <= 162
+		// WIRE.md section 6: metadata is internal (64..68) plus 128..149
+		// except DeleteSegments (138).
+		meta := o >= 64 && o <= 68 || o >= 128 && o <= 149 && o != 138
+		part := o >= 160 && o <= 162
 		if o.IsMetadata() != meta || o.IsPartition() != part {
 			t.Fatalf("operation %d: IsMetadata %v, IsPartition %v", o, o.IsMetadata(), o.IsPartition())
 		}

@@ -187,18 +187,27 @@ func (c *Client) Logout(dst []byte) ([]byte, error) {
 	return c.build(dst, codec.OperationLogout, 0, true, nil)
 }
 
-// Replicated appends a request for a metadata operation (which consumes the
-// watermark) or a partition operation (which carries it without consuming
-// it). It needs a session (ErrNoSession); any other operation is
+// Replicated appends a request for the operation of a replicated client
+// command (128..149 and 160..162, WIRE.md section 6): a partition operation
+// carries the watermark without consuming it, every other one (DeleteSegments
+// included) consumes it. It needs a session (ErrNoSession); any other
+// operation (Register, NonReplicated, Logout, the internal ones) is
 // ErrOperation.
 func (c *Client) Replicated(dst []byte, op codec.Operation, body []byte) ([]byte, error) {
-	if !op.IsMetadata() && !op.IsPartition() {
+	if !clientReplicated(op) {
 		return dst, ErrOperation
 	}
 	if err := c.needSession(); err != nil {
 		return dst, err
 	}
-	return c.build(dst, op, 0, op.IsMetadata(), body)
+	return c.build(dst, op, 0, !op.IsPartition(), body)
+}
+
+// clientReplicated reports whether op is the operation of a replicated
+// client command: one that stands for a code, other than Logout.
+func clientReplicated(op codec.Operation) bool {
+	_, ok := op.Code()
+	return ok && op != codec.OperationLogout
 }
 
 // needSession is the check of every replicated request: a closed client
