@@ -133,3 +133,34 @@ func (e Eviction) Err() error {
 	}
 	return StatusInvalidCommand // 2..6 and unknown reasons
 }
+
+// DecodeEvictionForClient decodes src as a client reads an eviction: like
+// DecodeEviction, but it also accepts the one eviction DecodeEviction
+// refuses that WIRE.md section 8 still gives a meaning, reason 14 with an
+// ill-formed window. That eviction comes back with its window as sent, and
+// its Err is StatusUnauthenticated. Every other rule is checked by
+// DecodeEviction itself, in its order.
+func DecodeEvictionForClient(src []byte) (Eviction, error) {
+	if len(src) < HeaderSize || EvictionReason(src[offEvReason]) != ReasonIncompatibleProtocol {
+		return DecodeEviction(src)
+	}
+	w := Window{
+		Max: Version(binary.LittleEndian.Uint32(src[offEvWindowMax:])),
+		Min: Version(binary.LittleEndian.Uint32(src[offEvWindowMin:])),
+	}
+	if w.Valid() {
+		return DecodeEviction(src)
+	}
+	// The window is checked last, so decoding a copy whose window is
+	// well-formed checks every other rule exactly as DecodeEviction does.
+	var b [HeaderSize]byte
+	copy(b[:], src)
+	binary.LittleEndian.PutUint32(b[offEvWindowMax:], 1)
+	binary.LittleEndian.PutUint32(b[offEvWindowMin:], 1)
+	e, err := DecodeEviction(b[:])
+	if err != nil {
+		return Eviction{}, err
+	}
+	e.Window = w
+	return e, nil
+}

@@ -14,13 +14,20 @@ const (
 	StatusUnauthenticated            Status = 40
 	StatusInvalidCredentials         Status = 42
 	StatusInvalidPersonalAccessToken Status = 53
+	// The transient result codes of a Register reply (WIRE.md section 8).
+	// 57: the outcome is unknown, so only the same request may be replayed
+	// (same connection, same client id). 58: nothing was committed, so the
+	// login may be re-issued anywhere, even under a fresh client id.
+	StatusTransientNotCommitted Status = 57
+	StatusTransientNotAccepted  Status = 58
 )
 
 // Known reports whether s is one of the codes named above.
 func (s Status) Known() bool {
 	switch s {
 	case StatusOK, StatusInvalidCommand, StatusInvalidFormat, StatusStaleClient,
-		StatusUnauthenticated, StatusInvalidCredentials, StatusInvalidPersonalAccessToken:
+		StatusUnauthenticated, StatusInvalidCredentials, StatusInvalidPersonalAccessToken,
+		StatusTransientNotCommitted, StatusTransientNotAccepted:
 		return true
 	}
 	return false
@@ -43,6 +50,10 @@ func (s Status) String() string {
 		return "InvalidCredentials"
 	case StatusInvalidPersonalAccessToken:
 		return "InvalidPersonalAccessToken"
+	case StatusTransientNotCommitted:
+		return "TransientNotCommitted"
+	case StatusTransientNotAccepted:
+		return "TransientNotAccepted"
 	}
 	return "STATUS_" + itoa(uint64(s))
 }
@@ -51,13 +62,21 @@ func (s Status) String() string {
 func (s Status) Error() string { return "iggy status " + itoa(uint64(s)) + " (" + s.String() + ")" }
 
 // IncompatibleProtocolError is what an eviction with reason 14 and a
-// well-formed window means: the server accepts only client protocol versions
-// in Window.
+// well-formed window means, IncompatibleProtocolVersion(client, min, max) in
+// WIRE.md section 8: the server accepts only client protocol versions in
+// Window, and Client is the version the client sent. The eviction does not
+// carry the client's version, so Eviction.Err leaves Client zero; a client
+// that knows what it sent fills it (lifecycle.Client does).
 type IncompatibleProtocolError struct {
+	Client Version
 	Window Window
 }
 
-// Error says which window the server accepts.
+// Error names the client's version, when known, and the window the server
+// accepts.
 func (e IncompatibleProtocolError) Error() string {
-	return "incompatible protocol version: server accepts " + e.Window.String()
+	if e.Client == 0 {
+		return "incompatible protocol version: server accepts " + e.Window.String()
+	}
+	return "incompatible protocol version: client speaks " + e.Client.String() + ", server accepts " + e.Window.String()
 }

@@ -14,6 +14,7 @@ func TestStatus(t *testing.T) {
 	names := map[codec.Status]string{
 		0: "OK", 3: "InvalidCommand", 4: "InvalidFormat", 30: "StaleClient",
 		40: "Unauthenticated", 42: "InvalidCredentials", 53: "InvalidPersonalAccessToken",
+		57: "TransientNotCommitted", 58: "TransientNotAccepted",
 	}
 	for s := range codec.Status(100) {
 		want, known := names[s]
