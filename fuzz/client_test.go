@@ -73,17 +73,46 @@ func send(t *testing.T, c *lifecycle.Client, action byte) codec.Operation {
 	case 4:
 		_, err = c.Request(nil, codec.CodeGetClusterMetadata, nil)
 	default:
+		if k := action >> 3; k >= 24 {
+			return sendCode(t, c, k-24)
+		}
 		op = codec.OperationMetadataFirst + codec.Operation(action>>3)%3
 		_, err = c.Replicated(nil, op, []byte("x"))
 	}
 	if err == nil {
 		return op
 	}
+	checkBuildErr(t, err)
+	return codec.OperationReserved
+}
+
+// sendCode makes c build a request by code (Request routes it by
+// codec.OperationForCode) and checks that a replicated code never goes out
+// as NonReplicated. It returns the operation sent, or OperationReserved.
+func sendCode(t *testing.T, c *lifecycle.Client, pick byte) codec.Operation {
+	codes := [8]codec.Code{202, 503, 101, 122, 33, 605, 70000, codec.CodeGetClusterMetadata}
+	code := codes[pick%8]
+	frame, err := c.Request(nil, code, []byte("x"))
+	if err != nil {
+		checkBuildErr(t, err)
+		return codec.OperationReserved
+	}
+	h, err := codec.DecodeRequestHeader(frame)
+	if err != nil {
+		t.Fatalf("Request(%d) built an invalid header: %v", code, err)
+	}
+	if want := codec.OperationForCode(code); h.Operation != want || (want != codec.OperationNonReplicated) != (h.Code == 0) {
+		t.Fatalf("Request(%d) sent operation %v with code %d, want operation %v", code, h.Operation, h.Code, want)
+	}
+	return h.Operation
+}
+
+// checkBuildErr: building a request fails only in the documented ways.
+func checkBuildErr(t *testing.T, err error) {
 	if !errors.Is(err, lifecycle.ErrPending) && !errors.Is(err, lifecycle.ErrNoSession) &&
 		!errors.Is(err, lifecycle.ErrClosed) {
 		t.Fatalf("building a request: undocumented error %v (%T)", err, err)
 	}
-	return codec.OperationReserved
 }
 
 // echo writes into a Reply what c waits for, and into an Eviction c's
@@ -103,11 +132,21 @@ func echo(c *lifecycle.Client, frame []byte, sent codec.Operation) {
 	request := st.Watermark
 	if sent == codec.OperationRegister {
 		request = 0
-	} else if sent == codec.OperationLogout || sent.IsMetadata() {
+	} else if consumes(sent) {
 		request-- // these consumed the watermark when they were built
 	}
 	le.PutUint64(frame[200:], request)
 	frame[208] = byte(sent)
+}
+
+// consumes reports whether a request on op consumed the watermark: every
+// replicated operation but the partition ones (WIRE.md section 7, point 9).
+func consumes(op codec.Operation) bool {
+	switch op {
+	case codec.OperationReserved, codec.OperationRegister, codec.OperationNonReplicated:
+		return false
+	}
+	return !op.IsPartition()
 }
 
 // checkReceive hands frame to c and checks the outcome.
@@ -119,14 +158,15 @@ func checkReceive(t *testing.T, c *lifecycle.Client, sent codec.Operation, frame
 	if after.Session == 0 || after.Session == before.Session {
 		return
 	}
-	// A new session: it must come from a valid login reply to a login.
+	// A new session: it must come from a valid login reply to a login,
+	// whatever operation the reply carries (WIRE.md section 7, point 9).
 	if err != nil || sent != codec.OperationRegister || !before.Pending {
 		t.Fatalf("session %d stored after %v (sent %v, pending %v)", after.Session, err, sent, before.Pending)
 	}
 	h, herr := codec.DecodeReplyHeader(frame)
 	payload, code, serr := codec.SplitResult(frame[codec.HeaderSize:])
 	lr, _, lerr := codec.DecodeLoginReply(payload)
-	if herr != nil || h.Operation != codec.OperationRegister || h.Status != codec.StatusOK || serr != nil || code != 0 ||
+	if herr != nil || h.Request != 0 || h.Status != codec.StatusOK || serr != nil || code != 0 ||
 		lerr != nil || lr.Session != after.Session || resp.Login.Session != after.Session || after.UserID != lr.UserID {
 		t.Fatalf("session %d stored from an invalid login reply", after.Session)
 	}
@@ -136,6 +176,7 @@ func checkReceive(t *testing.T, c *lifecycle.Client, sent codec.Operation, frame
 func checkReceiveErr(t *testing.T, before, after lifecycle.ClientState, err error) {
 	var status codec.Status
 	var incompatible codec.IncompatibleProtocolError
+	var transient *lifecycle.TransientError
 	switch {
 	case err == nil:
 		if before.Closed || after.Closed {
@@ -150,8 +191,12 @@ func checkReceiveErr(t *testing.T, before, after lifecycle.ClientState, err erro
 			t.Fatalf("%v left the client %+v", err, after)
 		}
 	case errors.As(err, &incompatible):
-		if !after.Closed || !incompatible.Window.Valid() {
-			t.Fatalf("incompatible protocol %v left the client %+v", incompatible.Window, after)
+		if !after.Closed || !incompatible.Window.Valid() || incompatible.Client != codec.MustPack(0, 11, 0) {
+			t.Fatalf("incompatible protocol %v (client %v) left the client %+v", incompatible.Window, incompatible.Client, after)
+		}
+	case errors.As(err, &transient):
+		if after.Closed || after.Session != 0 || transient.Replay() == transient.Reissue() {
+			t.Fatalf("transient %v left the client %+v", err, after)
 		}
 	case errors.As(err, &status):
 		if status == codec.StatusOK {

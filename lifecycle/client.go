@@ -30,8 +30,14 @@ type ClientConfig struct {
 //
 // Request numbers follow WIRE.md section 7, point 9: the watermark starts
 // at 1 for each client id; a Register carries 0; NonReplicated requests and
-// partition operations carry the watermark without consuming it; metadata
-// operations and Logout consume it (1, 2, 3, ...).
+// partition operations carry the watermark without consuming it; every
+// other replicated operation (metadata, DeleteSegments, Logout) consumes it
+// (1, 2, 3, ...).
+//
+// Against a real Iggy server the Client reads the wire as the reference
+// writes it (WIRE.md section 7, points 9 and 10): it correlates a reply by
+// request number and client id, not by operation, and accepts an eviction
+// whatever non-zero client id it carries.
 //
 // The zero Client is not usable; get one from NewClient.
 type Client struct {
@@ -171,12 +177,40 @@ func (c *Client) Ping(dst []byte) ([]byte, error) {
 	return c.Request(dst, codec.CodePing, nil)
 }
 
-// Request appends a NonReplicated request for code with body. It carries
-// the current session (0 before login) and the watermark without consuming
-// it. On error dst is unchanged.
+// Request appends a request for code with body, on the operation
+// codec.OperationForCode gives (WIRE.md section 6):
+//
+//   - a replicated client command (CreateStream 202, SendMessages 101, ...)
+//     rides its own operation, as Replicated builds it: it needs a session
+//     (ErrNoSession) and its code does not travel in the header;
+//   - logout (39) is Logout, whose body is empty (ErrOperation otherwise);
+//   - the logins (40, 45) are ErrOperation: Login and LoginWithToken build
+//     them;
+//   - every other code rides NonReplicated with the code in the header, the
+//     current session (0 before login) and the watermark, not consumed.
+//
+// On error dst is unchanged.
 func (c *Client) Request(dst []byte, code codec.Code, body []byte) ([]byte, error) {
-	return c.build(dst, codec.OperationNonReplicated, code, false, body)
+	switch op := codec.OperationForCode(code); op {
+	case codec.OperationNonReplicated:
+		return c.build(dst, op, code, false, body)
+	case codec.OperationRegister:
+		return dst, wrap(ErrOperation, errLoginCode)
+	case codec.OperationLogout:
+		if len(body) != 0 {
+			return dst, wrap(ErrOperation, errLogoutBody)
+		}
+		return c.Logout(dst)
+	default:
+		return c.Replicated(dst, op, body)
+	}
 }
+
+// Causes of an ErrOperation from Request.
+var (
+	errLoginCode  = errors.New("a login is built by Login or LoginWithToken")
+	errLogoutBody = errors.New("a logout carries no body")
+)
 
 // Logout appends a LOGOUT_USER request (operation Logout, empty body),
 // consuming the watermark. It needs a session (ErrNoSession).
@@ -244,9 +278,12 @@ func (c *Client) build(dst []byte, op codec.Operation, code codec.Code, consume 
 
 // Response is what Receive read from a Reply.
 type Response struct {
-	Operation codec.Operation // the operation the reply answers
-	Request   uint64          // the echoed request number
-	Status    codec.Status    // 0, or the status of a denial
+	// Operation is the operation the reply carries. It may differ from the
+	// request's: the reference answers DeleteSegments (138) under
+	// TruncatePartition (68), for one (WIRE.md section 7, point 9).
+	Operation codec.Operation
+	Request   uint64       // the echoed request number
+	Status    codec.Status // 0, or the status of a denial
 	// Body is the reply body; for a login, the login reply after the
 	// result section. It aliases the frame.
 	Body []byte
@@ -256,22 +293,27 @@ type Response struct {
 }
 
 // Receive reads the frame that answers the outstanding request: a Reply or
-// an Eviction. It returns:
+// an Eviction. A Reply answers the outstanding request when its client id
+// and request number match; its operation may differ (WIRE.md section 7,
+// point 9), and the request sent, not the reply's operation, decides what
+// the reply means. It returns:
 //
 //   - nil after a successful Reply; after a login the client stores the
 //     session and user id, after a logout it forgets them.
 //   - the codec.Status of a denial Reply (status != 0) or of a non-zero
-//     result of a login reply; the client stays open.
-//   - for an Eviction, what it means (codec.Eviction.Err: a codec.Status,
-//     or a codec.IncompatibleProtocolError carrying the server's window;
-//     reason 14 with an ill-formed window, which the codec refuses to
-//     decode, is codec.StatusUnauthenticated as WIRE.md section 8 says);
-//     the client is closed until the next login.
-//   - an error matching ErrMismatch (another client id, request number or
-//     operation, or nothing outstanding), ErrMalformed (a frame that does
-//     not decode, a login reply without a valid session included) or
-//     ErrFrameSize; the client is closed, and the transport must drop the
-//     connection.
+//     result of a login reply; the client stays open. A transient result
+//     (57 or 58) is a *TransientError saying how the login may be retried.
+//   - for an Eviction, whatever non-zero client id it carries (the
+//     reference puts its own id for the connection on evictions 1 and 13,
+//     WIRE.md section 7, point 10), what it means (codec.Eviction.Err: a
+//     codec.Status, or a codec.IncompatibleProtocolError carrying the
+//     server's window and the version this client sent; reason 14 with an
+//     ill-formed window is codec.StatusUnauthenticated as WIRE.md section 8
+//     says); the client is closed until the next login.
+//   - an error matching ErrMismatch (another client id or request number,
+//     or nothing outstanding), ErrMalformed (a frame that does not decode,
+//     a login reply without a valid session included) or ErrFrameSize; the
+//     client is closed, and the transport must drop the connection.
 //   - ErrClosed on a closed client.
 func (c *Client) Receive(frame []byte) (Response, error) {
 	if c.closed {
@@ -294,23 +336,21 @@ func (c *Client) Receive(frame []byte) (Response, error) {
 	return Response{}, c.fail(&malformedError{errors.New("frame is neither a Reply nor an Eviction: " + cmd.String())})
 }
 
+// evicted reads an eviction. Its client id is not checked against ours:
+// the eviction ends the connection whoever it names, and the reference
+// names its own id for the connection on evictions 1 and 13.
 func (c *Client) evicted(frame []byte) error {
-	e, err := codec.DecodeEviction(frame)
-	if errors.Is(err, codec.ErrWindow) && codec.EvictionReason(frame[offEvictionReason]) == codec.ReasonIncompatibleProtocol {
-		// WIRE.md section 8: reason 14 whose window is ill-formed means
-		// Unauthenticated. Every check before the window passed (the
-		// codec reports the window last), so the frame is otherwise an
-		// eviction; the client id is read where the codec would read it.
-		e, err = codec.Eviction{Client: evictionClient(frame), Reason: codec.ReasonIncompatibleProtocol}, nil
-	}
+	e, err := codec.DecodeEvictionForClient(frame)
 	if err != nil {
 		return c.fail(&malformedError{err})
 	}
-	if e.Client != c.id {
-		return c.fail(wrap(ErrMismatch, errors.New("eviction for another client id")))
-	}
 	c.fail(nil)
-	return e.Err()
+	err = e.Err()
+	if ipe, ok := err.(codec.IncompatibleProtocolError); ok {
+		ipe.Client = c.info.Protocol // the version every login of c sends
+		return ipe
+	}
+	return err
 }
 
 func (c *Client) reply(frame []byte) (Response, error) {
@@ -321,6 +361,7 @@ func (c *Client) reply(frame []byte) (Response, error) {
 	if err := c.matches(&h); err != nil {
 		return Response{}, c.fail(err)
 	}
+	sent := c.pending.operation
 	c.pending = pending{}
 	r := Response{Operation: h.Operation, Request: h.Request, Status: h.Status}
 	if h.Status != codec.StatusOK {
@@ -329,7 +370,7 @@ func (c *Client) reply(frame []byte) (Response, error) {
 	if body := frame[codec.HeaderSize:]; len(body) > 0 {
 		r.Body = body
 	}
-	switch h.Operation {
+	switch sent {
 	case codec.OperationRegister:
 		return c.loggedIn(r)
 	case codec.OperationLogout:
@@ -338,7 +379,8 @@ func (c *Client) reply(frame []byte) (Response, error) {
 	return r, nil
 }
 
-// matches checks that h answers the outstanding request.
+// matches checks that h answers the outstanding request: by client id and
+// request number, not by operation (WIRE.md section 7, point 9).
 func (c *Client) matches(h *codec.ReplyHeader) error {
 	switch {
 	case !c.pending.active:
@@ -347,8 +389,6 @@ func (c *Client) matches(h *codec.ReplyHeader) error {
 		return wrap(ErrMismatch, errors.New("reply for another client id"))
 	case h.Request != c.pending.request:
 		return mismatch("request", c.pending.request, h.Request)
-	case h.Operation != c.pending.operation:
-		return mismatch("operation", uint64(c.pending.operation), uint64(h.Operation))
 	}
 	return nil
 }
@@ -362,7 +402,7 @@ func (c *Client) loggedIn(r Response) (Response, error) {
 	}
 	if code != 0 {
 		r.Body = nil
-		return r, codec.Status(code)
+		return r, c.loginRefused(codec.Status(code))
 	}
 	login, _, err := codec.DecodeLoginReply(payload)
 	if err != nil {
@@ -373,19 +413,18 @@ func (c *Client) loggedIn(r Response) (Response, error) {
 	return r, nil
 }
 
-// Offsets of an eviction the client reads itself, for the one frame the
-// codec refuses but WIRE.md section 8 gives a meaning (reason 14 with an
-// ill-formed window).
-const (
-	offEvictionClient = 128
-	offEvictionReason = 255
-)
-
-func evictionClient(frame []byte) codec.Uint128 {
-	return codec.Uint128{
-		Lo: binary.LittleEndian.Uint64(frame[offEvictionClient:]),
-		Hi: binary.LittleEndian.Uint64(frame[offEvictionClient+8:]),
+// loginRefused is what a login reply with a non-zero result code means. The
+// transient codes of WIRE.md section 8 are a *TransientError; after 57 the
+// next login keeps the client id, so that it is the same request, replayed.
+func (c *Client) loginRefused(code codec.Status) error {
+	switch code {
+	case codec.StatusTransientNotCommitted:
+		c.idUsed = false
+		return &TransientError{Code: code}
+	case codec.StatusTransientNotAccepted:
+		return &TransientError{Code: code}
 	}
+	return code
 }
 
 // fail closes the client and returns err.

@@ -6,6 +6,9 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
 )
@@ -174,21 +177,27 @@ func TestClientReceive(t *testing.T) {
 		{"ping reply", false, replyFrame(t, id(1), 1, codec.OperationNonReplicated, 0), nil, false, false, nil},
 		{"deny 40", false, replyFrame(t, id(1), 1, codec.OperationNonReplicated, codec.StatusUnauthenticated), codec.StatusUnauthenticated, false, false, nil},
 		{"request number mismatch", false, replyFrame(t, id(1), 2, codec.OperationNonReplicated, 0), lifecycle.ErrMismatch, true, false, nil},
-		{"operation mismatch", false, replyFrame(t, id(1), 1, codec.OperationLogout, 0), lifecycle.ErrMismatch, true, false, nil},
+		// WIRE.md section 7, point 9: correlated by request number and
+		// client id; the request sent (a ping) decides what it means.
+		{"another operation, same request and client", false, replyFrame(t, id(1), 1, codec.OperationLogout, 0), nil, false, false, nil},
 		{"client mismatch", false, replyFrame(t, id(9), 1, codec.OperationNonReplicated, 0), lifecycle.ErrMismatch, true, false, nil},
 		{"eviction 9", true, evictionFrame(t, id(1), codec.ReasonInvalidCredentials), codec.StatusInvalidCredentials, true, false, nil},
 		{"eviction 10", true, evictionFrame(t, id(1), codec.ReasonInvalidToken), codec.StatusInvalidPersonalAccessToken, true, false, nil},
 		{"eviction 15", false, evictionFrame(t, id(1), codec.ReasonMalformedLogin), codec.StatusInvalidFormat, true, false, nil},
-		{"eviction 14", true, evictionFrame(t, id(1), codec.ReasonIncompatibleProtocol), codec.IncompatibleProtocolError{Window: testWindow}, true, false,
+		{"eviction 14", true, evictionFrame(t, id(1), codec.ReasonIncompatibleProtocol), codec.IncompatibleProtocolError{Client: v011, Window: testWindow}, true, false,
 			func(t *testing.T, err error) {
 				var e codec.IncompatibleProtocolError
 				isTrue(t, errors.As(err, &e))
 				eq(t, testWindow, e.Window)
+				eq(t, v011, e.Client, "the version the client sent")
 			}},
 		// WIRE.md section 8: reason 14 with an ill-formed window is 40.
 		{"eviction 14 ill-formed window", true, evictionIllFormed(t, id(1)), codec.StatusUnauthenticated, true, false, nil},
-		{"eviction 14 ill-formed window, another client", true, evictionIllFormed(t, id(2)), lifecycle.ErrMismatch, true, false, nil},
-		{"eviction for another client", false, evictionFrame(t, id(2), codec.ReasonNoSession), lifecycle.ErrMismatch, true, false, nil},
+		// WIRE.md section 7, point 10: an eviction means what its reason
+		// says whatever non-zero client id it carries.
+		{"eviction 14 ill-formed window, another client", true, evictionIllFormed(t, id(2)), codec.StatusUnauthenticated, true, false, nil},
+		{"eviction for another client", false, evictionFrame(t, id(2), codec.ReasonNoSession), codec.StatusUnauthenticated, true, false, nil},
+		{"eviction with client id 0", false, func() []byte { b := evictionFrame(t, id(2), codec.ReasonNoSession); clear(b[128:144]); return b }(), lifecycle.ErrMalformed, true, false, nil},
 		{"request frame", false, nonReplicated(t, id(1), 1, 1), lifecycle.ErrMalformed, true, false, nil},
 		{"bad size", false, replyFrame(t, id(1), 1, codec.OperationNonReplicated, 0)[:200], lifecycle.ErrFrameSize, true, false, nil},
 	}
@@ -253,4 +262,103 @@ func TestClientDeniedLogoutKeepsSession(t *testing.T) {
 	errIs(t, err, codec.StatusInvalidCommand)
 	eq(t, uint64(5), c.Session())
 	eq(t, uint64(2), c.State().Watermark, "the watermark stays consumed")
+}
+
+// refLoginResult is a Register reply as the reference frames a failed
+// commit: header, then a result section with one entry whose result is
+// code (WIRE.md section 4).
+func refLoginResult(client codec.Uint128, code uint32) []byte {
+	b := refReply(client, 0, byte(codec.OperationRegister), 0)
+	le.PutUint32(b[48:], codec.HeaderSize+12)
+	b = le.AppendUint32(b, 1)
+	b = le.AppendUint32(b, 0)
+	return le.AppendUint32(b, code)
+}
+
+// TestClientTransientLogin: result codes 57 and 58 of a Register reply
+// (WIRE.md section 8) are a retryable *TransientError; the connection
+// stays open. After 57 the next login is the same request (same client id,
+// same bytes); after 58 it is a new one under a fresh client id.
+func TestClientTransientLogin(t *testing.T) {
+	cases := []struct {
+		code    codec.Status
+		replay  bool
+		nextID  codec.Uint128
+		message string
+	}{
+		{codec.StatusTransientNotCommitted, true, id(1), "replay the same login on the same connection"},
+		{codec.StatusTransientNotAccepted, false, id(2), "the login may be re-issued anywhere"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.code.String(), func(t *testing.T) {
+			c := newTestClient(t)
+			first, err := c.Login(nil, []byte("iggy"), []byte("iggy"))
+			require.NoError(t, err)
+			r, err := c.Receive(refLoginResult(id(1), uint32(tc.code)))
+			require.ErrorIs(t, err, lifecycle.ErrTransient)
+			require.ErrorIs(t, err, tc.code)
+			var te *lifecycle.TransientError
+			require.ErrorAs(t, err, &te)
+			assert.Equal(t, tc.code, te.Code)
+			assert.Equal(t, tc.replay, te.Replay())
+			assert.Equal(t, !tc.replay, te.Reissue())
+			assert.True(t, te.Temporary())
+			assert.Contains(t, err.Error(), tc.message)
+			assert.Nil(t, r.Body)
+			assert.Equal(t, lifecycle.ClientState{Client: id(1), Watermark: 1}, c.State(), "open, not logged in, nothing pending")
+
+			again, err := c.Login(nil, []byte("iggy"), []byte("iggy"))
+			require.NoError(t, err)
+			assert.Equal(t, tc.nextID, c.ID())
+			assert.Equal(t, tc.replay, string(first) == string(again), "the retry is the same request")
+			_, err = c.Receive(loginReplyAs(t, tc.nextID, 7))
+			require.NoError(t, err)
+			assert.Equal(t, uint64(7), c.Session())
+		})
+	}
+	c := newTestClient(t)
+	_, err := c.Login(nil, []byte("iggy"), []byte("iggy"))
+	require.NoError(t, err)
+	_, err = c.Receive(refLoginResult(id(1), 42))
+	require.ErrorIs(t, err, codec.StatusInvalidCredentials)
+	assert.NotErrorIs(t, err, lifecycle.ErrTransient, "only 57 and 58 are transient")
+}
+
+// TestClientRequestRefusals: Request builds neither a login nor a logout
+// with a body, and a replicated code needs a session.
+func TestClientRequestRefusals(t *testing.T) {
+	c := newTestClient(t)
+	for _, code := range []codec.Code{codec.CodeLoginRegister, codec.CodeLoginRegisterWithPAT} {
+		f, err := c.Request([]byte("kept"), code, nil)
+		require.ErrorIs(t, err, lifecycle.ErrOperation, "code %d", code)
+		assert.Equal(t, []byte("kept"), f)
+	}
+	_, err := c.Request(nil, codec.CodeLogoutUser, nil)
+	require.ErrorIs(t, err, lifecycle.ErrNoSession, "logout before login")
+	_, err = c.Request(nil, 503, nil)
+	require.ErrorIs(t, err, lifecycle.ErrNoSession, "DeleteSegments before login")
+	assert.Equal(t, lifecycle.ClientState{Client: id(1), Watermark: 1}, c.State(), "nothing was built")
+
+	c = loggedInClient(t)
+	_, err = c.Request(nil, codec.CodeLogoutUser, []byte{1})
+	require.ErrorIs(t, err, lifecycle.ErrOperation, "a logout carries no body")
+	f, err := c.Request(nil, codec.CodeLogoutUser, nil)
+	require.NoError(t, err)
+	assert.Equal(t, refRequest(id(1), 1, byte(codec.OperationLogout), 5, 0, nil), f, "39 is Logout")
+	_, err = c.Replicated(nil, codec.OperationDeleteSegments, nil)
+	require.ErrorIs(t, err, lifecycle.ErrPending)
+	_, err = c.Receive(refReply(id(1), 1, byte(codec.OperationLogout), 0))
+	require.NoError(t, err)
+	assert.Zero(t, c.Session(), "the logout ended the session")
+
+	c = loggedInClient(t)
+	for _, op := range []codec.Operation{codec.OperationReserved, codec.OperationRegister, codec.OperationNonReplicated,
+		codec.OperationLogout, codec.OperationInternalFirst, codec.OperationTruncatePartition, 150, 159, 163} {
+		_, err = c.Replicated(nil, op, nil)
+		require.ErrorIs(t, err, lifecycle.ErrOperation, "operation %d", op)
+	}
+	f, err = c.Replicated(nil, codec.OperationDeleteSegments, nil)
+	require.NoError(t, err)
+	assert.Equal(t, refRequest(id(1), 1, 138, 5, 0, nil), f)
+	assert.Equal(t, uint64(2), c.State().Watermark, "DeleteSegments consumes the request number")
 }

@@ -3,6 +3,8 @@ package lifecycle
 import (
 	"errors"
 	"strconv"
+
+	"github.com/iggywire/iggywire/codec"
 )
 
 // Sentinels of this package. Errors that carry more detail match one of
@@ -38,12 +40,13 @@ var (
 	// ErrPending: a client was asked to build a request while the answer
 	// to the previous one is still outstanding.
 	ErrPending = errors.New("lifecycle: a request is outstanding")
-	// ErrOperation: Client.Replicated was given an operation that is not a
-	// metadata or partition operation.
+	// ErrOperation: Client.Replicated was given an operation that is not
+	// the operation of a replicated client command, or Client.Request a
+	// code it does not build (a login, or a logout with a body).
 	ErrOperation = errors.New("lifecycle: operation not allowed here")
 	// ErrMismatch: a reply does not answer the outstanding request (client
-	// id, request number or operation differ, or nothing is outstanding).
-	// The connection must be dropped.
+	// id or request number differ, or nothing is outstanding). The
+	// connection must be dropped.
 	ErrMismatch = errors.New("lifecycle: reply does not match the request")
 	// ErrMalformed: a frame from the server does not decode. It also
 	// matches codec.StatusInvalidCommand, what an SDK maps it to.
@@ -51,7 +54,47 @@ var (
 	// ErrRandom: the client's randomness source failed or kept returning
 	// zero, so no client id could be minted.
 	ErrRandom = errors.New("lifecycle: no random client id")
+	// ErrTransient: a login failed transiently and may be retried; the
+	// error is a *TransientError, which says how.
+	ErrTransient = errors.New("lifecycle: transient login failure")
 )
+
+// TransientError is a login reply whose result code is transient (WIRE.md
+// section 8): the login failed for a reason that may pass, and may be
+// retried. It matches ErrTransient and its Code (a codec.Status). The
+// connection stays open.
+type TransientError struct {
+	// Code is codec.StatusTransientNotCommitted (57) or
+	// codec.StatusTransientNotAccepted (58).
+	Code codec.Status
+}
+
+// Error says what happened and how the login may be retried.
+func (e *TransientError) Error() string {
+	if e.Replay() {
+		return ErrTransient.Error() + ": " + e.Code.Error() + ": replay the same login on the same connection"
+	}
+	return ErrTransient.Error() + ": " + e.Code.Error() + ": the login may be re-issued anywhere"
+}
+
+// Is reports whether target is ErrTransient or e's Code.
+func (e *TransientError) Is(target error) bool { return target == ErrTransient || target == e.Code }
+
+// Replay reports whether only the same request may be retried (57): the
+// outcome is unknown, so the login must be replayed on the same connection
+// with the same client id, or it could be committed twice. A Client keeps
+// its client id after a 57, so calling Login (or LoginWithToken) again with
+// the same credentials builds that same request.
+func (e *TransientError) Replay() bool { return e.Code == codec.StatusTransientNotCommitted }
+
+// Reissue reports whether the login may be re-issued anywhere (58): nothing
+// was committed, so any connection and a fresh client id will do. A Client
+// mints a new client id for its next login, as after any other answer.
+func (e *TransientError) Reissue() bool { return e.Code == codec.StatusTransientNotAccepted }
+
+// Temporary reports true: a transient failure may be retried, as Replay and
+// Reissue say how.
+func (e *TransientError) Temporary() bool { return true }
 
 // DroppedError is what Conn.Handle returns for a frame it drops: Err says
 // why (a codec error for an invalid header, ErrSessionAhead for a session
