@@ -14,6 +14,7 @@ import (
 // The zero Conn is not usable; get one from Server.NewConn.
 type Conn struct {
 	srv    *Server
+	id     codec.Uint128 // the server's own id for the connection (ID)
 	closed bool
 	// bound is true while the connection is logged in as (client, session).
 	bound   bool
@@ -81,6 +82,9 @@ func (c *Conn) Handle(frame, out []byte) ([]byte, error) {
 	body := frame[codec.HeaderSize:]
 	switch h.Operation {
 	case codec.OperationRegister:
+		if code, ok := c.srv.takeTransient(); ok {
+			return transientLogin(out, &h, code)
+		}
 		return c.login(out, &h, body)
 	case codec.OperationNonReplicated:
 		return c.nonReplicated(out, &h, body)
@@ -152,6 +156,7 @@ func reply(out []byte, h *codec.RequestHeader, status codec.Status, body []byte)
 // server's well-formed one, so encoding cannot fail.
 func (c *Conn) evict(out []byte, e codec.Eviction) ([]byte, error) {
 	c.close()
+	e.Client = c.evictionClient(e)
 	return e.AppendTo(out)
 }
 

@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -45,6 +46,30 @@ type Config struct {
 	Auth Authenticator
 	// Handler answers commands after login. Nil means Deny.
 	Handler Handler
+	// ConnIDEvictions makes evictions 1 (NoSession) and 13 (StaleClient)
+	// carry the server's own id for the connection (Conn.ID) instead of
+	// the request's client id, as the reference server does (WIRE.md
+	// section 7, point 10), so that clients can be tested against both.
+	// Off, every eviction echoes the request's client id (point 1).
+	ConnIDEvictions bool
+	// Transient answers the first Transient.Count Register requests with a
+	// transient result code instead of deciding them, so that an SDK's
+	// retry path can be tested. The zero value answers none so.
+	Transient Transient
+}
+
+// Transient is a number of logins to answer with a transient result code
+// (WIRE.md section 8): a Reply (operation Register, status 0) whose result
+// section carries Code, before the body is looked at. The connection stays
+// open and nothing is committed.
+type Transient struct {
+	// Code is codec.StatusTransientNotCommitted (57: replay the same
+	// request) or codec.StatusTransientNotAccepted (58: re-issue it
+	// anywhere).
+	Code codec.Status
+	// Count is how many Register requests, from the server's first on
+	// any connection, are answered so.
+	Count uint64
 }
 
 // Server holds the state every connection shares. It is safe for
@@ -57,13 +82,20 @@ type Server struct {
 	// sessions is the last session handed out. Sessions stand for the
 	// commit number of the login, so they start at 1 and only grow.
 	sessions atomic.Uint64
+	// conns is the last connection id handed out.
+	conns           atomic.Uint64
+	connIDEvictions bool
+	transientCode   codec.Status
+	// transientLeft counts down the logins still to answer transiently.
+	transientLeft atomic.Uint64
 }
 
 // Configuration errors of NewServer.
 var (
-	errWindow  = errors.New("lifecycle: config: window is not well-formed (1 <= min <= max)")
-	errNoAuth  = errors.New("lifecycle: config: no Authenticator")
-	errVersion = errors.New("lifecycle: config: server version must be UTF-8 of 1..255 bytes")
+	errWindow    = errors.New("lifecycle: config: window is not well-formed (1 <= min <= max)")
+	errNoAuth    = errors.New("lifecycle: config: no Authenticator")
+	errVersion   = errors.New("lifecycle: config: server version must be UTF-8 of 1..255 bytes")
+	errTransient = errors.New("lifecycle: config: a transient login code must be 57 or 58")
 )
 
 // NewServer checks cfg and returns a Server.
@@ -81,10 +113,17 @@ func NewServer(cfg Config) (*Server, error) {
 	if probe.Validate() != nil {
 		return nil, errVersion
 	}
+	if cfg.Transient.Count > 0 && cfg.Transient.Code != codec.StatusTransientNotCommitted &&
+		cfg.Transient.Code != codec.StatusTransientNotAccepted {
+		return nil, errTransient
+	}
 	if cfg.Handler == nil {
 		cfg.Handler = Deny
 	}
-	return &Server{window: cfg.Window, version: probe.ServerVersion, auth: cfg.Auth, handler: cfg.Handler}, nil
+	s := &Server{window: cfg.Window, version: probe.ServerVersion, auth: cfg.Auth, handler: cfg.Handler,
+		connIDEvictions: cfg.ConnIDEvictions, transientCode: cfg.Transient.Code}
+	s.transientLeft.Store(cfg.Transient.Count)
+	return s, nil
 }
 
 // Format implements fmt.Formatter: every verb prints the window, the
@@ -100,8 +139,55 @@ func (s *Server) String() string { return fmt.Sprint(s) }
 // Window returns the accept window.
 func (s *Server) Window() codec.Window { return s.window }
 
-// NewConn returns the state machine of one new connection.
-func (s *Server) NewConn() *Conn { return &Conn{srv: s} }
+// NewConn returns the state machine of one new connection, with the next
+// connection id (1, 2, 3, ... in the order NewConn hands them out).
+func (s *Server) NewConn() *Conn { return &Conn{srv: s, id: codec.Uint128{Lo: s.conns.Add(1)}} }
 
 // nextSession returns a session higher than every one handed out before.
 func (s *Server) nextSession() uint64 { return s.sessions.Add(1) }
+
+// ID returns the server's own id for the connection: non-zero, and
+// distinct from every other Conn of the same Server. Evictions 1 and 13
+// carry it when Config.ConnIDEvictions is set.
+func (c *Conn) ID() codec.Uint128 { return c.id }
+
+// evictionClient returns the client id e goes out with: the connection's
+// own id for evictions 1 and 13 when the server answers as the reference
+// does, else e's, the request's.
+func (c *Conn) evictionClient(e codec.Eviction) codec.Uint128 {
+	if c.srv.connIDEvictions && (e.Reason == codec.ReasonNoSession || e.Reason == codec.ReasonStaleClient) {
+		return c.id
+	}
+	return e.Client
+}
+
+// takeTransient reports whether this login is one of the first
+// Transient.Count, and with which code to answer it.
+func (s *Server) takeTransient() (codec.Status, bool) {
+	for {
+		n := s.transientLeft.Load()
+		if n == 0 {
+			return 0, false
+		}
+		if s.transientLeft.CompareAndSwap(n, n-1) {
+			return s.transientCode, true
+		}
+	}
+}
+
+// transientLogin appends the transient answer to the Register request h:
+// a Reply (operation Register, request 0, status 0, h's client id and
+// request checksum) whose body is a result section of one entry, index 0
+// and result code (WIRE.md section 4). Nothing changes on the connection.
+func transientLogin(out []byte, h *codec.RequestHeader, code codec.Status) ([]byte, error) {
+	var section [12]byte
+	binary.LittleEndian.PutUint32(section[0:], 1) // count
+	binary.LittleEndian.PutUint32(section[4:], 0) // index
+	binary.LittleEndian.PutUint32(section[8:], uint32(code))
+	return codec.AppendReplyFrame(out, codec.ReplyHeader{
+		RequestChecksum: h.RequestChecksum,
+		Client:          h.Client,
+		Request:         h.Request,
+		Operation:       codec.OperationRegister,
+	}, section[:])
+}
