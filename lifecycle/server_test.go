@@ -85,13 +85,7 @@ func TestServerConnIDs(t *testing.T) {
 func TestServerConnIDEvictionsClient(t *testing.T) {
 	conn := newServerWith(t, func(c *lifecycle.Config) { c.ConnIDEvictions = true }).NewConn()
 	c := newTestClient(t)
-	f, err := c.Request(nil, 202, []byte("s"))
-	require.ErrorIs(t, err, lifecycle.ErrNoSession, "the Client does not send CreateStream before login")
-	f, err = c.Logout(nil)
-	require.ErrorIs(t, err, lifecycle.ErrNoSession)
-	require.Nil(t, f)
-
-	f, err = c.Login(nil, []byte("iggy"), []byte("iggy"))
+	f, err := c.Login(nil, []byte("iggy"), []byte("iggy"))
 	require.NoError(t, err)
 	answer, err := conn.Handle(f, nil)
 	require.NoError(t, err)
