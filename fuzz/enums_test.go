@@ -26,6 +26,7 @@ func checkEnums(t *testing.T, h []byte) {
 	}
 	code := codec.Code(le.Uint32(h[196:]))
 	knownName(t, code.String(), code.Known(), "CODE_")
+	checkCodeTable(t, code, codec.Operation(h[176]))
 	status := codec.Status(le.Uint32(h[216:]))
 	knownName(t, status.String(), status.Known(), "STATUS_")
 	if !strings.Contains(status.Error(), status.String()) {
@@ -89,5 +90,20 @@ func checkMeaning(t *testing.T, e codec.Eviction) {
 	}
 	if got != want {
 		t.Fatalf("reason %d means %v, want %v", e.Reason, got, want)
+	}
+}
+
+// checkCodeTable: OperationForCode and Operation.Code read WIRE.md section
+// 6's table both ways, so each undoes the other wherever a code exists.
+func checkCodeTable(t *testing.T, code codec.Code, o codec.Operation) {
+	if c, ok := o.Code(); ok && codec.OperationForCode(c) != o {
+		t.Fatalf("operation %d: Code %d rides %v", o, c, codec.OperationForCode(c))
+	}
+	switch op := codec.OperationForCode(code); op {
+	case codec.OperationNonReplicated, codec.OperationRegister:
+	default:
+		if c, ok := op.Code(); !ok || c != code {
+			t.Fatalf("code %d rides %v, whose Code is %d, %v", code, op, c, ok)
+		}
 	}
 }

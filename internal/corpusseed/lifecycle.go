@@ -73,9 +73,13 @@ func connSeeds() []Seed {
 	}
 }
 
-// Client actions of FuzzClient (the action byte, mod 6).
+// Client actions of FuzzClient (the action byte, mod 6). An action of 192
+// or more that is 5 mod 6 sends a code by Client.Request instead: 197 is
+// CreateStream (202), 203 DeleteSegments (503).
 const (
 	actLogin, actToken, actPing, actLogout, actReplicated = 0, 1, 2, 3, 5
+	actCreateStream, actDeleteSegments                    = 197, 203
+	keepOperation                                         = echoIDs | 4 // echo, but keep the reply's operation
 )
 
 func step(action byte, flags byte, frame []byte) []byte {
@@ -104,5 +108,14 @@ func clientSeeds() []Seed {
 		{"ping-then-request-frame-malformed", step(actPing, echoIDs, requestFrame(pingRequest(), nil))},
 		{"ping-then-size-mismatch", step(actPing, keepSize, patch(pong, 48, u32(300)...))},
 		{"login-then-eviction-for-another-client", step(actLogin, fixSize, evict(codec.NewEviction(client, codec.ReasonNoSession)))},
+		{"login-then-evicted-14-ill-formed-window-means-40", step(actLogin, echoIDs,
+			patch(evict(codec.NewIncompatibleProtocol(client, codec.DefaultWindow(codec.MustPack(0, 11, 0)))), 148, u32(0x3000)...))},
+		{"login-then-evicted-14-ill-formed-window-reserved-byte-malformed", step(actLogin, echoIDs,
+			patch(evict(codec.NewIncompatibleProtocol(client, codec.DefaultWindow(codec.MustPack(0, 11, 0)))), 148, cat(u32(0x3000), []byte{1})...))},
+		{"login-then-transient-57", step(actLogin, echoIDs, replyFrame(codec.ReplyHeader{Client: client, Operation: codec.OperationRegister}, cat(u32(1), u32(0), u32(57))))},
+		{"login-then-transient-58", step(actLogin, echoIDs, replyFrame(codec.ReplyHeader{Client: client, Operation: codec.OperationRegister}, cat(u32(1), u32(0), u32(58))))},
+		{"login-create-stream-then-delete-segments-answered-under-68", cat(step(actLogin, echoIDs, okReply),
+			step(actCreateStream, echoIDs, replyFrame(codec.ReplyHeader{Client: client, Operation: codec.OperationMetadataFirst}, nil)),
+			step(actDeleteSegments, keepOperation, replyFrame(codec.ReplyHeader{Client: client, Operation: 68, Status: 58}, nil)))},
 	}
 }
