@@ -1,7 +1,5 @@
 package codec
 
-import "encoding/binary"
-
 // Eviction is the 256-byte, header-only frame (command 13) a server sends
 // before it closes a session. Its size is always 256, so it has no Size
 // field. Window is non-zero only for ReasonIncompatibleProtocol, where it
@@ -34,20 +32,22 @@ func (e Eviction) Validate() error {
 	if e.Client.IsZero() {
 		return newError(ErrField, "client", offEvClient, "client != 0")
 	}
-	return e.validateReason()
+	return checkReason(e.Reason, e.Window)
 }
 
-func (e Eviction) validateReason() error {
-	if !e.Reason.Known() {
+// checkReason is the reason and window rule of an eviction, the last of its
+// checks.
+func checkReason(r EvictionReason, w Window) error {
+	if !r.Known() {
 		return newError(ErrReason, "reason", offEvReason, "1 <= reason <= 15")
 	}
-	if e.Reason == ReasonIncompatibleProtocol {
-		if !e.Window.Valid() {
+	if r == ReasonIncompatibleProtocol {
+		if !w.Valid() {
 			return newError(ErrWindow, "window", offEvWindowMax, "reason == 14 => 1 <= min <= max")
 		}
 		return nil
 	}
-	if e.Window != (Window{}) {
+	if w != (Window{}) {
 		return newError(ErrWindow, "window", offEvWindowMax, "reason != 14 => window == 0")
 	}
 	return nil
@@ -63,10 +63,17 @@ func (e Eviction) AppendTo(dst []byte) ([]byte, error) {
 		return dst, err
 	}
 	dst, b := growHeader(dst)
-	prologue{e.Checksum, e.ChecksumBody, e.Cluster, HeaderSize, e.View, e.Release, e.Replica}.put(b, CommandEviction)
-	putU128(b[offEvClient:], e.Client)
-	binary.LittleEndian.PutUint32(b[offEvWindowMax:], uint32(e.Window.Max))
-	binary.LittleEndian.PutUint32(b[offEvWindowMin:], uint32(e.Window.Min))
+	put128(b, offChecksum, e.Checksum)
+	put128(b, offChecksumBody, e.ChecksumBody)
+	put128(b, offCluster, e.Cluster)
+	put32(b, offSize, HeaderSize)
+	put32(b, offView, e.View)
+	put32(b, offRelease, e.Release)
+	b[offCommand] = byte(CommandEviction)
+	b[offReplica] = e.Replica
+	put128(b, offEvClient, e.Client)
+	put32(b, offEvWindowMax, uint32(e.Window.Max))
+	put32(b, offEvWindowMin, uint32(e.Window.Min))
 	b[offEvReason] = byte(e.Reason)
 	return dst, nil
 }
@@ -75,37 +82,35 @@ func (e Eviction) AppendTo(dst []byte) ([]byte, error) {
 // checks, in the reference's order: the length, command == 13, size == 256,
 // client != 0, reserved_frame zero, reserved zero, then the reason and
 // window rules of Validate.
-func DecodeEviction(src []byte) (Eviction, error) {
+func DecodeEviction(src []byte) (e Eviction, err error) {
 	b, err := header(src, CommandEviction)
 	if err != nil {
 		return Eviction{}, err
 	}
-	p := getPrologue(b)
-	if p.Size != HeaderSize {
+	if le32(b, offSize) != HeaderSize {
 		return Eviction{}, newError(ErrSize, "size", offSize, "size == 256")
 	}
-	e := Eviction{
-		Checksum: p.Checksum, ChecksumBody: p.ChecksumBody, Cluster: p.Cluster,
-		View: p.View, Release: p.Release, Replica: p.Replica,
-		Client: getU128(b[offEvClient:]),
-		Window: Window{
-			Max: Version(binary.LittleEndian.Uint32(b[offEvWindowMax:])),
-			Min: Version(binary.LittleEndian.Uint32(b[offEvWindowMin:])),
-		},
-		Reason: EvictionReason(b[offEvReason]),
-	}
-	if e.Client.IsZero() {
+	client := le128(b, offEvClient)
+	if client.IsZero() {
 		return Eviction{}, newError(ErrField, "client", offEvClient, "client != 0")
 	}
-	if err := checkZero(b, offReservedFrame, sizeReservedFrame, "reserved_frame"); err != nil {
+	if err := checkEvictionReserved(b); err != nil {
 		return Eviction{}, err
 	}
-	if err := checkZero(b, offEvReserved, sizeEvReserved, "reserved"); err != nil {
+	w := Window{Max: Version(le32(b, offEvWindowMax)), Min: Version(le32(b, offEvWindowMin))}
+	reason := EvictionReason(b[offEvReason])
+	if err := checkReason(reason, w); err != nil {
 		return Eviction{}, err
 	}
-	if err := e.validateReason(); err != nil {
-		return Eviction{}, err
-	}
+	e.Checksum = le128(b, offChecksum)
+	e.ChecksumBody = le128(b, offChecksumBody)
+	e.Cluster = le128(b, offCluster)
+	e.View = le32(b, offView)
+	e.Release = le32(b, offRelease)
+	e.Replica = b[offReplica]
+	e.Client = client
+	e.Window = w
+	e.Reason = reason
 	return e, nil
 }
 

@@ -2,6 +2,7 @@ package codec
 
 import (
 	"bufio"
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -238,21 +239,53 @@ func TestLayoutMatchesWire(t *testing.T) {
 	})
 }
 
-// TestFirstNonZero puts one non-zero byte at each position of buffers of
-// every length up to 20, across the word-at-a-time and byte-at-a-time loops.
-func TestFirstNonZero(t *testing.T) {
-	for n := 0; n <= 20; n++ {
-		b := make([]byte, n)
-		if got := firstNonZero(b); got != -1 {
-			t.Fatalf("len %d all zero: got %d", n, got)
-		}
-		for i := range b {
-			b[i] = 0x80
-			b[n-1] = 1 // a later non-zero byte must not win
-			if got := firstNonZero(b); got != i {
-				t.Errorf("len %d, first non-zero at %d: got %d", n, i, got)
+// TestReservedError puts one non-zero byte at each position of every range
+// a header can hold, with a later non-zero byte that must not win.
+func TestReservedError(t *testing.T) {
+	var h hdr
+	for from := 0; from < HeaderSize; from++ {
+		for to := from + 1; to <= HeaderSize; to++ {
+			for i := from; i < to; i++ {
+				h[i], h[to-1] = 0x80, 1
+				var e *Error
+				err := reservedError(&h, from, to, "r")
+				if !errors.As(err, &e) || e.Offset != i || e.Err != ErrReserved || e.Field != "r" {
+					t.Fatalf("[%d:%d] first non-zero at %d: got %v", from, to, i, err)
+				}
+				h[i], h[to-1] = 0, 0
 			}
-			clear(b)
+		}
+	}
+}
+
+// TestReservedAreas checks, byte by byte, that each reserved-area test
+// covers exactly its range of the layout: a non-zero byte inside makes it
+// non-zero, one anywhere else leaves it zero.
+func TestReservedAreas(t *testing.T) {
+	areas := []struct {
+		name     string
+		from, to int
+		test     func(*hdr) uint64
+	}{
+		{"reserved_frame", offReservedFrame, offKind, reservedFrame},
+		{"request operation_padding", offReqOperationPad, offReqOperationPad + sizeReqOperationPad, reqPadding},
+		{"request reserved", offReqReserved, HeaderSize, func(h *hdr) uint64 { return reqReserved(h, offReqReserved) }},
+		{"request reserved past the code", offReqCode + sizeReqCode, HeaderSize, func(h *hdr) uint64 { return reqReserved(h, offReqCode+sizeReqCode) }},
+		{"reply operation_padding", offRepOperationPad, offRepOperationPad + sizeRepOperationPad, repPadding},
+		{"reply reserved", offRepReserved, offRepReserved + sizeRepReserved, repReserved},
+		{"eviction reserved", offEvReserved, offEvReserved + sizeEvReserved, evReserved},
+	}
+	for _, a := range areas {
+		var h hdr
+		if a.test(&h) != 0 {
+			t.Errorf("%s: non-zero on a zero header", a.name)
+		}
+		for i := range h {
+			h[i] = 0xff
+			if in := a.from <= i && i < a.to; (a.test(&h) != 0) != in {
+				t.Errorf("%s [%d:%d]: byte %d set gives %#x", a.name, a.from, a.to, i, a.test(&h))
+			}
+			h[i] = 0
 		}
 	}
 }
