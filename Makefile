@@ -48,6 +48,10 @@ fuzz-one: ## one fuzz target: make fuzz-one T=FuzzX [FUZZTIME=1m]
 corpus-seed: ## regenerate the seed files in corpus/ (reproducible)
 	$(GO) run ./internal/corpusseed -out corpus
 
+.PHONY: vectors
+vectors: ## regenerate the conformance vectors in vectors/ (reproducible; checked against codec and lifecycle)
+	$(GO) run ./internal/vectorgen -out vectors
+
 corpus-promote: ## copy what fuzzing found into corpus/ as raw files
 	$(GO) run ./internal/fuzzrun -promote
 

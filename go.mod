@@ -3,8 +3,9 @@ module github.com/iggywire/iggywire
 go 1.26
 
 require (
-	github.com/AdaLogics/go-fuzz-headers v0.0.0-20240806141605-e8a1dd7889d6 // indirect
-	github.com/leanovate/gopter v0.2.11 // indirect
-	github.com/stretchr/testify v1.12.1 // indirect
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	github.com/AdaLogics/go-fuzz-headers v0.0.0-20240806141605-e8a1dd7889d6
+	github.com/leanovate/gopter v0.2.11
+	github.com/stretchr/testify v1.12.1
 )
+
+require go.yaml.in/yaml/v3 v3.0.5 // indirect
