@@ -91,8 +91,9 @@ func ParseClientVersionInfo(src []byte) (ClientVersionInfo, error) {
 // rejects trailing bytes.
 func fastClientInfo(src []byte, whole bool) (ClientVersionInfo, int, bool) {
 	s := scan{src: src, ok: true}
-	c := s.clientInfo()
-	return c, s.p, s.done(whole, offInfoText)
+	proto, name, version := s.clientInfo()
+	ok := s.done(whole, offInfoText)
+	return ClientVersionInfo{Protocol: proto, SDKName: name, SDKVersion: version}, s.p, ok
 }
 
 // offInfoText is where the text part of a login body starts: sdk_name_len,

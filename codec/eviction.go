@@ -28,29 +28,36 @@ func NewIncompatibleProtocol(client Uint128, w Window) Eviction {
 // Validate returns the first broken rule of e in the reference's order:
 // client != 0; reason known and != 0; reason 14 => well-formed window; any
 // other reason => zero window.
-func (e Eviction) Validate() error {
+func (e Eviction) Validate() error { return e.validate() }
+
+// validate is Validate on a pointer, so that AppendTo checks e in place.
+func (e *Eviction) validate() error {
 	if e.Client.IsZero() {
-		return newError(ErrField, "client", offEvClient, "client != 0")
+		return clientError(offEvClient)
 	}
 	return checkReason(e.Reason, e.Window)
 }
 
 // checkReason is the reason and window rule of an eviction, the last of its
-// checks.
+// checks. The first line is the whole rule at once, small enough to inline;
+// reasonError says which part broke.
 func checkReason(r EvictionReason, w Window) error {
-	if !r.Known() {
-		return newError(ErrReason, "reason", offEvReason, "1 <= reason <= 15")
-	}
-	if r == ReasonIncompatibleProtocol {
-		if !w.Valid() {
-			return newError(ErrWindow, "window", offEvWindowMax, "reason == 14 => 1 <= min <= max")
-		}
+	if r == ReasonIncompatibleProtocol && w.Valid() || r != ReasonIncompatibleProtocol && r.Known() && w == (Window{}) {
 		return nil
 	}
-	if w != (Window{}) {
-		return newError(ErrWindow, "window", offEvWindowMax, "reason != 14 => window == 0")
+	return reasonError(r)
+}
+
+// reasonError is the error of a reason and window that checkReason
+// rejected: an unknown reason first, then the window rule of the reason.
+func reasonError(r EvictionReason) error {
+	switch {
+	case !r.Known():
+		return newError(ErrReason, "reason", offEvReason, "1 <= reason <= 15")
+	case r == ReasonIncompatibleProtocol:
+		return newError(ErrWindow, "window", offEvWindowMax, "reason == 14 => 1 <= min <= max")
 	}
-	return nil
+	return newError(ErrWindow, "window", offEvWindowMax, "reason != 14 => window == 0")
 }
 
 // EncodedLen returns HeaderSize.
@@ -59,7 +66,7 @@ func (Eviction) EncodedLen() int { return HeaderSize }
 // AppendTo validates e and appends its 256 bytes to dst. On error it returns
 // dst unchanged.
 func (e Eviction) AppendTo(dst []byte) ([]byte, error) {
-	if err := e.Validate(); err != nil {
+	if err := e.validate(); err != nil {
 		return dst, err
 	}
 	dst, b := growHeader(dst)
@@ -92,7 +99,7 @@ func DecodeEviction(src []byte) (e Eviction, err error) {
 	}
 	client := le128(b, offEvClient)
 	if client.IsZero() {
-		return Eviction{}, newError(ErrField, "client", offEvClient, "client != 0")
+		return Eviction{}, clientError(offEvClient)
 	}
 	if err := checkEvictionReserved(b); err != nil {
 		return Eviction{}, err

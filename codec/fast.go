@@ -105,6 +105,9 @@ func (s *scan) done(whole bool, text int) bool {
 	return s.ok && (!whole || s.p == len(s.src)) && ascii(s.src[text:s.p])
 }
 
-func (s *scan) clientInfo() ClientVersionInfo {
-	return ClientVersionInfo{Protocol: Version(s.u32()), SDKName: s.text8(1), SDKVersion: s.text8(1)}
+// clientInfo reads the ClientVersionInfo prefix as its three fields: a
+// struct of this size would be copied through memory between calls, the
+// fields travel in registers.
+func (s *scan) clientInfo() (Version, []byte, []byte) {
+	return Version(s.u32()), s.text8(1), s.text8(1)
 }

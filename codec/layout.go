@@ -235,6 +235,10 @@ func commandRule(c Command) string {
 	return "command == 13 (Eviction)"
 }
 
+// clientError is the client rule of requests and evictions, broken: the
+// client id at off is 0.
+func clientError(off int) error { return newError(ErrField, "client", off, "client != 0") }
+
 // checkSize is the size rule of Request and Reply headers.
 func checkSize(size uint32) error {
 	if size < HeaderSize || size > MaxFrameSize {

@@ -88,8 +88,13 @@ func ParseLoginRegister(src []byte) (LoginRegister, error) {
 // fastLoginRegister is the fast path of both decoders (see fast.go).
 func fastLoginRegister(src []byte, whole bool) (LoginRegister, int, bool) {
 	s := scan{src: src, ok: true}
-	l := LoginRegister{Info: s.clientInfo(), Username: s.text8(1), Password: s.text8(0), Context: s.text32()}
-	return l, s.p, s.done(whole, offInfoText)
+	proto, name, version := s.clientInfo()
+	user, password, context := s.text8(1), s.text8(0), s.text32()
+	ok := s.done(whole, offInfoText)
+	return LoginRegister{
+		Info:     ClientVersionInfo{Protocol: proto, SDKName: name, SDKVersion: version},
+		Username: user, Password: password, Context: context,
+	}, s.p, ok
 }
 
 func (r *reader) loginRegister() LoginRegister {

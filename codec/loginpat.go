@@ -82,8 +82,13 @@ func ParseLoginRegisterPAT(src []byte) (LoginRegisterPAT, error) {
 // fastLoginRegisterPAT is the fast path of both decoders (see fast.go).
 func fastLoginRegisterPAT(src []byte, whole bool) (LoginRegisterPAT, int, bool) {
 	s := scan{src: src, ok: true}
-	l := LoginRegisterPAT{Info: s.clientInfo(), Token: s.text8(0), Context: s.text32()}
-	return l, s.p, s.done(whole, offInfoText)
+	proto, name, version := s.clientInfo()
+	token, context := s.text8(0), s.text32()
+	ok := s.done(whole, offInfoText)
+	return LoginRegisterPAT{
+		Info:  ClientVersionInfo{Protocol: proto, SDKName: name, SDKVersion: version},
+		Token: token, Context: context,
+	}, s.p, ok
 }
 
 func (r *reader) loginRegisterPAT() LoginRegisterPAT {

@@ -92,8 +92,9 @@ func ParseLoginReply(src []byte) (LoginReply, error) {
 // fastLoginReply is the fast path of both decoders (see fast.go).
 func fastLoginReply(src []byte, whole bool) (LoginReply, int, bool) {
 	s := scan{src: src, ok: true}
-	l := LoginReply{UserID: s.u32(), Session: s.u64(), ServerProtocol: Version(s.u32()), ServerVersion: s.text8(1)}
-	return l, s.p, l.Session != 0 && s.done(whole, offReplyServerVersion)
+	user, session, proto, version := s.u32(), s.u64(), Version(s.u32()), s.text8(1)
+	ok := session != 0 && s.done(whole, offReplyServerVersion)
+	return LoginReply{UserID: user, Session: session, ServerProtocol: proto, ServerVersion: version}, s.p, ok
 }
 
 func (r *reader) loginReply() LoginReply {

@@ -30,7 +30,7 @@ func (h *RequestHeader) validate() error {
 		return err
 	}
 	if h.Client.IsZero() {
-		return newError(ErrField, "client", offReqClient, "client != 0")
+		return clientError(offReqClient)
 	}
 	switch {
 	case !h.Operation.Known() || h.Operation == OperationReserved:
