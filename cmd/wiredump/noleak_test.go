@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,26 +108,38 @@ func leaked(out string) (string, bool) {
 	return "", false
 }
 
-// shownAsText reports whether a body the codec decodes at some offset of
-// src has a non-secret text field holding run.
+// shownAsText reports whether a body the codec decodes where wiredump
+// reads one (at the start of the input or of a frame's body, a login reply
+// after a result section, the same in each frame of a conn stream) has a
+// non-secret text field holding run.
 func shownAsText(src []byte, run string) bool {
 	has := func(fields ...[]byte) bool {
-		for _, f := range fields {
-			if bytes.Contains(f, []byte(run)) {
+		return slices.ContainsFunc(fields, func(f []byte) bool { return bytes.Contains(f, []byte(run)) })
+	}
+	bases := []int{0}
+	for off := 0; len(src)-off >= 3; off += 3 + min(int(binary.LittleEndian.Uint16(src[off+1:])), len(src)-off-3) {
+		bases = append(bases, off+3)
+	}
+	for _, base := range bases {
+		for _, at := range []int{base, base + codec.HeaderSize} {
+			if at > len(src) {
+				continue
+			}
+			b := src[at:]
+			c, _, err1 := codec.DecodeClientVersionInfo(b)
+			l, _, err2 := codec.DecodeLoginRegister(b)
+			p, _, err3 := codec.DecodeLoginRegisterPAT(b)
+			if err1 == nil && has(c.SDKName, c.SDKVersion) || err2 == nil && has(l.Username, l.Context) ||
+				err3 == nil && has(p.Context) {
 				return true
 			}
-		}
-		return false
-	}
-	for i := range src {
-		b := src[i:]
-		c, _, err1 := codec.DecodeClientVersionInfo(b)
-		l, _, err2 := codec.DecodeLoginRegister(b)
-		p, _, err3 := codec.DecodeLoginRegisterPAT(b)
-		r, _, err4 := codec.DecodeLoginReply(b)
-		if err1 == nil && has(c.SDKName, c.SDKVersion) || err2 == nil && has(l.Username, l.Context) ||
-			err3 == nil && has(p.Context) || err4 == nil && has(r.ServerVersion) {
-			return true
+			if r, _, err := codec.DecodeLoginReply(b); err == nil && has(r.ServerVersion) {
+				return true
+			}
+			payload, _, err := codec.SplitResult(b)
+			if r, _, err4 := codec.DecodeLoginReply(payload); err == nil && err4 == nil && has(r.ServerVersion) {
+				return true
+			}
 		}
 	}
 	return false
