@@ -18,9 +18,11 @@ test: ## go vet, then every test (corpus and crashers replay as regression tests
 props: ## the gopter property suite (PROPS_SEED=n, PROPS_COUNT=n to explore)
 	$(GO) test ./props/... -count=1 -v -run . $(if $(PROPS_COUNT),-args -props.count=$(PROPS_COUNT))
 
-BENCHCOUNT ?= 1
-bench: ## codec and lifecycle benchmarks with allocation counts (writes bench.new.txt)
-	$(GO) test ./codec/ ./lifecycle/ -run '^$$' -bench . -benchmem -count=$(BENCHCOUNT) | tee bench.new.txt
+BENCHCOUNT ?= 5
+BENCHTIME  ?= 300ms
+bench: ## codec and lifecycle benchmarks, then each codec path's ratio to its floor (writes bench.new.txt)
+	$(GO) test ./codec/ ./lifecycle/ -run '^$$' -bench . -benchmem -count=$(BENCHCOUNT) -benchtime=$(BENCHTIME) | tee bench.new.txt
+	$(GO) run ./internal/benchratio < bench.new.txt
 
 benchstat: ## compare bench.old.txt with bench.new.txt (BENCHCOUNT=6 make bench twice, renaming the first)
 	$(GO) run $(BENCHSTAT) bench.old.txt bench.new.txt
@@ -45,6 +47,10 @@ fuzz-one: ## one fuzz target: make fuzz-one T=FuzzX [FUZZTIME=1m]
 
 corpus-seed: ## regenerate the seed files in corpus/ (reproducible)
 	$(GO) run ./internal/corpusseed -out corpus
+
+.PHONY: vectors
+vectors: ## regenerate the conformance vectors in vectors/ (reproducible; checked against codec and lifecycle)
+	$(GO) run ./internal/vectorgen -out vectors
 
 corpus-promote: ## copy what fuzzing found into corpus/ as raw files
 	$(GO) run ./internal/fuzzrun -promote

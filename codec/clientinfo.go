@@ -34,10 +34,22 @@ func (c ClientVersionInfo) validate(base int) error {
 // AppendTo validates c and appends its encoding to dst. On error it returns
 // dst unchanged.
 func (c ClientVersionInfo) AppendTo(dst []byte) ([]byte, error) {
-	if err := c.validate(0); err != nil {
-		return dst, err
+	if !c.lengthsOK() {
+		return dst, c.validate(0)
 	}
-	return c.appendTo(dst), nil
+	out := c.appendTo(dst)
+	if !ascii(out[len(dst)+offInfoText:]) {
+		if err := c.validate(0); err != nil {
+			return dst, err
+		}
+	}
+	return out, nil
+}
+
+// lengthsOK is the encoders' fast test of the length rules; the text is
+// tested once written (see fast.go), and Validate finds the exact error.
+func (c ClientVersionInfo) lengthsOK() bool {
+	return uint(len(c.SDKName)-1) < 255 && uint(len(c.SDKVersion)-1) < 255
 }
 
 func (c ClientVersionInfo) appendTo(dst []byte) []byte {
@@ -58,26 +70,35 @@ func (c ClientVersionInfo) Clone() ClientVersionInfo {
 // and returns it with the number of bytes it used; bytes after it are left
 // alone, the way a server reads the prefix of a login body.
 func DecodeClientVersionInfo(src []byte) (ClientVersionInfo, int, error) {
-	r := reader{src: src}
-	c := r.clientInfo()
-	if r.err != nil {
-		return ClientVersionInfo{}, 0, r.err
+	if c, n, ok := fastClientInfo(src, false); ok {
+		return c, n, nil
 	}
-	return c, r.off, nil
+	r := reader{src: src}
+	return decoded(r.clientInfo(), &r)
 }
 
 // ParseClientVersionInfo decodes src as exactly one ClientVersionInfo;
 // trailing bytes are ErrTrailing.
 func ParseClientVersionInfo(src []byte) (ClientVersionInfo, error) {
-	c, n, err := DecodeClientVersionInfo(src)
-	if err == nil {
-		err = trailing(src, n)
+	if c, _, ok := fastClientInfo(src, true); ok {
+		return c, nil
 	}
-	if err != nil {
-		return ClientVersionInfo{}, err
-	}
-	return c, nil
+	r := reader{src: src}
+	return parsed(r.clientInfo(), &r)
 }
+
+// fastClientInfo is the fast path of both decoders (see fast.go); whole
+// rejects trailing bytes.
+func fastClientInfo(src []byte, whole bool) (ClientVersionInfo, int, bool) {
+	s := scan{src: src, ok: true}
+	proto, name, version := s.clientInfo()
+	ok := s.done(whole, offInfoText)
+	return ClientVersionInfo{Protocol: proto, SDKName: name, SDKVersion: version}, s.p, ok
+}
+
+// offInfoText is where the text part of a login body starts: sdk_name_len,
+// after the protocol version.
+const offInfoText = 4
 
 func (r *reader) clientInfo() ClientVersionInfo {
 	var c ClientVersionInfo

@@ -60,7 +60,11 @@ func (e *Error) Error() string {
 // Unwrap returns the sentinel, so errors.Is(err, ErrTruncated) works.
 func (e *Error) Unwrap() error { return e.Err }
 
-// newError is the single allocation of an error path.
+// newError is the single allocation of an error path. It is kept out of
+// line so that the many error returns of a decoder stay small calls and the
+// success path stays short.
+//
+//go:noinline
 func newError(kind error, field string, off int, rule string) error {
 	return &Error{Field: field, Offset: off, Rule: rule, Err: kind}
 }

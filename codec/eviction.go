@@ -1,7 +1,5 @@
 package codec
 
-import "encoding/binary"
-
 // Eviction is the 256-byte, header-only frame (command 13) a server sends
 // before it closes a session. Its size is always 256, so it has no Size
 // field. Window is non-zero only for ReasonIncompatibleProtocol, where it
@@ -30,27 +28,36 @@ func NewIncompatibleProtocol(client Uint128, w Window) Eviction {
 // Validate returns the first broken rule of e in the reference's order:
 // client != 0; reason known and != 0; reason 14 => well-formed window; any
 // other reason => zero window.
-func (e Eviction) Validate() error {
+func (e Eviction) Validate() error { return e.validate() }
+
+// validate is Validate on a pointer, so that AppendTo checks e in place.
+func (e *Eviction) validate() error {
 	if e.Client.IsZero() {
-		return newError(ErrField, "client", offEvClient, "client != 0")
+		return clientError(offEvClient)
 	}
-	return e.validateReason()
+	return checkReason(e.Reason, e.Window)
 }
 
-func (e Eviction) validateReason() error {
-	if !e.Reason.Known() {
-		return newError(ErrReason, "reason", offEvReason, "1 <= reason <= 15")
-	}
-	if e.Reason == ReasonIncompatibleProtocol {
-		if !e.Window.Valid() {
-			return newError(ErrWindow, "window", offEvWindowMax, "reason == 14 => 1 <= min <= max")
-		}
+// checkReason is the reason and window rule of an eviction, the last of its
+// checks. The first line is the whole rule at once, small enough to inline;
+// reasonError says which part broke.
+func checkReason(r EvictionReason, w Window) error {
+	if r == ReasonIncompatibleProtocol && w.Valid() || r != ReasonIncompatibleProtocol && r.Known() && w == (Window{}) {
 		return nil
 	}
-	if e.Window != (Window{}) {
-		return newError(ErrWindow, "window", offEvWindowMax, "reason != 14 => window == 0")
+	return reasonError(r)
+}
+
+// reasonError is the error of a reason and window that checkReason
+// rejected: an unknown reason first, then the window rule of the reason.
+func reasonError(r EvictionReason) error {
+	switch {
+	case !r.Known():
+		return newError(ErrReason, "reason", offEvReason, "1 <= reason <= 15")
+	case r == ReasonIncompatibleProtocol:
+		return newError(ErrWindow, "window", offEvWindowMax, "reason == 14 => 1 <= min <= max")
 	}
-	return nil
+	return newError(ErrWindow, "window", offEvWindowMax, "reason != 14 => window == 0")
 }
 
 // EncodedLen returns HeaderSize.
@@ -59,14 +66,21 @@ func (Eviction) EncodedLen() int { return HeaderSize }
 // AppendTo validates e and appends its 256 bytes to dst. On error it returns
 // dst unchanged.
 func (e Eviction) AppendTo(dst []byte) ([]byte, error) {
-	if err := e.Validate(); err != nil {
+	if err := e.validate(); err != nil {
 		return dst, err
 	}
 	dst, b := growHeader(dst)
-	prologue{e.Checksum, e.ChecksumBody, e.Cluster, HeaderSize, e.View, e.Release, e.Replica}.put(b, CommandEviction)
-	putU128(b[offEvClient:], e.Client)
-	binary.LittleEndian.PutUint32(b[offEvWindowMax:], uint32(e.Window.Max))
-	binary.LittleEndian.PutUint32(b[offEvWindowMin:], uint32(e.Window.Min))
+	put128(b, offChecksum, e.Checksum)
+	put128(b, offChecksumBody, e.ChecksumBody)
+	put128(b, offCluster, e.Cluster)
+	put32(b, offSize, HeaderSize)
+	put32(b, offView, e.View)
+	put32(b, offRelease, e.Release)
+	b[offCommand] = byte(CommandEviction)
+	b[offReplica] = e.Replica
+	put128(b, offEvClient, e.Client)
+	put32(b, offEvWindowMax, uint32(e.Window.Max))
+	put32(b, offEvWindowMin, uint32(e.Window.Min))
 	b[offEvReason] = byte(e.Reason)
 	return dst, nil
 }
@@ -75,37 +89,35 @@ func (e Eviction) AppendTo(dst []byte) ([]byte, error) {
 // checks, in the reference's order: the length, command == 13, size == 256,
 // client != 0, reserved_frame zero, reserved zero, then the reason and
 // window rules of Validate.
-func DecodeEviction(src []byte) (Eviction, error) {
+func DecodeEviction(src []byte) (e Eviction, err error) {
 	b, err := header(src, CommandEviction)
 	if err != nil {
 		return Eviction{}, err
 	}
-	p := getPrologue(b)
-	if p.Size != HeaderSize {
+	if le32(b, offSize) != HeaderSize {
 		return Eviction{}, newError(ErrSize, "size", offSize, "size == 256")
 	}
-	e := Eviction{
-		Checksum: p.Checksum, ChecksumBody: p.ChecksumBody, Cluster: p.Cluster,
-		View: p.View, Release: p.Release, Replica: p.Replica,
-		Client: getU128(b[offEvClient:]),
-		Window: Window{
-			Max: Version(binary.LittleEndian.Uint32(b[offEvWindowMax:])),
-			Min: Version(binary.LittleEndian.Uint32(b[offEvWindowMin:])),
-		},
-		Reason: EvictionReason(b[offEvReason]),
+	client := le128(b, offEvClient)
+	if client.IsZero() {
+		return Eviction{}, clientError(offEvClient)
 	}
-	if e.Client.IsZero() {
-		return Eviction{}, newError(ErrField, "client", offEvClient, "client != 0")
-	}
-	if err := checkZero(b, offReservedFrame, sizeReservedFrame, "reserved_frame"); err != nil {
+	if err := checkEvictionReserved(b); err != nil {
 		return Eviction{}, err
 	}
-	if err := checkZero(b, offEvReserved, sizeEvReserved, "reserved"); err != nil {
+	w := Window{Max: Version(le32(b, offEvWindowMax)), Min: Version(le32(b, offEvWindowMin))}
+	reason := EvictionReason(b[offEvReason])
+	if err := checkReason(reason, w); err != nil {
 		return Eviction{}, err
 	}
-	if err := e.validateReason(); err != nil {
-		return Eviction{}, err
-	}
+	e.Checksum = le128(b, offChecksum)
+	e.ChecksumBody = le128(b, offChecksumBody)
+	e.Cluster = le128(b, offCluster)
+	e.View = le32(b, offView)
+	e.Release = le32(b, offRelease)
+	e.Replica = b[offReplica]
+	e.Client = client
+	e.Window = w
+	e.Reason = reason
 	return e, nil
 }
 
@@ -144,19 +156,16 @@ func DecodeEvictionForClient(src []byte) (Eviction, error) {
 	if len(src) < HeaderSize || EvictionReason(src[offEvReason]) != ReasonIncompatibleProtocol {
 		return DecodeEviction(src)
 	}
-	w := Window{
-		Max: Version(binary.LittleEndian.Uint32(src[offEvWindowMax:])),
-		Min: Version(binary.LittleEndian.Uint32(src[offEvWindowMin:])),
-	}
+	h := (*hdr)(src)
+	w := Window{Max: Version(le32(h, offEvWindowMax)), Min: Version(le32(h, offEvWindowMin))}
 	if w.Valid() {
 		return DecodeEviction(src)
 	}
 	// The window is checked last, so decoding a copy whose window is
 	// well-formed checks every other rule exactly as DecodeEviction does.
-	var b [HeaderSize]byte
-	copy(b[:], src)
-	binary.LittleEndian.PutUint32(b[offEvWindowMax:], 1)
-	binary.LittleEndian.PutUint32(b[offEvWindowMin:], 1)
+	b := *h
+	put32(&b, offEvWindowMax, 1)
+	put32(&b, offEvWindowMin, 1)
 	e, err := DecodeEviction(b[:])
 	if err != nil {
 		return Eviction{}, err

@@ -100,49 +100,129 @@ const (
 	sizeEvReason    = 1
 )
 
-// firstNonZero returns the index of the first non-zero byte of b, or -1.
-// Reserved areas are checked a word at a time since almost all are zero.
-func firstNonZero(b []byte) int {
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		if binary.LittleEndian.Uint64(b[i:]) != 0 {
-			break
-		}
-	}
-	for ; i < len(b); i++ {
-		if b[i] != 0 {
-			return i
-		}
-	}
-	return -1
+// hdr is a header as an array, so that every read at a constant offset
+// below compiles without a bounds check.
+type hdr = [HeaderSize]byte
+
+func le32(h *hdr, off int) uint32 { return binary.LittleEndian.Uint32(h[off:]) }
+func le64(h *hdr, off int) uint64 { return binary.LittleEndian.Uint64(h[off:]) }
+
+func le128(h *hdr, off int) Uint128 {
+	return Uint128{Lo: binary.LittleEndian.Uint64(h[off:]), Hi: binary.LittleEndian.Uint64(h[off+8:])}
 }
 
-// checkZero reports ErrReserved at the first non-zero byte of h[off:off+n].
-func checkZero(h []byte, off, n int, field string) error {
-	if i := firstNonZero(h[off : off+n]); i >= 0 {
-		return newError(ErrReserved, field, off+i, "reserved byte == 0")
+func put32(h *hdr, off int, v uint32) { binary.LittleEndian.PutUint32(h[off:], v) }
+func put64(h *hdr, off int, v uint64) { binary.LittleEndian.PutUint64(h[off:], v) }
+
+func put128(h *hdr, off int, u Uint128) {
+	binary.LittleEndian.PutUint64(h[off:], u.Lo)
+	binary.LittleEndian.PutUint64(h[off+8:], u.Hi)
+}
+
+// Reserved areas are tested for zero as the OR of a few whole-word loads at
+// constant offsets: no loop, no bounds check, independent loads. Each area
+// has one function here, and TestReservedAreas checks byte by byte that it
+// covers exactly its range of the layout above. Words may overlap a
+// neighbouring area of the same kind or be shifted to drop a field's bytes.
+
+// or32 is the OR of the four words of h[off:off+32].
+func or32(h *hdr, off int) uint64 {
+	return le64(h, off) | le64(h, off+8) | le64(h, off+16) | le64(h, off+24)
+}
+
+// reservedFrame covers reserved_frame, bytes 62..128 of every header.
+func reservedFrame(h *hdr) uint64 {
+	return le64(h, 56)>>48 | or32(h, 64) | or32(h, 96)
+}
+
+// reqPadding covers a request's operation padding, bytes 177..184.
+func reqPadding(h *hdr) uint64 { return le64(h, offReqOperation) >> 8 }
+
+// reqReserved covers a request's reserved area from byte from (196, or 200
+// past a NonReplicated code) to 256.
+func reqReserved(h *hdr, from int) uint64 {
+	return le64(h, 192)>>(8*(from-192)) | or32(h, 200) | or32(h, 224)
+}
+
+// repPadding covers a reply's operation padding, bytes 209..216.
+func repPadding(h *hdr) uint64 { return le64(h, offRepOperation) >> 8 }
+
+// repReserved covers a reply's reserved area, bytes 220..256.
+func repReserved(h *hdr) uint64 { return le64(h, 216)>>32 | or32(h, 224) }
+
+// evReserved covers an eviction's reserved area, bytes 152..255.
+func evReserved(h *hdr) uint64 {
+	return or32(h, 152) | or32(h, 184) | or32(h, 216) | le64(h, 247)>>8
+}
+
+// checkRequestReserved is the last rule of a request header: reserved_frame,
+// the operation padding, then the reserved area from byte from are zero. All
+// three are tested at once; only a failure looks for which.
+func checkRequestReserved(h *hdr, from int) error {
+	if reservedFrame(h)|reqPadding(h)|reqReserved(h, from) == 0 {
+		return nil
 	}
-	return nil
+	switch {
+	case reservedFrame(h) != 0:
+		return reservedError(h, offReservedFrame, offKind, "reserved_frame")
+	case reqPadding(h) != 0:
+		return reservedError(h, offReqOperationPad, offReqOperationPad+sizeReqOperationPad, "operation_padding")
+	}
+	return reservedError(h, from, HeaderSize, "reserved")
 }
 
-// prologue is the part shared by every header kind.
-type prologue struct {
-	Checksum, ChecksumBody, Cluster Uint128
-	Size, View, Release             uint32
-	Replica                         uint8
+// checkReplyReserved is checkRequestReserved for a reply header.
+func checkReplyReserved(h *hdr) error {
+	if reservedFrame(h)|repPadding(h)|repReserved(h) == 0 {
+		return nil
+	}
+	switch {
+	case reservedFrame(h) != 0:
+		return reservedError(h, offReservedFrame, offKind, "reserved_frame")
+	case repPadding(h) != 0:
+		return reservedError(h, offRepOperationPad, offRepOperationPad+sizeRepOperationPad, "operation_padding")
+	}
+	return reservedError(h, offRepReserved, offRepReserved+sizeRepReserved, "reserved")
 }
 
-// header returns the first 256 bytes of src after checking the length and
-// the command byte, the first two checks of every header decode.
-func header(src []byte, want Command) ([]byte, error) {
+// checkEvictionReserved is checkRequestReserved for an eviction:
+// reserved_frame, then the reserved area.
+func checkEvictionReserved(h *hdr) error {
+	if reservedFrame(h)|evReserved(h) == 0 {
+		return nil
+	}
+	if reservedFrame(h) != 0 {
+		return reservedError(h, offReservedFrame, offKind, "reserved_frame")
+	}
+	return reservedError(h, offEvReserved, offEvReserved+sizeEvReserved, "reserved")
+}
+
+// reservedError is the ErrReserved of a reserved area h[from:to] that its
+// test above found non-zero: it reports the first non-zero byte.
+func reservedError(h *hdr, from, to int, field string) error {
+	i := from
+	for i < to-1 && h[i] == 0 {
+		i++
+	}
+	return newError(ErrReserved, field, i, "reserved byte == 0")
+}
+
+// header returns the first 256 bytes of src as a header after checking the
+// length and the command byte, the first two checks of every header decode.
+func header(src []byte, want Command) (*hdr, error) {
+	if len(src) < HeaderSize || Command(src[offCommand]) != want {
+		return nil, headerError(src, want)
+	}
+	return (*hdr)(src), nil
+}
+
+// headerError is the error of a header that fails the length or the command
+// byte.
+func headerError(src []byte, want Command) error {
 	if len(src) < HeaderSize {
-		return nil, newError(ErrTruncated, "header", len(src), "len >= 256")
+		return newError(ErrTruncated, "header", len(src), "len >= 256")
 	}
-	h := src[:HeaderSize:HeaderSize]
-	if got := Command(h[offCommand]); got != want {
-		return nil, newError(ErrCommand, "command", offCommand, commandRule(want))
-	}
-	return h, nil
+	return newError(ErrCommand, "command", offCommand, commandRule(want))
 }
 
 func commandRule(c Command) string {
@@ -155,6 +235,10 @@ func commandRule(c Command) string {
 	return "command == 13 (Eviction)"
 }
 
+// clientError is the client rule of requests and evictions, broken: the
+// client id at off is 0.
+func clientError(off int) error { return newError(ErrField, "client", off, "client != 0") }
+
 // checkSize is the size rule of Request and Reply headers.
 func checkSize(size uint32) error {
 	if size < HeaderSize || size > MaxFrameSize {
@@ -163,35 +247,10 @@ func checkSize(size uint32) error {
 	return nil
 }
 
-func getPrologue(h []byte) prologue {
-	return prologue{
-		Checksum:     getU128(h[offChecksum:]),
-		ChecksumBody: getU128(h[offChecksumBody:]),
-		Cluster:      getU128(h[offCluster:]),
-		Size:         binary.LittleEndian.Uint32(h[offSize:]),
-		View:         binary.LittleEndian.Uint32(h[offView:]),
-		Release:      binary.LittleEndian.Uint32(h[offRelease:]),
-		Replica:      h[offReplica],
-	}
-}
-
-// put writes p and the command byte; reserved_frame is left as it is (zero
-// in a freshly grown header).
-func (p prologue) put(h []byte, c Command) {
-	putU128(h[offChecksum:], p.Checksum)
-	putU128(h[offChecksumBody:], p.ChecksumBody)
-	putU128(h[offCluster:], p.Cluster)
-	binary.LittleEndian.PutUint32(h[offSize:], p.Size)
-	binary.LittleEndian.PutUint32(h[offView:], p.View)
-	binary.LittleEndian.PutUint32(h[offRelease:], p.Release)
-	h[offCommand] = byte(c)
-	h[offReplica] = p.Replica
-}
-
 // growHeader appends 256 zero bytes to dst and returns dst and the new
 // header; append of a make is compiled to an in-place extension.
-func growHeader(dst []byte) ([]byte, []byte) {
+func growHeader(dst []byte) ([]byte, *hdr) {
 	n := len(dst)
 	dst = append(dst, make([]byte, HeaderSize)...)
-	return dst, dst[n : n+HeaderSize : n+HeaderSize]
+	return dst, (*hdr)(dst[n:])
 }

@@ -2,6 +2,7 @@ package codec
 
 import (
 	"bufio"
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -10,63 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
-
-// layoutField ties one row of a WIRE.md header table to its off*/size*
-// constants. Suffix is the constant name without "off"/"size", so the test
-// can also check that layout.go declares nothing the table does not cover.
-type layoutField struct {
-	wire   string // field name as WIRE.md writes it, before any '(' ':' ';'
-	suffix string
-	off    int
-	size   int
-}
-
-var prologueLayout = []layoutField{
-	{"checksum", "Checksum", offChecksum, sizeChecksum},
-	{"checksum_body", "ChecksumBody", offChecksumBody, sizeChecksumBody},
-	{"cluster", "Cluster", offCluster, sizeCluster},
-	{"size", "Size", offSize, sizeSize},
-	{"view", "View", offView, sizeView},
-	{"release", "Release", offRelease, sizeRelease},
-	{"command", "Command", offCommand, sizeCommand},
-	{"replica", "Replica", offReplica, sizeReplica},
-	{"reserved_frame", "ReservedFrame", offReservedFrame, sizeReservedFrame},
-}
-
-var kindLayouts = map[string][]layoutField{
-	"Request": {
-		{"client id", "ReqClient", offReqClient, sizeReqClient},
-		{"request_checksum", "ReqRequestChecksum", offReqRequestChecksum, sizeReqRequestChecksum},
-		{"timestamp", "ReqTimestamp", offReqTimestamp, sizeReqTimestamp},
-		{"request number", "ReqRequest", offReqRequest, sizeReqRequest},
-		{"operation", "ReqOperation", offReqOperation, sizeReqOperation},
-		{"operation padding", "ReqOperationPad", offReqOperationPad, sizeReqOperationPad},
-		{"session", "ReqSession", offReqSession, sizeReqSession},
-		{"user_id", "ReqUserID", offReqUserID, sizeReqUserID},
-		{"reserved", "ReqReserved", offReqReserved, sizeReqReserved},
-	},
-	"Reply": {
-		{"request_checksum", "RepRequestChecksum", offRepRequestChecksum, sizeRepRequestChecksum},
-		{"context", "RepContext", offRepContext, sizeRepContext},
-		{"client id", "RepClient", offRepClient, sizeRepClient},
-		{"op", "RepOp", offRepOp, sizeRepOp},
-		{"commit", "RepCommit", offRepCommit, sizeRepCommit},
-		{"timestamp", "RepTimestamp", offRepTimestamp, sizeRepTimestamp},
-		{"request", "RepRequest", offRepRequest, sizeRepRequest},
-		{"operation", "RepOperation", offRepOperation, sizeRepOperation},
-		{"operation padding", "RepOperationPad", offRepOperationPad, sizeRepOperationPad},
-		{"status", "RepStatus", offRepStatus, sizeRepStatus},
-		{"reserved", "RepReserved", offRepReserved, sizeRepReserved},
-	},
-	"Eviction": {
-		{"client id", "EvClient", offEvClient, sizeEvClient},
-		{"server_protocol_version", "EvWindowMax", offEvWindowMax, sizeEvWindowMax},
-		{"server_protocol_version_min", "EvWindowMin", offEvWindowMin, sizeEvWindowMin},
-		{"reserved", "EvReserved", offEvReserved, sizeEvReserved},
-		{"reason", "EvReason", offEvReason, sizeEvReason},
-	},
-}
 
 // wireRow is one parsed row of a WIRE.md table.
 type wireRow struct {
@@ -150,52 +98,74 @@ func layoutConsts(t *testing.T) map[string]int {
 	return consts
 }
 
-// TestLayoutMatchesWire checks the off*/size* constants against the header
-// tables of WIRE.md section 5: each kind's ranges (prologue then kind part,
-// reserved ranges included) tile bytes 0..256 with no gap and no overlap,
-// every WIRE.md row has a constant pair with its offset and size, and every
-// constant of layout.go is one of those pairs.
+// wireNames maps the WIRE.md names that differ from the table's, which are
+// the names errors use.
+var wireNames = map[string]string{"client id": "client", "request number": "request"}
+
+// tableName is the HeaderLayout name of a WIRE.md row.
+func tableName(r wireRow) string {
+	if n, ok := wireNames[r.name]; ok {
+		return n
+	}
+	return strings.ReplaceAll(r.name, " ", "_")
+}
+
+// kindWidth is the size every kind but FieldUint and FieldBytes must have.
+var kindWidth = map[FieldKind]int{FieldCommand: 1, FieldOperation: 1, FieldReason: 1,
+	FieldStatus: 4, FieldCode: 4, FieldVersion: 4}
+
+// wireKind is the kind WIRE.md gives a field by its name: the enums of
+// section 6 and the packed versions of section 1 by name, reserved areas as
+// bytes, every other field as an integer.
+func wireKind(name string, reserved bool) FieldKind {
+	named := map[string]FieldKind{"command": FieldCommand, "operation": FieldOperation,
+		"status": FieldStatus, "reason": FieldReason}
+	switch k, ok := named[name]; {
+	case ok:
+		return k
+	case reserved:
+		return FieldBytes
+	case strings.Contains(name, "protocol_version"):
+		return FieldVersion
+	}
+	return FieldUint
+}
+
+// TestLayoutMatchesWire checks the exported header tables, and through them
+// the off*/size* constants they are built on, against the header tables of
+// WIRE.md section 5: each kind's fields are WIRE.md's rows (prologue then kind
+// part) with their offsets and sizes, in order, tiling bytes 0..256 with no
+// gap and no overlap; a field is reserved exactly when WIRE.md says reserved
+// or zero; each has the kind its name gives and that kind's size; and every constant of layout.go is used
+// by the tables.
 func TestLayoutMatchesWire(t *testing.T) {
 	tables := wireTables(t)
-	consts := layoutConsts(t)
-	if len(tables) != 4 {
-		t.Fatalf("WIRE.md section 5: want the prologue and 3 kind tables, got %d tables", len(tables))
-	}
-	compare := func(t *testing.T, rows []wireRow, fields []layoutField) {
-		t.Helper()
-		if len(rows) != len(fields) {
-			t.Fatalf("WIRE.md has %d rows, layout has %d fields", len(rows), len(fields))
-		}
-		for i, f := range fields {
-			r := rows[i]
-			if r.name != f.wire || r.off != f.off || r.size != f.size {
-				t.Errorf("row %d: WIRE.md %q at %d size %d; layout %q at %d size %d", i, r.name, r.off, r.size, f.wire, f.off, f.size)
-			}
-			if consts["off"+f.suffix] != f.off || consts["size"+f.suffix] != f.size {
-				t.Errorf("layout.go off%s/size%s do not match the table", f.suffix, f.suffix)
-			}
-		}
-	}
-	t.Run("prologue", func(t *testing.T) { compare(t, tables[""], prologueLayout) })
-	for kind, fields := range kindLayouts {
-		t.Run(kind, func(t *testing.T) {
-			compare(t, tables[kind], fields)
+	require.Len(t, tables, 4, "WIRE.md section 5: the prologue and 3 kind tables")
+	for _, c := range []Command{CommandRequest, CommandReply, CommandEviction} {
+		t.Run(c.String(), func(t *testing.T) {
+			rows := append(append([]wireRow{}, tables[""]...), tables[c.String()]...)
+			fields := HeaderLayout(c)
+			require.Len(t, fields, len(rows))
 			end := 0
-			for _, f := range append(append([]layoutField{}, prologueLayout...), fields...) {
-				if f.off != end {
-					t.Errorf("%s starts at %d, previous field ends at %d (gap or overlap)", f.wire, f.off, end)
+			for i, f := range fields {
+				r := rows[i]
+				assert.Equal(t, tableName(r), f.Name, "row %d", i)
+				assert.Equal(t, [2]int{r.off, r.size}, [2]int{f.Offset, f.Size}, "%s: offset and size", f.Name)
+				reserved := strings.HasPrefix(r.name, "reserved") || strings.Contains(r.text, "(zero)")
+				assert.Equal(t, reserved, f.Reserved, "%s: WIRE.md says %q", f.Name, r.text)
+				assert.Equal(t, wireKind(f.Name, reserved), f.Kind, "%s: kind", f.Name)
+				if w, ok := kindWidth[f.Kind]; ok {
+					assert.Equal(t, w, f.Size, "%s: a %s is %d bytes", f.Name, f.Kind, w)
+				} else if f.Kind == FieldUint {
+					assert.Contains(t, []int{1, 4, 8, 16}, f.Size, "%s: uint width", f.Name)
 				}
-				if f.size <= 0 {
-					t.Errorf("%s has size %d", f.wire, f.size)
-				}
-				end = f.off + f.size
-				if f.off == offKind && f.wire != fields[0].wire {
-					t.Errorf("the kind part must start at offKind (%d), not %s", offKind, f.wire)
+				assert.Equal(t, end, f.Offset, "%s: gap or overlap", f.Name)
+				end = f.End()
+				if i == len(tables[""]) {
+					assert.Equal(t, offKind, f.Offset, "the kind part starts at offKind")
 				}
 			}
-			if end != HeaderSize {
-				t.Errorf("layout ends at %d, want %d", end, HeaderSize)
-			}
+			assert.Equal(t, HeaderSize, end, "the layout ends at the header size")
 		})
 	}
 
@@ -209,50 +179,108 @@ func TestLayoutMatchesWire(t *testing.T) {
 			}
 		}
 		m := regexp.MustCompile(`\((\d+)\.\.(\d+)\) hold the command code u32`).FindStringSubmatch(reserved.text)
-		if m == nil {
-			t.Fatalf("Request reserved row does not name the code bytes: %q", reserved.text)
-		}
-		from, _ := strconv.Atoi(m[1])
-		to, _ := strconv.Atoi(m[2])
-		if offReqCode != from || offReqCode+sizeReqCode != to || offReqCode < offReqReserved {
-			t.Errorf("code at %d..%d, WIRE.md says %d..%d inside reserved at %d", offReqCode, offReqCode+sizeReqCode, from, to, offReqReserved)
-		}
+		require.NotNil(t, m, "Request reserved row does not name the code bytes: %q", reserved.text)
+		code := RequestCodeField()
+		assert.Equal(t, m[1]+".."+m[2], strconv.Itoa(code.Offset)+".."+strconv.Itoa(code.End()))
+		assert.Equal(t, reserved.off, code.Offset, "the code starts the reserved area")
+		assert.Equal(t, HeaderField{"code", code.Offset, 4, FieldCode, false}, code)
 	})
 
-	// Nothing in layout.go escapes the checks above.
+	// Nothing in layout.go escapes the checks above: every off*/size*
+	// constant is used by the tables of headerlayout.go.
 	t.Run("every constant", func(t *testing.T) {
-		covered := map[string]bool{"offKind": true, "offReqCode": true, "sizeReqCode": true}
-		for _, fields := range append([][]layoutField{prologueLayout}, kindLayouts["Request"], kindLayouts["Reply"], kindLayouts["Eviction"]) {
-			for _, f := range fields {
-				covered["off"+f.suffix], covered["size"+f.suffix] = true, true
+		used := identsIn(t, "headerlayout.go")
+		for name := range layoutConsts(t) {
+			if name != "offKind" {
+				assert.True(t, used[name], "layout.go declares %s, which no header table uses", name)
 			}
-		}
-		for name := range consts {
-			if !covered[name] {
-				t.Errorf("layout.go declares %s, which no WIRE.md row checks", name)
-			}
-		}
-		if consts["offKind"] != offReservedFrame+sizeReservedFrame {
-			t.Errorf("offKind = %d, the prologue ends at %d", consts["offKind"], offReservedFrame+sizeReservedFrame)
 		}
 	})
 }
 
-// TestFirstNonZero puts one non-zero byte at each position of buffers of
-// every length up to 20, across the word-at-a-time and byte-at-a-time loops.
-func TestFirstNonZero(t *testing.T) {
-	for n := 0; n <= 20; n++ {
-		b := make([]byte, n)
-		if got := firstNonZero(b); got != -1 {
-			t.Fatalf("len %d all zero: got %d", n, got)
+// identsIn returns every identifier file refers to.
+func identsIn(t *testing.T, file string) map[string]bool {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+	require.NoError(t, err)
+	used := map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			used[id.Name] = true
 		}
-		for i := range b {
-			b[i] = 0x80
-			b[n-1] = 1 // a later non-zero byte must not win
-			if got := firstNonZero(b); got != i {
-				t.Errorf("len %d, first non-zero at %d: got %d", n, i, got)
+		return true
+	})
+	return used
+}
+
+// TestHeaderLayoutCopies checks that HeaderLayout hands out copies, so that
+// no caller can change what the next one reads, and has no layout for a
+// command that does not face clients.
+func TestHeaderLayoutCopies(t *testing.T) {
+	first := HeaderLayout(CommandReply)
+	first[0].Name, first[0].Offset = "changed", 99
+	again := HeaderLayout(CommandReply)
+	assert.Equal(t, "checksum", again[0].Name)
+	assert.Equal(t, 0, again[0].Offset)
+	assert.Nil(t, HeaderLayout(CommandReserved))
+	assert.Nil(t, HeaderLayout(Command(48)))
+}
+
+// TestFieldKindString checks the names, and that an unknown kind says so.
+func TestFieldKindString(t *testing.T) {
+	assert.Equal(t, "uint", FieldUint.String())
+	assert.Equal(t, "bytes", FieldBytes.String())
+	assert.Equal(t, "UNKNOWN_FIELD_KIND_0", FieldKind(0).String())
+	assert.Equal(t, "UNKNOWN_FIELD_KIND_9", FieldKind(9).String())
+}
+
+// TestReservedError puts one non-zero byte at each position of every range
+// a header can hold, with a later non-zero byte that must not win.
+func TestReservedError(t *testing.T) {
+	var h hdr
+	for from := 0; from < HeaderSize; from++ {
+		for to := from + 1; to <= HeaderSize; to++ {
+			for i := from; i < to; i++ {
+				h[i], h[to-1] = 0x80, 1
+				var e *Error
+				err := reservedError(&h, from, to, "r")
+				if !errors.As(err, &e) || e.Offset != i || e.Err != ErrReserved || e.Field != "r" {
+					t.Fatalf("[%d:%d] first non-zero at %d: got %v", from, to, i, err)
+				}
+				h[i], h[to-1] = 0, 0
 			}
-			clear(b)
+		}
+	}
+}
+
+// TestReservedAreas checks, byte by byte, that each reserved-area test
+// covers exactly its range of the layout: a non-zero byte inside makes it
+// non-zero, one anywhere else leaves it zero.
+func TestReservedAreas(t *testing.T) {
+	areas := []struct {
+		name     string
+		from, to int
+		test     func(*hdr) uint64
+	}{
+		{"reserved_frame", offReservedFrame, offKind, reservedFrame},
+		{"request operation_padding", offReqOperationPad, offReqOperationPad + sizeReqOperationPad, reqPadding},
+		{"request reserved", offReqReserved, HeaderSize, func(h *hdr) uint64 { return reqReserved(h, offReqReserved) }},
+		{"request reserved past the code", offReqCode + sizeReqCode, HeaderSize, func(h *hdr) uint64 { return reqReserved(h, offReqCode+sizeReqCode) }},
+		{"reply operation_padding", offRepOperationPad, offRepOperationPad + sizeRepOperationPad, repPadding},
+		{"reply reserved", offRepReserved, offRepReserved + sizeRepReserved, repReserved},
+		{"eviction reserved", offEvReserved, offEvReserved + sizeEvReserved, evReserved},
+	}
+	for _, a := range areas {
+		var h hdr
+		if a.test(&h) != 0 {
+			t.Errorf("%s: non-zero on a zero header", a.name)
+		}
+		for i := range h {
+			h[i] = 0xff
+			if in := a.from <= i && i < a.to; (a.test(&h) != 0) != in {
+				t.Errorf("%s [%d:%d]: byte %d set gives %#x", a.name, a.from, a.to, i, a.test(&h))
+			}
+			h[i] = 0
 		}
 	}
 }

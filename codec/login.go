@@ -39,13 +39,19 @@ func (l LoginRegister) Validate() error {
 // AppendTo validates l and appends its encoding to dst. On error it returns
 // dst unchanged.
 func (l LoginRegister) AppendTo(dst []byte) ([]byte, error) {
-	if err := l.Validate(); err != nil {
-		return dst, err
+	if !l.Info.lengthsOK() || uint(len(l.Username)-1) >= 255 || len(l.Password) > 255 || !fitsU32(l.Context) {
+		return dst, l.Validate()
 	}
-	dst = l.Info.appendTo(dst)
-	dst = appendText8(dst, l.Username)
-	dst = appendText8(dst, l.Password)
-	return appendText32(dst, l.Context), nil
+	out := l.Info.appendTo(dst)
+	out = appendText8(out, l.Username)
+	out = appendText8(out, l.Password)
+	out = appendText32(out, l.Context)
+	if !ascii(out[len(dst)+offInfoText:]) {
+		if err := l.Validate(); err != nil {
+			return dst, err
+		}
+	}
+	return out, nil
 }
 
 // Clone returns a copy of l that shares no memory with the input it was
@@ -62,27 +68,40 @@ func (l LoginRegister) Clone() LoginRegister {
 // returns it with the number of bytes it used. Like the reference server it
 // ignores bytes after the last field; use ParseLoginRegister to reject them.
 func DecodeLoginRegister(src []byte) (LoginRegister, int, error) {
-	r := reader{src: src}
-	var l LoginRegister
-	l.Info = r.clientInfo()
-	l.Username = r.text8("username_len", "username", 1)
-	l.Password = r.text8("password_len", "password", 0)
-	l.Context = r.text32("context_len", "context")
-	if r.err != nil {
-		return LoginRegister{}, 0, r.err
+	if l, n, ok := fastLoginRegister(src, false); ok {
+		return l, n, nil
 	}
-	return l, r.off, nil
+	r := reader{src: src}
+	return decoded(r.loginRegister(), &r)
 }
 
 // ParseLoginRegister decodes src as exactly one LoginRegister; trailing bytes
 // are ErrTrailing.
 func ParseLoginRegister(src []byte) (LoginRegister, error) {
-	l, n, err := DecodeLoginRegister(src)
-	if err == nil {
-		err = trailing(src, n)
+	if l, _, ok := fastLoginRegister(src, true); ok {
+		return l, nil
 	}
-	if err != nil {
-		return LoginRegister{}, err
-	}
-	return l, nil
+	r := reader{src: src}
+	return parsed(r.loginRegister(), &r)
+}
+
+// fastLoginRegister is the fast path of both decoders (see fast.go).
+func fastLoginRegister(src []byte, whole bool) (LoginRegister, int, bool) {
+	s := scan{src: src, ok: true}
+	proto, name, version := s.clientInfo()
+	user, password, context := s.text8(1), s.text8(0), s.text32()
+	ok := s.done(whole, offInfoText)
+	return LoginRegister{
+		Info:     ClientVersionInfo{Protocol: proto, SDKName: name, SDKVersion: version},
+		Username: user, Password: password, Context: context,
+	}, s.p, ok
+}
+
+func (r *reader) loginRegister() LoginRegister {
+	var l LoginRegister
+	l.Info = r.clientInfo()
+	l.Username = r.text8("username_len", "username", 1)
+	l.Password = r.text8("password_len", "password", 0)
+	l.Context = r.text32("context_len", "context")
+	return l
 }

@@ -34,12 +34,18 @@ func (l LoginRegisterPAT) Validate() error {
 // AppendTo validates l and appends its encoding to dst. On error it returns
 // dst unchanged.
 func (l LoginRegisterPAT) AppendTo(dst []byte) ([]byte, error) {
-	if err := l.Validate(); err != nil {
-		return dst, err
+	if !l.Info.lengthsOK() || len(l.Token) > 255 || !fitsU32(l.Context) {
+		return dst, l.Validate()
 	}
-	dst = l.Info.appendTo(dst)
-	dst = appendText8(dst, l.Token)
-	return appendText32(dst, l.Context), nil
+	out := l.Info.appendTo(dst)
+	out = appendText8(out, l.Token)
+	out = appendText32(out, l.Context)
+	if !ascii(out[len(dst)+offInfoText:]) {
+		if err := l.Validate(); err != nil {
+			return dst, err
+		}
+	}
+	return out, nil
 }
 
 // Clone returns a copy of l that shares no memory with the input it was
@@ -56,26 +62,39 @@ func (l LoginRegisterPAT) Clone() LoginRegisterPAT {
 // ignores bytes after the last field; use ParseLoginRegisterPAT to reject
 // them.
 func DecodeLoginRegisterPAT(src []byte) (LoginRegisterPAT, int, error) {
-	r := reader{src: src}
-	var l LoginRegisterPAT
-	l.Info = r.clientInfo()
-	l.Token = r.text8("token_len", "token", 0)
-	l.Context = r.text32("context_len", "context")
-	if r.err != nil {
-		return LoginRegisterPAT{}, 0, r.err
+	if l, n, ok := fastLoginRegisterPAT(src, false); ok {
+		return l, n, nil
 	}
-	return l, r.off, nil
+	r := reader{src: src}
+	return decoded(r.loginRegisterPAT(), &r)
 }
 
 // ParseLoginRegisterPAT decodes src as exactly one LoginRegisterPAT;
 // trailing bytes are ErrTrailing.
 func ParseLoginRegisterPAT(src []byte) (LoginRegisterPAT, error) {
-	l, n, err := DecodeLoginRegisterPAT(src)
-	if err == nil {
-		err = trailing(src, n)
+	if l, _, ok := fastLoginRegisterPAT(src, true); ok {
+		return l, nil
 	}
-	if err != nil {
-		return LoginRegisterPAT{}, err
-	}
-	return l, nil
+	r := reader{src: src}
+	return parsed(r.loginRegisterPAT(), &r)
+}
+
+// fastLoginRegisterPAT is the fast path of both decoders (see fast.go).
+func fastLoginRegisterPAT(src []byte, whole bool) (LoginRegisterPAT, int, bool) {
+	s := scan{src: src, ok: true}
+	proto, name, version := s.clientInfo()
+	token, context := s.text8(0), s.text32()
+	ok := s.done(whole, offInfoText)
+	return LoginRegisterPAT{
+		Info:  ClientVersionInfo{Protocol: proto, SDKName: name, SDKVersion: version},
+		Token: token, Context: context,
+	}, s.p, ok
+}
+
+func (r *reader) loginRegisterPAT() LoginRegisterPAT {
+	var l LoginRegisterPAT
+	l.Info = r.clientInfo()
+	l.Token = r.text8("token_len", "token", 0)
+	l.Context = r.text32("context_len", "context")
+	return l
 }

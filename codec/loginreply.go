@@ -41,10 +41,16 @@ const ruleSessionNonZero = "session != 0"
 // AppendTo validates l and appends its encoding to dst. On error it returns
 // dst unchanged.
 func (l LoginReply) AppendTo(dst []byte) ([]byte, error) {
-	if err := l.Validate(); err != nil {
-		return dst, err
+	if l.Session == 0 || uint(len(l.ServerVersion)-1) >= 255 {
+		return dst, l.Validate()
 	}
-	return l.appendTo(dst), nil
+	out := l.appendTo(dst)
+	if !ascii(out[len(dst)+offReplyServerVersion:]) {
+		if err := l.Validate(); err != nil {
+			return dst, err
+		}
+	}
+	return out, nil
 }
 
 // appendTo appends the encoding of l, which was validated.
@@ -66,7 +72,32 @@ func (l LoginReply) Clone() LoginReply {
 // with the number of bytes it used. Each field is checked as it is read, so
 // a session of 0 is reported before a later truncation.
 func DecodeLoginReply(src []byte) (LoginReply, int, error) {
+	if l, n, ok := fastLoginReply(src, false); ok {
+		return l, n, nil
+	}
 	r := reader{src: src}
+	return decoded(r.loginReply(), &r)
+}
+
+// ParseLoginReply decodes src as exactly one LoginReply; trailing bytes are
+// ErrTrailing.
+func ParseLoginReply(src []byte) (LoginReply, error) {
+	if l, _, ok := fastLoginReply(src, true); ok {
+		return l, nil
+	}
+	r := reader{src: src}
+	return parsed(r.loginReply(), &r)
+}
+
+// fastLoginReply is the fast path of both decoders (see fast.go).
+func fastLoginReply(src []byte, whole bool) (LoginReply, int, bool) {
+	s := scan{src: src, ok: true}
+	user, session, proto, version := s.u32(), s.u64(), Version(s.u32()), s.text8(1)
+	ok := session != 0 && s.done(whole, offReplyServerVersion)
+	return LoginReply{UserID: user, Session: session, ServerProtocol: proto, ServerVersion: version}, s.p, ok
+}
+
+func (r *reader) loginReply() LoginReply {
 	var l LoginReply
 	l.UserID = r.u32("user_id")
 	l.Session = r.u64("session")
@@ -75,21 +106,5 @@ func DecodeLoginReply(src []byte) (LoginReply, int, error) {
 	}
 	l.ServerProtocol = Version(r.u32("server_protocol_version"))
 	l.ServerVersion = r.text8("server_version_len", "server_version", 1)
-	if r.err != nil {
-		return LoginReply{}, 0, r.err
-	}
-	return l, r.off, nil
-}
-
-// ParseLoginReply decodes src as exactly one LoginReply; trailing bytes are
-// ErrTrailing.
-func ParseLoginReply(src []byte) (LoginReply, error) {
-	l, n, err := DecodeLoginReply(src)
-	if err == nil {
-		err = trailing(src, n)
-	}
-	if err != nil {
-		return LoginReply{}, err
-	}
-	return l, nil
+	return l
 }

@@ -132,3 +132,27 @@ const (
 	ruleMax32     = "len <= 4294967295"
 	ruleTrailing  = "no bytes after the last field"
 )
+
+// decoded returns v, read by r, with the bytes r used, or r's error: the
+// exact, rule-by-rule path of every body decoder, as in
+// decoded(r.loginReply(), &r).
+func decoded[T any](v T, r *reader) (T, int, error) {
+	if r.err != nil {
+		var zero T
+		return zero, 0, r.err
+	}
+	return v, r.off, nil
+}
+
+// parsed is decoded for a whole-buffer parse: bytes after v are
+// ErrTrailing.
+func parsed[T any](v T, r *reader) (T, error) {
+	if r.err == nil {
+		r.err = trailing(r.src, r.off)
+	}
+	if r.err != nil {
+		var zero T
+		return zero, r.err
+	}
+	return v, nil
+}

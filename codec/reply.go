@@ -1,7 +1,5 @@
 package codec
 
-import "encoding/binary"
-
 // ReplyHeader is the 256-byte header of a server's reply (command 8). Every
 // byte not named here is reserved and zero. Status 0 is success; a non-zero
 // Status is a denial decided before commit and carries no body. The zero
@@ -19,7 +17,11 @@ type ReplyHeader struct {
 // Validate returns the first broken rule of h in the order of the wire
 // reference: size, a known operation, then a denial (status != 0) must not
 // carry a body.
-func (h ReplyHeader) Validate() error {
+func (h ReplyHeader) Validate() error { return h.validate() }
+
+// validate is Validate on a pointer, so that decoding checks the value in
+// place instead of copying it.
+func (h *ReplyHeader) validate() error {
 	if err := checkSize(h.Size); err != nil {
 		return err
 	}
@@ -38,55 +40,58 @@ func (ReplyHeader) EncodedLen() int { return HeaderSize }
 // AppendTo validates h and appends its 256 bytes to dst. On error it returns
 // dst unchanged.
 func (h ReplyHeader) AppendTo(dst []byte) ([]byte, error) {
-	if err := h.Validate(); err != nil {
+	if err := h.validate(); err != nil {
 		return dst, err
 	}
 	dst, b := growHeader(dst)
-	prologue{h.Checksum, h.ChecksumBody, h.Cluster, h.Size, h.View, h.Release, h.Replica}.put(b, CommandReply)
-	putU128(b[offRepRequestChecksum:], h.RequestChecksum)
-	putU128(b[offRepContext:], h.Context)
-	putU128(b[offRepClient:], h.Client)
-	binary.LittleEndian.PutUint64(b[offRepOp:], h.Op)
-	binary.LittleEndian.PutUint64(b[offRepCommit:], h.Commit)
-	binary.LittleEndian.PutUint64(b[offRepTimestamp:], h.Timestamp)
-	binary.LittleEndian.PutUint64(b[offRepRequest:], h.Request)
+	put128(b, offChecksum, h.Checksum)
+	put128(b, offChecksumBody, h.ChecksumBody)
+	put128(b, offCluster, h.Cluster)
+	put32(b, offSize, h.Size)
+	put32(b, offView, h.View)
+	put32(b, offRelease, h.Release)
+	b[offCommand] = byte(CommandReply)
+	b[offReplica] = h.Replica
+	put128(b, offRepRequestChecksum, h.RequestChecksum)
+	put128(b, offRepContext, h.Context)
+	put128(b, offRepClient, h.Client)
+	put64(b, offRepOp, h.Op)
+	put64(b, offRepCommit, h.Commit)
+	put64(b, offRepTimestamp, h.Timestamp)
+	put64(b, offRepRequest, h.Request)
 	b[offRepOperation] = byte(h.Operation)
-	binary.LittleEndian.PutUint32(b[offRepStatus:], uint32(h.Status))
+	put32(b, offRepStatus, uint32(h.Status))
 	return dst, nil
 }
 
 // DecodeReplyHeader decodes the first 256 bytes of src as a reply header.
 // It checks, in order: the length, the command byte, the rules of Validate,
 // then that every reserved and padding byte is zero.
-func DecodeReplyHeader(src []byte) (ReplyHeader, error) {
+func DecodeReplyHeader(src []byte) (h ReplyHeader, err error) {
 	b, err := header(src, CommandReply)
 	if err != nil {
 		return ReplyHeader{}, err
 	}
-	p := getPrologue(b)
-	h := ReplyHeader{
-		Checksum: p.Checksum, ChecksumBody: p.ChecksumBody, Cluster: p.Cluster,
-		Size: p.Size, View: p.View, Release: p.Release, Replica: p.Replica,
-		RequestChecksum: getU128(b[offRepRequestChecksum:]),
-		Context:         getU128(b[offRepContext:]),
-		Client:          getU128(b[offRepClient:]),
-		Op:              binary.LittleEndian.Uint64(b[offRepOp:]),
-		Commit:          binary.LittleEndian.Uint64(b[offRepCommit:]),
-		Timestamp:       binary.LittleEndian.Uint64(b[offRepTimestamp:]),
-		Request:         binary.LittleEndian.Uint64(b[offRepRequest:]),
-		Operation:       Operation(b[offRepOperation]),
-		Status:          Status(binary.LittleEndian.Uint32(b[offRepStatus:])),
-	}
-	if err := h.Validate(); err != nil {
+	h.Checksum = le128(b, offChecksum)
+	h.ChecksumBody = le128(b, offChecksumBody)
+	h.Cluster = le128(b, offCluster)
+	h.Size = le32(b, offSize)
+	h.View = le32(b, offView)
+	h.Release = le32(b, offRelease)
+	h.Replica = b[offReplica]
+	h.RequestChecksum = le128(b, offRepRequestChecksum)
+	h.Context = le128(b, offRepContext)
+	h.Client = le128(b, offRepClient)
+	h.Op = le64(b, offRepOp)
+	h.Commit = le64(b, offRepCommit)
+	h.Timestamp = le64(b, offRepTimestamp)
+	h.Request = le64(b, offRepRequest)
+	h.Operation = Operation(b[offRepOperation])
+	h.Status = Status(le32(b, offRepStatus))
+	if err := h.validate(); err != nil {
 		return ReplyHeader{}, err
 	}
-	if err := checkZero(b, offReservedFrame, sizeReservedFrame, "reserved_frame"); err != nil {
-		return ReplyHeader{}, err
-	}
-	if err := checkZero(b, offRepOperationPad, sizeRepOperationPad, "operation_padding"); err != nil {
-		return ReplyHeader{}, err
-	}
-	if err := checkZero(b, offRepReserved, sizeRepReserved, "reserved"); err != nil {
+	if err := checkReplyReserved(b); err != nil {
 		return ReplyHeader{}, err
 	}
 	return h, nil

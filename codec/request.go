@@ -1,7 +1,5 @@
 package codec
 
-import "encoding/binary"
-
 // RequestHeader is the 256-byte header of a client's request (command 5).
 // Every byte not named here is reserved and zero. Code travels at bytes
 // 196..200 and only for OperationNonReplicated; for any other operation it
@@ -23,12 +21,16 @@ type RequestHeader struct {
 // the operation (Register: session 0 then request 0; NonReplicated: code
 // non-zero; any other: session then request non-zero), and last a Code on an
 // operation that does not carry one (ErrReserved).
-func (h RequestHeader) Validate() error {
+func (h RequestHeader) Validate() error { return h.validate() }
+
+// validate is Validate on a pointer, so that decoding checks the value in
+// place instead of copying its 140 bytes.
+func (h *RequestHeader) validate() error {
 	if err := checkSize(h.Size); err != nil {
 		return err
 	}
 	if h.Client.IsZero() {
-		return newError(ErrField, "client", offReqClient, "client != 0")
+		return clientError(offReqClient)
 	}
 	switch {
 	case !h.Operation.Known() || h.Operation == OperationReserved:
@@ -64,19 +66,26 @@ func (RequestHeader) EncodedLen() int { return HeaderSize }
 // AppendTo validates h and appends its 256 bytes to dst. On error it returns
 // dst unchanged.
 func (h RequestHeader) AppendTo(dst []byte) ([]byte, error) {
-	if err := h.Validate(); err != nil {
+	if err := h.validate(); err != nil {
 		return dst, err
 	}
 	dst, b := growHeader(dst)
-	prologue{h.Checksum, h.ChecksumBody, h.Cluster, h.Size, h.View, h.Release, h.Replica}.put(b, CommandRequest)
-	putU128(b[offReqClient:], h.Client)
-	putU128(b[offReqRequestChecksum:], h.RequestChecksum)
-	binary.LittleEndian.PutUint64(b[offReqTimestamp:], h.Timestamp)
-	binary.LittleEndian.PutUint64(b[offReqRequest:], h.Request)
+	put128(b, offChecksum, h.Checksum)
+	put128(b, offChecksumBody, h.ChecksumBody)
+	put128(b, offCluster, h.Cluster)
+	put32(b, offSize, h.Size)
+	put32(b, offView, h.View)
+	put32(b, offRelease, h.Release)
+	b[offCommand] = byte(CommandRequest)
+	b[offReplica] = h.Replica
+	put128(b, offReqClient, h.Client)
+	put128(b, offReqRequestChecksum, h.RequestChecksum)
+	put64(b, offReqTimestamp, h.Timestamp)
+	put64(b, offReqRequest, h.Request)
 	b[offReqOperation] = byte(h.Operation)
-	binary.LittleEndian.PutUint64(b[offReqSession:], h.Session)
-	binary.LittleEndian.PutUint32(b[offReqUserID:], h.UserID)
-	binary.LittleEndian.PutUint32(b[offReqCode:], uint32(h.Code))
+	put64(b, offReqSession, h.Session)
+	put32(b, offReqUserID, h.UserID)
+	put32(b, offReqCode, uint32(h.Code))
 	return dst, nil
 }
 
@@ -84,38 +93,34 @@ func (h RequestHeader) AppendTo(dst []byte) ([]byte, error) {
 // header. It checks, in order: the length, the command byte, the rules of
 // Validate, then that every reserved and padding byte is zero (bytes
 // 196..200 included unless the operation is NonReplicated).
-func DecodeRequestHeader(src []byte) (RequestHeader, error) {
+func DecodeRequestHeader(src []byte) (h RequestHeader, err error) {
 	b, err := header(src, CommandRequest)
 	if err != nil {
 		return RequestHeader{}, err
 	}
-	p := getPrologue(b)
-	h := RequestHeader{
-		Checksum: p.Checksum, ChecksumBody: p.ChecksumBody, Cluster: p.Cluster,
-		Size: p.Size, View: p.View, Release: p.Release, Replica: p.Replica,
-		Client:          getU128(b[offReqClient:]),
-		RequestChecksum: getU128(b[offReqRequestChecksum:]),
-		Timestamp:       binary.LittleEndian.Uint64(b[offReqTimestamp:]),
-		Request:         binary.LittleEndian.Uint64(b[offReqRequest:]),
-		Operation:       Operation(b[offReqOperation]),
-		Session:         binary.LittleEndian.Uint64(b[offReqSession:]),
-		UserID:          binary.LittleEndian.Uint32(b[offReqUserID:]),
-	}
+	h.Checksum = le128(b, offChecksum)
+	h.ChecksumBody = le128(b, offChecksumBody)
+	h.Cluster = le128(b, offCluster)
+	h.Size = le32(b, offSize)
+	h.View = le32(b, offView)
+	h.Release = le32(b, offRelease)
+	h.Replica = b[offReplica]
+	h.Client = le128(b, offReqClient)
+	h.RequestChecksum = le128(b, offReqRequestChecksum)
+	h.Timestamp = le64(b, offReqTimestamp)
+	h.Request = le64(b, offReqRequest)
+	h.Operation = Operation(b[offReqOperation])
+	h.Session = le64(b, offReqSession)
+	h.UserID = le32(b, offReqUserID)
 	reserved := offReqReserved
 	if h.Operation == OperationNonReplicated {
-		h.Code = Code(binary.LittleEndian.Uint32(b[offReqCode:]))
+		h.Code = Code(le32(b, offReqCode))
 		reserved += sizeReqCode
 	}
-	if err := h.Validate(); err != nil {
+	if err := h.validate(); err != nil {
 		return RequestHeader{}, err
 	}
-	if err := checkZero(b, offReservedFrame, sizeReservedFrame, "reserved_frame"); err != nil {
-		return RequestHeader{}, err
-	}
-	if err := checkZero(b, offReqOperationPad, sizeReqOperationPad, "operation_padding"); err != nil {
-		return RequestHeader{}, err
-	}
-	if err := checkZero(b, reserved, HeaderSize-reserved, "reserved"); err != nil {
+	if err := checkRequestReserved(b, reserved); err != nil {
 		return RequestHeader{}, err
 	}
 	return h, nil

@@ -47,3 +47,6 @@ func trailing(src []byte, n int) error {
 	}
 	return nil
 }
+
+// fitsU32 reports whether b's length fits a u32 length prefix.
+func fitsU32(b []byte) bool { return uint64(len(b)) <= math.MaxUint32 }

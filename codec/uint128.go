@@ -1,9 +1,6 @@
 package codec
 
-import (
-	"encoding/binary"
-	"strconv"
-)
+import "strconv"
 
 // Uint128 is a little-endian u128 as it travels in a header: Lo at the lower
 // offset, Hi eight bytes later. The zero value is 0, which is not a valid
@@ -34,15 +31,6 @@ func (u Uint128) appendHex(dst []byte) []byte {
 
 // Uint128From returns the u128 whose value is the unsigned integer x.
 func Uint128From(x uint64) Uint128 { return Uint128{Lo: x} }
-
-func getU128(b []byte) Uint128 {
-	return Uint128{Lo: binary.LittleEndian.Uint64(b), Hi: binary.LittleEndian.Uint64(b[8:])}
-}
-
-func putU128(b []byte, u Uint128) {
-	binary.LittleEndian.PutUint64(b, u.Lo)
-	binary.LittleEndian.PutUint64(b[8:], u.Hi)
-}
 
 // itoa is strconv.Itoa for the table-backed String methods below.
 func itoa(v uint64) string { return strconv.FormatUint(v, 10) }

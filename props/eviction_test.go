@@ -47,33 +47,39 @@ type evictionRule struct {
 
 // evictionRules lists the rules after the length check, in order.
 func evictionRules() []evictionRule {
+	f := func(name string) codec.HeaderField { return headerField(codec.CommandEviction, name) }
+	command, size, client, frame := f("command").Offset, f("size").Offset, f("client"), f("reserved_frame")
+	reserved, reason := f("reserved"), f("reason").Offset
+	max, min := f("server_protocol_version").Offset, f("server_protocol_version_min").Offset
 	return []evictionRule{
 		{"command", codec.ErrCommand, func(b []byte, _ codec.Eviction, x uint32) {
-			b[offCommand] = byte(x % 255)
-			if b[offCommand] == byte(codec.CommandEviction) {
-				b[offCommand] = 255
+			b[command] = byte(x % 255)
+			if b[command] == byte(codec.CommandEviction) {
+				b[command] = 255
 			}
 		}},
 		{"size", codec.ErrSize, func(b []byte, _ codec.Eviction, x uint32) {
-			binary.LittleEndian.PutUint32(b[offSize:], []uint32{0, 255, 257, 512, codec.MaxFrameSize, x | 1<<31}[x%6])
+			binary.LittleEndian.PutUint32(b[size:], []uint32{0, 255, 257, 512, codec.MaxFrameSize, x | 1<<31}[x%6])
 		}},
-		{"client", codec.ErrField, func(b []byte, _ codec.Eviction, _ uint32) { clear(b[128:144]) }},
+		{"client", codec.ErrField, func(b []byte, _ codec.Eviction, _ uint32) { clear(b[client.Offset:client.End()]) }},
 		{"reserved_frame", codec.ErrReserved, func(b []byte, _ codec.Eviction, x uint32) {
-			b[offReservedFrame+int(x%lenReservedFrame)] = byte(x>>8) | 1
+			b[frame.Offset+int(x%uint32(frame.Size))] = byte(x>>8) | 1
 		}},
-		{"reserved", codec.ErrReserved, func(b []byte, _ codec.Eviction, x uint32) { b[152+int(x%103)] = byte(x>>8) | 1 }},
+		{"reserved", codec.ErrReserved, func(b []byte, _ codec.Eviction, x uint32) {
+			b[reserved.Offset+int(x%uint32(reserved.Size))] = byte(x>>8) | 1
+		}},
 		{"reason", codec.ErrReason, func(b []byte, _ codec.Eviction, x uint32) {
-			b[255] = []byte{0, 16, 17, 255, byte(16 + x%240)}[x%5]
+			b[reason] = []byte{0, 16, 17, 255, byte(16 + x%240)}[x%5]
 		}},
 		{"window", codec.ErrWindow, func(b []byte, e codec.Eviction, x uint32) {
 			if e.Reason != codec.ReasonIncompatibleProtocol {
-				binary.LittleEndian.PutUint32(b[144+4*int(x%2):], x|1) // any non-zero max or min
+				binary.LittleEndian.PutUint32(b[[2]int{max, min}[x%2]:], x|1) // any non-zero max or min
 				return
 			}
 			if x%2 == 0 {
-				binary.LittleEndian.PutUint32(b[148:], 0) // min 0
+				binary.LittleEndian.PutUint32(b[min:], 0) // min 0
 			} else {
-				binary.LittleEndian.PutUint32(b[148:], uint32(e.Window.Max)+1+x%7) // min > max
+				binary.LittleEndian.PutUint32(b[min:], uint32(e.Window.Max)+1+x%7) // min > max
 			}
 		}},
 	}

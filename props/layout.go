@@ -26,21 +26,15 @@ type LenField struct {
 	Off, Size int
 }
 
-// Layout is where the fields of one encoded value sit, computed from
-// WIRE.md rather than asked of the codec, so that mutations can aim at them.
+// Layout is where the fields of one encoded value sit, so that mutations
+// can aim at them. Bodies are laid out from WIRE.md here, not asked of the
+// codec's decoders; headers come from the codec's exported table
+// (codec.HeaderLayout), which its layout test checks against WIRE.md.
 type Layout struct {
 	Texts    []TextField
 	Reserved []Span // header bytes that must be zero
 	Lengths  []LenField
 }
-
-// Header offsets of WIRE.md section 5 that mutations aim at.
-const (
-	offSize          = 48
-	offCommand       = 60
-	offReservedFrame = 62
-	lenReservedFrame = 66
-)
 
 // LayoutOf returns the layout of the encoding of v, which must be one of
 // the codec's message types (any other value has an empty layout).
@@ -57,15 +51,11 @@ func LayoutOf(v any) Layout {
 	case codec.LoginReply:
 		return bodyLayout(16, []text{{"server_version", v.ServerVersion, 1, 1}})
 	case codec.RequestHeader:
-		reserved := 196
-		if v.Operation == codec.OperationNonReplicated {
-			reserved = 200
-		}
-		return headerLayout(Span{"operation_padding", 177, 7}, Span{"reserved", reserved, 256 - reserved})
+		return headerLayout(codec.CommandRequest, v.Operation == codec.OperationNonReplicated)
 	case codec.ReplyHeader:
-		return headerLayout(Span{"operation_padding", 209, 7}, Span{"reserved", 220, 36})
+		return headerLayout(codec.CommandReply, false)
 	case codec.Eviction:
-		return headerLayout(Span{"reserved", 152, 103})
+		return headerLayout(codec.CommandEviction, false)
 	}
 	return Layout{}
 }
@@ -101,9 +91,32 @@ func bodyLayout(start int, texts []text) Layout {
 	return l
 }
 
-func headerLayout(own ...Span) Layout {
-	return Layout{
-		Reserved: append([]Span{{"reserved_frame", offReservedFrame, lenReservedFrame}}, own...),
-		Lengths:  []LenField{{"size", offSize, 4}},
+// headerLayout lists the reserved areas and the size field of header kind
+// c. With code set (a NonReplicated request) the command code takes the
+// first bytes of the reserved area it overlays.
+func headerLayout(c codec.Command, code bool) Layout {
+	var l Layout
+	overlay := codec.RequestCodeField()
+	for _, f := range codec.HeaderLayout(c) {
+		switch {
+		case f.Reserved && code && f.Offset == overlay.Offset:
+			l.Reserved = append(l.Reserved, Span{f.Name, overlay.End(), f.End() - overlay.End()})
+		case f.Reserved:
+			l.Reserved = append(l.Reserved, Span{f.Name, f.Offset, f.Size})
+		case f.Name == "size":
+			l.Lengths = append(l.Lengths, LenField{f.Name, f.Offset, f.Size})
+		}
 	}
+	return l
+}
+
+// headerField returns the field name of header kind c from the codec's
+// table. A name the table lacks is a bug in the caller: it panics.
+func headerField(c codec.Command, name string) codec.HeaderField {
+	for _, f := range codec.HeaderLayout(c) {
+		if f.Name == name {
+			return f
+		}
+	}
+	panic("props: " + c.String() + " header has no field " + name)
 }

@@ -213,17 +213,19 @@ func (c garbage) frame(s *lcSUT) []byte {
 }
 
 func (c garbage) damage(b []byte) []byte {
+	f := func(name string) int { return headerField(codec.CommandRequest, name).Offset }
 	switch c.kind {
 	case garbageCommand:
-		b[offCommand] = byte(codec.CommandReply)
+		b[f("command")] = byte(codec.CommandReply)
 	case garbageReserved:
-		b[offReservedFrame+3] = 1
+		b[f("reserved_frame")+3] = 1
 	case garbageRule:
-		b[176] = byte(codec.OperationRegister)
-		binary.LittleEndian.PutUint64(b[184:], 5)
-		clear(b[196:200])
+		b[f("operation")] = byte(codec.OperationRegister)
+		binary.LittleEndian.PutUint64(b[f("session"):], 5)
+		code := codec.RequestCodeField()
+		clear(b[code.Offset:code.End()])
 	case garbageSize:
-		binary.LittleEndian.PutUint32(b[offSize:], 100)
+		binary.LittleEndian.PutUint32(b[f("size"):], 100)
 	case garbageLength:
 		b = append(b, 0)
 	}

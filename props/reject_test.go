@@ -97,11 +97,12 @@ func claimExpectation(v any, l Layout, m Mutation, b []byte) (expectation, bool)
 		}
 		return expectation{}, false
 	}
-	size := binary.LittleEndian.Uint32(b[offSize:])
+	off := f.Off // the size field, from the header's layout
+	size := binary.LittleEndian.Uint32(b[off:])
 	_, eviction := v.(codec.Eviction)
 	r, reply := v.(codec.ReplyHeader)
 	if size > codec.MaxFrameSize || eviction || reply && r.Status != 0 {
-		return expectation{"claim-size", codec.ErrSize, "size", offSize}, true
+		return expectation{"claim-size", codec.ErrSize, "size", off}, true
 	}
 	return expectation{}, false
 }

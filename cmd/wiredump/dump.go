@@ -1,16 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/iggywire/iggywire/codec"
 )
 
-// The kinds -as accepts. kindAuto picks by the command byte, or tries every
-// body kind on an input shorter than a header.
+// The kinds -as accepts. kindAuto reads an input of a header or more as a
+// frame by its command byte, and a shorter one as every body kind.
 const (
 	kindAuto            = "auto"
 	kindRequest         = "request"
@@ -21,234 +22,304 @@ const (
 	kindLoginPAT        = "loginpat"
 	kindLoginReply      = "loginreply"
 	kindLoginReplyFrame = "loginreplyframe"
-	kindResult          = "result"
 	kindVersion         = "version"
+	kindConn            = "conn"
 )
 
 // kinds lists the -as kinds in the order the usage text shows them.
 func kinds() []string {
-	return []string{kindRequest, kindReply, kindEviction, kindClientInfo, kindLogin,
-		kindLoginPAT, kindLoginReply, kindLoginReplyFrame, kindResult, kindVersion}
+	return []string{kindAuto, kindRequest, kindReply, kindEviction, kindClientInfo, kindLogin,
+		kindLoginPAT, kindLoginReply, kindLoginReplyFrame, kindVersion, kindConn}
 }
 
-// isBodyKind reports whether kind reads its input from offset 0 as a body or
-// as text rather than as a frame.
-func isBodyKind(kind string) bool {
-	return kind != kindAuto && kind != kindRequest && kind != kindReply && kind != kindEviction
-}
+// frameKinds maps the frame kinds to their command.
+var frameKinds = map[string]codec.Command{
+	kindRequest: codec.CommandRequest, kindReply: codec.CommandReply, kindEviction: codec.CommandEviction}
 
-// Section statuses. A section that did not decode is statusFailed when that
-// makes the input undecodable, and statusNoMatch when it was one of several
-// alternative shapes and another one matched.
+// Section statuses. A reading that fails while another reading of the same
+// bytes decodes is "no match" rather than an error.
 const (
 	statusOK      = "decoded"
 	statusFailed  = "error"
 	statusNoMatch = "no match"
 )
 
-// Section is one layout read from the input: a header, a body shape, a
-// result section. Err carries absolute offsets; Base is where the layout
-// starts, so Err.Offset-Base is the offset the codec itself reported.
-type Section struct {
-	Title  string
-	Status string
-	Fields []Field
-	Notes  []string
-	Err    *codec.Error
-	Base   int
-}
-
-// fail records err, rebased to absolute offsets, as the section's error.
-func (s *Section) fail(err error) {
-	s.Status = statusFailed
-	s.Err = rebase(err, s.Base)
-}
-
-// settle records the outcome of the codec's decode of the section.
-func (s *Section) settle(err error) {
-	if err != nil {
-		s.fail(err)
-		return
-	}
-	s.Status = statusOK
-}
-
-// span is the byte range [start, end) of the input.
-type span struct{ start, end int }
-
-// Report is everything wiredump found in one input. Blank lists the byte
-// ranges that hold secrets: the hex dump shows them as "..", and any field
-// overlapping them is shown as a redaction.
-type Report struct {
-	Kind     string
-	Len      int
-	Notes    []string
-	Sections []Section
-	Summary  []string
-	OK       bool
-	Blank    []span
-	src      []byte
-}
-
 // errUnknownKind is the usage error of an -as value Dump does not know.
 var errUnknownKind = errors.New("unknown kind")
 
-// Dump decodes src as kind and returns what it found. The only error is an
-// unknown kind; decode failures are part of the Report (OK false).
+// Dump reads src as kind. Only a header read as a frame and the readings
+// the codec decodes show fields; every other byte is listed in a final
+// section as its length and a SHA-256 prefix. The only error is an unknown
+// kind: decode failures are part of the report (OK false).
 func Dump(src []byte, kind string) (Report, error) {
-	r := Report{Kind: kind, Len: len(src), src: src}
-	secs, err := sectionsFor(&r, src, kind)
-	if err != nil {
-		return Report{}, err
+	r := Report{Kind: kind, Len: len(src)}
+	switch {
+	case !slices.Contains(kinds(), kind):
+		return Report{}, fmt.Errorf("%w %q (want one of %v)", errUnknownKind, kind, kinds())
+	case kind == kindConn:
+		r.Sections = dumpConn(src)
+	default:
+		r.Sections = finish(src, dumpAs(src, kind))
 	}
-	r.Sections = secs
-	r.OK = !slices.ContainsFunc(secs, func(s Section) bool { return s.Status == statusFailed })
-	r.Blank = blankSpans(src, kind, secs, r.OK)
-	redactOverlaps(r.Sections, r.Blank)
+	r.OK = !slices.ContainsFunc(r.Sections, func(s Section) bool { return s.Status == statusFailed })
 	return r, nil
 }
 
-func sectionsFor(r *Report, src []byte, kind string) ([]Section, error) {
+func dumpAs(src []byte, kind string) []Section {
+	if c, ok := frameKinds[kind]; ok {
+		return dumpFrame(src, c)
+	}
 	switch kind {
 	case kindAuto:
-		return dumpAuto(r, src), nil
-	case kindRequest:
-		return dumpRequest(src), nil
-	case kindReply:
-		return dumpReply(src), nil
-	case kindEviction:
-		return dumpEviction(src), nil
-	case kindLogin, kindLoginPAT, kindClientInfo, kindLoginReply:
-		d, _ := bodyDecoderFor(kind)
-		return []Section{decodeBody(src, 0, len(src), d)}, nil
+		if c, err := codec.PeekCommand(src); err == nil {
+			return dumpFrame(src, c)
+		}
+		var secs []Section
+		for _, k := range []string{kindClientInfo, kindLogin, kindLoginPAT, kindLoginReply} {
+			secs = append(secs, readBody(src, 0, len(src), k))
+		}
+		secs = append(secs, loginReplyFrame(src, 0, len(src))...)
+		return alternatives(append(secs, decodeVersion(src))...)
 	case kindLoginReplyFrame:
-		return decodeLoginReplyFrame(src, 0, len(src)), nil
-	case kindResult:
-		return decodeResultKind(src), nil
+		return loginReplyFrame(src, 0, len(src))
 	case kindVersion:
-		return []Section{decodeVersion(src)}, nil
+		return []Section{decodeVersion(src)}
 	}
-	return nil, fmt.Errorf("%w %q (want one of %v)", errUnknownKind, kind, kinds())
+	return []Section{readBody(src, 0, len(src), kind)}
 }
 
-// dumpAuto picks the decoder by the command byte (WIRE.md section 5).
-func dumpAuto(r *Report, src []byte) []Section {
-	cmd, err := codec.PeekCommand(src)
-	if err != nil {
-		r.Notes = append(r.Notes, fmt.Sprintf(
-			"input is %d bytes, shorter than a %d-byte header: trying every body kind", len(src), codec.HeaderSize))
-		return tryBodyKinds(r, src)
+// finish redacts, in every section, each field that overlaps a secret of
+// any reading (the same bytes may be a username in one shape and a token
+// in the other), then lists the bytes no field shows.
+func finish(src []byte, secs []Section) []Section {
+	var secrets, shown []Field
+	for _, s := range secs {
+		for _, f := range s.Fields {
+			shown = append(shown, f)
+			if f.secret {
+				secrets = append(secrets, f)
+			}
+		}
 	}
-	switch cmd {
-	case codec.CommandRequest:
-		return dumpRequest(src)
-	case codec.CommandReply:
-		return dumpReply(src)
-	case codec.CommandEviction:
-		return dumpEviction(src)
+	for i := range secs {
+		for j, f := range secs[i].Fields {
+			if !f.secret && slices.ContainsFunc(secrets, f.overlaps) {
+				secs[i].Fields[j].Value = redacted(f.Size)
+			}
+		}
 	}
-	return dumpOther(r, src, cmd)
-}
-
-// dumpOther shows the common prologue of a frame no client-facing decoder
-// accepts, and reports the command byte as the error.
-func dumpOther(r *Report, src []byte, cmd codec.Command) []Section {
-	r.Notes = append(r.Notes, fmt.Sprintf(
-		"command %s is not client-facing: only the common prologue is decoded", showCommand(uint8(cmd))))
-	s := Section{Title: "header prologue", Fields: walkOtherHeader(src)}
-	s.fail(&codec.Error{Field: "command", Offset: offCommand,
-		Rule: "command is 5 (Request), 8 (Reply) or 13 (Eviction)", Err: codec.ErrCommand})
-	return []Section{s}
-}
-
-// tryBodyKinds decodes a short input as every body kind. The kinds are
-// alternatives: when one decodes, the others are reported as no match.
-func tryBodyKinds(r *Report, src []byte) []Section {
-	var attempts []attempt
-	for _, kind := range []string{kindClientInfo, kindLogin, kindLoginPAT, kindLoginReply} {
-		d, _ := bodyDecoderFor(kind)
-		attempts = append(attempts, attempt{kind, []Section{decodeBody(src, 0, len(src), d)}})
+	if gaps := unshown(src, shown); len(gaps) > 0 {
+		secs = append(secs, Section{Title: "bytes not decoded", Status: "shown as length and SHA-256 prefix", Fields: gaps})
 	}
-	attempts = append(attempts,
-		attempt{kindLoginReplyFrame, decodeLoginReplyFrame(src, 0, len(src))},
-		attempt{kindVersion, []Section{decodeVersion(src)}})
-	secs, matched := alternatives(attempts)
-	r.Summary = append(r.Summary, matchSummary("body kinds", matched))
 	return secs
 }
 
-// attempt is one reading of some bytes: one or more sections, named by the
-// kind that produced them.
-type attempt struct {
-	name string
-	secs []Section
+// dumpFrame reads src as a frame whose header is of kind c, and its body
+// as the header says: a Register request as both login shapes (the way the
+// server tries them), a committed Register reply as a result section and a
+// login reply. Every other body is not decoded.
+func dumpFrame(src []byte, c codec.Command) []Section {
+	hdr := decodeHeader(src, c)
+	if len(src) < codec.HeaderSize || codec.HeaderLayout(c) == nil {
+		return []Section{hdr}
+	}
+	if got := codec.Command(src[field(codec.CommandRequest, "command").Offset]); got != c {
+		hdr.Notes = append(hdr.Notes, fmt.Sprintf("command is %s, not %s: body not decoded", showEnum(uint64(got), got), c))
+		return []Section{hdr}
+	}
+	size, err := codec.FrameSize(src)
+	if err != nil {
+		hdr.Notes = append(hdr.Notes, "the size field cannot be used: body not decoded")
+		return []Section{hdr}
+	}
+	secs, end := []Section{hdr}, min(size, len(src))
+	if end < size {
+		secs = append(secs, Section{Title: "frame", Status: statusFailed,
+			Error: fmt.Sprintf("body at offset %d: len(frame) >= size %d (truncated)", len(src), size)})
+	}
+	if c == codec.CommandEviction {
+		return secs // header-only
+	}
+	switch op := codec.Operation(src[field(c, "operation").Offset]); {
+	case c == codec.CommandRequest && op == codec.OperationRegister:
+		return append(secs, alternatives(readBody(src, codec.HeaderSize, end, kindLogin),
+			readBody(src, codec.HeaderSize, end, kindLoginPAT))...)
+	case c == codec.CommandReply && op == codec.OperationRegister &&
+		binary.LittleEndian.Uint32(src[field(c, "status").Offset:]) == 0:
+		return append(secs, loginReplyFrame(src, codec.HeaderSize, end)...)
+	}
+	return secs
 }
 
-// decoded reports whether every section of the reading decoded.
-func (a attempt) decoded() bool {
-	return !slices.ContainsFunc(a.secs, func(s Section) bool { return s.Status != statusOK })
-}
-
-// alternatives settles a set of alternative readings of the same bytes. If
-// any reading decodes, each other one becomes a single field-less no-match
-// section, so that no field of a reading that does not apply is shown (nor
-// blanked as a secret); if none decodes, every reading is shown in full.
-func alternatives(attempts []attempt) (secs []Section, matched []string) {
-	for _, a := range attempts {
-		if a.decoded() {
-			matched = append(matched, a.name)
+// field returns the field name of header kind c from the codec's table.
+// Names are constants of this file, so a name the table lacks is a bug
+// that every test run finds: it panics.
+func field(c codec.Command, name string) codec.HeaderField {
+	for _, f := range codec.HeaderLayout(c) {
+		if f.Name == name {
+			return f
 		}
 	}
-	for _, a := range attempts {
-		if len(matched) == 0 || a.decoded() {
-			secs = append(secs, a.secs...)
-			continue
+	panic("wiredump: " + c.String() + " header has no field " + name)
+}
+
+// decodeHeader shows the first 256 bytes of src as the named fields of
+// header kind c, whether or not the codec accepts them, and the codec's
+// verdict. A NonReplicated request's reserved area starts with its code.
+func decodeHeader(src []byte, c codec.Command) Section {
+	s := Section{Title: fmt.Sprintf("%s header (command %d)", c, c)}
+	var err error
+	switch c {
+	case codec.CommandRequest:
+		_, err = codec.DecodeRequestHeader(src)
+	case codec.CommandReply:
+		_, err = codec.DecodeReplyHeader(src)
+	case codec.CommandEviction:
+		_, err = codec.DecodeEviction(src)
+	default: // not client-facing: only the command byte is shown
+		cmd := field(codec.CommandRequest, "command")
+		s.Fields = []Field{headerField(src, cmd)}
+		err = &codec.Error{Field: cmd.Name, Offset: cmd.Offset, Rule: "command is 5, 8 or 13", Err: codec.ErrCommand}
+	}
+	if s.settle(err, 0); len(s.Fields) > 0 || len(src) < codec.HeaderSize {
+		return s
+	}
+	code := codec.RequestCodeField()
+	nonReplicated := c == codec.CommandRequest && codec.Operation(src[field(c, "operation").Offset]) == codec.OperationNonReplicated
+	for _, f := range codec.HeaderLayout(c) {
+		if nonReplicated && f.Offset == code.Offset {
+			s.Fields = append(s.Fields, headerField(src, code))
+			f.Offset, f.Size = code.End(), f.End()-code.End()
 		}
-		i := slices.IndexFunc(a.secs, func(s Section) bool { return s.Status != statusOK })
-		failed := a.secs[i]
-		title := a.name + ": " + failed.Title
-		secs = append(secs, Section{Title: title, Status: statusNoMatch, Err: failed.Err, Base: failed.Base})
+		s.Fields = append(s.Fields, headerField(src, f))
 	}
-	return secs, matched
+	return s
 }
 
-func matchSummary(what string, matched []string) string {
-	if len(matched) == 0 {
-		return what + " matched: none"
+// readBody reads src[start:end] as a body kind with the codec's prefix
+// decoder, the way the server reads login bodies. On success the fields are
+// laid out from the decoded value; on failure there are none.
+func readBody(src []byte, start, end int, kind string) Section {
+	b, l := src[start:end], &layout{off: start}
+	var n int
+	var err error
+	switch kind {
+	case kindClientInfo:
+		var v codec.ClientVersionInfo
+		v, n, err = codec.DecodeClientVersionInfo(b)
+		l.info(v)
+	case kindLogin:
+		var v codec.LoginRegister
+		v, n, err = codec.DecodeLoginRegister(b)
+		l.info(v.Info)
+		l.text("username", 1, v.Username)
+		l.secret("password", v.Password)
+		l.text("context", 4, v.Context)
+	case kindLoginPAT:
+		var v codec.LoginRegisterPAT
+		v, n, err = codec.DecodeLoginRegisterPAT(b)
+		l.info(v.Info)
+		l.secret("token", v.Token)
+		l.text("context", 4, v.Context)
+	case kindLoginReply:
+		var v codec.LoginReply
+		v, n, err = codec.DecodeLoginReply(b)
+		l.uint("user_id", 4, uint64(v.UserID))
+		l.uint("session", 8, v.Session)
+		l.version("server_protocol_version", v.ServerProtocol)
+		l.text("server_version", 1, v.ServerVersion)
 	}
-	return what + " matched: " + strings.Join(matched, ", ")
-}
-
-// rebase returns err as a *codec.Error whose offset counts from the start
-// of the input rather than from base.
-func rebase(err error, base int) *codec.Error {
-	var ce *codec.Error
-	if errors.As(err, &ce) {
-		c := *ce
-		c.Offset += base
-		return &c
-	}
-	// Every codec failure is a *codec.Error; anything else is shown as is.
-	return &codec.Error{Field: "?", Offset: base, Rule: err.Error(), Err: err}
-}
-
-// className names the sentinel err matches, as codec spells it.
-func className(err error) string {
-	classes := []struct {
-		err  error
-		name string
-	}{
-		{codec.ErrTruncated, "ErrTruncated"}, {codec.ErrCommand, "ErrCommand"},
-		{codec.ErrSize, "ErrSize"}, {codec.ErrReserved, "ErrReserved"},
-		{codec.ErrField, "ErrField"}, {codec.ErrReason, "ErrReason"},
-		{codec.ErrWindow, "ErrWindow"}, {codec.ErrLength, "ErrLength"},
-		{codec.ErrUTF8, "ErrUTF8"}, {codec.ErrTrailing, "ErrTrailing"},
-		{codec.ErrRange, "ErrRange"}, {codec.ErrSyntax, "ErrSyntax"},
-	}
-	for _, c := range classes {
-		if errors.Is(err, c.err) {
-			return c.name
+	s := Section{Title: map[string]string{kindClientInfo: "ClientVersionInfo", kindLogin: "LoginRegister body (code 40)",
+		kindLoginPAT: "LoginRegisterPAT body (code 45)", kindLoginReply: "LoginReply body"}[kind]}
+	if s.settle(err, start); err == nil {
+		s.Fields = l.fields
+		if n < len(b) {
+			s.Notes = append(s.Notes, fmt.Sprintf("%d bytes after the last field: the server ignores them", len(b)-n))
 		}
 	}
-	return "unknown"
+	return s
+}
+
+// maxEntries bounds how many result entries are listed.
+const maxEntries = 8
+
+// loginReplyFrame reads the body of a committed Register reply: a result
+// section, then, when its first result is 0, a login reply.
+func loginReplyFrame(src []byte, start, end int) []Section {
+	payload, code, err := codec.SplitResult(src[start:end])
+	s := Section{Title: "result section"}
+	if s.settle(err, start); err != nil {
+		return []Section{s}
+	}
+	l := &layout{off: start}
+	count := binary.LittleEndian.Uint32(src[start:])
+	l.uint("result_count", 4, uint64(count))
+	for i := range min(count, maxEntries) {
+		l.uint(fmt.Sprintf("result[%d].index", i), 4, uint64(binary.LittleEndian.Uint32(src[l.off:])))
+		l.uint(fmt.Sprintf("result[%d].result", i), 4, uint64(binary.LittleEndian.Uint32(src[l.off:])))
+	}
+	s.Fields = l.fields
+	if code != 0 {
+		s.Notes = append(s.Notes, fmt.Sprintf("first result is %s: no payload", showEnum(uint64(code), codec.Status(code))))
+		return []Section{s}
+	}
+	return []Section{s, readBody(src, end-len(payload), end, kindLoginReply)}
+}
+
+// decodeVersion reads src as version text. Only the version itself is
+// shown: the suffix the grammar ignores is any bytes at all.
+func decodeVersion(src []byte) Section {
+	s := Section{Title: "version text"}
+	v, err := codec.ParseVersion(string(src))
+	if s.settle(err, 0); err == nil {
+		end := len(src)
+		if i := bytes.IndexAny(src, "-+"); i >= 0 {
+			end = i
+		}
+		s.Fields = []Field{{Name: "version", Size: end, Value: showVersion(v)}}
+	}
+	return s
+}
+
+// alternatives settles readings of the same bytes: when one decodes, the
+// failures of the others are no match, not errors.
+func alternatives(secs ...Section) []Section {
+	if slices.ContainsFunc(secs, func(s Section) bool { return s.Status == statusOK }) {
+		for i := range secs {
+			if secs[i].Status == statusFailed {
+				secs[i].Status = statusNoMatch
+			}
+		}
+	}
+	return secs
+}
+
+// dumpConn reads src as the input of the lifecycle fuzz targets: frames
+// written as [flags u8][len u16 LE][len bytes], each read as kindAuto with
+// its size field set as the target sets it (flags bit 0 clear). Offsets are
+// from the start of each frame.
+func dumpConn(src []byte) []Section {
+	var secs []Section
+	off := 0
+	for len(src)-off >= 3 {
+		flags, n := src[off], int(binary.LittleEndian.Uint16(src[off+1:]))
+		frame := slices.Clone(src[off+3 : off+3+min(n, len(src)-off-3)])
+		if flags&1 == 0 && len(frame) >= codec.HeaderSize {
+			binary.LittleEndian.PutUint32(frame[field(codec.CommandRequest, "size").Offset:], uint32(len(frame)))
+		}
+		secs = append(secs, Section{Title: fmt.Sprintf("frame at input offset %d (flags 0x%02x, %d bytes; offsets below count from it)",
+			off+3, flags, len(frame))})
+		c, err := codec.PeekCommand(frame)
+		read := []Section{{Title: "frame"}}
+		if read[0].settle(err, 0); err == nil {
+			read = dumpFrame(frame, c)
+		}
+		secs = append(secs, finish(frame, read)...)
+		off += 3 + len(frame)
+	}
+	if off < len(src) {
+		secs = append(secs, Section{Title: fmt.Sprintf("%d bytes at input offset %d, too few for [flags][len]: not shown",
+			len(src)-off, off)})
+	}
+	return secs
 }

@@ -1,31 +1,25 @@
-// Command wiredump decodes a frame, a body or version text of the Iggy
-// connection lifecycle into named fields, one per line with its offset and
-// size, so that fuzz crashers and captured frames can be read.
+// Command wiredump shows a frame, a body or version text of the Iggy
+// connection lifecycle as named fields with their offsets and sizes, so that
+// fuzz crashers and captured frames can be read; see its -h.
 //
-// Usage:
-//
-//	wiredump [-as KIND] [-json] FILE
-//	wiredump [-as KIND] [-json] -hex HEX
-//
-// FILE is raw bytes, "-" for stdin, or a "go test fuzz v1" file. Without
-// -as, an input of at least 256 bytes is decoded by its command byte and an
-// input shorter than a header is tried as every body kind. Passwords and
-// tokens are never printed: their fields show only their length, and the
-// hex dump shows their bytes as "..". Whatever the size fields and command
-// bytes claim, any bytes that some reading of the input could take for a
-// password or a token are blanked, so a dump may blank more than the
-// secrets themselves.
-//
-// Exit status: 0 decoded, 1 decode error, 2 usage error.
+// It cannot show a password or a token: a header is shown as the fields of
+// the codec's header table, a body only as the fields of a reading the codec
+// decodes, a password or token as [REDACTED n=N], and every other byte only
+// as its length and the first 8 bytes of its SHA-256. Only -raw, which says
+// so, prints every byte.
 package main
 
 import (
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
+
+	"github.com/iggywire/iggywire/internal/fuzzload"
 )
 
 // Exit statuses.
@@ -41,39 +35,56 @@ func main() {
 
 // options are the parsed command line.
 type options struct {
-	kind    string
-	hexText string
-	hasHex  bool
-	asJSON  bool
-	path    string
+	kind, hexText, path string
+	hasHex, json, raw   bool
 }
+
+const usageText = `usage: wiredump [-as KIND] [-json] [-raw] FILE|-
+       wiredump [-as KIND] [-json] [-raw] -hex HEX
+
+Shows an Iggy connection-lifecycle frame, body or version text as named
+fields (offset, size, value). FILE holds raw bytes or a "go test fuzz v1"
+file; "-" reads stdin. Passwords and tokens print as [REDACTED n=N]; bytes
+that do not decode print only as their length and a SHA-256 prefix.
+
+Without -as, a file in a directory named after a fuzz target is read as that
+target's input; otherwise an input of 256 bytes or more is read as a frame by
+its command byte and a shorter one as every body kind.
+
+Exit status: 0 decoded, 1 decode error, 2 usage error.
+
+flags:
+`
 
 // run is main without the process: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts, err := parseArgs(args, stderr)
-	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stderr, "wiredump: %v\n", err)
-		}
+	if errors.Is(err, flag.ErrHelp) {
 		return exitUsage
 	}
-	src, isFuzz, err := readInput(opts, stdin)
+	var src []byte
+	if err == nil {
+		src, err = readInput(opts, stdin)
+	}
+	kind, byTarget := opts.kind, ""
+	if k, ok := targetKinds[filepath.Base(filepath.Dir(opts.path))]; ok && kind == kindAuto && opts.path != "" {
+		kind, byTarget = k, filepath.Base(filepath.Dir(opts.path))
+	}
+	var r Report
+	if err == nil {
+		r, err = Dump(src, kind)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "wiredump: %v\n", err)
 		return exitUsage
 	}
-	r, err := Dump(src, opts.kind)
-	if err != nil {
-		fmt.Fprintf(stderr, "wiredump: %v\n", err)
-		return exitUsage
+	if byTarget != "" {
+		r.Notes = append(r.Notes, "read as "+kind+": the input of "+byTarget+", the directory's name")
 	}
-	if isFuzz {
-		r.Notes = append([]string{"input read from a " + fuzzHeader + " file"}, r.Notes...)
+	if opts.raw {
+		r.RawHex = hex.EncodeToString(src)
 	}
-	write := r.WriteText
-	if opts.asJSON {
-		write = r.WriteJSON
-	}
+	write := map[bool]func(io.Writer) error{false: r.WriteText, true: r.WriteJSON}[opts.json]
 	if err := write(stdout); err != nil {
 		fmt.Fprintf(stderr, "wiredump: %v\n", err)
 		return exitUsage
@@ -84,47 +95,38 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-const usageText = `usage: wiredump [-as KIND] [-json] FILE|-
-       wiredump [-as KIND] [-json] -hex HEX
-
-Decodes an Iggy connection-lifecycle frame, body or version text into named
-fields (offset, size, value), in wire order. FILE holds raw bytes or a
-"go test fuzz v1" file; "-" reads stdin. Passwords and tokens are never shown.
-
-Without -as, an input of 256 bytes or more is decoded by its command byte
-(5 Request, 8 Reply, 13 Eviction) and its body by the header; a shorter input
-is tried as every body kind.
-
-Exit status: 0 decoded, 1 decode error, 2 usage error.
-
-flags:
-`
+// targetKinds maps the fuzz targets whose input is one kind to that kind.
+var targetKinds = map[string]string{
+	"FuzzRequestHeader": kindRequest, "FuzzReplyHeader": kindReply, "FuzzEviction": kindEviction,
+	"FuzzClientVersionInfo": kindClientInfo, "FuzzLoginRegister": kindLogin,
+	"FuzzLoginRegisterPAT": kindLoginPAT, "FuzzLoginReply": kindLoginReply,
+	"FuzzSplitResult": kindLoginReplyFrame, "FuzzParseVersion": kindVersion, "FuzzConn": kindConn,
+}
 
 func parseArgs(args []string, stderr io.Writer) (options, error) {
 	var opts options
 	fs := flag.NewFlagSet("wiredump", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&opts.kind, "as", kindAuto, "decode as `KIND`: "+strings.Join(kinds(), ", "))
-	fs.Func("hex", "read the input from `HEX` digits (spaces, newlines, colons and 0x allowed)", func(s string) error {
+	fs.StringVar(&opts.kind, "as", kindAuto, "read the input as `KIND`: "+strings.Join(kinds(), ", "))
+	fs.Func("hex", "read the input from `HEX` digits (spaces, newlines, colons, commas and 0x allowed)", func(s string) error {
 		opts.hexText, opts.hasHex = s, true
 		return nil
 	})
-	fs.BoolVar(&opts.asJSON, "json", false, "print one JSON object instead of text")
+	fs.BoolVar(&opts.json, "json", false, "print one JSON object instead of text")
+	fs.BoolVar(&opts.raw, "raw", false, "also print every input byte as hex: this PRINTS PASSWORDS AND TOKENS")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usageText)
 		fs.PrintDefaults()
 	}
 	var paths []string
-	// Flags may follow FILE; flag stops at the first operand, so parse on.
-	for {
+	for { // flags may follow FILE; flag stops at the first operand, so parse on
 		if err := fs.Parse(args); err != nil {
 			return options{}, err
 		}
 		if fs.NArg() == 0 {
 			break
 		}
-		paths = append(paths, fs.Arg(0))
-		args = fs.Args()[1:]
+		paths, args = append(paths, fs.Arg(0)), fs.Args()[1:]
 	}
 	switch {
 	case len(paths) > 1:
@@ -134,19 +136,17 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	case len(paths) == 0 && !opts.hasHex:
 		fs.Usage()
 		return options{}, errors.New("no input: give FILE, - or -hex")
-	}
-	if len(paths) == 1 {
+	case len(paths) == 1:
 		opts.path = paths[0]
 	}
 	return opts, nil
 }
 
-// readInput returns the bytes to decode, and whether they came from a
-// go test fuzz v1 file.
-func readInput(opts options, stdin io.Reader) ([]byte, bool, error) {
+// readInput returns the bytes to read: -hex digits, or a file or stdin,
+// raw or in Go's corpus encoding.
+func readInput(opts options, stdin io.Reader) ([]byte, error) {
 	if opts.hasHex {
-		b, err := parseHex(opts.hexText)
-		return b, false, err
+		return parseHex(opts.hexText)
 	}
 	var content []byte
 	var err error
@@ -156,7 +156,23 @@ func readInput(opts options, stdin io.Reader) ([]byte, bool, error) {
 		content, err = os.ReadFile(opts.path)
 	}
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
-	return decodeInput(content)
+	return fuzzload.Decode(content)
+}
+
+// parseHex reads hex digits in groups separated by spaces, tabs, newlines,
+// colons or commas, each optionally prefixed 0x. A group must hold whole
+// bytes, so a typo cannot shift every byte after it.
+func parseHex(s string) ([]byte, error) {
+	var out []byte
+	for i, g := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(" \t\r\n:,", r) }) {
+		g = strings.TrimPrefix(strings.TrimPrefix(g, "0x"), "0X")
+		b, err := hex.DecodeString(g)
+		if err != nil || len(b) == 0 {
+			return nil, fmt.Errorf("-hex group %d (%d characters) is not whole bytes of hex digits", i+1, len(g))
+		}
+		out = append(out, b...)
+	}
+	return out, nil
 }

@@ -10,8 +10,8 @@ type mutation struct {
 // mutations lists the bugs the property suite must catch.
 func mutations() []mutation {
 	return []mutation{
-		{"skip-eviction-reserved", "eviction.go",
-			`checkZero(b, offEvReserved, sizeEvReserved, "reserved")`, `error(nil)`,
+		{"skip-eviction-reserved", "layout.go",
+			`if reservedFrame(h)|evReserved(h) == 0 {`, `if reservedFrame(h) == 0 {`,
 			"Canonical|Reject|Differential|Eviction", "an eviction's reserved bytes 152..255 are never checked"},
 		{"skip-utf8", "reader.go",
 			`if i := invalidUTF8(b); i >= 0 {`, `if i := invalidUTF8(b); i > len(b) {`,
@@ -25,25 +25,21 @@ func mutations() []mutation {
 		{"window-patch-at-0x-bound", "version.go",
 			`return v>>versionBits <= w.Max>>versionBits`, `return v <= w.Max`,
 			"Window|Lifecycle", "under 0.x the upper bound compares the patch too"},
-		{"swap-eviction-reserved-order", "eviction.go",
-			`	if err := checkZero(b, offReservedFrame, sizeReservedFrame, "reserved_frame"); err != nil {
-		return Eviction{}, err
+		{"swap-eviction-reserved-order", "layout.go",
+			`	if reservedFrame(h) != 0 {
+		return reservedError(h, offReservedFrame, offKind, "reserved_frame")
 	}
-	if err := checkZero(b, offEvReserved, sizeEvReserved, "reserved"); err != nil {
-		return Eviction{}, err
-	}`,
-			`	if err := checkZero(b, offEvReserved, sizeEvReserved, "reserved"); err != nil {
-		return Eviction{}, err
+	return reservedError(h, offEvReserved, offEvReserved+sizeEvReserved, "reserved")`,
+			`	if evReserved(h) != 0 {
+		return reservedError(h, offEvReserved, offEvReserved+sizeEvReserved, "reserved")
 	}
-	if err := checkZero(b, offReservedFrame, sizeReservedFrame, "reserved_frame"); err != nil {
-		return Eviction{}, err
-	}`,
+	return reservedError(h, offReservedFrame, offKind, "reserved_frame")`,
 			"EvictionRules", "reserved is checked before reserved_frame, against the reference's order"},
 		{"secret-format-leaks", "secret.go",
 			"\t_, _ = f.Write([]byte(redacted))\n}", "\t_, _ = f.Write(s)\n}",
 			"Secret", "Secret.Format prints the bytes under %s, %v, %x, %q"},
 		{"eviction-window-ignores-min", "eviction.go",
-			`if e.Window != (Window{}) {`, `if e.Window.Max != 0 {`,
+			`r.Known() && w == (Window{})`, `r.Known() && w.Max == 0`,
 			"Eviction|Differential|Canonical", "a non-14 eviction with only min set is accepted"},
 		{"default-window-1x-keeps-minor", "version.go",
 			`lowBits = 1<<(2*versionBits) - 1 // >= 1.0: drop minor and patch`, `lowBits = versionMaxPart`,
@@ -54,6 +50,21 @@ func mutations() []mutation {
 		{"login-reply-session-zero", "loginreply.go",
 			`if r.err == nil && l.Session == 0 {`, `if r.err == nil && l.Session == 0 && false {`,
 			"Differential|Canonical", "a login reply with session 0 decodes"},
+		{"fast-ascii-ignores-high-bit", "fast.go",
+			`return acc&0x8080808080808080 == 0`, `return acc&0x0080808080808080 == 0`,
+			"Reject|Differential|Canonical|Overlap", "the fast path takes a non-ASCII byte in the last place of a word as ASCII"},
+		{"fast-text-min-ignored", "fast.go",
+			`return s.take(s.p+1, n, n < minLen)`, `return s.take(s.p+1, n, false)`,
+			"Differential|Canonical", "the fast path accepts an empty sdk_name, username or server_version"},
+		{"fast-reply-session-zero", "loginreply.go",
+			`ok := session != 0 && s.done(whole, offReplyServerVersion)`, `ok := s.done(whole, offReplyServerVersion)`,
+			"Differential|Canonical", "the fast path accepts a login reply with session 0"},
+		{"fast-whole-ignores-trailing", "fast.go",
+			`return s.ok && (!whole || s.p == len(s.src)) && ascii(s.src[text:s.p])`, `return s.ok && ascii(s.src[text:s.p])`,
+			"Prefix|Reject|Differential", "a fast whole-body parse accepts trailing bytes"},
+		{"encode-reserved-frame-unchecked-request", "layout.go",
+			`if reservedFrame(h)|reqPadding(h)|reqReserved(h, from) == 0 {`, `if reqPadding(h)|reqReserved(h, from) == 0 {`,
+			"Canonical|Reject|Differential|RoundTrip", "a request's reserved_frame is never checked"},
 		{"parse-ignores-one-trailing-byte", "text.go",
 			`if n < len(src) {`, `if n < len(src)-1 {`,
 			"Prefix|Reject|Differential", "Parse accepts one byte after the last field"},

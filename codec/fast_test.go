@@ -1,0 +1,115 @@
+package codec
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fastCase is one body kind: its fast path and its reader.
+type fastCase struct {
+	name string
+	wire []byte
+	fast func(src []byte, whole bool) (any, int, bool)
+	read func(r *reader) any
+}
+
+func fastCases(t *testing.T) []fastCase {
+	info := ClientVersionInfo{Protocol: 0x2C00, SDKName: []byte("go-sdk"), SDKVersion: []byte("0.1.0")}
+	infoUTF8 := ClientVersionInfo{Protocol: 0x2C00, SDKName: []byte("gö"), SDKVersion: []byte("1")}
+	enc := func(v interface{ AppendTo([]byte) ([]byte, error) }) []byte {
+		b, err := v.AppendTo(nil)
+		require.NoError(t, err)
+		return b
+	}
+	var cases []fastCase
+	for _, c := range []ClientVersionInfo{info, infoUTF8} {
+		cases = append(cases, fastCase{"info", enc(c),
+			func(s []byte, w bool) (any, int, bool) { return fastClientInfo(s, w) },
+			func(r *reader) any { return r.clientInfo() }})
+	}
+	for _, l := range []LoginRegister{
+		{Info: info, Username: []byte("iggy"), Password: Secret("iggy"), Context: []byte("ctx")},
+		{Info: infoUTF8, Username: []byte("jü"), Context: []byte("日本")},
+	} {
+		cases = append(cases, fastCase{"login", enc(l),
+			func(s []byte, w bool) (any, int, bool) { return fastLoginRegister(s, w) },
+			func(r *reader) any { return r.loginRegister() }})
+	}
+	for _, l := range []LoginRegisterPAT{{Info: info, Token: Secret("tok")}, {Info: infoUTF8, Token: Secret("tök")}} {
+		cases = append(cases, fastCase{"pat", enc(l),
+			func(s []byte, w bool) (any, int, bool) { return fastLoginRegisterPAT(s, w) },
+			func(r *reader) any { return r.loginRegisterPAT() }})
+	}
+	for _, l := range []LoginReply{
+		{UserID: 1, Session: 42, ServerProtocol: 0x2C00, ServerVersion: []byte("0.11.0")},
+		{UserID: 0xffffffff, Session: 1 << 63, ServerProtocol: 0xffffffff, ServerVersion: []byte("ü")},
+	} {
+		cases = append(cases, fastCase{"reply", enc(l),
+			func(s []byte, w bool) (any, int, bool) { return fastLoginReply(s, w) },
+			func(r *reader) any { return r.loginReply() }})
+	}
+	return cases
+}
+
+// variants returns src, every truncation, src with a byte appended, and
+// src with each byte replaced by each of a few telling values.
+func variants(src []byte) [][]byte {
+	out := [][]byte{src, append(append([]byte{}, src...), 'x')}
+	for n := range src {
+		out = append(out, src[:n])
+	}
+	for i := range src {
+		for _, v := range []byte{0, 1, 0x7f, 0x80, 0xc3, 0xff, src[i] + 1, src[i] - 1} {
+			b := append([]byte{}, src...)
+			b[i] = v
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// TestFastPathAgreesWithReader: whenever the fast path accepts an input, the
+// reader accepts it too, with the same value and length; and the fast path
+// accepts every valid all-ASCII input, so the speed is not lost to a
+// needless fallback.
+func TestFastPathAgreesWithReader(t *testing.T) {
+	for _, c := range fastCases(t) {
+		for _, src := range variants(c.wire) {
+			for _, whole := range []bool{false, true} {
+				v, n, ok := c.fast(src, whole)
+				r := reader{src: src}
+				want := c.read(&r)
+				if r.err == nil && whole {
+					r.err = trailing(src, r.off)
+				}
+				if ok {
+					require.NoError(t, r.err, "%s %x whole=%v: the fast path accepts what the reader rejects", c.name, src, whole)
+					assert.Equal(t, want, v, "%s %x", c.name, src)
+					assert.Equal(t, r.off, n, "%s %x", c.name, src)
+				} else if r.err == nil && ascii(src[min(len(src), offInfoText):]) && c.name != "reply" {
+					t.Errorf("%s %x whole=%v: valid ASCII body left to the reader", c.name, src, whole)
+				}
+			}
+		}
+	}
+}
+
+// TestASCII covers the word loop, the overlapping last word and the short
+// byte loop with a high bit at every position.
+func TestASCII(t *testing.T) {
+	for n := 0; n <= 40; n++ {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = 'a' + byte(i%26)
+		}
+		assert.True(t, ascii(b), "len %d", n)
+		for i := range b {
+			c := b[i]
+			b[i] = 0x80
+			assert.False(t, ascii(b), "len %d, 0x80 at %d", n, i)
+			b[i] = c
+		}
+	}
+}

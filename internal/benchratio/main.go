@@ -1,0 +1,68 @@
+// Command benchratio reads `go test -bench` output of the codec package and
+// prints one table: every measured path next to its floor from the same
+// run, the ratio of their medians, and the goal it is held to.
+//
+//	go test ./codec/ -run '^$' -bench . -count 5 | go run ./internal/benchratio
+//
+// With -check it exits 1 when a ratio misses its goal or a benchmark is
+// missing, so a script can hold the goals.
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	check := flag.Bool("check", false, "exit 1 when a ratio misses its goal")
+	flag.Parse()
+	runs, err := parse(os.Stdin)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchratio:", err)
+		os.Exit(2)
+	}
+	rows, ok := table(runs, paths())
+	write(os.Stdout, rows)
+	if *check && !ok {
+		os.Exit(1)
+	}
+}
+
+// write prints rows as a Markdown table.
+func write(w io.Writer, rows []row) {
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	fmt.Fprintln(bw, "| path | ns/op | floor | floor ns/op | ratio | goal | |")
+	fmt.Fprintln(bw, "|---|---:|---|---:|---:|---:|---|")
+	for _, r := range rows {
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s |\n",
+			r.path.Name, ns(r.ns), r.path.Floor, ns(r.floorNS), ratio(r), goal(r.path.Goal), r.verdict)
+	}
+}
+
+func ns(v float64) string {
+	if v == 0 {
+		return "—"
+	}
+	if v >= 100 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
+func ratio(r row) string {
+	if r.ns == 0 || r.floorNS == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.2fx", r.ns/r.floorNS)
+}
+
+func goal(g float64) string {
+	if g == 0 {
+		return "—"
+	}
+	return fmt.Sprintf("<= %.1fx", g)
+}

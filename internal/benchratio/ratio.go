@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// path is one measured benchmark, the floor it is compared with and the
+// goal for their ratio (0: shown, not held).
+type path struct {
+	Name, Floor string
+	Goal        float64
+}
+
+// paths lists the table in the order it is printed: the typical inputs with
+// the goals of the speed work, then the maximal inputs (every text field 255
+// bytes of multi-byte UTF-8, a 64 KiB context), then paths shown for
+// reference.
+func paths() []path {
+	return []path{
+		{"Decode/Eviction", "Floor/Equal256", 2.0},
+		{"Decode/RequestHeader", "Floor/Equal256", 2.5},
+		{"Decode/ReplyHeader", "Floor/Equal256", 2.5},
+		{"Encode/RequestHeader", "Floor/Copy256", 2.5},
+		{"Encode/Eviction", "Floor/Copy256", 2.5},
+		{"Decode/ClientVersionInfo", "Floor/UTF8/ClientVersionInfo", 1.5},
+		{"Decode/LoginRegister", "Floor/UTF8/LoginRegister", 1.5},
+		{"Encode/LoginRegister", "Floor/UTF8/LoginRegister", 1.5},
+		{"Decode/LoginReply", "Floor/UTF8/LoginReply", 1.5},
+		{"Decode/ClientVersionInfoMax", "Floor/UTF8/ClientVersionInfoMax", 1.5},
+		{"Encode/ClientVersionInfoMax", "Floor/UTF8/ClientVersionInfoMax", 1.5},
+		{"Decode/LoginRegisterMax", "Floor/UTF8/LoginRegisterMax", 1.5},
+		{"Encode/LoginRegisterMax", "Floor/UTF8/LoginRegisterMax", 1.5},
+		{"Decode/LoginRegisterPATMax", "Floor/UTF8/LoginRegisterPATMax", 1.5},
+		{"Encode/LoginRegisterPATMax", "Floor/UTF8/LoginRegisterPATMax", 1.5},
+		{"Decode/LoginReplyMax", "Floor/UTF8/LoginReplyMax", 1.5},
+		{"Encode/LoginReplyMax", "Floor/UTF8/LoginReplyMax", 1.5},
+		{"Decode/LoginRegisterPAT", "Floor/UTF8/LoginRegisterPAT", 0},
+		{"Encode/ClientVersionInfo", "Floor/UTF8/ClientVersionInfo", 0},
+		{"Encode/LoginRegisterPAT", "Floor/UTF8/LoginRegisterPAT", 0},
+		{"Encode/LoginReply", "Floor/UTF8/LoginReply", 0},
+		{"Encode/ReplyHeader", "Floor/Copy256", 0},
+	}
+}
+
+// parse collects the ns/op figures of every benchmark line by name, without
+// the "Benchmark" prefix and the -GOMAXPROCS suffix.
+func parse(r io.Reader) (map[string][]float64, error) {
+	runs := map[string][]float64{}
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") || f[3] != "ns/op" {
+			continue
+		}
+		v, err := strconv.ParseFloat(f[2], 64)
+		if err != nil {
+			continue
+		}
+		name := strings.TrimPrefix(f[0], "Benchmark")
+		if i := strings.LastIndexByte(name, '-'); i > 0 {
+			if _, err := strconv.Atoi(name[i+1:]); err == nil {
+				name = name[:i]
+			}
+		}
+		runs[name] = append(runs[name], v)
+	}
+	return runs, sc.Err()
+}
+
+// median of the runs of one benchmark; 0 when there are none.
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// row is one line of the table.
+type row struct {
+	path        path
+	ns, floorNS float64
+	verdict     string
+}
+
+// table builds the rows and reports whether every goal holds (a missing
+// benchmark is a miss).
+func table(runs map[string][]float64, ps []path) ([]row, bool) {
+	ok := true
+	rows := make([]row, 0, len(ps))
+	for _, p := range ps {
+		r := row{path: p, ns: median(runs[p.Name]), floorNS: median(runs[p.Floor])}
+		switch {
+		case r.ns == 0 || r.floorNS == 0:
+			r.verdict = "not measured"
+			ok = ok && p.Goal == 0
+		case p.Goal == 0:
+		case r.ns/r.floorNS <= p.Goal:
+			r.verdict = "ok"
+		default:
+			r.verdict = "MISS"
+			ok = false
+		}
+		rows = append(rows, r)
+	}
+	return rows, ok
+}

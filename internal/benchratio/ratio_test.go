@@ -1,0 +1,59 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const sample = `goos: linux
+BenchmarkFloor/Equal256-2         	1000	         4.0 ns/op	 0 B/op	 0 allocs/op
+BenchmarkFloor/Equal256-2         	1000	         6.0 ns/op	 0 B/op	 0 allocs/op
+BenchmarkFloor/Equal256-2         	1000	         5.0 ns/op	 0 B/op	 0 allocs/op
+BenchmarkDecode/Eviction-2        	1000	         9.0 ns/op	28000 MB/s
+BenchmarkDecode/Eviction-2        	1000	        11.0 ns/op	28000 MB/s
+BenchmarkDecode/RequestHeader-2   	1000	        20.0 ns/op
+PASS
+`
+
+func TestParseAndMedian(t *testing.T) {
+	runs, err := parse(strings.NewReader(sample))
+	require.NoError(t, err)
+	assert.Equal(t, []float64{4, 6, 5}, runs["Floor/Equal256"])
+	assert.InDelta(t, 5.0, median(runs["Floor/Equal256"]), 1e-9)
+	assert.InDelta(t, 10.0, median(runs["Decode/Eviction"]), 1e-9)
+	assert.Zero(t, median(nil))
+}
+
+func TestTableVerdicts(t *testing.T) {
+	runs, err := parse(strings.NewReader(sample))
+	require.NoError(t, err)
+	ps := []path{
+		{"Decode/Eviction", "Floor/Equal256", 2.0},      // 10/5 = 2.0: holds
+		{"Decode/RequestHeader", "Floor/Equal256", 2.5}, // 20/5 = 4.0: misses
+	}
+	rows, ok := table(runs, ps)
+	assert.False(t, ok)
+	assert.Equal(t, "ok", rows[0].verdict)
+	assert.Equal(t, "MISS", rows[1].verdict)
+
+	rows, ok = table(runs, ps[:1])
+	assert.True(t, ok)
+	assert.Len(t, rows, 1)
+
+	_, ok = table(runs, []path{{"Decode/ReplyHeader", "Floor/Equal256", 2.5}})
+	assert.False(t, ok, "a missing benchmark with a goal is a miss")
+	_, ok = table(runs, []path{{"Decode/ReplyHeader", "Floor/Equal256", 0}})
+	assert.True(t, ok, "a missing benchmark without a goal is only shown")
+}
+
+func TestEveryPathNamesABenchmarkOfTheCodec(t *testing.T) {
+	seen := map[string]bool{}
+	for _, p := range paths() {
+		assert.False(t, seen[p.Name], "duplicate %s", p.Name)
+		seen[p.Name] = true
+		assert.True(t, strings.HasPrefix(p.Floor, "Floor/"), p.Floor)
+	}
+}

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"encoding/binary"
+	"math/big"
+	"strings"
+)
+
+// Inputs are built byte by byte at the offsets WIRE.md gives, without the
+// codec, so that they can break any rule; the ok verdicts are read back by
+// the plain layout readers below, also without the codec.
+
+var le = binary.LittleEndian
+
+// hdr is a 256-byte header under construction.
+type hdr []byte
+
+// newHdr returns a zero header with size 256 and the command byte set.
+func newHdr(cmd byte) hdr {
+	h := make(hdr, 256)
+	le.PutUint32(h[48:], 256)
+	h[60] = cmd
+	return h
+}
+
+func (h hdr) clone() hdr { return append(hdr(nil), h...) }
+
+func (h hdr) u8(off int, v byte) hdr { h[off] = v; return h }
+
+func (h hdr) u32(off int, v uint32) hdr { le.PutUint32(h[off:], v); return h }
+
+func (h hdr) u64(off int, v uint64) hdr { le.PutUint64(h[off:], v); return h }
+
+// Command bytes and the client id most cases use.
+const (
+	cmdRequest  = 5
+	cmdReply    = 8
+	cmdEviction = 13
+	client5     = 5
+)
+
+// Operations.
+const (
+	opReserved      = 0
+	opRegister      = 1
+	opNonReplicated = 2
+	opLogout        = 3
+	opCreateStream  = 128
+	opSendMessages  = 160
+)
+
+// request returns a valid request header of operation op from client 5:
+// Register carries session 0 and request 0; NonReplicated carries code 1
+// (PING) and request 1; every other operation session 3 and request 2.
+func request(op byte) hdr {
+	h := newHdr(cmdRequest).u64(128, client5).u8(176, op)
+	switch op {
+	case opRegister:
+	case opNonReplicated:
+		h.u64(168, 1).u32(196, 1)
+	default:
+		h.u64(184, 3).u64(168, 2)
+	}
+	return h
+}
+
+// reply returns a valid reply header to client 5: operation op, status 0.
+func reply(op byte) hdr { return newHdr(cmdReply).u64(160, client5).u8(208, op) }
+
+// eviction returns a valid eviction of client 5 for reason; reason 14
+// carries the window {0.10.0, 0.11.0}.
+func eviction(reason byte) hdr {
+	h := newHdr(cmdEviction).u64(128, client5).u8(255, reason)
+	if reason == 14 {
+		h.u32(144, 0x2C00).u32(148, 0x2800)
+	}
+	return h
+}
+
+// t8 is a u8 length and the text; t32 a u32 length and the text.
+func t8(s string) []byte { return append([]byte{byte(len(s))}, s...) }
+
+func t32(s string) []byte { return append(le.AppendUint32(nil, uint32(len(s))), s...) }
+
+func cat(parts ...[]byte) []byte {
+	var out []byte
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+func u32b(v uint32) []byte { return le.AppendUint32(nil, v) }
+
+func u64b(v uint64) []byte { return le.AppendUint64(nil, v) }
+
+// cvi is a ClientVersionInfo.
+func cvi(proto uint32, name, version string) []byte { return cat(u32b(proto), t8(name), t8(version)) }
+
+// goInfo is the ClientVersionInfo of most cases: 0.11.0, "go-sdk", "0.1.0".
+func goInfo() []byte { return cvi(0x2C00, "go-sdk", "0.1.0") }
+
+func loginBody(info []byte, user, pass, ctx string) []byte {
+	return cat(info, t8(user), t8(pass), t32(ctx))
+}
+
+func patBody(info []byte, token, ctx string) []byte { return cat(info, t8(token), t32(ctx)) }
+
+func replyBody(user uint32, session uint64, proto uint32, version string) []byte {
+	return cat(u32b(user), u64b(session), u32b(proto), t8(version))
+}
+
+// u128At reads a u128 at off as a decimal string.
+func u128At(b []byte, off int) string {
+	x := new(big.Int).SetUint64(le.Uint64(b[off+8:]))
+	x.Lsh(x, 64)
+	return x.Or(x, new(big.Int).SetUint64(le.Uint64(b[off:]))).String()
+}
+
+func u64At(b []byte, off int) string { return u64(le.Uint64(b[off:])) }
+
+// layoutPrologue reads the common prologue of WIRE.md section 5.
+func layoutPrologue(h []byte) map[string]any {
+	return map[string]any{
+		"checksum": u128At(h, 0), "checksum_body": u128At(h, 16), "cluster": u128At(h, 32),
+		"size": le.Uint32(h[48:]), "view": le.Uint32(h[52:]), "release": le.Uint32(h[56:]), "replica": h[61],
+	}
+}
+
+// layoutRequest reads a request header's fields; the code at 196 exists
+// only for NonReplicated.
+func layoutRequest(h []byte) map[string]any {
+	f := layoutPrologue(h)
+	f["client"], f["request_checksum"], f["timestamp"] = u128At(h, 128), u128At(h, 144), u64At(h, 160)
+	f["request"], f["operation"], f["session"], f["user_id"] = u64At(h, 168), h[176], u64At(h, 184), le.Uint32(h[192:])
+	f["code"] = uint32(0)
+	if h[176] == opNonReplicated {
+		f["code"] = le.Uint32(h[196:])
+	}
+	return f
+}
+
+func layoutReply(h []byte) map[string]any {
+	f := layoutPrologue(h)
+	f["request_checksum"], f["context"], f["client"] = u128At(h, 128), u128At(h, 144), u128At(h, 160)
+	f["op"], f["commit"], f["timestamp"], f["request"] = u64At(h, 176), u64At(h, 184), u64At(h, 192), u64At(h, 200)
+	f["operation"], f["status"] = h[208], le.Uint32(h[216:])
+	return f
+}
+
+func layoutEviction(h []byte) map[string]any {
+	f := layoutPrologue(h)
+	f["client"], f["window_max"], f["window_min"], f["reason"] = u128At(h, 128), le.Uint32(h[144:]), le.Uint32(h[148:]), h[255]
+	return f
+}
+
+// Fields of the bodies, from the values a case wrote.
+func infoF(proto uint32, name, version string) map[string]any {
+	return map[string]any{"protocol_version": proto, "sdk_name": name, "sdk_version": version}
+}
+
+func loginF(proto uint32, name, version, user, pass, ctx string) map[string]any {
+	f := infoF(proto, name, version)
+	f["username"], f["password_len"], f["context"] = user, len(pass), ctx
+	return f
+}
+
+func patF(proto uint32, name, version, token, ctx string) map[string]any {
+	f := infoF(proto, name, version)
+	f["token_len"], f["context"] = len(token), ctx
+	return f
+}
+
+func replyF(user uint32, session uint64, proto uint32, version string) map[string]any {
+	return map[string]any{"user_id": user, "session": u64(session), "server_protocol_version": proto, "server_version": version}
+}
+
+// repeat is strings.Repeat, short.
+func repeat(s string, n int) string { return strings.Repeat(s, n) }

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/iggywire/iggywire/internal/fuzzload"
+)
+
+// crasher is one file of crashers/<Target>/.
+type crasher struct {
+	target string
+	name   string
+	data   []byte
+}
+
+// loadCrashers reads every file under root/crashers/<Target>/, sorted.
+func loadCrashers(root string) ([]crasher, error) {
+	dirs, err := os.ReadDir(filepath.Join(root, fuzzload.CrashersDir))
+	if err != nil {
+		return nil, err
+	}
+	var out []crasher
+	for _, d := range dirs {
+		if !d.IsDir() {
+			continue
+		}
+		files, err := os.ReadDir(filepath.Join(root, fuzzload.CrashersDir, d.Name()))
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			raw, err := os.ReadFile(filepath.Join(root, fuzzload.CrashersDir, d.Name(), f.Name()))
+			if err != nil {
+				return nil, err
+			}
+			data, err := fuzzload.Decode(raw)
+			if err != nil {
+				return nil, fmt.Errorf("%s/%s: %w", d.Name(), f.Name(), err)
+			}
+			out = append(out, crasher{target: d.Name(), name: f.Name(), data: data})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].target+"/"+out[i].name < out[j].target+"/"+out[j].name })
+	return out, nil
+}
+
+// crasherKinds maps the fuzz targets that take one message as raw bytes to
+// the kind of that message.
+func crasherKinds() map[string]string {
+	return map[string]string{
+		"FuzzClientVersionInfo": KindClientInfo, "FuzzLoginRegister": KindLogin, "FuzzLoginRegisterPAT": KindLoginPAT,
+		"FuzzLoginReply": KindLoginReply, "FuzzSplitResult": KindResult, "FuzzRequestHeader": KindRequest,
+		"FuzzReplyHeader": KindReply, "FuzzEviction": KindEviction, "FuzzParseVersion": KindVersionText,
+	}
+}
+
+// fuzzConnServer is the server of the FuzzConn target (fuzz/lifecycle_test.go).
+func fuzzConnServer() ServerConfig {
+	return ServerConfig{
+		Window:  TextRange{Min: "0.11.0", Max: "0.11.0"},
+		Version: "0.11.0",
+		Users:   []UserConfig{{ID: 1, Name: "iggy", Password: "iggy"}, {ID: 2, Name: "gone", Password: "gone", Inactive: true}},
+		Tokens:  []TokenConfig{{Token: "tok", User: "iggy"}, {Token: "old", User: "gone"}},
+		Handler: "deny",
+	}
+}
+
+// crasherCases turns every crasher into a case. A crasher's verdict is
+// what the codec and lifecycle answer now that its bug is fixed (each
+// fix was reviewed against WIRE.md when it was made); the case keeps that
+// answer from changing unnoticed.
+func (g *gen) crasherCases(cs []crasher) {
+	for _, c := range cs {
+		name := "crasher/" + c.target + "/" + c.name
+		src := "crashers/" + c.target + "/" + c.name
+		if c.target == "FuzzConn" {
+			g.crasherConn(name, src, c.data)
+			continue
+		}
+		kind, ok := crasherKinds()[c.target]
+		if !ok {
+			g.failf("%s: no vector kind for fuzz target %s; add one to crasherKinds", src, c.target)
+			continue
+		}
+		cs := &Case{Name: name, Kind: kind, Source: src, Note: "a crasher of " + c.target}
+		cs.setInput(c.data)
+		if kind == KindClientInfo || kind == KindLogin || kind == KindLoginPAT || kind == KindLoginReply {
+			cs.Mode = ModeStrict
+		}
+		e, err := observe(cs)
+		if err != nil {
+			g.failf("%s: %v", src, err)
+			continue
+		}
+		cs.Expect, cs.Section, cs.Rules = e, sectionOf(kind), []string{}
+		g.add(*cs)
+	}
+}
+
+// crasherConn cuts a FuzzConn input into frames the way the target does
+// (fuzz/chunks_test.go: [flags u8][len u16 LE][bytes]; unless flags bit 0
+// is set, a frame of 256 bytes or more gets its size field set to its
+// length) and records what the server answers to each.
+func (g *gen) crasherConn(name, src string, data []byte) {
+	const server = "fuzzconn"
+	g.servers[server] = fuzzConnServer()
+	var ins [][]byte
+	for rest := data; len(rest) >= 3; {
+		flags, n := rest[0], int(le.Uint16(rest[1:]))
+		rest = rest[3:]
+		n = min(n, len(rest))
+		f := append([]byte(nil), rest[:n]...)
+		rest = rest[n:]
+		if flags&1 == 0 && len(f) >= 256 {
+			le.PutUint32(f[48:], uint32(len(f)))
+		}
+		ins = append(ins, f)
+	}
+	steps, err := replay(g.servers[server], ins)
+	if err != nil {
+		g.failf("%s: %v", src, err)
+		return
+	}
+	g.add(Case{Name: name, Kind: KindLifecycle, Section: "7", Source: src, Rules: []string{},
+		Note: "a crasher of FuzzConn, cut into frames as the target cuts it", Server: server, Steps: steps})
+}
+
+// sectionOf is the WIRE.md section that defines a codec kind.
+func sectionOf(kind string) string {
+	switch kind {
+	case KindVersionText:
+		return "1"
+	case KindClientInfo:
+		return "2"
+	case KindLogin, KindLoginPAT:
+		return "3"
+	case KindLoginReply, KindResult:
+		return "4"
+	}
+	return "5"
+}

@@ -1,0 +1,101 @@
+package main
+
+import "fmt"
+
+// gen collects the cases of one generation run, without ids; assignIDs
+// numbers them from the registry afterwards.
+type gen struct {
+	rules   map[string]Rule
+	cases   []Case
+	servers map[string]ServerConfig
+	errs    []error
+}
+
+func newGen() *gen {
+	g := &gen{rules: map[string]Rule{}, servers: map[string]ServerConfig{}}
+	for _, r := range ruleList() {
+		g.rules[r.ID] = r
+	}
+	return g
+}
+
+// failf records a problem with a case; generation fails at the end with
+// every problem listed.
+func (g *gen) failf(format string, args ...any) { g.errs = append(g.errs, fmt.Errorf(format, args...)) }
+
+// add appends c after checking that it names known rules.
+func (g *gen) add(c Case) *Case {
+	for _, r := range c.Rules {
+		if _, ok := g.rules[r]; !ok {
+			g.failf("%s: unknown rule %q", c.Name, r)
+		}
+	}
+	switch c.Kind {
+	case KindClientInfo, KindLogin, KindLoginPAT, KindLoginReply:
+		if c.Mode == "" {
+			c.Mode = ModeStrict
+		}
+	}
+	g.cases = append(g.cases, c)
+	return &g.cases[len(g.cases)-1]
+}
+
+// ok adds a case whose input decodes to fields.
+func (g *gen) ok(kind, name, section, note string, in []byte, fields map[string]any, rules ...string) *Case {
+	if len(rules) == 0 {
+		g.failf("%s: an ok case names the rule it exercises", name)
+	}
+	c := Case{Name: name, Kind: kind, Section: section, Rules: rules, Note: note, Expect: &Expect{Verdict: "ok", Fields: fields}}
+	c.setInput(in)
+	return g.add(c)
+}
+
+// bad adds a case whose input breaks rule (and maybe others, listed in
+// also): the decoder reports rule's sentinel at field and offset.
+func (g *gen) bad(kind, name, note string, in []byte, rule, field string, offset int, also ...string) *Case {
+	r, ok := g.rules[rule]
+	if !ok || r.Class != ClassValidity {
+		g.failf("%s: %q is not a validity rule", name, rule)
+	}
+	c := Case{Name: name, Kind: kind, Section: r.Section, Rules: append([]string{rule}, also...), Note: note,
+		Expect: &Expect{Verdict: "error", Sentinel: r.Sentinel, Field: field, Offset: intp(offset), Rule: rule}}
+	c.setInput(in)
+	return g.add(c)
+}
+
+// sdk sets the code an SDK surfaces for the frame of c.
+func (c *Case) sdk(code uint32) *Case {
+	withSDK(c.Expect, code)
+	return c
+}
+
+// incompatible marks c as eviction 14 with a well-formed window.
+func (c *Case) incompatible() *Case {
+	c.Expect.SDKError = incompatibleName
+	return c
+}
+
+// prefix makes c a prefix decode that uses consumed bytes.
+func (c *Case) prefix(consumed int) *Case {
+	c.Mode = ModePrefix
+	if c.Expect.Verdict == "ok" {
+		c.Expect.Consumed = intp(consumed)
+	}
+	return c
+}
+
+// disc marks c as the case that decides a discrepancy between SDKs.
+func (c *Case) disc(id string) *Case { c.Discrepancy = id; return c }
+
+// generate builds every case.
+func generate(crashers []crasher) *gen {
+	g := newGen()
+	g.versionCases()
+	g.bodyCases()
+	g.headerCases()
+	g.frameCases()
+	g.discrepancyCases()
+	g.lifecycleCases()
+	g.crasherCases(crashers)
+	return g
+}

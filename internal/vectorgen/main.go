@@ -1,0 +1,49 @@
+// Command vectorgen writes the conformance vectors under vectors/: one JSON
+// file per message kind, the rules they exercise (rules.json) and the
+// append-only registry of case ids (ids.json). Every case is checked
+// against package codec and package lifecycle before anything is written,
+// and the output depends on nothing but the sources: no time, no
+// randomness.
+//
+//	go run ./internal/vectorgen [-root .] [-out vectors]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+func main() {
+	root := flag.String("root", ".", "module root (crashers/ is read from here)")
+	out := flag.String("out", "vectors", "output directory")
+	flag.Parse()
+	if err := run(*root, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "vectorgen:", err)
+		os.Exit(1)
+	}
+}
+
+func run(root, out string) error {
+	files, err := render(root, out)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if err := os.WriteFile(filepath.Join(out, n), files[n], 0o644); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("vectorgen: wrote %d files to %s\n", len(names), out)
+	return nil
+}

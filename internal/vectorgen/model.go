@@ -1,0 +1,147 @@
+package main
+
+import "encoding/hex"
+
+// The JSON shapes of vectors/*.json. vectors/schema.json describes the same
+// shapes for other languages; a test checks that every file validates.
+
+// FormatVersion is the version of the file format; it changes only when a
+// reader written for the old format would misread a new file.
+const FormatVersion = 1
+
+// File is one vectors/<kind>.json file: every case of one message kind.
+type File struct {
+	Format      int                     `json:"format"`
+	Kind        string                  `json:"kind"`
+	Description string                  `json:"description"`
+	Servers     map[string]ServerConfig `json:"servers,omitempty"`
+	Cases       []Case                  `json:"cases"`
+}
+
+// Case is one vector. Codec kinds carry Input and Expect; lifecycle cases
+// carry Server and Steps.
+type Case struct {
+	ID          int        `json:"id"`
+	Name        string     `json:"name"`
+	Kind        string     `json:"kind"`
+	Section     string     `json:"section"`
+	Rules       []string   `json:"rules"`
+	Discrepancy string     `json:"discrepancy,omitempty"`
+	Source      string     `json:"source,omitempty"`
+	Note        string     `json:"note"`
+	Mode        string     `json:"mode,omitempty"`
+	Window      *TextRange `json:"window,omitempty"`
+	Input       *string    `json:"input,omitempty"`  // hex; present (maybe empty) on every codec case
+	Length      *int       `json:"length,omitempty"` // bytes of Input
+	Expect      *Expect    `json:"expect,omitempty"`
+	Server      string     `json:"server,omitempty"`
+	Steps       []Step     `json:"steps,omitempty"`
+}
+
+// TextRange is a version window written as text ("0.11.0").
+type TextRange struct {
+	Min string `json:"min"`
+	Max string `json:"max"`
+}
+
+// Expect is the verdict of a codec case.
+type Expect struct {
+	Verdict  string         `json:"verdict"` // "ok" or "error"
+	Fields   map[string]any `json:"fields,omitempty"`
+	Consumed *int           `json:"consumed,omitempty"`
+	Sentinel string         `json:"sentinel,omitempty"`
+	Field    string         `json:"field,omitempty"`
+	Offset   *int           `json:"offset,omitempty"`
+	Rule     string         `json:"rule,omitempty"`
+	SDKCode  *int           `json:"sdk_code,omitempty"`
+	SDKError string         `json:"sdk_error,omitempty"`
+	Retry    string         `json:"retry,omitempty"`
+}
+
+// Step is one request frame of a lifecycle case and what the server does
+// with it. Out is the answer as hex, "dropped" (no answer, the connection
+// stays open) or "closed" (no answer, the connection ends). Then is the
+// state of the connection after the step: "open" or "closed" (a server
+// closes after every eviction).
+type Step struct {
+	In   string `json:"in"`
+	Out  string `json:"out"`
+	Then string `json:"then"`
+	Note string `json:"note,omitempty"`
+}
+
+// Outcomes of a step without an answer, and connection states.
+const (
+	OutDropped = "dropped"
+	OutClosed  = "closed"
+	StateOpen  = "open"
+)
+
+// ServerConfig is the server a lifecycle case runs against.
+type ServerConfig struct {
+	Window  TextRange     `json:"window"`
+	Version string        `json:"version"`
+	Users   []UserConfig  `json:"users"`
+	Tokens  []TokenConfig `json:"tokens"`
+	Handler string        `json:"handler"`
+}
+
+// UserConfig is an account of a test server. The password is test data:
+// the same bytes travel as hex in the login frames of the case.
+type UserConfig struct {
+	ID       uint32 `json:"id"`
+	Name     string `json:"name"`
+	Password string `json:"password"`
+	Inactive bool   `json:"inactive"`
+}
+
+// TokenConfig is a personal access token of a test server, naming its user.
+type TokenConfig struct {
+	Token string `json:"token"`
+	User  string `json:"user"`
+}
+
+// Message kinds.
+const (
+	KindVersionText   = "version_text"
+	KindWindow        = "window"
+	KindDefaultWindow = "default_window"
+	KindClientInfo    = "client_version_info"
+	KindLogin         = "login_register"
+	KindLoginPAT      = "login_register_pat"
+	KindLoginReply    = "login_reply"
+	KindResult        = "result_section"
+	KindRequest       = "request_header"
+	KindReply         = "reply_header"
+	KindEviction      = "eviction"
+	KindLoginFrame    = "login_reply_frame"
+	KindLifecycle     = "lifecycle"
+)
+
+// kindList returns every kind in file order.
+func kindList() []string {
+	return []string{
+		KindVersionText, KindWindow, KindDefaultWindow, KindClientInfo, KindLogin, KindLoginPAT,
+		KindLoginReply, KindResult, KindRequest, KindReply, KindEviction, KindLoginFrame, KindLifecycle,
+	}
+}
+
+// Body decode modes.
+const (
+	ModeStrict = "strict"
+	ModePrefix = "prefix"
+)
+
+// input returns the hex input of a codec case ("" when absent).
+func (c *Case) input() string {
+	if c.Input == nil {
+		return ""
+	}
+	return *c.Input
+}
+
+// setInput sets the input and its length.
+func (c *Case) setInput(b []byte) {
+	h := hex.EncodeToString(b)
+	c.Input, c.Length = &h, intp(len(b))
+}

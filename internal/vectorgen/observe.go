@@ -1,0 +1,250 @@
+package main
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/big"
+	"strconv"
+
+	"github.com/iggywire/iggywire/codec"
+)
+
+// observe runs the codec on a codec case and returns its verdict, without
+// the rule name (the codec reports a sentinel, a field and an offset; the
+// rule is what the case says it broke). It is shared by the generator,
+// which checks every case it writes, and by the runner test, which replays
+// the checked-in files.
+func observe(c *Case) (*Expect, error) {
+	in, err := hex.DecodeString(c.input())
+	if err != nil {
+		return nil, fmt.Errorf("input: %w", err)
+	}
+	switch c.Kind {
+	case KindVersionText:
+		return observeVersionText(in), nil
+	case KindWindow:
+		return observeWindow(in, c.Window)
+	case KindDefaultWindow:
+		return observeDefaultWindow(in)
+	case KindClientInfo, KindLogin, KindLoginPAT, KindLoginReply:
+		return observeBody(c.Kind, c.Mode, in)
+	case KindResult:
+		return observeResult(in), nil
+	case KindRequest:
+		h, err := codec.DecodeRequestHeader(in)
+		return verdict(requestFields(h), err), nil
+	case KindReply:
+		h, err := codec.DecodeReplyHeader(in)
+		return verdict(replyFields(h), err), nil
+	case KindEviction:
+		return observeEviction(in), nil
+	case KindLoginFrame:
+		return observeLoginFrame(in)
+	}
+	return nil, fmt.Errorf("kind %q has no codec verdict", c.Kind)
+}
+
+// verdict is ok with fields when err is nil, else the error's parts.
+func verdict(fields map[string]any, err error) *Expect {
+	if err != nil {
+		return errorVerdict(err, 0)
+	}
+	return &Expect{Verdict: "ok", Fields: fields}
+}
+
+// errorVerdict returns the parts of a *codec.Error, its offset moved by
+// base (where the decoded part starts in the case's input).
+func errorVerdict(err error, base int) *Expect {
+	var ce *codec.Error
+	if !errors.As(err, &ce) {
+		return &Expect{Verdict: "error", Sentinel: "not a *codec.Error: " + err.Error()}
+	}
+	return &Expect{Verdict: "error", Sentinel: sentinelName(err), Field: ce.Field, Offset: intp(base + ce.Offset)}
+}
+
+// sentinelName names the codec sentinel err matches.
+func sentinelName(err error) string {
+	for _, s := range []struct {
+		err  error
+		name string
+	}{
+		{codec.ErrTruncated, SentTruncated}, {codec.ErrCommand, SentCommand}, {codec.ErrSize, SentSize},
+		{codec.ErrReserved, SentReserved}, {codec.ErrField, SentField}, {codec.ErrReason, SentReason},
+		{codec.ErrWindow, SentWindow}, {codec.ErrLength, SentLength}, {codec.ErrUTF8, SentUTF8},
+		{codec.ErrTrailing, SentTrailing}, {codec.ErrRange, SentRange}, {codec.ErrSyntax, SentSyntax},
+	} {
+		if errors.Is(err, s.err) {
+			return s.name
+		}
+	}
+	return "unknown: " + err.Error()
+}
+
+func intp(i int) *int { return &i }
+
+func observeVersionText(in []byte) *Expect {
+	v, err := codec.ParseVersion(string(in))
+	return verdict(map[string]any{"major": v.Major(), "minor": v.Minor(), "patch": v.Patch(), "value": uint32(v)}, err)
+}
+
+func observeWindow(in []byte, w *TextRange) (*Expect, error) {
+	if len(in) != 4 || w == nil {
+		return nil, errors.New("a window case is a 4-byte version and a window")
+	}
+	win, err := parseWindow(*w)
+	if err != nil {
+		return nil, err
+	}
+	v := codec.Version(binary.LittleEndian.Uint32(in))
+	return &Expect{Verdict: "ok", Fields: map[string]any{
+		"version_valid": v.Valid(), "well_formed": win.Valid(), "accepts": win.Accepts(v),
+	}}, nil
+}
+
+// parseWindow reads a window written as text; "0x" followed by eight hex
+// digits is a raw u32 (for windows whose versions carry reserved bits).
+func parseWindow(w TextRange) (codec.Window, error) {
+	lo, err := parseVersionText(w.Min)
+	if err != nil {
+		return codec.Window{}, err
+	}
+	hi, err := parseVersionText(w.Max)
+	return codec.Window{Min: lo, Max: hi}, err
+}
+
+func parseVersionText(s string) (codec.Version, error) {
+	if len(s) == 10 && s[:2] == "0x" {
+		v, err := strconv.ParseUint(s[2:], 16, 32)
+		return codec.Version(v), err
+	}
+	return codec.ParseVersion(s)
+}
+
+func observeDefaultWindow(in []byte) (*Expect, error) {
+	if len(in) != 4 {
+		return nil, errors.New("a default_window case is a 4-byte version")
+	}
+	w := codec.DefaultWindow(codec.Version(binary.LittleEndian.Uint32(in)))
+	return &Expect{Verdict: "ok", Fields: map[string]any{
+		"min": uint32(w.Min), "max": uint32(w.Max), "well_formed": w.Valid(),
+	}}, nil
+}
+
+// observeBody decodes a body kind, strictly (the whole input is one body)
+// or as a prefix (reporting how many bytes it used).
+func observeBody(kind, mode string, in []byte) (*Expect, error) {
+	var fields map[string]any
+	var n int
+	var err error
+	switch kind {
+	case KindClientInfo:
+		var c codec.ClientVersionInfo
+		c, n, err = codec.DecodeClientVersionInfo(in)
+		fields = infoFields(c)
+	case KindLogin:
+		var l codec.LoginRegister
+		l, n, err = codec.DecodeLoginRegister(in)
+		fields = infoFields(l.Info)
+		fields["username"], fields["password_len"], fields["context"] = string(l.Username), len(l.Password), string(l.Context)
+	case KindLoginPAT:
+		var l codec.LoginRegisterPAT
+		l, n, err = codec.DecodeLoginRegisterPAT(in)
+		fields = infoFields(l.Info)
+		fields["token_len"], fields["context"] = len(l.Token), string(l.Context)
+	case KindLoginReply:
+		var l codec.LoginReply
+		l, n, err = codec.DecodeLoginReply(in)
+		fields = loginReplyFields(l)
+	}
+	switch mode {
+	case ModePrefix:
+		e := verdict(fields, err)
+		if err == nil {
+			e.Consumed = intp(n)
+		}
+		return e, nil
+	case ModeStrict:
+		if err == nil && n < len(in) {
+			err = strictParse(kind, in)
+		}
+		return verdict(fields, err), nil
+	}
+	return nil, fmt.Errorf("mode %q", mode)
+}
+
+// strictParse runs the codec's whole-body parser, for its trailing-bytes
+// error.
+func strictParse(kind string, in []byte) error {
+	var err error
+	switch kind {
+	case KindClientInfo:
+		_, err = codec.ParseClientVersionInfo(in)
+	case KindLogin:
+		_, err = codec.ParseLoginRegister(in)
+	case KindLoginPAT:
+		_, err = codec.ParseLoginRegisterPAT(in)
+	case KindLoginReply:
+		_, err = codec.ParseLoginReply(in)
+	}
+	return err
+}
+
+func infoFields(c codec.ClientVersionInfo) map[string]any {
+	return map[string]any{"protocol_version": uint32(c.Protocol), "sdk_name": string(c.SDKName), "sdk_version": string(c.SDKVersion)}
+}
+
+func loginReplyFields(l codec.LoginReply) map[string]any {
+	return map[string]any{
+		"user_id": l.UserID, "session": u64(l.Session),
+		"server_protocol_version": uint32(l.ServerProtocol), "server_version": string(l.ServerVersion),
+	}
+}
+
+func observeResult(in []byte) *Expect {
+	payload, code, err := codec.SplitResult(in)
+	if err != nil {
+		return errorVerdict(err, 0)
+	}
+	return &Expect{Verdict: "ok", Fields: map[string]any{"result_code": code, "payload": hex.EncodeToString(payload)}}
+}
+
+// u64 and u128 travel as decimal strings: JSON numbers lose precision past
+// 2^53 in most readers.
+func u64(v uint64) string { return strconv.FormatUint(v, 10) }
+
+func u128(v codec.Uint128) string {
+	x := new(big.Int).SetUint64(v.Hi)
+	x.Lsh(x, 64)
+	return x.Or(x, new(big.Int).SetUint64(v.Lo)).String()
+}
+
+func prologueFields(checksum, checksumBody, cluster codec.Uint128, size, view, release uint32, replica uint8) map[string]any {
+	return map[string]any{
+		"checksum": u128(checksum), "checksum_body": u128(checksumBody), "cluster": u128(cluster),
+		"size": size, "view": view, "release": release, "replica": replica,
+	}
+}
+
+func requestFields(h codec.RequestHeader) map[string]any {
+	f := prologueFields(h.Checksum, h.ChecksumBody, h.Cluster, h.Size, h.View, h.Release, h.Replica)
+	f["client"], f["request_checksum"] = u128(h.Client), u128(h.RequestChecksum)
+	f["timestamp"], f["request"], f["session"] = u64(h.Timestamp), u64(h.Request), u64(h.Session)
+	f["operation"], f["user_id"], f["code"] = uint8(h.Operation), h.UserID, uint32(h.Code)
+	return f
+}
+
+func replyFields(h codec.ReplyHeader) map[string]any {
+	f := prologueFields(h.Checksum, h.ChecksumBody, h.Cluster, h.Size, h.View, h.Release, h.Replica)
+	f["request_checksum"], f["context"], f["client"] = u128(h.RequestChecksum), u128(h.Context), u128(h.Client)
+	f["op"], f["commit"], f["timestamp"], f["request"] = u64(h.Op), u64(h.Commit), u64(h.Timestamp), u64(h.Request)
+	f["operation"], f["status"] = uint8(h.Operation), uint32(h.Status)
+	return f
+}
+
+func evictionFields(e codec.Eviction) map[string]any {
+	f := prologueFields(e.Checksum, e.ChecksumBody, e.Cluster, codec.HeaderSize, e.View, e.Release, e.Replica)
+	f["client"], f["window_max"], f["window_min"], f["reason"] = u128(e.Client), uint32(e.Window.Max), uint32(e.Window.Min), uint8(e.Reason)
+	return f
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+)
+
+// Registry is vectors/ids.json: every case name ever generated, with the
+// id it was given. It only grows: a name keeps its id for ever, a new name
+// gets the next unused id, and the id of a case that is no longer
+// generated is never handed out again.
+type Registry struct {
+	Format int     `json:"format"`
+	Note   string  `json:"note"`
+	IDs    []Entry `json:"ids"`
+}
+
+// Entry is one registered case.
+type Entry struct {
+	ID   int    `json:"id"`
+	Name string `json:"name"`
+}
+
+const registryNote = "Append-only: a case name keeps its id for ever and ids are never reused. Written by make vectors."
+
+// loadRegistry reads a registry; a missing file is an empty registry.
+func loadRegistry(path string) (Registry, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return Registry{Format: FormatVersion, Note: registryNote}, nil
+	}
+	if err != nil {
+		return Registry{}, err
+	}
+	return parseRegistry(b)
+}
+
+// parseRegistry decodes and checks a registry.
+func parseRegistry(b []byte) (Registry, error) {
+	var r Registry
+	if err := json.Unmarshal(b, &r); err != nil {
+		return Registry{}, fmt.Errorf("ids.json: %w", err)
+	}
+	return r, r.check()
+}
+
+// check: ids are 1, 2, 3, ... in order and names are unique.
+func (r Registry) check() error {
+	seen := make(map[string]bool, len(r.IDs))
+	for i, e := range r.IDs {
+		if e.ID != i+1 {
+			return fmt.Errorf("ids.json: entry %d has id %d, want %d (ids are dense and never renumbered)", i, e.ID, i+1)
+		}
+		if e.Name == "" || seen[e.Name] {
+			return fmt.Errorf("ids.json: id %d: empty or repeated name %q", e.ID, e.Name)
+		}
+		seen[e.Name] = true
+	}
+	return nil
+}
+
+// assign returns the registry extended by every name it does not hold yet,
+// in the order given, and the id of each name.
+func (r Registry) assign(names []string) (Registry, map[string]int) {
+	ids := make(map[string]int, len(r.IDs)+len(names))
+	out := Registry{Format: FormatVersion, Note: registryNote, IDs: append([]Entry(nil), r.IDs...)}
+	for _, e := range out.IDs {
+		ids[e.Name] = e.ID
+	}
+	for _, n := range names {
+		if _, ok := ids[n]; ok {
+			continue
+		}
+		id := len(out.IDs) + 1
+		out.IDs = append(out.IDs, Entry{ID: id, Name: n})
+		ids[n] = id
+	}
+	return out, ids
+}
+
+// extends reports the first way in which r fails to keep every entry of
+// old with the same id, or nil.
+func (r Registry) extends(old Registry) error {
+	if len(r.IDs) < len(old.IDs) {
+		return fmt.Errorf("registry shrank from %d to %d ids", len(old.IDs), len(r.IDs))
+	}
+	for i, e := range old.IDs {
+		if r.IDs[i] != e {
+			return fmt.Errorf("id %d was %q, is now %q", e.ID, e.Name, r.IDs[i].Name)
+		}
+	}
+	return nil
+}

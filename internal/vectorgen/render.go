@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Files written under vectors/ besides one <kind>.json per kind.
+const (
+	rulesFile    = "rules.json"
+	registryFile = "ids.json"
+)
+
+// render generates every case, checks each against the codec and the
+// lifecycle, numbers them from the registry in outDir, and returns the
+// content of every file to write, by name.
+func render(root, outDir string) (map[string][]byte, error) {
+	crashers, err := loadCrashers(root)
+	if err != nil {
+		return nil, fmt.Errorf("crashers: %w", err)
+	}
+	g := generate(crashers)
+	g.verify()
+	if len(g.errs) > 0 {
+		return nil, joinErrs(g.errs)
+	}
+	reg, err := loadRegistry(filepath.Join(outDir, registryFile))
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(g.cases))
+	seen := map[string]bool{}
+	for i, c := range g.cases {
+		if seen[c.Name] {
+			return nil, fmt.Errorf("two cases named %q", c.Name)
+		}
+		seen[c.Name], names[i] = true, c.Name
+	}
+	reg, ids := reg.assign(names)
+	for i := range g.cases {
+		g.cases[i].ID = ids[g.cases[i].Name]
+	}
+	out := map[string][]byte{}
+	if out[registryFile], err = marshal(reg); err != nil {
+		return nil, err
+	}
+	if out[rulesFile], err = marshal(struct {
+		Format int    `json:"format"`
+		Rules  []Rule `json:"rules"`
+	}{FormatVersion, ruleList()}); err != nil {
+		return nil, err
+	}
+	for _, k := range kindList() {
+		f := File{Format: FormatVersion, Kind: k, Description: kindDescription(k), Cases: []Case{}}
+		for _, c := range g.cases {
+			if c.Kind == k {
+				f.Cases = append(f.Cases, c)
+			}
+		}
+		if k == KindLifecycle {
+			f.Servers = g.servers
+		}
+		if out[k+".json"], err = marshal(f); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// verify checks every case against the codec (codec kinds) or a fresh
+// lifecycle.Server (lifecycle cases); a disagreement fails generation.
+func (g *gen) verify() {
+	for i := range g.cases {
+		c := &g.cases[i]
+		if c.Kind == KindLifecycle {
+			if err := replayCase(g.servers, c); err != nil {
+				g.failf("%s: %v", c.Name, err)
+			}
+			continue
+		}
+		if err := compare(c); err != nil {
+			g.failf("%s: %v", c.Name, err)
+		}
+	}
+}
+
+// compare checks one codec case's expected verdict against the codec.
+func compare(c *Case) error {
+	got, err := observe(c)
+	if err != nil {
+		return err
+	}
+	want := *c.Expect
+	want.Rule = ""
+	a, err := json.Marshal(got)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(&want)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(a, b) {
+		return fmt.Errorf("the codec says %s, the case expects %s", a, b)
+	}
+	return nil
+}
+
+// marshal is indented JSON without HTML escaping, ending in a newline.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func joinErrs(errs []error) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d problem(s):", len(errs))
+	for _, e := range errs {
+		b.WriteString("\n  ")
+		b.WriteString(e.Error())
+	}
+	return fmt.Errorf("%s", b.String())
+}
+
+func kindDescription(k string) string {
+	return map[string]string{
+		KindVersionText:   "Version text (WIRE.md section 1): input is the text's bytes; ok gives major, minor, patch and the packed value.",
+		KindWindow:        "Window acceptance (section 1): input is the client's packed version (u32 LE); window is the server's {min, max}.",
+		KindDefaultWindow: "Default window (section 1): input is the server's packed version (u32 LE).",
+		KindClientInfo:    "ClientVersionInfo (section 2), strict or prefix decode.",
+		KindLogin:         "LOGIN_REGISTER body, code 40 (section 3). The password is given as its length only.",
+		KindLoginPAT:      "LOGIN_REGISTER_WITH_PAT body, code 45 (section 3). The token is given as its length only.",
+		KindLoginReply:    "Login reply body (section 4), after the result section.",
+		KindResult:        "Result section of a committed Register reply (section 4): input is the reply body.",
+		KindRequest:       "Request header (section 5): input is the frame; only its first 256 bytes are decoded.",
+		KindReply:         "Reply header (section 5): input is the frame; only its first 256 bytes are decoded.",
+		KindEviction:      "Eviction (section 5) and the error code an SDK surfaces for it (section 8).",
+		KindLoginFrame:    "A whole Reply frame answering a Register, read as an SDK reads it (sections 4, 5, 8): header, status, result section, login reply.",
+		KindLifecycle:     "Request frames in, the server's exact answers out (section 7). Each case starts a fresh server with the configuration named by its server field.",
+	}[k]
+}

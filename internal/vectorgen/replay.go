@@ -1,0 +1,92 @@
+package main
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
+)
+
+// newServer builds the lifecycle.Server a case's configuration states.
+func newServer(cfg ServerConfig) (*lifecycle.Server, error) {
+	w, err := parseWindow(cfg.Window)
+	if err != nil {
+		return nil, fmt.Errorf("window: %w", err)
+	}
+	if cfg.Handler != "deny" {
+		return nil, fmt.Errorf("handler %q: only deny is defined", cfg.Handler)
+	}
+	auth := lifecycle.StaticAuth{}
+	for _, u := range cfg.Users {
+		auth.Users = append(auth.Users, lifecycle.User{ID: u.ID, Name: u.Name, Password: codec.Secret(u.Password), Inactive: u.Inactive})
+	}
+	for _, t := range cfg.Tokens {
+		auth.Tokens = append(auth.Tokens, lifecycle.Token{Value: codec.Secret(t.Token), User: t.User})
+	}
+	return lifecycle.NewServer(lifecycle.Config{Window: w, Version: cfg.Version, Auth: auth})
+}
+
+// replay runs the request frames of a lifecycle case through one Conn of a
+// fresh Server and returns what happened at each step.
+func replay(cfg ServerConfig, ins [][]byte) ([]Step, error) {
+	srv, err := newServer(cfg)
+	if err != nil {
+		return nil, err
+	}
+	conn := srv.NewConn()
+	steps := make([]Step, 0, len(ins))
+	for _, in := range ins {
+		out, err := conn.Handle(in, nil)
+		st := Step{In: hex.EncodeToString(in), Then: StateOpen}
+		if conn.Closed() {
+			st.Then = OutClosed
+		}
+		switch {
+		case err == nil:
+			st.Out = hex.EncodeToString(out)
+		case errors.Is(err, lifecycle.ErrDropped):
+			st.Out = OutDropped
+		case errors.Is(err, lifecycle.ErrFrameSize), errors.Is(err, lifecycle.ErrClosed):
+			st.Out = OutClosed
+		default:
+			return nil, fmt.Errorf("step %d: undocumented error %w", len(steps), err)
+		}
+		steps = append(steps, st)
+	}
+	return steps, nil
+}
+
+// replayCase replays c and reports the first step that differs.
+func replayCase(servers map[string]ServerConfig, c *Case) error {
+	cfg, ok := servers[c.Server]
+	if !ok {
+		return fmt.Errorf("no server %q in the file", c.Server)
+	}
+	ins := make([][]byte, len(c.Steps))
+	for i, s := range c.Steps {
+		b, err := hex.DecodeString(s.In)
+		if err != nil {
+			return fmt.Errorf("step %d: %w", i, err)
+		}
+		ins[i] = b
+	}
+	got, err := replay(cfg, ins)
+	if err != nil {
+		return err
+	}
+	for i, s := range c.Steps {
+		if got[i].Out != s.Out || got[i].Then != s.Then {
+			return fmt.Errorf("step %d (%s): got out %s then %s, want out %s then %s", i, s.Note, short(got[i].Out), got[i].Then, short(s.Out), s.Then)
+		}
+	}
+	return nil
+}
+
+func short(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "..."
+	}
+	return s
+}

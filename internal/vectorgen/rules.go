@@ -1,0 +1,180 @@
+package main
+
+// Rule is one rule of WIRE.md a case can exercise. Validity rules are the
+// ones a decoder enforces: breaking one is an error with the rule's
+// sentinel. Acceptance rules decide what a version window accepts,
+// lifecycle rules what a server answers (section 7), and mapping rules
+// which error code an SDK surfaces for a frame (section 8).
+type Rule struct {
+	ID       string `json:"id"`
+	Section  string `json:"section"`
+	Class    string `json:"class"`
+	Sentinel string `json:"sentinel,omitempty"`
+	Optional bool   `json:"optional,omitempty"`
+	Text     string `json:"text"`
+}
+
+// Rule classes.
+const (
+	ClassValidity   = "validity"
+	ClassAcceptance = "acceptance"
+	ClassLifecycle  = "lifecycle"
+	ClassMapping    = "mapping"
+)
+
+// Sentinel names: the classes of decode failure, one per codec sentinel.
+const (
+	SentTruncated = "truncated"
+	SentCommand   = "command"
+	SentSize      = "size"
+	SentReserved  = "reserved"
+	SentField     = "field"
+	SentReason    = "reason"
+	SentWindow    = "window"
+	SentLength    = "length"
+	SentUTF8      = "utf8"
+	SentTrailing  = "trailing"
+	SentRange     = "range"
+	SentSyntax    = "syntax"
+)
+
+func validity(id, section, sentinel, text string) Rule {
+	return Rule{ID: id, Section: section, Class: ClassValidity, Sentinel: sentinel, Text: text}
+}
+
+func rule(id, section, class, text string) Rule {
+	return Rule{ID: id, Section: section, Class: class, Text: text}
+}
+
+// ruleList returns every rule, in the order WIRE.md writes them. Ids are
+// names, not numbers: a rule keeps its id for as long as WIRE.md keeps it.
+func ruleList() []Rule {
+	var rs []Rule
+	rs = append(rs, versionRules()...)
+	rs = append(rs, bodyRules()...)
+	rs = append(rs, headerRules()...)
+	rs = append(rs, lifecycleRules()...)
+	return append(rs, mappingRules()...)
+}
+
+func versionRules() []Rule {
+	return []Rule{
+		validity("version.text.digits", "1", SentSyntax, "each component is one or more decimal digits"),
+		validity("version.text.dot", "1", SentSyntax, "'.' between major, minor and patch"),
+		validity("version.text.end", "1", SentSyntax, "after patch: the end of the text, or '-' or '+' followed by anything"),
+		validity("version.text.range", "1", SentRange, "each component <= 1023"),
+		rule("version.reserved_bits", "1", ClassAcceptance, "a value with bits 31..30 set is not a valid version: no window accepts it"),
+		rule("window.well_formed", "1", ClassAcceptance, "a window is well-formed iff 1 <= min <= max; one that is not accepts nothing"),
+		rule("window.0x", "1", ClassAcceptance, "max.major == 0: accept v iff v >= min and v>>10 <= max>>10"),
+		rule("window.1x", "1", ClassAcceptance, "max.major >= 1: accept v iff v >= min and v.major == max.major"),
+		rule("window.default", "1", ClassAcceptance, "default min = max with patch zeroed (0.x), with minor and patch zeroed (>= 1.0)"),
+	}
+}
+
+func bodyRules() []Rule {
+	return []Rule{
+		validity("cvi.truncated", "2", SentTruncated, "every ClientVersionInfo field lies within the input"),
+		validity("cvi.sdk_name.length", "2", SentLength, "sdk_name is 1..255 bytes (length 0 is malformed)"),
+		validity("cvi.sdk_name.utf8", "2", SentUTF8, "sdk_name is UTF-8"),
+		validity("cvi.sdk_version.length", "2", SentLength, "sdk_version is 1..255 bytes (length 0 is malformed)"),
+		validity("cvi.sdk_version.utf8", "2", SentUTF8, "sdk_version is UTF-8"),
+		validity("login.truncated", "3", SentTruncated, "every LOGIN_REGISTER field lies within the input"),
+		validity("login.username.length", "3", SentLength, "username is 1..255 bytes"),
+		validity("login.username.utf8", "3", SentUTF8, "username is UTF-8"),
+		validity("login.password.utf8", "3", SentUTF8, "password is UTF-8"),
+		validity("login.context.claim", "3", SentTruncated, "context_len is a claim checked against the bytes present"),
+		validity("login.context.utf8", "3", SentUTF8, "context is UTF-8"),
+		validity("pat.truncated", "3", SentTruncated, "every LOGIN_REGISTER_WITH_PAT field lies within the input"),
+		validity("pat.token.utf8", "3", SentUTF8, "token is UTF-8"),
+		validity("pat.context.claim", "3", SentTruncated, "context_len is a claim checked against the bytes present"),
+		validity("pat.context.utf8", "3", SentUTF8, "context is UTF-8"),
+		validity("body.trailing", "3", SentTrailing, "a strict parse of a whole body rejects bytes after the last field"),
+		validity("login_reply.truncated", "4", SentTruncated, "every login reply field lies within the input"),
+		validity("login_reply.session", "4", SentField, "a login reply carrying session 0 is invalid"),
+		validity("login_reply.server_version.length", "4", SentLength, "server_version is 1..255 bytes"),
+		validity("login_reply.server_version.utf8", "4", SentUTF8, "server_version is UTF-8"),
+		validity("login_reply.trailing", "4", SentTrailing, "the login reply is the whole rest of the frame: a strict parse of a whole body rejects bytes after it (section 3)"),
+		validity("result.count", "4", SentTruncated, "a result section shorter than 4 bytes is truncated (an empty Register reply body is a terminal failure)"),
+		validity("result.entries", "4", SentTruncated, "a result section shorter than 4 + 8*count is truncated"),
+	}
+}
+
+func headerRules() []Rule {
+	return []Rule{
+		validity("header.length", "5", SentTruncated, "length >= 256: every frame starts with a 256-byte header"),
+		validity("request.command", "5", SentCommand, "command == 5 (Request)"),
+		validity("request.size", "5", SentSize, "256 <= size <= 64 MiB"),
+		validity("request.client", "5", SentField, "client != 0"),
+		validity("request.operation", "5", SentField, "operation is a known value and != 0 (Reserved)"),
+		validity("request.register.session", "5", SentField, "operation Register => session == 0"),
+		validity("request.register.request", "5", SentField, "operation Register => request == 0"),
+		validity("request.nonreplicated.code", "5", SentField, "operation NonReplicated => the code at 196..200 is non-zero"),
+		validity("request.replicated.session", "5", SentField, "any other operation => session > 0"),
+		validity("request.replicated.request", "5", SentField, "any other operation => request > 0"),
+		validity("request.reserved_frame", "5", SentReserved, "reserved_frame (62..128) is zero; checked after the field rules"),
+		validity("request.operation_padding", "5", SentReserved, "operation padding (177..184) is zero; checked after reserved_frame"),
+		validity("request.reserved.code", "5", SentReserved, "every operation but NonReplicated => bytes 196..200 are zero like the rest of the reserved area"),
+		validity("request.reserved", "5", SentReserved, "the reserved area (200..256, and 196..200 unless NonReplicated) is zero; checked last"),
+		validity("reply.command", "5", SentCommand, "command == 8 (Reply)"),
+		validity("reply.size", "5", SentSize, "256 <= size <= 64 MiB"),
+		validity("reply.operation", "5", SentField, "operation is a known value (0 included)"),
+		validity("reply.status", "5", SentSize, "status != 0 => size == 256 (a denial never carries a body)"),
+		validity("reply.reserved_frame", "5", SentReserved, "reserved_frame (62..128) is zero; checked after the field rules"),
+		validity("reply.operation_padding", "5", SentReserved, "operation padding (209..216) is zero"),
+		validity("reply.reserved", "5", SentReserved, "reserved (220..256) is zero; checked last"),
+		validity("eviction.command", "5", SentCommand, "command == 13"),
+		validity("eviction.size", "5", SentSize, "size == 256"),
+		validity("eviction.client", "5", SentField, "client != 0"),
+		validity("eviction.reserved_frame", "5", SentReserved, "reserved_frame all zero"),
+		validity("eviction.reserved", "5", SentReserved, "reserved (152..255) all zero"),
+		validity("eviction.reason", "5", SentReason, "reason != 0 and a known value (1..15)"),
+		validity("eviction.window.incompatible", "5", SentWindow, "reason 14 => window well-formed (1 <= min <= max)"),
+		validity("eviction.window.zero", "5", SentWindow, "any other reason => both window fields zero"),
+	}
+}
+
+func lifecycleRules() []Rule {
+	l := func(id, text string) Rule { return rule(id, "7", ClassLifecycle, text) }
+	capRule := l("lifecycle.8.cap", "a server capping frames below 64 MiB answers a well-formed frame above its cap with eviction 6, then closes")
+	capRule.Optional = true
+	return []Rule{
+		l("lifecycle.1a", "a Register body whose ClientVersionInfo does not decode => eviction 15, window zero"),
+		l("lifecycle.1b", "a version outside the window => eviction 14 carrying {max, min} at 144/148"),
+		l("lifecycle.1c", "a LOGIN_REGISTER body with the right password logs in"),
+		l("lifecycle.1d", "a LOGIN_REGISTER_WITH_PAT body with a valid token logs in; unknown token => 10; inactive user => 11"),
+		l("lifecycle.1e", "otherwise eviction 9 if the password was rejected, else 15"),
+		l("lifecycle.1.prefix", "both decodes are prefix decodes: an empty wrong password with no context reads as a token (=> 10)"),
+		l("lifecycle.1.reply", "success => Reply (Register, client id echoed, request 0, status 0), body: 00 00 00 00 then the login reply"),
+		l("lifecycle.1.sessions", "sessions are non-zero and strictly increasing across every login on one server"),
+		l("lifecycle.1.evict", "every eviction carries the request's client id and the server closes after it"),
+		l("lifecycle.2", "NonReplicated code 38 or 44 (legacy logins) => eviction 15"),
+		l("lifecycle.3", "PING (NonReplicated, code 1) is answered before and after login: status 0, client id and request echoed, empty body"),
+		l("lifecycle.4", "any other NonReplicated request before login => Reply status 40, empty body, connection lives on"),
+		l("lifecycle.5", "any replicated request before login => eviction 1 (NoSession)"),
+		l("lifecycle.6", "logout (Logout, empty body, bound session) => Reply status 0; the connection may log in again"),
+		l("lifecycle.7.too_low", "from the bound client id, a lower session => eviction 7"),
+		l("lifecycle.7.ahead", "from the bound client id, a higher session => dropped without an answer"),
+		l("lifecycle.7.other_client", "a replicated request from another client id => eviction 1"),
+		l("lifecycle.7.relogin", "a Register on a logged-in connection is a new login that replaces the binding"),
+		l("lifecycle.7.deny", "a test server denies other commands after login with status 3, echoing client id, request and operation"),
+		l("lifecycle.8.dropped", "a frame whose header is not a valid Request is dropped: no answer, no change of state"),
+		l("lifecycle.8.size", "a size below 256 or above the cap ends the connection without an answer"),
+		capRule,
+		l("lifecycle.9", "the server never requires NonReplicated request numbers to increase; every Reply echoes the request number"),
+	}
+}
+
+func mappingRules() []Rule {
+	m := func(id, text string) Rule { return rule(id, "8", ClassMapping, text) }
+	return []Rule{
+		m("sdk.3", "InvalidCommand: evictions 2-6, an unknown reason byte, a malformed reply"),
+		m("sdk.4", "InvalidFormat: eviction 15"),
+		m("sdk.30", "StaleClient: eviction 13"),
+		m("sdk.40", "Unauthenticated: evictions 1, 7, 8, 11, 12; eviction 14 with an ill-formed window; deny status 40"),
+		m("sdk.42", "InvalidCredentials: eviction 9"),
+		m("sdk.53", "InvalidPersonalAccessToken: eviction 10"),
+		m("sdk.57", "TransientNotCommitted: result code of a Register reply; replay the same request on the same connection with the same client id"),
+		m("sdk.58", "TransientNotAccepted: result code of a Register reply; the login may be re-issued anywhere, even under a fresh client id"),
+		m("sdk.incompatible", "IncompatibleProtocolVersion(client, min, max): eviction 14 with a well-formed window"),
+	}
+}

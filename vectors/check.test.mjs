@@ -1,0 +1,193 @@
+// A second runner for the conformance vectors, with no codec of its own and
+// no dependency beyond Node's built-ins: it checks the structure of every
+// vector (schema, hex, lengths, offsets, ids, rule coverage, the
+// discrepancy table), which is what any SDK's loader can rely on.
+//
+//   node --test vectors/
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dir = dirname(fileURLToPath(import.meta.url));
+const readJSON = (name) => JSON.parse(readFileSync(join(dir, name), 'utf8'));
+
+const schema = readJSON('schema.json');
+const rules = readJSON('rules.json').rules;
+const registry = readJSON('ids.json');
+const kindFiles = readdirSync(dir)
+  .filter((f) => f.endsWith('.json') && !['schema.json', 'rules.json', 'ids.json'].includes(f))
+  .sort();
+const files = kindFiles.map((name) => ({ name, data: readJSON(name) }));
+const cases = files.flatMap((f) => f.data.cases.map((c) => ({ file: f, c })));
+
+// validate checks value against the subset of JSON Schema that schema.json
+// uses; it returns a list of problems.
+function validate(value, s, path = '$') {
+  if (s.$ref) return validate(value, resolve(s.$ref), path);
+  const errs = [];
+  const typeOf = (v) => (Array.isArray(v) ? 'array' : Number.isInteger(v) ? 'integer' : v === null ? 'null' : typeof v);
+  if (s.const !== undefined && value !== s.const) errs.push(`${path}: want ${s.const}`);
+  if (s.enum && !s.enum.includes(value)) errs.push(`${path}: ${JSON.stringify(value)} not in enum`);
+  if (s.type) {
+    const types = [].concat(s.type);
+    const t = typeOf(value);
+    if (!types.includes(t) && !(t === 'integer' && types.includes('number'))) {
+      return [...errs, `${path}: type ${t}, want ${types}`];
+    }
+  }
+  if (typeof value === 'string' && s.pattern && !new RegExp(s.pattern).test(value)) {
+    errs.push(`${path}: does not match ${s.pattern}`);
+  }
+  if (typeof value === 'number' && s.minimum !== undefined && value < s.minimum) errs.push(`${path}: below ${s.minimum}`);
+  if (Array.isArray(value) && s.items) value.forEach((v, i) => errs.push(...validate(v, s.items, `${path}[${i}]`)));
+  if (typeOf(value) === 'object') {
+    for (const r of s.required ?? []) if (!(r in value)) errs.push(`${path}: missing ${r}`);
+    for (const [k, v] of Object.entries(value)) {
+      if (s.properties?.[k]) errs.push(...validate(v, s.properties[k], `${path}.${k}`));
+      else if (s.additionalProperties === false) errs.push(`${path}: unexpected ${k}`);
+      else if (typeof s.additionalProperties === 'object') errs.push(...validate(v, s.additionalProperties, `${path}.${k}`));
+    }
+  }
+  return errs;
+}
+
+function resolve(ref) {
+  assert.match(ref, /^#\/\$defs\//);
+  return schema.$defs[ref.slice('#/$defs/'.length)];
+}
+
+const bytes = (hex) => Buffer.from(hex, 'hex');
+const utf8Len = (s) => Buffer.byteLength(s, 'utf8');
+
+test('every file follows schema.json and is named for its kind', () => {
+  assert.ok(files.length >= 13);
+  for (const f of files) {
+    assert.deepEqual(validate(f.data, schema), [], f.name);
+    assert.equal(f.name, `${f.data.kind}.json`);
+    for (const c of f.data.cases) assert.equal(c.kind, f.data.kind, c.name);
+  }
+});
+
+test('at least 300 cases, ids unique and as registered in ids.json', () => {
+  assert.ok(cases.length >= 300, `${cases.length} cases`);
+  registry.ids.forEach((e, i) => assert.equal(e.id, i + 1, 'ids are dense and never renumbered'));
+  const names = new Map(registry.ids.map((e) => [e.name, e.id]));
+  assert.equal(names.size, registry.ids.length, 'registered names are unique');
+  const seen = new Set();
+  for (const { c } of cases) {
+    assert.ok(!seen.has(c.id), `id ${c.id} used twice`);
+    seen.add(c.id);
+    assert.equal(names.get(c.name), c.id, `${c.name}: id not the registered one`);
+  }
+});
+
+test('inputs are hex of the stated length; error offsets lie within them', () => {
+  for (const { c } of cases) {
+    if (c.kind === 'lifecycle') {
+      assert.equal(c.input, undefined, c.name);
+      continue;
+    }
+    assert.equal(typeof c.input, 'string', c.name);
+    const b = bytes(c.input);
+    assert.equal(b.length, c.length, c.name);
+    assert.equal(b.length * 2, c.input.length, c.name);
+    const e = c.expect;
+    if (e.verdict !== 'error') continue;
+    assert.ok(e.offset <= b.length, `${c.name}: offset ${e.offset} past ${b.length} bytes`);
+    if (e.sentinel === 'utf8') assert.ok(b[e.offset] >= 0x80, `${c.name}: an invalid UTF-8 byte is never ASCII`);
+    if (e.sentinel === 'reserved') assert.notEqual(b[e.offset], 0, `${c.name}: the first non-zero reserved byte`);
+    if (e.sentinel === 'length') assert.equal(b[e.offset], 0, `${c.name}: an empty text's length byte`);
+    if (e.sentinel === 'truncated' && e.field === 'header') assert.ok(b.length < 256, c.name);
+    if (e.sentinel === 'command') assert.equal(e.offset, 60, c.name);
+  }
+});
+
+// The length of a body from its decoded fields.
+function bodyLength(kind, f) {
+  const info = 4 + 1 + utf8Len(f.sdk_name ?? '') + 1 + utf8Len(f.sdk_version ?? '');
+  switch (kind) {
+    case 'client_version_info': return info;
+    case 'login_register': return info + 1 + utf8Len(f.username) + 1 + f.password_len + 4 + utf8Len(f.context);
+    case 'login_register_pat': return info + 1 + f.token_len + 4 + utf8Len(f.context);
+    case 'login_reply': return 16 + 1 + utf8Len(f.server_version);
+  }
+  return undefined;
+}
+
+test('ok verdicts account for every byte they decode', () => {
+  for (const { c } of cases) {
+    if (c.kind === 'lifecycle' || c.expect.verdict !== 'ok') continue;
+    const b = bytes(c.input);
+    const f = c.expect.fields;
+    const n = bodyLength(c.kind, f);
+    if (n !== undefined) {
+      if (c.mode === 'strict') assert.equal(n, b.length, c.name);
+      else assert.ok(c.expect.consumed === n && n <= b.length, c.name);
+      if ('sdk_name' in f) {
+        assert.equal(b.readUInt32LE(0), f.protocol_version, c.name);
+        assert.equal(b[4], utf8Len(f.sdk_name), c.name);
+        assert.equal(b.subarray(5, 5 + b[4]).toString('utf8'), f.sdk_name, c.name);
+      }
+    }
+    if (['request_header', 'reply_header', 'eviction', 'login_reply_frame'].includes(c.kind)) {
+      assert.ok(b.length >= 256, c.name);
+      assert.equal(b.readUInt32LE(48), f.size, c.name);
+    }
+    if (c.kind === 'login_reply_frame') assert.equal(b.length, f.size, c.name);
+    for (const k of Object.keys(f)) assert.ok(!/^(password|token)$/.test(k), `${c.name}: a secret shown as more than its length`);
+  }
+});
+
+test('lifecycle cases: hex frames, a stated server, nothing answered once closed', () => {
+  const lifecycle = files.find((f) => f.data.kind === 'lifecycle');
+  for (const c of lifecycle.data.cases) {
+    assert.ok(lifecycle.data.servers[c.server], `${c.name}: server ${c.server} not stated`);
+    assert.ok(c.steps.length > 0, c.name);
+    let closed = false;
+    for (const s of c.steps) {
+      if (closed) assert.equal(s.out, 'closed', `${c.name}: answered after close`);
+      if (s.out === 'closed' || s.out === 'dropped') assert.equal(s.then, s.out === 'closed' ? 'closed' : 'open', c.name);
+      if (s.out.length > 7 && s.out !== 'dropped') {
+        const out = bytes(s.out);
+        assert.equal(out.readUInt32LE(48), out.length, `${c.name}: an answer's size is its length`);
+        if (out[60] === 13) assert.equal(s.then, 'closed', `${c.name}: the server closes after an eviction`);
+      }
+      closed = s.then === 'closed';
+    }
+  }
+});
+
+test('every rule of WIRE.md is exercised; every validity rule by an error case naming it', () => {
+  const ids = new Set(rules.map((r) => r.id));
+  const named = new Set();
+  const reported = new Set();
+  for (const { c } of cases) {
+    for (const r of c.rules) {
+      assert.ok(ids.has(r), `${c.name}: unknown rule ${r}`);
+      named.add(r);
+    }
+    if (c.expect?.verdict === 'error') {
+      reported.add(c.expect.rule);
+      const r = rules.find((x) => x.id === c.expect.rule);
+      if (!c.source) assert.equal(r?.sentinel, c.expect.sentinel, `${c.name}: the rule's sentinel`);
+    }
+  }
+  const validity = rules.filter((r) => r.class === 'validity');
+  for (const r of validity) assert.ok(reported.has(r.id), `validity rule ${r.id} has no error case`);
+  for (const r of rules.filter((r) => !r.optional && r.class !== 'validity')) assert.ok(named.has(r.id), `rule ${r.id} has no case`);
+  assert.ok(validity.length >= 50);
+});
+
+test("README's table of decided discrepancies matches the cases", () => {
+  const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+  const rows = [...readme.matchAll(/^\| (D\d+[a-z]?) \| (\d+) \|/gm)];
+  const decided = cases.filter(({ c }) => c.discrepancy);
+  assert.equal(rows.length, decided.length);
+  for (const [, d, id] of rows) {
+    const hit = decided.find(({ c }) => c.id === Number(id));
+    assert.ok(hit, `${d}: no case ${id}`);
+    assert.equal(hit.c.discrepancy, d);
+  }
+});
