@@ -84,6 +84,14 @@ const (
 	defaultLargeFrameMemory = 8 << 20
 )
 
+// DefaultServeOptions returns the options a zero ServeOptions stands for,
+// so that a command can show them (Observer and Trace stay nil).
+func DefaultServeOptions() ServeOptions {
+	o := ServeOptions{}.withDefaults()
+	o.Observer = nil
+	return o
+}
+
 // withDefaults fills the zero fields of o.
 func (o ServeOptions) withDefaults() ServeOptions {
 	pick := func(v *int, def int) {

@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"cmp"
 	"errors"
 	"io"
 	"net"
@@ -23,6 +24,10 @@ const (
 // frame is drained, so that the eviction is read by the peer instead of
 // being lost to a reset caused by unread bytes.
 const lingerTimeout = time.Second
+
+// causeListener stands, inside the frame loop, for "the Listener closed
+// this connection"; serveConn asks the Listener why.
+const causeListener CloseCause = 255
 
 // errOverCap marks a header whose size is above MaxFrame.
 var errOverCap = errors.New("frame above MaxFrame")
@@ -51,9 +56,8 @@ func (l *Listener) serveConn(p *peer) {
 	}
 	l.obs.Opened(p.info)
 	c.how.Cause = c.run()
-	if ext := l.endedBy(p); ext != 0 && c.how.Cause != CauseEvicted && c.how.Cause != CauseFrameSize {
-		// The Listener closed the socket; the failed read is its doing.
-		c.how.Cause = ext
+	if c.how.Cause == causeListener {
+		c.how.Cause = cmp.Or(l.endedBy(p), CauseShutdown)
 	}
 	c.how.LoggedIn = c.conn.State().LoggedIn
 	l.untrack(p, c.how)
@@ -134,7 +138,14 @@ func (c *connLoop) readLarge(header []byte, size int) ([]byte, int64, CloseCause
 		by = c.loginBy
 	}
 	if !budget.acquire(share, c.l.done, c.p.kill, by) {
-		return nil, 0, CauseLoginTimeout, nil // or the Listener's cause, which wins
+		select {
+		case <-c.p.kill:
+			return nil, 0, causeListener, nil
+		case <-c.l.done:
+			return nil, 0, causeListener, nil
+		default:
+			return nil, 0, CauseLoginTimeout, nil
+		}
 	}
 	frameCause := c.frameDeadline()
 	big := make([]byte, codec.HeaderSize, min(size, codec.HeaderSize+readChunk))
@@ -163,6 +174,8 @@ func (c *connLoop) frameDeadline() CloseCause {
 func (c *connLoop) failed(err error, deadline CloseCause) CloseCause {
 	var ne net.Error
 	switch {
+	case errors.Is(err, net.ErrClosed):
+		return causeListener
 	case errors.As(err, &ne) && ne.Timeout():
 		return deadline
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
