@@ -133,7 +133,7 @@ func (o ServeOptions) withDefaults() ServeOptions {
 // sizes and the error, never its bytes.
 type Exchange struct {
 	Remote net.Addr
-	In     []byte // the frame read; for a discarded oversized frame, its header
+	In     []byte // the frame read; for a frame above MaxFrame, its header only
 	Out    []byte // the answer written, nil if none
 	Err    error  // what Conn.Handle returned, or ErrFrameTooLarge
 	Closed bool   // the connection is closed after this frame
