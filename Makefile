@@ -63,3 +63,10 @@ triage: ## decode every crasher into named fields
 
 loginserver: ## run the loopback login server (user iggy:iggy)
 	$(GO) run ./cmd/loginserver -user iggy:iggy
+
+.PHONY: soak
+SOAKBIN   ?= /tmp/iggywire-soak-loginserver
+SOAKFLAGS ?=
+soak: ## the attacks at full size against cmd/loginserver (loopback, ~3 min, not in CI): probe login p50/p99, peak RSS, fds
+	$(GO) build -o $(SOAKBIN) ./cmd/loginserver
+	$(GO) run ./internal/soak -server $(SOAKBIN) $(SOAKFLAGS)

@@ -21,6 +21,12 @@ type Conn struct {
 	client  codec.Uint128
 	session uint64
 	userID  uint32
+	// auth, when set, replaces the Server's Authenticator for this
+	// connection's logins (the Listener's failed-login throttle).
+	auth Authenticator
+	// answerErr is why the Handler's last answer could not be encoded;
+	// the Listener reports it and clears it.
+	answerErr error
 }
 
 // ConnState is a snapshot of a Conn, for tests and models.
@@ -59,6 +65,10 @@ var errFrameLen = errors.New("len(frame) != size")
 //     is outside 256..64 MiB or is not len(frame): the next frame cannot be
 //     found, so the connection ends (Closed reports true).
 //   - out unchanged and ErrClosed once the connection has ended.
+//
+// Every request the lifecycle answers is answered: a Handler answer that
+// cannot be encoded (a body that would pass the 64 MiB frame cap) becomes a
+// Reply with status 1 (Error) and no body.
 //
 // The answer aliases nothing of frame, and when out has room for it
 // (256 bytes, plus the login reply body for a login) a ping or a refused
@@ -136,8 +146,19 @@ func (c *Conn) serve(out []byte, h *codec.RequestHeader, body []byte) ([]byte, e
 	if status != codec.StatusOK {
 		answer = nil
 	}
-	return reply(out, h, status, answer)
+	answered, err := reply(out, h, status, answer)
+	if err != nil {
+		// A request left unanswered would hang its client until it times
+		// out: deny it instead, and keep the cause for the transport.
+		c.answerErr = err
+		return reply(out, h, statusError, nil)
+	}
+	return answered, nil
 }
+
+// statusError is the status of a request the server failed to answer
+// (the reference's Error, code 1).
+const statusError codec.Status = 1
 
 // reply appends a Reply echoing h's request checksum, client id, request
 // number and operation.

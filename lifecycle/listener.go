@@ -1,11 +1,11 @@
 package lifecycle
 
 import (
+	"container/list"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"sync"
@@ -16,31 +16,115 @@ import (
 )
 
 // ErrFrameTooLarge is what a Listener reports (through Trace) for a frame
-// whose size is valid on the wire but above its MaxFrame: the body is read
-// and discarded, and nothing is answered.
-var ErrFrameTooLarge = errors.New("lifecycle: frame above the listener's MaxFrame, discarded")
+// whose size is valid on the wire but above its MaxFrame. Its body is not
+// read: a frame with a valid request header is answered with Eviction 6
+// (InvalidRequestBodySize), and the connection is closed either way.
+var ErrFrameTooLarge = errors.New("lifecycle: frame above the listener's MaxFrame")
 
 // ServeOptions bound what a Listener spends on its connections. Zero fields
 // take the defaults named below.
 type ServeOptions struct {
-	// ReadTimeout bounds the read of each frame's header, then of its
-	// body; a connection idle for longer is closed. Default 30s.
+	// MaxConns caps the connections open at once. A connection accepted
+	// at the cap is closed at once (Observer.Refused), never left waiting
+	// in the listen backlog. Default 8192.
+	MaxConns int
+	// MaxPreLogin caps the connections open and not logged in. When a new
+	// connection arrives at the cap, the oldest connection not logged in
+	// is closed (CausePreLoginCap), so a newcomer always gets its chance
+	// to log in. Default 256.
+	MaxPreLogin int
+	// LoginTimeout bounds how long a connection may stay without a login,
+	// from its accept or its last logout, whether it pings or not.
+	// Default 10s.
+	LoginTimeout time.Duration
+	// IdleTimeout closes a logged-in connection when no frame begins
+	// within it. Default 0: off, as in the reference server.
+	IdleTimeout time.Duration
+	// ReadTimeout bounds the read of one frame, from its first byte to
+	// its last. Default 30s.
 	ReadTimeout time.Duration
 	// WriteTimeout bounds the write of each answer. Default 10s.
 	WriteTimeout time.Duration
-	// MaxConns caps the connections served at once; further clients wait
-	// in the listen backlog. Default 256.
-	MaxConns int
-	// MaxFrame is the largest frame read into memory; larger ones (up to
-	// the wire's 64 MiB) are discarded unanswered. Default 1 MiB.
+	// MaxFrame is the largest frame served. A larger one (up to the wire's
+	// 64 MiB) is answered with Eviction 6 (InvalidRequestBodySize) and the
+	// connection closed, as WIRE.md section 7 point 8 allows a server that
+	// caps frames. Default 1 MiB; at most 64 MiB.
 	MaxFrame int
-	// LoginTimeout bounds how long a connection may stay without a login,
-	// from its accept or its last logout, so that clients that only ping
-	// cannot hold every MaxConns slot. Default 60s.
-	LoginTimeout time.Duration
+	// LargeFrameMemory bounds the bytes of frames above 64 KiB held at
+	// once, server-wide. Such a frame waits until its size is free (it is
+	// not dropped), is read into a buffer of its own, and that buffer is
+	// let go of once the frame is answered; when the last one is, the
+	// freed memory is handed back to the operating system. Default 8 MiB.
+	LargeFrameMemory int
+	// LoginBurst and LoginRate throttle failed logins per remote address
+	// (IPv4 address, or IPv6 /64): a token bucket of LoginBurst credential
+	// checks that refills at LoginRate per second and that only failures
+	// spend. Over budget, a login is refused with the eviction a wrong
+	// password or token gets, after about the time a check takes, without
+	// checking the credentials. Defaults 20 and 5; a negative LoginBurst
+	// turns the throttle off.
+	LoginBurst int
+	LoginRate  float64
+	// Observer, if set, learns of connections opened, refused and closed,
+	// logins, logouts, dropped frames and accept errors.
+	Observer Observer
 	// Trace, if set, is called after every frame from the connection's
 	// goroutine, so it must be safe for concurrent use.
 	Trace func(Exchange)
+}
+
+// Defaults of ServeOptions.
+const (
+	defaultMaxConns         = 8192
+	defaultMaxPreLogin      = 256
+	defaultLoginTimeout     = 10 * time.Second
+	defaultReadTimeout      = 30 * time.Second
+	defaultWriteTimeout     = 10 * time.Second
+	defaultMaxFrame         = 1 << 20
+	defaultLargeFrameMemory = 8 << 20
+)
+
+// DefaultServeOptions returns the options a zero ServeOptions stands for,
+// so that a command can show them (Observer and Trace stay nil).
+func DefaultServeOptions() ServeOptions {
+	o := ServeOptions{}.withDefaults()
+	o.Observer = nil
+	return o
+}
+
+// withDefaults fills the zero fields of o.
+func (o ServeOptions) withDefaults() ServeOptions {
+	pick := func(v *int, def int) {
+		if *v <= 0 {
+			*v = def
+		}
+	}
+	pickDur := func(v *time.Duration, def time.Duration) {
+		if *v <= 0 {
+			*v = def
+		}
+	}
+	pick(&o.MaxConns, defaultMaxConns)
+	pick(&o.MaxPreLogin, defaultMaxPreLogin)
+	pick(&o.LargeFrameMemory, defaultLargeFrameMemory)
+	pickDur(&o.LoginTimeout, defaultLoginTimeout)
+	pickDur(&o.ReadTimeout, defaultReadTimeout)
+	pickDur(&o.WriteTimeout, defaultWriteTimeout)
+	o.IdleTimeout = max(o.IdleTimeout, 0)
+	if o.MaxFrame < codec.HeaderSize {
+		o.MaxFrame = defaultMaxFrame
+	}
+	o.MaxFrame = min(o.MaxFrame, codec.MaxFrameSize)
+	if o.LoginBurst == 0 {
+		o.LoginBurst = defaultLoginBurst
+	}
+	if o.LoginRate <= 0 {
+		o.LoginRate = defaultLoginRate
+	}
+	if o.Observer == nil {
+		o.Observer = NopObserver{}
+	}
+	return o
 }
 
 // Exchange is one frame a Listener read and what it answered, for Trace.
@@ -49,7 +133,7 @@ type ServeOptions struct {
 // sizes and the error, never its bytes.
 type Exchange struct {
 	Remote net.Addr
-	In     []byte // the frame read; for a discarded oversized frame, its header
+	In     []byte // the frame read; for a frame above MaxFrame, its header only
 	Out    []byte // the answer written, nil if none
 	Err    error  // what Conn.Handle returned, or ErrFrameTooLarge
 	Closed bool   // the connection is closed after this frame
@@ -103,49 +187,50 @@ func (e Exchange) remote() string {
 // Listener puts a Server's Conns on the connections of a net.Listener: for
 // each connection it reads a 256-byte header, the body its size announces,
 // hands the frame to Conn.Handle and writes the answer, and closes the
-// connection after an eviction or an unusable frame size.
+// connection after an eviction or an unusable frame size. ServeOptions
+// bound the connections, the time and the memory it spends.
 type Listener struct {
-	ln   net.Listener
-	srv  *Server
-	opts ServeOptions
-	sem  chan struct{} // one token per connection being served
+	ln       net.Listener
+	srv      *Server
+	opts     ServeOptions
+	obs      Observer
+	budget   *memBudget
+	throttle *throttle // nil when off
 
-	mu      sync.Mutex
-	closing bool
-	conns   map[net.Conn]struct{}
-	wg      sync.WaitGroup // one per connection goroutine
-	done    chan struct{}  // closed by stop
+	mu       sync.Mutex
+	closing  bool
+	conns    map[*peer]struct{}
+	preLogin list.List // *peer not logged in, oldest first
+	loggedIn int
+	lastID   uint64
+	wg       sync.WaitGroup // one per connection goroutine
+	done     chan struct{}  // closed by stop
 }
 
-// Defaults of ServeOptions.
-const (
-	defaultReadTimeout  = 30 * time.Second
-	defaultWriteTimeout = 10 * time.Second
-	defaultMaxConns     = 256
-	defaultMaxFrame     = 1 << 20
-	defaultLoginTimeout = 60 * time.Second
-)
+// peer is one served connection as the Listener tracks it.
+type peer struct {
+	nc     net.Conn
+	info   ConnInfo
+	opened time.Time
+	kill   chan struct{} // closed when the Listener ends the connection
+
+	// Guarded by Listener.mu.
+	elem  *list.Element // in preLogin while not logged in and not ended
+	in    bool          // counted in loggedIn
+	ended CloseCause    // why the Listener ended it, 0 if it did not
+}
 
 // NewListener returns a Listener serving srv on ln. It takes ownership of
 // ln: Shutdown closes it.
 func NewListener(ln net.Listener, srv *Server, opts ServeOptions) *Listener {
-	if opts.ReadTimeout <= 0 {
-		opts.ReadTimeout = defaultReadTimeout
+	opts = opts.withDefaults()
+	l := &Listener{ln: ln, srv: srv, opts: opts, obs: opts.Observer,
+		budget: newMemBudget(int64(opts.LargeFrameMemory)),
+		conns:  make(map[*peer]struct{}), done: make(chan struct{})}
+	if opts.LoginBurst > 0 {
+		l.throttle = newThrottle(opts.LoginBurst, opts.LoginRate)
 	}
-	if opts.WriteTimeout <= 0 {
-		opts.WriteTimeout = defaultWriteTimeout
-	}
-	if opts.MaxConns <= 0 {
-		opts.MaxConns = defaultMaxConns
-	}
-	if opts.MaxFrame < codec.HeaderSize {
-		opts.MaxFrame = defaultMaxFrame
-	}
-	if opts.LoginTimeout <= 0 {
-		opts.LoginTimeout = defaultLoginTimeout
-	}
-	return &Listener{ln: ln, srv: srv, opts: opts, sem: make(chan struct{}, opts.MaxConns),
-		conns: make(map[net.Conn]struct{}), done: make(chan struct{})}
+	return l
 }
 
 // Serve is NewListener(ln, srv, ServeOptions{}).Serve with a background
@@ -158,6 +243,14 @@ func Serve(ln net.Listener, srv *Server) error {
 
 // Addr returns the address listened on.
 func (l *Listener) Addr() net.Addr { return l.ln.Addr() }
+
+// Conns returns how many connections are open and not logged in, and how
+// many are logged in.
+func (l *Listener) Conns() (preLogin, loggedIn int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.preLogin.Len(), l.loggedIn
+}
 
 // Serve accepts connections until ctx is done or Shutdown is called, then
 // waits for every connection goroutine to end. It returns nil after such a
@@ -173,14 +266,8 @@ func (l *Listener) Serve(ctx context.Context) error {
 	defer l.wg.Wait()
 	var backoff time.Duration
 	for {
-		select {
-		case l.sem <- struct{}{}:
-		case <-l.done:
-			return nil
-		}
 		nc, err := l.ln.Accept()
 		if err != nil {
-			<-l.sem
 			if l.isClosing() {
 				return nil
 			}
@@ -189,16 +276,22 @@ func (l *Listener) Serve(ctx context.Context) error {
 				return err
 			}
 			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			l.obs.AcceptFailed(err, backoff)
 			l.sleep(backoff)
 			continue
 		}
 		backoff = 0
-		if !l.track(nc) {
+		p, admitted := l.admit(nc)
+		switch {
+		case p == nil: // stopping
 			_ = nc.Close()
-			<-l.sem
 			return nil
+		case !admitted:
+			_ = nc.Close()
+			l.obs.Refused(p.info)
+			continue
 		}
-		go l.serveConn(nc)
+		go l.serveConn(p)
 	}
 }
 
@@ -246,8 +339,8 @@ func (l *Listener) stop() {
 	l.closing = true
 	close(l.done)
 	_ = l.ln.Close()
-	for nc := range l.conns {
-		_ = nc.Close()
+	for p := range l.conns {
+		l.endLocked(p, CauseShutdown)
 	}
 }
 
@@ -266,91 +359,96 @@ func (l *Listener) sleep(d time.Duration) {
 	}
 }
 
-// track registers nc, unless the listener is stopping. The WaitGroup is
-// added to under the same lock that stop takes, so no Add can follow the
-// final Wait.
-func (l *Listener) track(nc net.Conn) bool {
+// admit registers nc as a peer not yet logged in, closing the oldest such
+// peer if that passes MaxPreLogin. It returns nil if the listener is
+// stopping, and admitted false (with the peer's info) at MaxConns. The
+// WaitGroup is added to under the same lock that stop takes, so no Add can
+// follow the final Wait.
+func (l *Listener) admit(nc net.Conn) (p *peer, admitted bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closing {
-		return false
+		return nil, false
 	}
-	l.conns[nc] = struct{}{}
+	l.lastID++
+	p = &peer{nc: nc, info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}, opened: time.Now(), kill: make(chan struct{})}
+	if len(l.conns) >= l.opts.MaxConns {
+		return p, false
+	}
+	l.conns[p] = struct{}{}
+	p.elem = l.preLogin.PushBack(p)
+	l.trimPreLoginLocked()
 	l.wg.Add(1)
-	return true
+	return p, true
 }
 
-func (l *Listener) untrack(nc net.Conn) {
+// trimPreLoginLocked closes the oldest peers not logged in while there are
+// more than MaxPreLogin.
+func (l *Listener) trimPreLoginLocked() {
+	for l.preLogin.Len() > l.opts.MaxPreLogin {
+		l.endLocked(l.preLogin.Front().Value.(*peer), CausePreLoginCap)
+	}
+}
+
+// endLocked closes p from outside its goroutine, which then sees its reads
+// fail or its budget wait end, and reports cause.
+func (l *Listener) endLocked(p *peer, cause CloseCause) {
+	if p.ended != 0 {
+		return
+	}
+	p.ended = cause
+	if p.elem != nil {
+		l.preLogin.Remove(p.elem)
+		p.elem = nil
+	}
+	close(p.kill)
+	_ = p.nc.Close()
+}
+
+// endedBy returns why the Listener ended p, or 0.
+func (l *Listener) endedBy(p *peer) CloseCause {
 	l.mu.Lock()
-	delete(l.conns, nc)
+	defer l.mu.Unlock()
+	return p.ended
+}
+
+// setLoggedIn moves p out of the not-logged-in line after a login, or back
+// to its end after a logout (where it may push out the oldest).
+func (l *Listener) setLoggedIn(p *peer, in bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if p.ended != 0 || p.in == in {
+		return
+	}
+	p.in = in
+	if in {
+		l.loggedIn++
+		l.preLogin.Remove(p.elem)
+		p.elem = nil
+		return
+	}
+	l.loggedIn--
+	p.elem = l.preLogin.PushBack(p)
+	l.trimPreLoginLocked()
+}
+
+// untrack forgets p once its goroutine is done, then reports the close.
+func (l *Listener) untrack(p *peer, how Closing) {
+	l.mu.Lock()
+	delete(l.conns, p)
+	if p.elem != nil {
+		l.preLogin.Remove(p.elem)
+		p.elem = nil
+	}
+	if p.in {
+		l.loggedIn--
+		p.in = false
+	}
 	l.mu.Unlock()
-	_ = nc.Close()
-	<-l.sem
+	_ = p.nc.Close()
+	how.Duration = time.Since(p.opened)
+	l.obs.Closed(p.info, how)
 	l.wg.Done()
-}
-
-// serveConn is the frame loop of one connection.
-func (l *Listener) serveConn(nc net.Conn) {
-	defer l.untrack(nc)
-	conn := l.srv.NewConn()
-	buf := make([]byte, codec.HeaderSize, 1024)
-	out := make([]byte, 0, 1024)
-	loginBy := time.Now().Add(l.opts.LoginTimeout)
-	for {
-		wasIn := conn.State().LoggedIn
-		deadline := time.Now().Add(l.opts.ReadTimeout)
-		if !wasIn && loginBy.Before(deadline) {
-			deadline = loginBy
-		}
-		frame, err := l.readFrame(nc, buf, deadline)
-		if err != nil {
-			if errors.Is(err, ErrFrameTooLarge) {
-				l.trace(Exchange{Remote: nc.RemoteAddr(), In: frame, Err: err})
-				continue
-			}
-			return
-		}
-		buf = frame[:cap(frame)]
-		out, err = conn.Handle(frame, out[:0])
-		l.trace(Exchange{Remote: nc.RemoteAddr(), In: frame, Out: out, Err: err, Closed: conn.Closed()})
-		if len(out) > 0 {
-			_ = nc.SetWriteDeadline(time.Now().Add(l.opts.WriteTimeout))
-			if _, err := nc.Write(out); err != nil {
-				return
-			}
-		}
-		if conn.Closed() {
-			return
-		}
-		if wasIn && !conn.State().LoggedIn {
-			// A logout: the next login is due LoginTimeout from now.
-			loginBy = time.Now().Add(l.opts.LoginTimeout)
-		}
-	}
-}
-
-// readFrame reads one frame into buf (grown as needed), the header by
-// deadline and the body within ReadTimeout after it. A header whose size
-// is unusable is returned as it is, for Handle to refuse; a frame above
-// MaxFrame is discarded and reported as ErrFrameTooLarge with its header.
-func (l *Listener) readFrame(nc net.Conn, buf []byte, deadline time.Time) ([]byte, error) {
-	_ = nc.SetReadDeadline(deadline)
-	header := buf[:codec.HeaderSize]
-	if _, err := io.ReadFull(nc, header); err != nil {
-		return nil, err
-	}
-	size, err := codec.FrameSize(header)
-	if err != nil || size == codec.HeaderSize {
-		return header, nil
-	}
-	_ = nc.SetReadDeadline(time.Now().Add(l.opts.ReadTimeout))
-	if size > l.opts.MaxFrame {
-		if _, err := io.CopyN(io.Discard, nc, int64(size-codec.HeaderSize)); err != nil {
-			return nil, err
-		}
-		return header, ErrFrameTooLarge
-	}
-	return appendFull(nc, header, size-codec.HeaderSize)
 }
 
 func (l *Listener) trace(e Exchange) {

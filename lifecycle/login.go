@@ -31,14 +31,14 @@ func (c *Conn) login(out []byte, h *codec.RequestHeader, body []byte) ([]byte, e
 	}
 	passwordFailed := false
 	if l, _, err := codec.DecodeLoginRegister(body); err == nil {
-		userID, err := c.srv.auth.Password(l.Username, l.Password)
+		userID, err := c.authenticator().Password(l.Username, l.Password)
 		if err == nil {
 			return c.bind(out, h, userID)
 		}
 		passwordFailed = true
 	}
 	if l, _, err := codec.DecodeLoginRegisterPAT(body); err == nil {
-		userID, err := c.srv.auth.Token(l.Token)
+		userID, err := c.authenticator().Token(l.Token)
 		switch {
 		case err == nil:
 			return c.bind(out, h, userID)

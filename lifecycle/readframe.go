@@ -30,20 +30,32 @@ func ReadFrame(r io.Reader, dst []byte) ([]byte, error) {
 // readChunk bounds how far a buffer grows ahead of the bytes read into it.
 const readChunk = 64 << 10
 
-// appendFull reads exactly n bytes from r and appends them to dst, growing
-// dst at most readChunk bytes ahead of what has arrived, so that a peer
-// announcing a large frame and sending nothing costs no large allocation.
-// On error the bytes read so far are appended.
+// appendFull reads exactly n bytes from r and appends them to dst. Its
+// capacity grows with what has arrived, to at most twice that or readChunk
+// beyond it, and never past the n bytes announced: a peer announcing a
+// large frame and sending nothing costs no large allocation, and one that
+// sends it all costs one copy per doubling, not one per chunk. On error the
+// bytes read so far are appended.
 func appendFull(r io.Reader, dst []byte, n int) ([]byte, error) {
-	for n > 0 {
-		step := min(n, readChunk)
+	end := len(dst) + n
+	for len(dst) < end {
 		at := len(dst)
-		dst = append(dst, make([]byte, step)...)
+		step := min(end-at, readChunk)
+		if cap(dst)-at < step {
+			dst = regrow(dst, min(end, max(2*cap(dst), at+step)))
+		}
+		dst = dst[:at+step]
 		got, err := io.ReadFull(r, dst[at:])
 		if err != nil {
 			return dst[:at+got], err
 		}
-		n -= step
 	}
 	return dst, nil
+}
+
+// regrow copies b into a new buffer of capacity c.
+func regrow(b []byte, c int) []byte {
+	nb := make([]byte, len(b), c)
+	copy(nb, b)
+	return nb
 }

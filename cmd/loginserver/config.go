@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -16,6 +18,20 @@ type config struct {
 	Addr    string
 	Version codec.Version
 	Auth    lifecycle.StaticAuth
+	// Serve holds the budgets and timeouts; run adds the Observer and,
+	// with Trace, the per-frame log.
+	Serve lifecycle.ServeOptions
+	// Trace logs every frame in and every answer out.
+	Trace bool
+	// Metrics is the address of the Prometheus endpoint, "" for none.
+	Metrics string
+}
+
+// rawFlags holds what is checked, or turned into config, after parsing.
+type rawFlags struct {
+	users, tokens, inactive []string
+	version                 string
+	loginBurst              int
 }
 
 // secretFlag collects the raw values of a repeatable flag that holds a
@@ -94,38 +110,107 @@ func (f listFlag) Set(s string) error {
 	return nil
 }
 
-// parseConfig reads the command line. Errors and usage go to stderr.
+// parseConfig reads the command line. Errors and usage go to stderr. Flags
+// come in groups, each registered by one method and checked by one check
+// after parsing: a new flag goes into the group it belongs to.
 func parseConfig(args []string, stderr io.Writer) (config, error) {
-	var cfg config
-	var inactive, users, tokens []string
-	version := "0.11.0"
+	cfg := config{Serve: lifecycle.DefaultServeOptions()}
+	raw := rawFlags{version: "0.11.0", loginBurst: cfg.Serve.LoginBurst}
 	fs := flag.NewFlagSet("loginserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&cfg.Addr, "addr", "127.0.0.1:8090", "address to listen on")
-	fs.Var(secretFlag{&users}, "user", "a user `NAME:PASSWORD` (repeatable; ids 1, 2, ... in order)")
-	fs.Var(secretFlag{&tokens}, "token", "a personal access token `TOKEN=NAME` (repeatable)")
-	fs.Var(listFlag{&inactive}, "inactive", "mark user `NAME` inactive (repeatable)")
-	fs.StringVar(&version, "version", version, "server protocol version `X.Y.Z`; the window is its default one")
+	cfg.accountFlags(fs, &raw)
+	cfg.serveFlags(fs, &raw)
+	cfg.outputFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
 	if fs.NArg() > 0 {
 		return config{}, fmt.Errorf("unexpected arguments: %q", fs.Args())
 	}
+	for _, check := range []func(*rawFlags) error{cfg.checkAccounts, cfg.checkServe} {
+		if err := check(&raw); err != nil {
+			return config{}, err
+		}
+	}
+	return cfg, nil
+}
+
+// accountFlags: where to listen, who may log in, which protocol.
+func (c *config) accountFlags(fs *flag.FlagSet, raw *rawFlags) {
+	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8090", "address to listen on")
+	fs.Var(secretFlag{&raw.users}, "user", "a user `NAME:PASSWORD` (repeatable; ids 1, 2, ... in order)")
+	fs.Var(secretFlag{&raw.tokens}, "token", "a personal access token `TOKEN=NAME` (repeatable)")
+	fs.Var(listFlag{&raw.inactive}, "inactive", "mark user `NAME` inactive (repeatable)")
+	fs.StringVar(&raw.version, "version", raw.version, "server protocol version `X.Y.Z`; the window is its default one")
+}
+
+// serveFlags: the budgets, timeouts and throttle of the listener. Their
+// defaults are lifecycle's, shown by -h.
+func (c *config) serveFlags(fs *flag.FlagSet, raw *rawFlags) {
+	o := &c.Serve
+	fs.IntVar(&o.MaxConns, "max-conns", o.MaxConns, "most connections open at once; one more is accepted and closed at once")
+	fs.IntVar(&o.MaxPreLogin, "max-prelogin", o.MaxPreLogin, "most connections not logged in; a newcomer closes the oldest of them")
+	fs.DurationVar(&o.LoginTimeout, "login-timeout", o.LoginTimeout, "close a connection not logged in after this long, pings or not")
+	fs.DurationVar(&o.IdleTimeout, "idle-timeout", o.IdleTimeout, "close a logged-in connection after this long without a frame (0: never)")
+	fs.DurationVar(&o.ReadTimeout, "read-timeout", o.ReadTimeout, "close a connection whose frame does not arrive whole within this")
+	fs.DurationVar(&o.WriteTimeout, "write-timeout", o.WriteTimeout, "close a connection whose answer is not written within this")
+	fs.IntVar(&o.MaxFrame, "max-frame", o.MaxFrame, "largest frame in `bytes`; a larger one is answered with eviction 6 and closed")
+	fs.IntVar(&o.LargeFrameMemory, "large-frame-memory", o.LargeFrameMemory, "`bytes` of frames above 64 KiB held at once, server-wide; more wait")
+	fs.IntVar(&raw.loginBurst, "login-burst", raw.loginBurst, "failed logins an address may make before it is throttled (0: no throttle)")
+	fs.Float64Var(&o.LoginRate, "login-rate", o.LoginRate, "failed logins per second an address may make after its burst")
+}
+
+// outputFlags: logs and metrics.
+func (c *config) outputFlags(fs *flag.FlagSet) {
+	fs.BoolVar(&c.Trace, "trace", false, "also log every frame read and every answer written (never a secret)")
+	fs.StringVar(&c.Metrics, "metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics (off when empty)")
+}
+
+// checkAccounts turns the account flags into users, tokens and a version.
+func (c *config) checkAccounts(raw *rawFlags) error {
 	var err error
-	if cfg.Auth.Users, err = parseUsers(users); err != nil {
-		return config{}, err
+	if c.Auth.Users, err = parseUsers(raw.users); err != nil {
+		return err
 	}
-	if cfg.Auth.Tokens, err = parseTokens(tokens); err != nil {
-		return config{}, err
+	if c.Auth.Tokens, err = parseTokens(raw.tokens); err != nil {
+		return err
 	}
-	if cfg.Version, err = codec.ParseVersion(version); err != nil {
-		return config{}, fmt.Errorf("-version: %w", err)
+	if c.Version, err = codec.ParseVersion(raw.version); err != nil {
+		return fmt.Errorf("-version: %w", err)
 	}
-	if !codec.DefaultWindow(cfg.Version).Valid() {
-		return config{}, fmt.Errorf("-version: %s gives no usable window", cfg.Version)
+	if !codec.DefaultWindow(c.Version).Valid() {
+		return fmt.Errorf("-version: %s gives no usable window", c.Version)
 	}
-	return cfg, cfg.resolve(inactive)
+	return c.resolve(raw.inactive)
+}
+
+// checkServe refuses values the listener would otherwise replace with its
+// defaults, so that what runs is what was asked for.
+func (c *config) checkServe(raw *rawFlags) error {
+	o := &c.Serve
+	switch {
+	case o.MaxConns < 1:
+		return errors.New("-max-conns: want at least 1")
+	case o.MaxPreLogin < 1:
+		return errors.New("-max-prelogin: want at least 1")
+	case o.LoginTimeout <= 0, o.ReadTimeout <= 0, o.WriteTimeout <= 0:
+		return errors.New("-login-timeout, -read-timeout and -write-timeout: want a positive duration")
+	case o.IdleTimeout < 0:
+		return errors.New("-idle-timeout: want 0 (never) or a positive duration")
+	case o.MaxFrame < codec.HeaderSize || o.MaxFrame > codec.MaxFrameSize:
+		return fmt.Errorf("-max-frame: want %d..%d bytes", codec.HeaderSize, codec.MaxFrameSize)
+	case o.LargeFrameMemory < 1:
+		return errors.New("-large-frame-memory: want at least 1 byte")
+	case raw.loginBurst < 0:
+		return errors.New("-login-burst: want 0 (no throttle) or more")
+	case !(o.LoginRate > 0) || math.IsInf(o.LoginRate, 0):
+		return errors.New("-login-rate: want a positive number")
+	}
+	o.LoginBurst = raw.loginBurst
+	if raw.loginBurst == 0 {
+		o.LoginBurst = -1 // lifecycle's "off"
+	}
+	return nil
 }
 
 // resolve checks that tokens and -inactive name known users and marks the

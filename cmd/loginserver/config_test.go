@@ -1,11 +1,15 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
@@ -23,7 +27,7 @@ func TestParseConfig(t *testing.T) {
 			{ID: 2, Name: "bob", Password: codec.Secret("p:w"), Inactive: true},
 		},
 		Tokens: []lifecycle.Token{{Value: codec.Secret("a=b"), User: "iggy"}, {Value: codec.Secret("t2"), User: "bob"}},
-	}}
+	}, Serve: lifecycle.DefaultServeOptions()}
 	if !reflect.DeepEqual(want, got) {
 		t.Fatalf("want %+v\ngot  %+v", want, got)
 	}
@@ -56,6 +60,19 @@ func TestParseConfigErrors(t *testing.T) {
 		{"-version", "1.2"},
 		{"-version", "0.0.0"},
 		{"-nosuchflag"},
+		{"-max-conns", "0"},
+		{"-max-prelogin", "-1"},
+		{"-login-timeout", "0s"},
+		{"-read-timeout", "-1s"},
+		{"-write-timeout", "0"},
+		{"-idle-timeout", "-5s"},
+		{"-max-frame", "255"},
+		{"-max-frame", "67108865"},
+		{"-large-frame-memory", "0"},
+		{"-login-burst", "-1"},
+		{"-login-rate", "0"},
+		{"-login-rate", "NaN"},
+		{"-login-rate", "+Inf"},
 		{"extra"},
 	} {
 		var stderr strings.Builder
@@ -67,5 +84,36 @@ func TestParseConfigErrors(t *testing.T) {
 		if out := err.Error() + stderr.String(); strings.Contains(out, "s3cr3t") {
 			t.Errorf("%q: the error shows a secret: %s", args, out)
 		}
+	}
+}
+
+// TestParseServeFlags: every budget flag reaches the listener's options;
+// -login-burst 0 turns the throttle off.
+func TestParseServeFlags(t *testing.T) {
+	got, err := parseConfig([]string{"-max-conns", "100", "-max-prelogin", "10", "-login-timeout", "3s",
+		"-idle-timeout", "1m", "-read-timeout", "4s", "-write-timeout", "5s", "-max-frame", "65536",
+		"-large-frame-memory", "1048576", "-login-burst", "7", "-login-rate", "0.5", "-trace", "-metrics", "127.0.0.1:0"}, io.Discard)
+	require.NoError(t, err)
+	require.Equal(t, lifecycle.ServeOptions{MaxConns: 100, MaxPreLogin: 10, LoginTimeout: 3 * time.Second,
+		IdleTimeout: time.Minute, ReadTimeout: 4 * time.Second, WriteTimeout: 5 * time.Second, MaxFrame: 65536,
+		LargeFrameMemory: 1 << 20, LoginBurst: 7, LoginRate: 0.5}, got.Serve)
+	require.True(t, got.Trace)
+	require.Equal(t, "127.0.0.1:0", got.Metrics)
+
+	off, err := parseConfig([]string{"-login-burst", "0"}, io.Discard)
+	require.NoError(t, err)
+	require.Negative(t, off.Serve.LoginBurst, "lifecycle's off")
+}
+
+// TestUsageShowsDefaults: -h names every budget with its default.
+func TestUsageShowsDefaults(t *testing.T) {
+	var usage strings.Builder
+	_, err := parseConfig([]string{"-h"}, &usage)
+	require.ErrorIs(t, err, flag.ErrHelp)
+	for _, want := range []string{"-max-conns int", "(default 8192)", "-max-prelogin int", "(default 256)",
+		"-login-timeout duration", "(default 10s)", "-idle-timeout duration", "-read-timeout duration", "(default 30s)",
+		"-write-timeout duration", "-max-frame bytes", "(default 1048576)", "-large-frame-memory bytes", "(default 8388608)",
+		"-login-burst int", "(default 20)", "-login-rate float", "(default 5)", "-trace", "-metrics ADDR"} {
+		require.Contains(t, usage.String(), want)
 	}
 }

@@ -3,12 +3,61 @@ package main
 import (
 	"errors"
 	"log/slog"
+	"time"
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
 )
 
-// frameLogger logs one line per frame, in and out. Only header fields are
+// connLog is the default log, for people: a line per connection opened and
+// closed (with the cause), per login outcome and logout, per refusal at the
+// connection cap, per accept error and per Handler answer that could not
+// be sent. Dropped frames are counted in the metrics and shown by -trace.
+// No argument of an Observer holds a secret.
+type connLog struct {
+	lifecycle.NopObserver
+	log *slog.Logger
+}
+
+func connAttrs(c lifecycle.ConnInfo, more ...any) []any {
+	return append([]any{"conn", c.ID, "remote", c.RemoteString()}, more...)
+}
+
+func (l connLog) Opened(c lifecycle.ConnInfo) { l.log.Info("open", connAttrs(c)...) }
+
+func (l connLog) Refused(c lifecycle.ConnInfo) {
+	l.log.Warn("refused", connAttrs(c, "cause", lifecycle.CauseTotalCap.String())...)
+}
+
+func (l connLog) Closed(c lifecycle.ConnInfo, how lifecycle.Closing) {
+	attrs := connAttrs(c, "cause", how.Cause.String())
+	if how.Cause == lifecycle.CauseEvicted {
+		attrs = append(attrs, "reason", how.Reason.String())
+	}
+	attrs = append(attrs, "logged_in", how.LoggedIn, "logins", how.Logins, "frames", how.Frames,
+		"duration", how.Duration.Round(time.Millisecond).String())
+	l.log.Info("close", attrs...)
+}
+
+func (l connLog) Login(c lifecycle.ConnInfo, r lifecycle.LoginResult) {
+	attrs := connAttrs(c, "outcome", r.Outcome())
+	if r.OK {
+		attrs = append(attrs, "user_id", r.UserID, "session", r.Session)
+	}
+	l.log.Info("login", attrs...)
+}
+
+func (l connLog) Logout(c lifecycle.ConnInfo) { l.log.Info("logout", connAttrs(c)...) }
+
+func (l connLog) AnswerFailed(c lifecycle.ConnInfo, err error) {
+	l.log.Error("answer not encodable, denied with status 1", connAttrs(c, "err", err.Error())...)
+}
+
+func (l connLog) AcceptFailed(err error, retry time.Duration) {
+	l.log.Warn("accept failed", "err", err.Error(), "retry_in", retry.String())
+}
+
+// frameLogger logs one line per frame, in and out (-trace). Only header fields are
 // logged, never a body, so no password or token can reach the log.
 type frameLogger struct{ log *slog.Logger }
 

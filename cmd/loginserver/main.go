@@ -1,16 +1,23 @@
 // Command loginserver is a loopback Iggy login server: it speaks the
 // connection lifecycle of the wire reference (login, ping, logout, session
-// fencing, evictions) to real SDK clients, denies every other command with
-// status 3, and logs one line for every frame it reads and one for every
-// answer it writes, with secrets left out.
+// fencing, evictions) to real SDK clients and denies every other command
+// with status 3. It bounds what hostile peers can take (connections, time,
+// memory, password guesses), logs a line per connection opened and closed
+// and per login outcome (per frame with -trace), never a secret, and can
+// serve Prometheus metrics.
 //
 // Usage:
 //
 //	loginserver -user iggy:iggy [-user NAME:PASSWORD ...] [-token TOKEN=NAME ...]
 //	            [-inactive NAME ...] [-addr 127.0.0.1:8090] [-version 0.11.0]
+//	            [-max-conns 8192] [-max-prelogin 256] [-login-timeout 10s]
+//	            [-idle-timeout 0] [-read-timeout 30s] [-write-timeout 10s]
+//	            [-max-frame 1048576] [-large-frame-memory 8388608]
+//	            [-login-burst 20] [-login-rate 5] [-trace] [-metrics ADDR]
 //
 // User ids are 1, 2, ... in the order of the -user flags. The accepted
-// window is the default one of -version. SIGINT or SIGTERM stops it cleanly.
+// window is the default one of -version. -h shows every flag with its
+// default. SIGINT or SIGTERM stops it cleanly.
 package main
 
 import (
@@ -61,9 +68,36 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
-	l := lifecycle.NewListener(ln, srv, lifecycle.ServeOptions{Trace: frameLogger{logger}.trace})
+	opts := cfg.Serve
+	obs := observers{connLog{log: logger}}
+	var m *metrics
+	if cfg.Metrics != "" {
+		m = newMetrics()
+		obs = append(obs, m)
+	}
+	opts.Observer = obs
+	if cfg.Trace {
+		opts.Trace = frameLogger{logger}.trace
+	}
+	l := lifecycle.NewListener(ln, srv, opts)
+	if m != nil {
+		m.watch(l)
+		mctx, stopMetrics := context.WithCancel(context.Background())
+		maddr, waitMetrics, err := serveMetrics(mctx, cfg.Metrics, m, logger)
+		if err != nil {
+			stopMetrics()
+			_ = ln.Close()
+			return fmt.Errorf("-metrics: %w", err)
+		}
+		defer waitMetrics()
+		defer stopMetrics()
+		logger.Info("metrics", "addr", maddr.String(), "path", "/metrics")
+	}
 	logger.Info("listening", "addr", ln.Addr().String(), "window", srv.Window().String(),
-		"users", userNames(cfg.Auth.Users), "tokens", len(cfg.Auth.Tokens))
+		"users", userNames(cfg.Auth.Users), "tokens", len(cfg.Auth.Tokens),
+		"max_conns", opts.MaxConns, "max_prelogin", opts.MaxPreLogin, "login_timeout", opts.LoginTimeout.String(),
+		"idle_timeout", opts.IdleTimeout.String(), "max_frame", opts.MaxFrame, "large_frame_memory", opts.LargeFrameMemory,
+		"login_burst", max(opts.LoginBurst, 0), "login_rate", opts.LoginRate, "trace", cfg.Trace)
 	if ready != nil {
 		ready(ln.Addr())
 	}

@@ -32,8 +32,9 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// TestRun starts the command in-process on a loopback port, logs in over
-// TCP with a password and with a token, and stops it by cancelling.
+// TestRun starts the command in-process on a loopback port with -trace,
+// logs in over TCP with a password and with a token, and stops it by
+// cancelling.
 func TestRun(t *testing.T) {
 	const password, token = "s3cret-pw", "s3cret-token"
 	var logs syncBuffer
@@ -41,7 +42,7 @@ func TestRun(t *testing.T) {
 	addrs := make(chan net.Addr, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-user", "iggy:" + password, "-token", token + "=iggy"},
+		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-trace", "-user", "iggy:" + password, "-token", token + "=iggy"},
 			&logs, func(a net.Addr) { addrs <- a })
 	}()
 	var addr net.Addr

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
+)
+
+// started is a command running in-process on loopback ports.
+type started struct {
+	addr    net.Addr
+	logs    *syncBuffer
+	cancel  context.CancelFunc
+	done    chan error
+	stopped bool
+}
+
+func startRun(t *testing.T, args ...string) *started {
+	t.Helper()
+	s := &started{logs: &syncBuffer{}, done: make(chan error, 1)}
+	var ctx context.Context
+	ctx, s.cancel = context.WithCancel(context.Background())
+	addrs := make(chan net.Addr, 1)
+	go func() {
+		s.done <- run(ctx, append([]string{"-addr", "127.0.0.1:0"}, args...), s.logs, func(a net.Addr) { addrs <- a })
+	}()
+	select {
+	case s.addr = <-addrs:
+	case err := <-s.done:
+		t.Fatal(err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("not listening")
+	}
+	t.Cleanup(func() { s.stop(t) })
+	return s
+}
+
+func (s *started) stop(t *testing.T) {
+	if s.stopped {
+		return
+	}
+	s.stopped = true
+	s.cancel()
+	select {
+	case err := <-s.done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("run did not return")
+	}
+}
+
+// TestRunQuietLogs: by default the log has a line per connection opened
+// and closed and per login, not per frame: 20 clients that log in and ping
+// 50 times each write well under 100 lines, and no secret.
+func TestRunQuietLogs(t *testing.T) {
+	const password = "s3cret-pw"
+	s := startRun(t, "-user", "iggy:"+password)
+	var wg sync.WaitGroup
+	errs := make(chan error, 20)
+	for range 20 {
+		wg.Go(func() { errs <- pingClient(s.addr, password, 50) })
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	s.stop(t)
+	out := s.logs.String()
+	lines := strings.Count(out, "\n")
+	require.Less(t, lines, 100, "log lines for 20 clients pinging:\n%s", out)
+	require.Equal(t, 20, strings.Count(out, "msg=open "))
+	require.Equal(t, 20, strings.Count(out, "msg=login "))
+	require.Equal(t, 20, strings.Count(out, "outcome=ok"))
+	require.Equal(t, 20, strings.Count(out, "msg=close "))
+	require.Regexp(t, `msg=close conn=\d+ remote=127\.0\.0\.1:\d+ cause=(peer-closed|shutdown) logged_in=true logins=1 frames=51`, out)
+	require.NotContains(t, out, "dir=in", "no frame lines without -trace")
+	require.NotContains(t, out, password)
+}
+
+// pingClient logs in as iggy and pings n times.
+func pingClient(addr net.Addr, password string, n int) error {
+	c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0"})
+	if err != nil {
+		return err
+	}
+	nc, err := net.DialTimeout("tcp", addr.String(), 10*time.Second)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	if err := nc.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		return err
+	}
+	do := func(frame []byte, err error) error {
+		if err == nil {
+			_, err = nc.Write(frame)
+		}
+		if err == nil {
+			frame, err = lifecycle.ReadFrame(nc, nil)
+		}
+		if err == nil {
+			_, err = c.Receive(frame)
+		}
+		return err
+	}
+	if err := do(c.Login(nil, []byte("iggy"), []byte(password))); err != nil {
+		return err
+	}
+	for range n {
+		if err := do(c.Ping(nil)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestRunMetrics: -metrics serves the counters in the Prometheus text format.
+func TestRunMetrics(t *testing.T) {
+	s := startRun(t, "-user", "iggy:iggy", "-metrics", "127.0.0.1:0", "-max-conns", "2")
+	m := regexp.MustCompile(`msg=metrics addr=(\S+)`).FindStringSubmatch(s.logs.String())
+	require.NotNil(t, m, "the metrics address is logged:\n%s", s.logs.String())
+	login(t, s.addr, func(c *lifecycle.Client) ([]byte, error) { return c.Login(nil, []byte("iggy"), []byte("iggy")) }, nil)
+	login(t, s.addr, func(c *lifecycle.Client) ([]byte, error) { return c.Login(nil, []byte("iggy"), []byte("nope")) },
+		codec.StatusInvalidCredentials)
+	hold := make([]net.Conn, 0, 3)
+	for range 3 { // the third is over -max-conns 2
+		nc, err := net.DialTimeout("tcp", s.addr.String(), 10*time.Second)
+		require.NoError(t, err)
+		hold = append(hold, nc)
+	}
+	want := []string{
+		`loginserver_logins_total{outcome="ok"} 1`,
+		`loginserver_logins_total{outcome="InvalidCredentials"} 1`,
+		`loginserver_evictions_total{reason="InvalidCredentials"} 1`,
+		`loginserver_connections_refused_total{cause="total-cap"} 1`,
+		`loginserver_connections_open{state="prelogin"} 2`,
+		`loginserver_connections_open{state="loggedin"} 0`,
+		`loginserver_connections_accepted_total 4`,
+		`loginserver_connections_closed_total{cause="evicted"} 1`,
+		`loginserver_logins_throttled_total 0`,
+		`loginserver_frames_dropped_total 0`,
+		`loginserver_accept_errors_total 0`,
+		"process_resident_memory_bytes",
+	}
+	var body string
+	require.Eventually(t, func() bool {
+		resp, err := http.Get("http://" + m[1] + "/metrics")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			return false
+		}
+		body = string(b)
+		for _, w := range want {
+			if !strings.Contains(body, w) {
+				return false
+			}
+		}
+		return true
+	}, 10*time.Second, 20*time.Millisecond, "metrics lack one of %q:\n%s", want, body)
+	for _, nc := range hold {
+		_ = nc.Close()
+	}
+}

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"net"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
+)
+
+// ioTimeout bounds every single read or write of a peer or probe.
+const ioTimeout = 10 * time.Second
+
+// reconnectPause is about how long a hostile peer the server closed waits
+// before it connects again (0.5 to 1.5 times it): persistent, without
+// flooding the accept queue.
+const reconnectPause = time.Second
+
+// client is one connection with its lifecycle.Client.
+type client struct {
+	nc net.Conn
+	c  *lifecycle.Client
+}
+
+// dial connects to addr from the loopback address local (nil: any).
+func dial(addr string, local net.IP) (*client, error) {
+	d := net.Dialer{Timeout: ioTimeout}
+	if local != nil {
+		d.LocalAddr = &net.TCPAddr{IP: local}
+	}
+	nc, err := d.Dial("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "soak", SDKVersion: "0.1.0"})
+	if err != nil {
+		_ = nc.Close()
+		return nil, err
+	}
+	return &client{nc: nc, c: c}, nil
+}
+
+// do sends a frame the client built and reads what it means.
+func (c *client) do(frame []byte, err error) error {
+	if err != nil {
+		return err
+	}
+	_ = c.nc.SetDeadline(time.Now().Add(ioTimeout))
+	if _, err := c.nc.Write(frame); err != nil {
+		return err
+	}
+	answer, err := lifecycle.ReadFrame(c.nc, nil)
+	if err != nil {
+		return err
+	}
+	_, err = c.c.Receive(answer)
+	return err
+}
+
+func (c *client) login(password string) error {
+	return c.do(c.c.Login(nil, []byte("iggy"), []byte(password)))
+}
+
+// crowd is a set of hostile peers, each running its behaviour in a loop
+// (reconnecting after reconnectPause) until stopped.
+type crowd struct {
+	stop chan struct{}
+	wg   sync.WaitGroup
+}
+
+// behaviour runs one connection until it fails or stop is closed.
+type behaviour func(c *client, stop <-chan struct{})
+
+func startCrowd(addr string, n int, b behaviour) *crowd {
+	cr := &crowd{stop: make(chan struct{})}
+	for range n {
+		cr.wg.Go(func() {
+			for {
+				if c, err := dial(addr, nil); err == nil {
+					closeOnStop(c, cr.stop, func() { b(c, cr.stop) })
+				}
+				// Jittered, so that the peers do not reconnect in waves.
+				if !pause(reconnectPause/2+rand.N(reconnectPause), cr.stop) {
+					return
+				}
+			}
+		})
+	}
+	return cr
+}
+
+// closeOnStop runs f, closing c when f returns or stop is closed.
+func closeOnStop(c *client, stop <-chan struct{}, f func()) {
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-stop:
+		case <-done:
+		}
+		_ = c.nc.Close()
+	}()
+	f()
+	close(done)
+}
+
+func (cr *crowd) end() {
+	close(cr.stop)
+	cr.wg.Wait()
+}
+
+// pause waits d, reporting false if stop came first.
+func pause(d time.Duration, stop <-chan struct{}) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-stop:
+		return false
+	}
+}
+
+// idle says nothing and waits for the server to close the connection.
+func idle(c *client, _ <-chan struct{}) {
+	_ = c.nc.SetReadDeadline(time.Time{})
+	_, _ = c.nc.Read(make([]byte, 1))
+}
+
+// drip sends a ping frame one byte per second.
+func drip(c *client, stop <-chan struct{}) {
+	frame, err := c.c.Ping(nil)
+	if err != nil {
+		return
+	}
+	for _, b := range frame {
+		if _, err := c.nc.Write([]byte{b}); err != nil || !pause(time.Second, stop) {
+			return
+		}
+	}
+}
+
+// pingEvery pings every d, after logging in if login is set.
+func pingEvery(d time.Duration, login bool) behaviour {
+	return func(c *client, stop <-chan struct{}) {
+		if login && c.login("iggy") != nil {
+			return
+		}
+		for c.do(c.c.Ping(nil)) == nil && pause(d, stop) {
+		}
+	}
+}
+
+// probeResult is the login latency of a probe client.
+type probeResult struct {
+	lat   []time.Duration
+	fails int
+}
+
+func (p probeResult) pct(q float64) time.Duration { return percentile(p.lat, q) }
+
+// percentile of durations, nearest rank; 0 for none.
+func percentile(d []time.Duration, q float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	i := int(q*float64(len(s))+0.999999) - 1
+	return s[min(max(i, 0), len(s)-1)]
+}
+
+// probe logs in from a fresh connection (from local, if set) every
+// interval for dur, timing each from dial to login reply.
+func probe(addr string, local net.IP, interval, dur time.Duration) probeResult {
+	var r probeResult
+	for end := time.Now().Add(dur); time.Now().Before(end); time.Sleep(interval) {
+		start := time.Now()
+		c, err := dial(addr, local)
+		if err == nil {
+			err = c.login("iggy")
+			_ = c.nc.Close()
+		}
+		if err != nil {
+			r.fails++
+			continue
+		}
+		r.lat = append(r.lat, time.Since(start))
+	}
+	return r
+}
+
+// paddedLogin is the body of a valid login whose frame is exactly size
+// bytes: a context pads it.
+func paddedLogin(size int) ([]byte, error) {
+	l := codec.LoginRegister{Info: codec.ClientVersionInfo{Protocol: codec.MustPack(0, 11, 0),
+		SDKName: []byte("soak"), SDKVersion: []byte("0.1.0")}, Username: []byte("iggy"), Password: codec.Secret("iggy")}
+	pad := size - codec.HeaderSize - l.EncodedLen()
+	if pad < 0 {
+		return nil, errors.New("frame too small for a login")
+	}
+	l.Context = bytes.Repeat([]byte("c"), pad)
+	return l.AppendTo(nil)
+}
+
+// sendLogin sends the header of the login c would build, with body in
+// place of its own, and reads the answer.
+func (c *client) sendLogin(body []byte) error {
+	small, err := c.c.Login(nil, []byte("iggy"), []byte("iggy"))
+	if err != nil {
+		return err
+	}
+	h, err := codec.DecodeRequestHeader(small)
+	if err != nil {
+		return err
+	}
+	h.Size = uint32(codec.HeaderSize + len(body))
+	hdr, err := h.AppendTo(nil)
+	if err != nil {
+		return err
+	}
+	_ = c.nc.SetDeadline(time.Now().Add(ioTimeout))
+	bufs := net.Buffers{hdr, body}
+	if _, err := bufs.WriteTo(c.nc); err != nil {
+		return err
+	}
+	answer, err := lifecycle.ReadFrame(c.nc, nil)
+	if err != nil {
+		return err
+	}
+	_, err = c.c.Receive(answer)
+	return err
+}

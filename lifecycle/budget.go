@@ -1,0 +1,167 @@
+package lifecycle
+
+import (
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// largeFrame is the size above which a frame is read into a buffer of its
+// own, paid for from the Listener's LargeFrameMemory, and let go of as soon
+// as it is answered. Frames up to it use the connection's own buffer.
+const largeFrame = 64 << 10
+
+// freeInterval is the least time between two hand-backs of memory to the
+// operating system, so that a stream of large frames cannot make the
+// server spend its time in forced collections.
+const freeInterval = 250 * time.Millisecond
+
+// memBudget is a server-wide budget of bytes for large frames: a weighted
+// semaphore served in arrival order, so that a large frame waits for room
+// instead of being dropped, and no small request can starve a large one.
+// When the last large buffer is released it hands freed memory back to the
+// operating system (debug.FreeOSMemory), which the Go runtime would
+// otherwise keep for minutes.
+type memBudget struct {
+	capacity int64
+
+	mu      sync.Mutex
+	used    int64
+	peak    int64 // the most ever in use at once, for tests
+	waiters []*budgetWaiter
+
+	freePending atomic.Bool
+	freeing     atomic.Bool
+	lastFree    time.Time // only the freeing goroutine touches it
+	free        func()    // debug.FreeOSMemory; a test may count calls
+}
+
+type budgetWaiter struct {
+	n     int64
+	ready chan struct{} // closed when granted
+}
+
+func newMemBudget(capacity int64) *memBudget {
+	return &memBudget{capacity: capacity, free: debug.FreeOSMemory}
+}
+
+// share is what a frame of size bytes takes: its size, but never more than
+// the whole budget, so a frame larger than the budget still gets in alone.
+func (b *memBudget) share(size int) int64 { return min(int64(size), b.capacity) }
+
+// acquire takes n bytes, waiting in line until they are free, until stop
+// or kill is closed, or until deadline (zero: none). It reports whether it
+// got them.
+func (b *memBudget) acquire(n int64, stop, kill <-chan struct{}, deadline time.Time) bool {
+	b.mu.Lock()
+	if len(b.waiters) == 0 && b.used+n <= b.capacity {
+		b.take(n)
+		b.mu.Unlock()
+		return true
+	}
+	w := &budgetWaiter{n: n, ready: make(chan struct{})}
+	b.waiters = append(b.waiters, w)
+	b.mu.Unlock()
+
+	var expired <-chan time.Time
+	if !deadline.IsZero() {
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		expired = t.C
+	}
+	select {
+	case <-w.ready:
+		return true
+	case <-stop:
+	case <-kill:
+	case <-expired:
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	select {
+	case <-w.ready: // granted while giving up: give it back
+		b.used -= n
+	default:
+		b.remove(w)
+	}
+	b.grant()
+	return false
+}
+
+// release gives back n bytes taken by acquire. The caller has already let
+// go of the buffer they paid for.
+func (b *memBudget) release(n int64) {
+	b.mu.Lock()
+	b.used -= n
+	b.grant()
+	idle := b.used == 0
+	b.mu.Unlock()
+	if idle {
+		b.scheduleFree()
+	}
+}
+
+func (b *memBudget) take(n int64) {
+	b.used += n
+	b.peak = max(b.peak, b.used)
+}
+
+// grant hands room to waiters in arrival order; the first one that does
+// not fit stops the line. Call with mu held.
+func (b *memBudget) grant() {
+	for len(b.waiters) > 0 && b.used+b.waiters[0].n <= b.capacity {
+		w := b.waiters[0]
+		b.waiters[0] = nil
+		b.waiters = b.waiters[1:]
+		b.take(w.n)
+		close(w.ready)
+	}
+}
+
+func (b *memBudget) remove(w *budgetWaiter) {
+	for i, x := range b.waiters {
+		if x == w {
+			b.waiters = append(b.waiters[:i], b.waiters[i+1:]...)
+			return
+		}
+	}
+}
+
+// peakUse returns the most bytes ever in use at once.
+func (b *memBudget) peakUse() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.peak
+}
+
+// scheduleFree makes one goroutine hand memory back, at most once per
+// freeInterval; a request that arrives while it runs makes it run again,
+// so the last release is never missed.
+func (b *memBudget) scheduleFree() {
+	b.freePending.Store(true)
+	if b.freeing.CompareAndSwap(false, true) {
+		go b.freeLoop()
+	}
+}
+
+func (b *memBudget) freeLoop() {
+	for {
+		for b.freePending.Load() {
+			if wait := freeInterval - time.Since(b.lastFree); wait > 0 {
+				time.Sleep(wait)
+			}
+			// Requests made while sleeping are served by this free; those
+			// made during it, by another round.
+			b.freePending.Store(false)
+			b.free()
+			b.lastFree = time.Now()
+		}
+		b.freeing.Store(false)
+		// A request that came after the last check but before the Store
+		// found freeing set and left: take it over.
+		if !b.freePending.Load() || !b.freeing.CompareAndSwap(false, true) {
+			return
+		}
+	}
+}

@@ -1,0 +1,490 @@
+package lifecycle_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
+)
+
+// The hostile-peer suite: each attack on the login server, run small (tens
+// of loopback connections, budgets to match, well under a second each)
+// against a Listener, with a probe client that must log in meanwhile, and
+// the goroutines and heap back to where they were once it is over.
+
+// probeDeadline is how long the probe may take to log in during an attack.
+// It is generous because CI machines are shared; without the budgets the
+// probe waits for LoginTimeout or forever.
+const probeDeadline = 3 * time.Second
+
+// recorder is an Observer that counts what it is told.
+type recorder struct {
+	lifecycle.NopObserver
+	mu      sync.Mutex
+	opened  int
+	refused int
+	closed  map[lifecycle.CloseCause]int
+	reasons map[codec.EvictionReason]int
+	logins  map[string]int
+	dropped int
+	answerE []error
+}
+
+func newRecorder() *recorder {
+	return &recorder{closed: map[lifecycle.CloseCause]int{}, reasons: map[codec.EvictionReason]int{}, logins: map[string]int{}}
+}
+
+func (r *recorder) Opened(lifecycle.ConnInfo) { r.mu.Lock(); r.opened++; r.mu.Unlock() }
+func (r *recorder) Refused(lifecycle.ConnInfo) {
+	r.mu.Lock()
+	r.refused++
+	r.mu.Unlock()
+}
+func (r *recorder) Closed(_ lifecycle.ConnInfo, how lifecycle.Closing) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed[how.Cause]++
+	if how.Cause == lifecycle.CauseEvicted {
+		r.reasons[how.Reason]++
+	}
+}
+func (r *recorder) Login(_ lifecycle.ConnInfo, res lifecycle.LoginResult) {
+	r.mu.Lock()
+	r.logins[res.Outcome()]++
+	r.mu.Unlock()
+}
+func (r *recorder) Dropped(lifecycle.ConnInfo, error) { r.mu.Lock(); r.dropped++; r.mu.Unlock() }
+func (r *recorder) AnswerFailed(_ lifecycle.ConnInfo, err error) {
+	r.mu.Lock()
+	r.answerE = append(r.answerE, err)
+	r.mu.Unlock()
+}
+
+func (r *recorder) closedBy(c lifecycle.CloseCause) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.closed[c]
+}
+
+func (r *recorder) loginsBy(outcome string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.logins[outcome]
+}
+
+// arena is a Listener under attack with the baseline it must return to.
+type arena struct {
+	t          *testing.T
+	l          *lifecycle.Listener
+	rec        *recorder
+	goroutines int
+	heap       uint64
+	served     chan error
+	stopped    bool
+}
+
+// heapNow is the live heap after a collection.
+func heapNow() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// startArena records the baseline, then serves srv (a test server if nil)
+// with opts and a recorder.
+func startArena(t *testing.T, srv *lifecycle.Server, opts lifecycle.ServeOptions) *arena {
+	t.Helper()
+	if srv == nil {
+		srv = newTestServer(t)
+	}
+	a := &arena{t: t, rec: newRecorder(), goroutines: runtime.NumGoroutine(), heap: heapNow(), served: make(chan error, 1)}
+	opts.Observer = a.rec
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	a.l = lifecycle.NewListener(ln, srv, opts)
+	go func() { a.served <- a.l.Serve(context.Background()) }()
+	t.Cleanup(a.stop)
+	return a
+}
+
+func (a *arena) stop() {
+	if a.stopped {
+		return
+	}
+	a.stopped = true
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	require.NoError(a.t, a.l.Shutdown(ctx))
+	require.NoError(a.t, <-a.served)
+}
+
+// checkBaseline stops the server, and requires the goroutines and the live
+// heap to come back to where they were before it started.
+func (a *arena) checkBaseline() {
+	a.t.Helper()
+	a.stop()
+	// Polled here, not with require.Eventually, which runs its condition
+	// on a goroutine of its own.
+	for deadline := time.Now().Add(testTimeout); runtime.NumGoroutine() > a.goroutines; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<16)
+			a.t.Fatalf("goroutines stay above the baseline of %d:\n%s", a.goroutines, buf[:runtime.Stack(buf, true)])
+		}
+	}
+	const slack = 1 << 20
+	require.Eventually(a.t, func() bool { return heapNow() <= a.heap+slack },
+		testTimeout, 50*time.Millisecond, "the live heap stays above its baseline %d", a.heap)
+}
+
+// probe logs in as iggy from a fresh connection (from local, if set) and
+// requires the login to succeed within probeDeadline.
+func (a *arena) probe(local net.IP) {
+	a.t.Helper()
+	start := time.Now()
+	w := dialFrom(a.t, a.l.Addr(), local)
+	r, err := w.do(w.c.Login(nil, []byte("iggy"), []byte("iggy")))
+	require.NoError(a.t, err, "the probe's login")
+	require.NotZero(a.t, r.Login.Session)
+	require.Less(a.t, time.Since(start), probeDeadline, "the probe logged in too late")
+	require.NoError(a.t, w.nc.Close())
+}
+
+// dialFrom dials addr from the loopback address local (any if nil).
+func dialFrom(t testing.TB, addr net.Addr, local net.IP) *wire {
+	t.Helper()
+	d := net.Dialer{Timeout: testTimeout}
+	if local != nil {
+		d.LocalAddr = &net.TCPAddr{IP: local}
+	}
+	nc, err := d.Dial("tcp", addr.String())
+	require.NoError(t, err)
+	require.NoError(t, nc.SetDeadline(time.Now().Add(testTimeout)))
+	t.Cleanup(func() { _ = nc.Close() })
+	return &wire{t: t, nc: nc, c: newTestClient(t)}
+}
+
+// crowd runs n peers, each doing act on its own connection until the test
+// part ends (stop) or the server closes it; wait returns when all are done.
+type crowd struct {
+	stop chan struct{}
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	ncs  []net.Conn
+}
+
+func startCrowd(t *testing.T, addr net.Addr, n int, act func(nc net.Conn, c *lifecycle.Client, stop <-chan struct{})) *crowd {
+	t.Helper()
+	cr := newCrowd(t)
+	for range n {
+		nc, err := net.DialTimeout("tcp", addr.String(), testTimeout)
+		require.NoError(t, err)
+		cr.add(nc, newTestClient(t), act)
+	}
+	return cr
+}
+
+func newCrowd(t *testing.T) *crowd {
+	cr := &crowd{stop: make(chan struct{})}
+	t.Cleanup(cr.end)
+	return cr
+}
+
+// add runs act for one more peer.
+func (cr *crowd) add(nc net.Conn, c *lifecycle.Client, act func(nc net.Conn, c *lifecycle.Client, stop <-chan struct{})) {
+	cr.mu.Lock()
+	cr.ncs = append(cr.ncs, nc)
+	cr.mu.Unlock()
+	cr.wg.Go(func() { act(nc, c, cr.stop) })
+}
+
+// end stops the peers and closes their connections.
+func (cr *crowd) end() {
+	cr.mu.Lock()
+	defer cr.mu.Unlock()
+	select {
+	case <-cr.stop:
+		return
+	default:
+	}
+	close(cr.stop)
+	for _, nc := range cr.ncs {
+		_ = nc.Close()
+	}
+	cr.wg.Wait()
+}
+
+// every calls f every d until stop is closed or f fails.
+func every(d time.Duration, stop <-chan struct{}, f func() error) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		if f() != nil {
+			return
+		}
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// exchange writes a frame and reads the answer, without failing the test:
+// peers are expected to be cut off.
+func exchange(nc net.Conn, c *lifecycle.Client, frame []byte, err error) error {
+	if err != nil {
+		return err
+	}
+	_ = nc.SetDeadline(time.Now().Add(testTimeout))
+	if _, err := nc.Write(frame); err != nil {
+		return err
+	}
+	answer, err := lifecycle.ReadFrame(nc, nil)
+	if err != nil {
+		return err
+	}
+	_, err = c.Receive(answer)
+	return err
+}
+
+// ping sends a ping and reads its answer.
+func ping(nc net.Conn, c *lifecycle.Client) error {
+	frame, err := c.Ping(nil)
+	return exchange(nc, c, frame, err)
+}
+
+// TestHostileIdlePeers: peers that connect and say nothing fill the
+// not-logged-in budget; each newcomer closes the oldest, so the probe gets
+// in, and the idle ones are closed.
+func TestHostileIdlePeers(t *testing.T) {
+	a := startArena(t, nil, lifecycle.ServeOptions{MaxPreLogin: 8})
+	cr := startCrowd(t, a.l.Addr(), 40, func(net.Conn, *lifecycle.Client, <-chan struct{}) {})
+	a.probe(nil)
+	require.Eventually(t, func() bool { return a.rec.closedBy(lifecycle.CausePreLoginCap) >= 32 },
+		testTimeout, 10*time.Millisecond, "idle peers past the budget are closed")
+	cr.end()
+	a.checkBaseline()
+}
+
+// TestHostileSlowPeers: peers that send a byte now and then are closed by
+// ReadTimeout once their frame has begun, and by the budget meanwhile.
+func TestHostileSlowPeers(t *testing.T) {
+	a := startArena(t, nil, lifecycle.ServeOptions{MaxPreLogin: 8, ReadTimeout: 200 * time.Millisecond})
+	cr := startCrowd(t, a.l.Addr(), 30, func(nc net.Conn, _ *lifecycle.Client, stop <-chan struct{}) {
+		every(50*time.Millisecond, stop, func() error { _, err := nc.Write([]byte{0}); return err })
+	})
+	a.probe(nil)
+	require.Eventually(t, func() bool { return a.rec.closedBy(lifecycle.CauseReadTimeout) >= 1 },
+		testTimeout, 10*time.Millisecond, "a frame that never completes is cut at ReadTimeout")
+	require.Eventually(t, func() bool { return a.rec.closedBy(lifecycle.CausePreLoginCap) >= 22 },
+		testTimeout, 10*time.Millisecond, "peers past the budget are closed")
+	cr.end()
+	a.checkBaseline()
+}
+
+// TestHostilePingers: peers that only ping before login are closed at
+// LoginTimeout, pings or not, and by the budget; the probe gets in.
+func TestHostilePingers(t *testing.T) {
+	a := startArena(t, nil, lifecycle.ServeOptions{MaxPreLogin: 8, LoginTimeout: 300 * time.Millisecond})
+	cr := startCrowd(t, a.l.Addr(), 20, func(nc net.Conn, c *lifecycle.Client, stop <-chan struct{}) {
+		every(20*time.Millisecond, stop, func() error { return ping(nc, c) })
+	})
+	a.probe(nil)
+	require.Eventually(t, func() bool { return a.rec.closedBy(lifecycle.CauseLoginTimeout) >= 1 },
+		testTimeout, 10*time.Millisecond, "pinging does not extend LoginTimeout")
+	require.Eventually(t, func() bool { return a.rec.closedBy(lifecycle.CausePreLoginCap) >= 12 },
+		testTimeout, 10*time.Millisecond, "peers past the budget are closed")
+	cr.end()
+	a.checkBaseline()
+}
+
+// TestHostileLoggedInPeers: logged-in peers that ping now and then do not
+// count against the not-logged-in budget, so the probe gets in; at the
+// total cap a newcomer is closed at once instead of waiting.
+func TestHostileLoggedInPeers(t *testing.T) {
+	const peers = 16
+	a := startArena(t, nil, lifecycle.ServeOptions{MaxConns: peers + 1, MaxPreLogin: 4})
+	cr := newCrowd(t)
+	for range peers {
+		// One at a time: peers not yet logged in would push each other out.
+		w := dialFrom(t, a.l.Addr(), nil)
+		_, err := w.do(w.c.Login(nil, []byte("iggy"), []byte("iggy")))
+		require.NoError(t, err)
+		cr.add(w.nc, w.c, func(nc net.Conn, c *lifecycle.Client, stop <-chan struct{}) {
+			every(100*time.Millisecond, stop, func() error { return ping(nc, c) })
+		})
+	}
+	require.Eventually(t, func() bool { return a.rec.loginsBy("ok") == peers }, testTimeout, 10*time.Millisecond)
+	pre, loggedIn := a.l.Conns()
+	require.Equal(t, 0, pre)
+	require.Equal(t, peers, loggedIn)
+
+	// The probe takes the last slot and stays; the next one is refused.
+	w := dialFrom(t, a.l.Addr(), nil)
+	_, err := w.do(w.c.Login(nil, []byte("iggy"), []byte("iggy")))
+	require.NoError(t, err, "the probe logs in beside the logged-in peers")
+	late := dialFrom(t, a.l.Addr(), nil)
+	start := time.Now()
+	require.True(t, late.closedByServer(), "over MaxConns a connection is closed")
+	require.Less(t, time.Since(start), probeDeadline, "and at once, not left in the backlog")
+	require.Eventually(t, func() bool { a.rec.mu.Lock(); defer a.rec.mu.Unlock(); return a.rec.refused == 1 },
+		testTimeout, 10*time.Millisecond)
+	cr.end()
+	require.NoError(t, w.nc.Close())
+	a.checkBaseline()
+}
+
+// bigLogin is a valid login frame of about size bytes (a long context).
+func bigLogin(t testing.TB, c *lifecycle.Client, size int) []byte {
+	t.Helper()
+	body, err := codec.LoginRegister{Info: info(v011), Username: []byte("iggy"), Password: codec.Secret("iggy"),
+		Context: bytes.Repeat([]byte("c"), size-codec.HeaderSize-300)}.AppendTo(nil)
+	require.NoError(t, err)
+	return register(t, c.ID(), body)
+}
+
+// TestHostileLargeFrames: many connections each send one large (valid)
+// frame at once. They are all answered, never more than LargeFrameMemory
+// of them is held at once, no connection keeps its large buffer after the
+// answer, and the probe logs in meanwhile.
+func TestHostileLargeFrames(t *testing.T) {
+	const conns, size, budget = 16, 200 << 10, 512 << 10
+	a := startArena(t, nil, lifecycle.ServeOptions{MaxFrame: 256 << 10, LargeFrameMemory: budget, MaxPreLogin: 64})
+	frame := bigLogin(t, newTestClient(t), size)
+	var answered atomic.Int64
+	cr := startCrowd(t, a.l.Addr(), conns, func(nc net.Conn, c *lifecycle.Client, _ <-chan struct{}) {
+		// The client's id is minted by Login; the raw frame carries id 1,
+		// which every test client starts with.
+		if _, err := c.Login(nil, []byte("iggy"), []byte("iggy")); err != nil {
+			return
+		}
+		if exchange(nc, c, frame, nil) == nil {
+			answered.Add(1)
+		}
+	})
+	a.probe(nil)
+	require.Eventually(t, func() bool { return answered.Load() == conns }, testTimeout, 10*time.Millisecond,
+		"every large frame is answered (none dropped while waiting for the budget)")
+	assert.LessOrEqual(t, lifecycle.LargeFramePeak(a.l), int64(budget))
+	assert.GreaterOrEqual(t, lifecycle.LargeFramePeak(a.l), int64(size), "the frames did go through the budget")
+	// The connections are open and logged in, and hold no large buffer.
+	assert.Less(t, heapNow(), a.heap+conns*size/4, "large buffers are let go of once answered")
+	cr.end()
+	a.checkBaseline()
+}
+
+// TestHostileOverCap: a valid request above MaxFrame is answered with
+// Eviction 6 at once, without the server waiting for (or reading) its body.
+func TestHostileOverCap(t *testing.T) {
+	a := startArena(t, nil, lifecycle.ServeOptions{MaxFrame: 64 << 10})
+	w := dialFrom(t, a.l.Addr(), nil)
+	frame := bigLogin(t, w.c, 100<<10)
+	_, err := w.nc.Write(frame[:codec.HeaderSize+10]) // the rest never comes
+	require.NoError(t, err)
+	answer, err := lifecycle.ReadFrame(w.nc, nil)
+	require.NoError(t, err)
+	require.Equal(t, evictionFrame(t, w.c.ID(), codec.ReasonInvalidRequestBodySize), answer)
+	require.True(t, w.closedByServer())
+	require.NoError(t, w.nc.Close()) // ends the server's drain of the body
+	require.Eventually(t, func() bool { a.rec.mu.Lock(); defer a.rec.mu.Unlock(); return a.rec.reasons[6] == 1 },
+		testTimeout, 10*time.Millisecond)
+	assert.Equal(t, 1, a.rec.loginsBy("InvalidRequestBodySize"))
+	a.checkBaseline()
+}
+
+// countingAuth counts the credential checks that reach the Authenticator.
+type countingAuth struct {
+	lifecycle.Authenticator
+	checks atomic.Int64
+}
+
+func (c *countingAuth) Password(u, p []byte) (uint32, error) {
+	c.checks.Add(1)
+	return c.Authenticator.Password(u, p)
+}
+
+// TestHostileGuessing: wrong passwords from one address stop reaching the
+// Authenticator after the burst; the throttled answers are byte for byte
+// the wrong-password eviction; the right password from that address is
+// refused too (guessing stops paying), while another address logs in at
+// once. The refill rate is tiny here so that no token comes back during
+// the test; refilling is TestThrottleBucket's.
+func TestHostileGuessing(t *testing.T) {
+	const burst, guesses = 3, 30
+	auth := &countingAuth{Authenticator: testAuth}
+	srv, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Version: testServerVersion, Auth: auth})
+	require.NoError(t, err)
+	a := startArena(t, srv, lifecycle.ServeOptions{LoginBurst: burst, LoginRate: 0.001})
+	attacker := net.IPv4(127, 0, 0, 1)
+	for range guesses {
+		w := dialFrom(t, a.l.Addr(), attacker)
+		frame, err := w.c.Login(nil, []byte("iggy"), []byte("guess"))
+		require.NoError(t, err)
+		_, err = w.nc.Write(frame)
+		require.NoError(t, err)
+		answer, err := lifecycle.ReadFrame(w.nc, nil)
+		require.NoError(t, err)
+		require.Equal(t, evictionFrame(t, w.c.ID(), codec.ReasonInvalidCredentials), answer,
+			"a throttled answer is the wrong-password answer")
+		require.NoError(t, w.nc.Close())
+	}
+	require.EqualValues(t, burst, auth.checks.Load(), "credential checks from one address")
+	require.Eventually(t, func() bool { return a.rec.loginsBy("throttled") == guesses-burst }, testTimeout, 10*time.Millisecond)
+
+	w := dialFrom(t, a.l.Addr(), attacker)
+	_, err = w.do(w.c.Login(nil, []byte("iggy"), []byte("iggy")))
+	require.ErrorIs(t, err, codec.StatusInvalidCredentials, "over budget, even the right password is refused")
+	require.EqualValues(t, burst, auth.checks.Load(), "without a check")
+
+	a.probe(net.IPv4(127, 0, 0, 2)) // another address is not slowed
+	a.checkBaseline()
+}
+
+// TestHostileThrottleOff: a negative LoginBurst checks every login.
+func TestHostileThrottleOff(t *testing.T) {
+	auth := &countingAuth{Authenticator: testAuth}
+	srv, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Version: testServerVersion, Auth: auth})
+	require.NoError(t, err)
+	a := startArena(t, srv, lifecycle.ServeOptions{LoginBurst: -1})
+	for range 30 {
+		w := dialFrom(t, a.l.Addr(), nil)
+		_, err := w.do(w.c.Login(nil, []byte("iggy"), []byte("guess")))
+		require.ErrorIs(t, err, codec.StatusInvalidCredentials)
+	}
+	require.EqualValues(t, 30, auth.checks.Load())
+	a.checkBaseline()
+}
+
+// TestListenerAnswersUnencodable: a Handler answer the codec cannot frame
+// (a body over the 64 MiB cap) is answered with status 1 and reported.
+func TestListenerAnswersUnencodable(t *testing.T) {
+	huge := make([]byte, codec.MaxFrameSize)
+	srv, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Version: testServerVersion, Auth: testAuth,
+		Handler: func(lifecycle.Request) (codec.Status, []byte) { return codec.StatusOK, huge }})
+	require.NoError(t, err)
+	a := startArena(t, srv, lifecycle.ServeOptions{})
+	w := dialFrom(t, a.l.Addr(), nil)
+	_, err = w.do(w.c.Login(nil, []byte("iggy"), []byte("iggy")))
+	require.NoError(t, err)
+	_, err = w.do(w.c.Request(nil, codec.CodeGetClusterMetadata, nil))
+	require.ErrorIs(t, err, codec.Status(1))
+	_, err = w.do(w.c.Ping(nil))
+	require.NoError(t, err, "the connection carries on")
+	a.rec.mu.Lock()
+	require.Len(t, a.rec.answerE, 1)
+	var cerr *codec.Error
+	require.True(t, errors.As(a.rec.answerE[0], &cerr), "the codec's error: %v", a.rec.answerE[0])
+	a.rec.mu.Unlock()
+}
