@@ -19,8 +19,8 @@ var (
 	benchInfo = codec.ClientVersionInfo{
 		Protocol: codec.MustPack(0, 11, 0), SDKName: []byte("go-sdk"), SDKVersion: []byte("0.1.0"),
 	}
-	benchLogin = codec.LoginRegister{Info: benchInfo, Username: []byte("iggy"), Password: codec.Secret("iggy")}
-	benchPAT   = codec.LoginRegisterPAT{Info: benchInfo, Token: codec.Secret("iggy-personal-access-token")}
+	benchLogin = codec.LoginRegister{Info: benchInfo, Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}
+	benchPAT   = codec.LoginRegisterPAT{Info: benchInfo, Token: codec.NewSecret([]byte("iggy-personal-access-token"))}
 	benchReply = codec.LoginReply{
 		UserID: 1, Session: 42, ServerProtocol: codec.MustPack(0, 11, 0), ServerVersion: []byte("0.11.0"),
 	}
@@ -37,8 +37,8 @@ var (
 	max255      = []byte(strings.Repeat("日", 85))
 	max64K      = []byte(strings.Repeat("é", 32<<10))
 	benchInfoX  = codec.ClientVersionInfo{Protocol: codec.MustPack(1023, 1023, 1023), SDKName: max255, SDKVersion: max255}
-	benchLoginX = codec.LoginRegister{Info: benchInfoX, Username: max255, Password: codec.Secret(max255), Context: max64K}
-	benchPATX   = codec.LoginRegisterPAT{Info: benchInfoX, Token: codec.Secret(max255), Context: max64K}
+	benchLoginX = codec.LoginRegister{Info: benchInfoX, Username: max255, Password: codec.NewSecret(max255), Context: max64K}
+	benchPATX   = codec.LoginRegisterPAT{Info: benchInfoX, Token: codec.NewSecret(max255), Context: max64K}
 	benchReplyX = codec.LoginReply{UserID: 1, Session: 42, ServerProtocol: 1, ServerVersion: max255}
 )
 
@@ -56,14 +56,14 @@ func mustEncode(v encoder) []byte {
 func textFields() map[string][][]byte {
 	info := func(c codec.ClientVersionInfo) [][]byte { return [][]byte{c.SDKName, c.SDKVersion} }
 	login := func(l codec.LoginRegister) [][]byte {
-		f := append(info(l.Info), l.Username, []byte(l.Password))
+		f := append(info(l.Info), l.Username, l.Password.Bytes())
 		if len(l.Context) > 0 {
 			f = append(f, l.Context)
 		}
 		return f
 	}
 	pat := func(l codec.LoginRegisterPAT) [][]byte {
-		f := append(info(l.Info), []byte(l.Token))
+		f := append(info(l.Info), l.Token.Bytes())
 		if len(l.Context) > 0 {
 			f = append(f, l.Context)
 		}

@@ -82,17 +82,17 @@ func TestAliasingAndClone(t *testing.T) {
 func TestCloneOfBuiltValue(t *testing.T) {
 	l := codec.LoginRegister{
 		Info:     codec.ClientVersionInfo{SDKName: []byte("go"), SDKVersion: []byte{}},
-		Username: []byte("u"), Password: codec.Secret("p"), Context: []byte("c"),
+		Username: []byte("u"), Password: codec.NewSecret([]byte("p")), Context: []byte("c"),
 	}
 	c := l.Clone()
-	c.Info.SDKName[0], c.Username[0], c.Password[0], c.Context[0] = 'X', 'X', 'X', 'X'
-	eq(t, "go u p c", fmt.Sprintf("%s %s %s %s", l.Info.SDKName, l.Username, []byte(l.Password), l.Context), "original")
+	c.Info.SDKName[0], c.Username[0], c.Password.Bytes()[0], c.Context[0] = 'X', 'X', 'X', 'X'
+	eq(t, "go u p c", fmt.Sprintf("%s %s %s %s", l.Info.SDKName, l.Username, l.Password.Bytes(), l.Context), "original")
 	eq(t, []byte(nil), c.Info.SDKVersion, "empty field of a clone")
 
-	p := codec.LoginRegisterPAT{Token: codec.Secret("t")}
+	p := codec.LoginRegisterPAT{Token: codec.NewSecret([]byte("t"))}
 	pc := p.Clone()
-	pc.Token[0] = 'X'
-	eq(t, "t", string(p.Token), "token of the original")
+	pc.Token.Bytes()[0] = 'X'
+	eq(t, "t", string(p.Token.Bytes()), "token of the original")
 
 	r := codec.LoginReply{Session: 1, ServerVersion: []byte("v")}
 	rc := r.Clone()

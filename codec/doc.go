@@ -34,7 +34,8 @@
 // sentinels (ErrTruncated, ErrCommand, ...) with errors.Is. Checks run in the
 // order the wire reference lists them, and the first broken rule is reported.
 //
-// Passwords and tokens are carried as Secret, which prints as a redaction
-// under every fmt verb (see Secret for the one misuse fmt keeps out of any
-// type's hands); no error text ever contains their bytes.
+// Passwords and tokens are carried as Secret, which holds no byte slice:
+// every way of printing it, or a value that contains it, shows a redaction
+// (see Secret), Bytes is the one way to read it, and no error text ever
+// contains its bytes.
 package codec

@@ -17,7 +17,7 @@ func ExampleAppendRequestFrame() {
 			SDKVersion: []byte("0.1.0"),
 		},
 		Username: []byte("iggy"),
-		Password: codec.Secret("iggy"),
+		Password: codec.NewSecret([]byte("iggy")),
 	}.AppendTo(nil)
 	if err != nil {
 		panic(err)

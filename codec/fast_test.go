@@ -30,14 +30,14 @@ func fastCases(t *testing.T) []fastCase {
 			func(r *reader) any { return r.clientInfo() }})
 	}
 	for _, l := range []LoginRegister{
-		{Info: info, Username: []byte("iggy"), Password: Secret("iggy"), Context: []byte("ctx")},
+		{Info: info, Username: []byte("iggy"), Password: NewSecret([]byte("iggy")), Context: []byte("ctx")},
 		{Info: infoUTF8, Username: []byte("jü"), Context: []byte("日本")},
 	} {
 		cases = append(cases, fastCase{"login", enc(l),
 			func(s []byte, w bool) (any, int, bool) { return fastLoginRegister(s, w) },
 			func(r *reader) any { return r.loginRegister() }})
 	}
-	for _, l := range []LoginRegisterPAT{{Info: info, Token: Secret("tok")}, {Info: infoUTF8, Token: Secret("tök")}} {
+	for _, l := range []LoginRegisterPAT{{Info: info, Token: NewSecret([]byte("tok"))}, {Info: infoUTF8, Token: NewSecret([]byte("tök"))}} {
 		cases = append(cases, fastCase{"pat", enc(l),
 			func(s []byte, w bool) (any, int, bool) { return fastLoginRegisterPAT(s, w) },
 			func(r *reader) any { return r.loginRegisterPAT() }})

@@ -65,11 +65,11 @@ var (
 // LoginRegister goldens (WIRE.md section 3, code 40).
 var (
 	loginIggyHex = infoGoSDKHex + "| 04 69 67 67 79 | 04 69 67 67 79 | 00 00 00 00"
-	loginIggy    = codec.LoginRegister{Info: infoGoSDK, Username: []byte("iggy"), Password: codec.Secret("iggy")}
+	loginIggy    = codec.LoginRegister{Info: infoGoSDK, Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}
 
 	// "jürgen", "pässwörd", context "日本".
 	loginUTF8Hex = infoRustHex + "| 07 6a c3 bc 72 67 65 6e | 0a 70 c3 a4 73 73 77 c3 b6 72 64 | 06 00 00 00 e6 97 a5 e6 9c ac"
-	loginUTF8    = codec.LoginRegister{Info: infoRust, Username: []byte("jürgen"), Password: codec.Secret("pässwörd"), Context: []byte("日本")}
+	loginUTF8    = codec.LoginRegister{Info: infoRust, Username: []byte("jürgen"), Password: codec.NewSecret([]byte("pässwörd")), Context: []byte("日本")}
 
 	// 255-byte username, empty password (allowed), no context.
 	loginLongHex = infoGoSDKHex + "| ff " + strings.Repeat("61 ", 255) + "| 00 | 00 00 00 00"
@@ -79,10 +79,10 @@ var (
 // LoginRegisterPAT goldens (WIRE.md section 3, code 45).
 var (
 	patTokHex = infoGoSDKHex + "| 03 74 6f 6b | 03 00 00 00 63 74 78"
-	patTok    = codec.LoginRegisterPAT{Info: infoGoSDK, Token: codec.Secret("tok"), Context: []byte("ctx")}
+	patTok    = codec.LoginRegisterPAT{Info: infoGoSDK, Token: codec.NewSecret([]byte("tok")), Context: []byte("ctx")}
 
 	patLongHex = infoLongHex + "| ff " + strings.Repeat("54 ", 255) + "| 00 00 00 00"
-	patLong    = codec.LoginRegisterPAT{Info: infoLong, Token: codec.Secret(strings.Repeat("T", 255))}
+	patLong    = codec.LoginRegisterPAT{Info: infoLong, Token: codec.NewSecret([]byte(strings.Repeat("T", 255)))}
 
 	patEmptyHex = infoRustHex + "| 00 | 00 00 00 00"
 	patEmpty    = codec.LoginRegisterPAT{Info: infoRust}

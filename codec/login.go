@@ -16,7 +16,7 @@ type LoginRegister struct {
 
 // EncodedLen returns the number of bytes AppendTo writes for a valid value.
 func (l LoginRegister) EncodedLen() int {
-	return l.Info.EncodedLen() + 1 + len(l.Username) + 1 + len(l.Password) + 4 + len(l.Context)
+	return l.Info.EncodedLen() + 1 + len(l.Username) + 1 + l.Password.Len() + 4 + len(l.Context)
 }
 
 // Validate returns the first broken rule of l, in field order, or nil.
@@ -29,22 +29,22 @@ func (l LoginRegister) Validate() error {
 		return err
 	}
 	off += 1 + len(l.Username)
-	if err := checkText(l.Password, "password_len", "password", off, 1, 0); err != nil {
+	if err := checkText(l.Password.Bytes(), "password_len", "password", off, 1, 0); err != nil {
 		return err
 	}
-	off += 1 + len(l.Password)
+	off += 1 + l.Password.Len()
 	return checkText(l.Context, "context_len", "context", off, 4, 0)
 }
 
 // AppendTo validates l and appends its encoding to dst. On error it returns
 // dst unchanged.
 func (l LoginRegister) AppendTo(dst []byte) ([]byte, error) {
-	if !l.Info.lengthsOK() || uint(len(l.Username)-1) >= 255 || len(l.Password) > 255 || !fitsU32(l.Context) {
+	if !l.Info.lengthsOK() || uint(len(l.Username)-1) >= 255 || l.Password.Len() > 255 || !fitsU32(l.Context) {
 		return dst, l.Validate()
 	}
 	out := l.Info.appendTo(dst)
 	out = appendText8(out, l.Username)
-	out = appendText8(out, l.Password)
+	out = appendText8(out, l.Password.Bytes())
 	out = appendText32(out, l.Context)
 	if !ascii(out[len(dst)+offInfoText:]) {
 		if err := l.Validate(); err != nil {
@@ -93,7 +93,7 @@ func fastLoginRegister(src []byte, whole bool) (LoginRegister, int, bool) {
 	ok := s.done(whole, offInfoText)
 	return LoginRegister{
 		Info:     ClientVersionInfo{Protocol: proto, SDKName: name, SDKVersion: version},
-		Username: user, Password: password, Context: context,
+		Username: user, Password: NewSecret(password), Context: context,
 	}, s.p, ok
 }
 
@@ -101,7 +101,7 @@ func (r *reader) loginRegister() LoginRegister {
 	var l LoginRegister
 	l.Info = r.clientInfo()
 	l.Username = r.text8("username_len", "username", 1)
-	l.Password = r.text8("password_len", "password", 0)
+	l.Password = NewSecret(r.text8("password_len", "password", 0))
 	l.Context = r.text32("context_len", "context")
 	return l
 }

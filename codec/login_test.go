@@ -58,11 +58,11 @@ func TestLoginRegisterEncodeErrors(t *testing.T) {
 		{"empty username", with(func(l *codec.LoginRegister) { l.Username = nil }), codec.ErrLength, "username_len", 17},
 		{"256-byte username", with(func(l *codec.LoginRegister) { l.Username = long }), codec.ErrLength, "username_len", 17},
 		{"bad username", with(func(l *codec.LoginRegister) { l.Username = []byte("\xff") }), codec.ErrUTF8, "username", 18},
-		{"256-byte password", with(func(l *codec.LoginRegister) { l.Password = codec.Secret(long) }), codec.ErrLength, "password_len", 22},
-		{"bad password", with(func(l *codec.LoginRegister) { l.Password = codec.Secret("ab\xff") }), codec.ErrUTF8, "password", 25},
+		{"256-byte password", with(func(l *codec.LoginRegister) { l.Password = codec.NewSecret(long) }), codec.ErrLength, "password_len", 22},
+		{"bad password", with(func(l *codec.LoginRegister) { l.Password = codec.NewSecret([]byte("ab\xff")) }), codec.ErrUTF8, "password", 25},
 		{"bad context", with(func(l *codec.LoginRegister) { l.Context = []byte("\xe6\x97") }), codec.ErrUTF8, "context", 31},
 	})
 	// An empty password is allowed.
-	_, err := with(func(l *codec.LoginRegister) { l.Password = nil }).AppendTo(nil)
+	_, err := with(func(l *codec.LoginRegister) { l.Password = codec.Secret{} }).AppendTo(nil)
 	must(t, err)
 }

@@ -15,7 +15,7 @@ type LoginRegisterPAT struct {
 
 // EncodedLen returns the number of bytes AppendTo writes for a valid value.
 func (l LoginRegisterPAT) EncodedLen() int {
-	return l.Info.EncodedLen() + 1 + len(l.Token) + 4 + len(l.Context)
+	return l.Info.EncodedLen() + 1 + l.Token.Len() + 4 + len(l.Context)
 }
 
 // Validate returns the first broken rule of l, in field order, or nil.
@@ -24,21 +24,21 @@ func (l LoginRegisterPAT) Validate() error {
 		return err
 	}
 	off := l.Info.EncodedLen()
-	if err := checkText(l.Token, "token_len", "token", off, 1, 0); err != nil {
+	if err := checkText(l.Token.Bytes(), "token_len", "token", off, 1, 0); err != nil {
 		return err
 	}
-	off += 1 + len(l.Token)
+	off += 1 + l.Token.Len()
 	return checkText(l.Context, "context_len", "context", off, 4, 0)
 }
 
 // AppendTo validates l and appends its encoding to dst. On error it returns
 // dst unchanged.
 func (l LoginRegisterPAT) AppendTo(dst []byte) ([]byte, error) {
-	if !l.Info.lengthsOK() || len(l.Token) > 255 || !fitsU32(l.Context) {
+	if !l.Info.lengthsOK() || l.Token.Len() > 255 || !fitsU32(l.Context) {
 		return dst, l.Validate()
 	}
 	out := l.Info.appendTo(dst)
-	out = appendText8(out, l.Token)
+	out = appendText8(out, l.Token.Bytes())
 	out = appendText32(out, l.Context)
 	if !ascii(out[len(dst)+offInfoText:]) {
 		if err := l.Validate(); err != nil {
@@ -87,14 +87,14 @@ func fastLoginRegisterPAT(src []byte, whole bool) (LoginRegisterPAT, int, bool) 
 	ok := s.done(whole, offInfoText)
 	return LoginRegisterPAT{
 		Info:  ClientVersionInfo{Protocol: proto, SDKName: name, SDKVersion: version},
-		Token: token, Context: context,
+		Token: NewSecret(token), Context: context,
 	}, s.p, ok
 }
 
 func (r *reader) loginRegisterPAT() LoginRegisterPAT {
 	var l LoginRegisterPAT
 	l.Info = r.clientInfo()
-	l.Token = r.text8("token_len", "token", 0)
+	l.Token = NewSecret(r.text8("token_len", "token", 0))
 	l.Context = r.text32("context_len", "context")
 	return l
 }

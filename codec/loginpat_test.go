@@ -30,8 +30,8 @@ func TestLoginRegisterPATEncodeErrors(t *testing.T) {
 	with := func(edit func(*codec.LoginRegisterPAT)) codec.LoginRegisterPAT { l := ok; edit(&l); return l }
 	checkBadValues(t, []badValue[codec.LoginRegisterPAT]{
 		{"zero value", codec.LoginRegisterPAT{}, codec.ErrLength, "sdk_name_len", 4},
-		{"256-byte token", with(func(l *codec.LoginRegisterPAT) { l.Token = codec.Secret(strings.Repeat("T", 256)) }), codec.ErrLength, "token_len", 17},
-		{"bad token", with(func(l *codec.LoginRegisterPAT) { l.Token = codec.Secret("\x80") }), codec.ErrUTF8, "token", 18},
+		{"256-byte token", with(func(l *codec.LoginRegisterPAT) { l.Token = codec.NewSecret([]byte(strings.Repeat("T", 256))) }), codec.ErrLength, "token_len", 17},
+		{"bad token", with(func(l *codec.LoginRegisterPAT) { l.Token = codec.NewSecret([]byte("\x80")) }), codec.ErrUTF8, "token", 18},
 		{"bad context", with(func(l *codec.LoginRegisterPAT) { l.Context = []byte("c\xff") }), codec.ErrUTF8, "context", 26},
 	})
 }
@@ -44,11 +44,11 @@ func TestPasswordBodyAsTokenBody(t *testing.T) {
 	src := hx(infoGoSDKHex + "|" + iggy + "| 00 | 00 00 00 00")
 	login, err := codec.ParseLoginRegister(src)
 	must(t, err)
-	eq(t, codec.Secret(nil), login.Password, "password")
+	eq(t, codec.Secret{}, login.Password, "password")
 	pat, n, err := codec.DecodeLoginRegisterPAT(src)
 	must(t, err)
 	eq(t, len(src)-1, n, "bytes used")
-	eq(t, []byte("iggy"), []byte(pat.Token), "token")
+	eq(t, []byte("iggy"), pat.Token.Bytes(), "token")
 	eq(t, []byte(nil), pat.Context, "context")
 	_, err = codec.ParseLoginRegisterPAT(src)
 	wantErr(t, err, codec.ErrTrailing, "body", len(src)-1)

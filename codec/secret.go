@@ -1,18 +1,60 @@
 package codec
 
-import "fmt"
+import (
+	"crypto/subtle"
+	"fmt"
+	"log/slog"
+	"unsafe"
+)
 
-// Secret holds a password or a token. Its bytes travel on the wire, but
-// every way a program prints it (String, GoString, every fmt verb, also as a
-// field of a struct printed with %v, %+v or %#v, and text or JSON
-// marshalling) shows only a redaction. Use the bytes directly, e.g.
-// subtle.ConstantTimeCompare(s, want), to check it.
+// Secret holds a password or a token. Its bytes travel on the wire, but no
+// way of printing a value shows them: String, GoString, every fmt verb,
+// MarshalText (so encoding/json and text encoders), and LogValue all print
+// a redaction. That holds also where fmt cannot call a method, such as a
+// Secret in an unexported struct field or under %p: a Secret holds a
+// pointer and a length, no byte slice, and fmt prints a nested pointer as
+// an address, never what it points to. Lengths are not secret on the wire
+// and show as such.
 //
-// One misuse escapes every type's control: fmt's %p verb applied to a
-// struct value (not a pointer) prints "%!p(T=...)" by reflection with all
-// methods disabled, so the bytes of a Secret field show there. go vet
-// reports that call; print a pointer or use %v.
-type Secret []byte
+// Bytes is the one way to read the bytes; Equal compares them in constant
+// time. A decoded Secret aliases the input like every decoded field; the
+// zero value is the empty secret.
+type Secret struct {
+	p *byte
+	n int
+}
+
+// NewSecret returns a Secret holding b, without copying it: b must not
+// change while the Secret is in use.
+func NewSecret(b []byte) Secret {
+	if len(b) == 0 {
+		return Secret{}
+	}
+	return Secret{p: unsafe.SliceData(b), n: len(b)}
+}
+
+// Bytes returns the secret's bytes (nil when empty), aliasing what the
+// Secret was made from; capacity is capped at the length.
+//
+// It is the only function of the package that uses unsafe: p and n were
+// taken from a slice by NewSecret, so they describe memory that the Secret
+// keeps alive and that is n bytes long.
+func (s Secret) Bytes() []byte {
+	if s.n == 0 {
+		return nil
+	}
+	return unsafe.Slice(s.p, s.n)
+}
+
+// Len returns the number of bytes.
+func (s Secret) Len() int { return s.n }
+
+// IsZero reports whether the secret is empty.
+func (s Secret) IsZero() bool { return s.n == 0 }
+
+// Equal reports, in time that depends only on the lengths, whether the
+// secret's bytes are b.
+func (s Secret) Equal(b []byte) bool { return subtle.ConstantTimeCompare(s.Bytes(), b) == 1 }
 
 // redacted is what every printed form of a Secret shows.
 const redacted = "[REDACTED]"
@@ -37,11 +79,11 @@ func (s Secret) Format(f fmt.State, verb rune) {
 // bytes.
 func (Secret) MarshalText() ([]byte, error) { return []byte(redacted), nil }
 
-// Len returns the number of bytes; lengths are not secret on the wire.
-func (s Secret) Len() int { return len(s) }
+// LogValue implements slog.LogValuer: a redaction.
+func (Secret) LogValue() slog.Value { return slog.StringValue(redacted) }
 
-// clone copies s; nil stays nil.
-func (s Secret) clone() Secret { return Secret(cloneBytes(s)) }
+// clone copies s; empty stays empty.
+func (s Secret) clone() Secret { return NewSecret(cloneBytes(s.Bytes())) }
 
 // cloneBytes copies b, keeping nil (and empty) as nil.
 func cloneBytes(b []byte) []byte {

@@ -100,7 +100,7 @@ var loginRegisterAPI = bodyAPI[codec.LoginRegister]{
 	validate:   codec.LoginRegister.Validate,
 	clone:      codec.LoginRegister.Clone,
 	fields: func(l codec.LoginRegister) [][]byte {
-		return [][]byte{l.Info.SDKName, l.Info.SDKVersion, l.Username, l.Password, l.Context}
+		return [][]byte{l.Info.SDKName, l.Info.SDKVersion, l.Username, l.Password.Bytes(), l.Context}
 	},
 }
 
@@ -113,7 +113,7 @@ var loginRegisterPATAPI = bodyAPI[codec.LoginRegisterPAT]{
 	validate:   codec.LoginRegisterPAT.Validate,
 	clone:      codec.LoginRegisterPAT.Clone,
 	fields: func(l codec.LoginRegisterPAT) [][]byte {
-		return [][]byte{l.Info.SDKName, l.Info.SDKVersion, l.Token, l.Context}
+		return [][]byte{l.Info.SDKName, l.Info.SDKVersion, l.Token.Bytes(), l.Context}
 	},
 }
 
@@ -135,7 +135,7 @@ const printVerbs = "%v|%+v|%#v|%s|%x|%X|%q"
 // output must not change when the secret is swapped for another one.
 func checkRedacted(t *testing.T, what string, v, swapped any, secret codec.Secret) {
 	text, _ := secret.MarshalText()
-	if secret.String() != string(text) || secret.Len() != len(secret) || fmt.Sprint(secret) != secret.String() {
+	if secret.String() != string(text) || secret.Len() != secret.Len() || fmt.Sprint(secret) != secret.String() {
 		t.Fatalf("%s: the secret's printed forms disagree", what)
 	}
 	if fmt.Sprintf(printVerbs, v, v, v, v, v, v, v) != fmt.Sprintf(printVerbs, swapped, swapped, swapped, swapped, swapped, swapped, swapped) {
@@ -144,7 +144,7 @@ func checkRedacted(t *testing.T, what string, v, swapped any, secret codec.Secre
 }
 
 // decoy is a secret no input is likely to hold.
-var decoy = codec.Secret("\x00decoy\x00")
+var decoy = codec.NewSecret([]byte("\x00decoy\x00"))
 
 func FuzzClientVersionInfo(f *testing.F) {
 	seed(f)

@@ -24,14 +24,14 @@ func FuzzBuildBodies(f *testing.F) {
 				return refcodec.EncodeClientVersionInfo(refInfo(v))
 			})
 		case 1:
-			v := codec.LoginRegister{Info: g.info(), Username: g.text(), Password: g.text(), Context: g.text()}
-			norm := codec.LoginRegister{Info: normInfo(v.Info), Username: nilIfEmpty(v.Username), Password: nilIfEmpty(v.Password), Context: nilIfEmpty(v.Context)}
+			v := codec.LoginRegister{Info: g.info(), Username: g.text(), Password: codec.NewSecret(g.text()), Context: g.text()}
+			norm := codec.LoginRegister{Info: normInfo(v.Info), Username: nilIfEmpty(v.Username), Password: codec.NewSecret(nilIfEmpty(v.Password.Bytes())), Context: nilIfEmpty(v.Context)}
 			checkBuilt(t, loginRegisterAPI, v, rawLogin(v), norm, func() ([]byte, error) {
 				return refcodec.EncodeLoginRegister(refLogin(v))
 			})
 		case 2:
-			v := codec.LoginRegisterPAT{Info: g.info(), Token: g.text(), Context: g.text()}
-			norm := codec.LoginRegisterPAT{Info: normInfo(v.Info), Token: nilIfEmpty(v.Token), Context: nilIfEmpty(v.Context)}
+			v := codec.LoginRegisterPAT{Info: g.info(), Token: codec.NewSecret(g.text()), Context: g.text()}
+			norm := codec.LoginRegisterPAT{Info: normInfo(v.Info), Token: codec.NewSecret(nilIfEmpty(v.Token.Bytes())), Context: nilIfEmpty(v.Context)}
 			checkBuilt(t, loginRegisterPATAPI, v, rawPAT(v), norm, func() ([]byte, error) {
 				return refcodec.EncodeLoginRegisterPAT(refPAT(v))
 			})

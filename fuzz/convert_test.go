@@ -20,11 +20,11 @@ func refInfo(c codec.ClientVersionInfo) refcodec.ClientVersionInfo {
 }
 
 func refLogin(l codec.LoginRegister) refcodec.LoginRegister {
-	return refcodec.LoginRegister{Info: refInfo(l.Info), Username: l.Username, Password: []byte(l.Password), Context: l.Context}
+	return refcodec.LoginRegister{Info: refInfo(l.Info), Username: l.Username, Password: l.Password.Bytes(), Context: l.Context}
 }
 
 func refPAT(l codec.LoginRegisterPAT) refcodec.LoginRegisterPAT {
-	return refcodec.LoginRegisterPAT{Info: refInfo(l.Info), Token: []byte(l.Token), Context: l.Context}
+	return refcodec.LoginRegisterPAT{Info: refInfo(l.Info), Token: l.Token.Bytes(), Context: l.Context}
 }
 
 func refReply(l codec.LoginReply) refcodec.LoginReply {

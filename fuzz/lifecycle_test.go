@@ -15,10 +15,10 @@ func serverConfig() lifecycle.Config {
 		Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)),
 		Auth: lifecycle.StaticAuth{
 			Users: []lifecycle.User{
-				{ID: 1, Name: "iggy", Password: codec.Secret("iggy")},
-				{ID: 2, Name: "gone", Password: codec.Secret("gone"), Inactive: true},
+				{ID: 1, Name: "iggy", Password: codec.NewSecret([]byte("iggy"))},
+				{ID: 2, Name: "gone", Password: codec.NewSecret([]byte("gone")), Inactive: true},
 			},
-			Tokens: []lifecycle.Token{{Value: codec.Secret("tok"), User: "iggy"}, {Value: codec.Secret("old"), User: "gone"}},
+			Tokens: []lifecycle.Token{{Value: codec.NewSecret([]byte("tok")), User: "iggy"}, {Value: codec.NewSecret([]byte("old")), User: "gone"}},
 		},
 	}
 }

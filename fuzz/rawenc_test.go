@@ -23,12 +23,12 @@ func rawInfo(dst []byte, c codec.ClientVersionInfo) []byte {
 }
 
 func rawLogin(l codec.LoginRegister) []byte {
-	dst := rawText8(rawText8(rawInfo(nil, l.Info), l.Username), l.Password)
+	dst := rawText8(rawText8(rawInfo(nil, l.Info), l.Username), l.Password.Bytes())
 	return rawText32(dst, l.Context)
 }
 
 func rawPAT(l codec.LoginRegisterPAT) []byte {
-	return rawText32(rawText8(rawInfo(nil, l.Info), l.Token), l.Context)
+	return rawText32(rawText8(rawInfo(nil, l.Info), l.Token.Bytes()), l.Context)
 }
 
 func rawReply(l codec.LoginReply) []byte {

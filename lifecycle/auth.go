@@ -14,10 +14,12 @@ import (
 // answer on the wire is the same for all of them, so a login cannot probe
 // which accounts exist. Token returns the user id a personal access token
 // belongs to, or ErrInvalidToken (unknown or expired) or ErrUserInactive.
-// The arguments alias the request frame and are valid only during the call.
+// The arguments alias the request frame and are valid only during the call;
+// the password and the token arrive as codec.Secret, which no log line or
+// error text can show (read them with Bytes, compare them with Equal).
 type Authenticator interface {
-	Password(username, password []byte) (userID uint32, err error)
-	Token(token []byte) (userID uint32, err error)
+	Password(username []byte, password codec.Secret) (userID uint32, err error)
+	Token(token codec.Secret) (userID uint32, err error)
 }
 
 // User is an account of a StaticAuth.
@@ -45,11 +47,11 @@ type StaticAuth struct {
 }
 
 // Password implements Authenticator.
-func (a StaticAuth) Password(username, password []byte) (uint32, error) {
+func (a StaticAuth) Password(username []byte, password codec.Secret) (uint32, error) {
 	u, ok := a.user(string(username))
 	// Compare even for an unknown user (against nothing), so that the
 	// work done does not depend on whether the account exists.
-	match := subtle.ConstantTimeCompare(u.Password, password) == 1
+	match := subtle.ConstantTimeCompare(u.Password.Bytes(), password.Bytes()) == 1
 	if !ok || u.Inactive || !match {
 		return 0, ErrInvalidCredentials
 	}
@@ -58,11 +60,11 @@ func (a StaticAuth) Password(username, password []byte) (uint32, error) {
 
 // Token implements Authenticator. A token that names no user is
 // ErrInvalidToken.
-func (a StaticAuth) Token(token []byte) (uint32, error) {
+func (a StaticAuth) Token(token codec.Secret) (uint32, error) {
 	found := -1
 	for i, t := range a.Tokens {
 		// Every token is compared, so the time taken does not say which matched.
-		if subtle.ConstantTimeCompare(t.Value, token) == 1 && found < 0 {
+		if subtle.ConstantTimeCompare(t.Value.Bytes(), token.Bytes()) == 1 && found < 0 {
 			found = i
 		}
 	}

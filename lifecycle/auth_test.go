@@ -13,23 +13,23 @@ import (
 
 func TestStaticAuth(t *testing.T) {
 	a := testAuth
-	a.Tokens = append(a.Tokens, lifecycle.Token{Value: codec.Secret("tok-ghost"), User: "ghost"})
+	a.Tokens = append(a.Tokens, lifecycle.Token{Value: codec.NewSecret([]byte("tok-ghost")), User: "ghost"})
 	cases := []struct {
 		name string
 		call func() (uint32, error)
 		id   uint32
 		err  error
 	}{
-		{"password", func() (uint32, error) { return a.Password([]byte("iggy"), []byte("iggy")) }, 1, nil},
-		{"wrong password", func() (uint32, error) { return a.Password([]byte("iggy"), []byte("iggy2")) }, 0, lifecycle.ErrInvalidCredentials},
-		{"empty password", func() (uint32, error) { return a.Password([]byte("iggy"), nil) }, 0, lifecycle.ErrInvalidCredentials},
-		{"unknown user", func() (uint32, error) { return a.Password([]byte("ghost"), []byte("iggy")) }, 0, lifecycle.ErrInvalidCredentials},
-		{"inactive user", func() (uint32, error) { return a.Password([]byte("bob"), []byte("bobpw")) }, 0, lifecycle.ErrInvalidCredentials},
-		{"token", func() (uint32, error) { return a.Token([]byte("tok-iggy")) }, 1, nil},
-		{"unknown token", func() (uint32, error) { return a.Token([]byte("tok-iggyX")) }, 0, lifecycle.ErrInvalidToken},
-		{"empty token", func() (uint32, error) { return a.Token(nil) }, 0, lifecycle.ErrInvalidToken},
-		{"token of an unknown user", func() (uint32, error) { return a.Token([]byte("tok-ghost")) }, 0, lifecycle.ErrInvalidToken},
-		{"token of an inactive user", func() (uint32, error) { return a.Token([]byte("tok-bob")) }, 0, lifecycle.ErrUserInactive},
+		{"password", func() (uint32, error) { return a.Password([]byte("iggy"), codec.NewSecret([]byte("iggy"))) }, 1, nil},
+		{"wrong password", func() (uint32, error) { return a.Password([]byte("iggy"), codec.NewSecret([]byte("iggy2"))) }, 0, lifecycle.ErrInvalidCredentials},
+		{"empty password", func() (uint32, error) { return a.Password([]byte("iggy"), codec.Secret{}) }, 0, lifecycle.ErrInvalidCredentials},
+		{"unknown user", func() (uint32, error) { return a.Password([]byte("ghost"), codec.NewSecret([]byte("iggy"))) }, 0, lifecycle.ErrInvalidCredentials},
+		{"inactive user", func() (uint32, error) { return a.Password([]byte("bob"), codec.NewSecret([]byte("bobpw"))) }, 0, lifecycle.ErrInvalidCredentials},
+		{"token", func() (uint32, error) { return a.Token(codec.NewSecret([]byte("tok-iggy"))) }, 1, nil},
+		{"unknown token", func() (uint32, error) { return a.Token(codec.NewSecret([]byte("tok-iggyX"))) }, 0, lifecycle.ErrInvalidToken},
+		{"empty token", func() (uint32, error) { return a.Token(codec.Secret{}) }, 0, lifecycle.ErrInvalidToken},
+		{"token of an unknown user", func() (uint32, error) { return a.Token(codec.NewSecret([]byte("tok-ghost"))) }, 0, lifecycle.ErrInvalidToken},
+		{"token of an inactive user", func() (uint32, error) { return a.Token(codec.NewSecret([]byte("tok-bob"))) }, 0, lifecycle.ErrUserInactive},
 	}
 	for _, c := range cases {
 		id, err := c.call()
@@ -47,7 +47,7 @@ func TestNoSecretsPrinted(t *testing.T) {
 	conn := srv.NewConn()
 	_, err := conn.Handle(login, nil)
 	noErr(t, err)
-	ex := lifecycle.Exchange{In: login, Err: err}
+	ex := lifecycle.Exchange{In: codec.NewSecret(login), Err: err}
 	secrets := []string{"hunter2", "bobpw", "tok-iggy", "68756e74657232" /* hunter2 in hex */, "aHVudGVyM" /* base64 */}
 	var printed []string
 	for _, v := range []any{testAuth, &testAuth, srv, conn, ex, &ex} {

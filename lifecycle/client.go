@@ -133,13 +133,13 @@ func (c *Client) Closed() bool { return c.closed }
 // created with, unless the client was closed; every later one mints a new
 // id, since a re-login is a new client. Login also opens a closed client. On error dst is unchanged.
 func (c *Client) Login(dst, username, password []byte) ([]byte, error) {
-	body := codec.LoginRegister{Info: c.info, Username: username, Password: password}
+	body := codec.LoginRegister{Info: c.info, Username: username, Password: codec.NewSecret(password)}
 	return c.register(dst, body.EncodedLen(), body.AppendTo)
 }
 
 // LoginWithToken appends a LOGIN_REGISTER_WITH_PAT request; see Login.
 func (c *Client) LoginWithToken(dst, token []byte) ([]byte, error) {
-	body := codec.LoginRegisterPAT{Info: c.info, Token: token}
+	body := codec.LoginRegisterPAT{Info: c.info, Token: codec.NewSecret(token)}
 	return c.register(dst, body.EncodedLen(), body.AppendTo)
 }
 

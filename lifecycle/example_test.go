@@ -14,7 +14,7 @@ func Example() {
 	server, err := lifecycle.NewServer(lifecycle.Config{
 		Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)),
 		Auth: lifecycle.StaticAuth{Users: []lifecycle.User{
-			{ID: 1, Name: "iggy", Password: codec.Secret("iggy")},
+			{ID: 1, Name: "iggy", Password: codec.NewSecret([]byte("iggy"))},
 		}},
 	})
 	if err != nil {

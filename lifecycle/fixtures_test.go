@@ -17,12 +17,12 @@ var (
 	testWindow = codec.DefaultWindow(v011)
 	testAuth   = lifecycle.StaticAuth{
 		Users: []lifecycle.User{
-			{ID: 1, Name: "iggy", Password: codec.Secret("iggy")},
-			{ID: 2, Name: "bob", Password: codec.Secret("bobpw"), Inactive: true},
+			{ID: 1, Name: "iggy", Password: codec.NewSecret([]byte("iggy"))},
+			{ID: 2, Name: "bob", Password: codec.NewSecret([]byte("bobpw")), Inactive: true},
 		},
 		Tokens: []lifecycle.Token{
-			{Value: codec.Secret("tok-iggy"), User: "iggy"},
-			{Value: codec.Secret("tok-bob"), User: "bob"},
+			{Value: codec.NewSecret([]byte("tok-iggy")), User: "iggy"},
+			{Value: codec.NewSecret([]byte("tok-bob")), User: "bob"},
 		},
 	}
 	clientA = codec.Uint128{Lo: 0xA1, Hi: 0xA2}
@@ -45,7 +45,7 @@ func info(v codec.Version) codec.ClientVersionInfo {
 // passwordBody is a LOGIN_REGISTER body.
 func passwordBody(t testing.TB, v codec.Version, user, pass string) []byte {
 	t.Helper()
-	b, err := codec.LoginRegister{Info: info(v), Username: []byte(user), Password: codec.Secret(pass)}.AppendTo(nil)
+	b, err := codec.LoginRegister{Info: info(v), Username: []byte(user), Password: codec.NewSecret([]byte(pass))}.AppendTo(nil)
 	noErr(t, err)
 	return b
 }
@@ -53,7 +53,7 @@ func passwordBody(t testing.TB, v codec.Version, user, pass string) []byte {
 // tokenBody is a LOGIN_REGISTER_WITH_PAT body.
 func tokenBody(t testing.TB, v codec.Version, token string) []byte {
 	t.Helper()
-	b, err := codec.LoginRegisterPAT{Info: info(v), Token: codec.Secret(token)}.AppendTo(nil)
+	b, err := codec.LoginRegisterPAT{Info: info(v), Token: codec.NewSecret([]byte(token))}.AppendTo(nil)
 	noErr(t, err)
 	return b
 }

@@ -349,7 +349,7 @@ func TestHostileLoggedInPeers(t *testing.T) {
 // bigLogin is a valid login frame of about size bytes (a long context).
 func bigLogin(t testing.TB, c *lifecycle.Client, size int) []byte {
 	t.Helper()
-	body, err := codec.LoginRegister{Info: info(v011), Username: []byte("iggy"), Password: codec.Secret("iggy"),
+	body, err := codec.LoginRegister{Info: info(v011), Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy")),
 		Context: bytes.Repeat([]byte("c"), size-codec.HeaderSize-300)}.AppendTo(nil)
 	require.NoError(t, err)
 	return register(t, c.ID(), body)
@@ -410,7 +410,7 @@ type countingAuth struct {
 	checks atomic.Int64
 }
 
-func (c *countingAuth) Password(u, p []byte) (uint32, error) {
+func (c *countingAuth) Password(u []byte, p codec.Secret) (uint32, error) {
 	c.checks.Add(1)
 	return c.Authenticator.Password(u, p)
 }

@@ -129,21 +129,22 @@ func (o ServeOptions) withDefaults() ServeOptions {
 
 // Exchange is one frame a Listener read and what it answered, for Trace.
 // In and Out are valid only during the call. In is a raw frame and may hold
-// a password or a token, so an Exchange prints (under every fmt verb) only
-// sizes and the error, never its bytes.
+// a password or a token, so it is a codec.Secret (read it with In.Bytes())
+// and an Exchange prints (under every fmt verb, also inside another value)
+// only sizes and the error, never its bytes.
 type Exchange struct {
 	Remote net.Addr
-	In     []byte // the frame read; for a frame above MaxFrame, its header only
-	Out    []byte // the answer written, nil if none
-	Err    error  // what Conn.Handle returned, or ErrFrameTooLarge
-	Closed bool   // the connection is closed after this frame
+	In     codec.Secret // the frame read; for a frame above MaxFrame, its header only
+	Out    []byte       // the answer written, nil if none
+	Err    error        // what Conn.Handle returned, or ErrFrameTooLarge
+	Closed bool         // the connection is closed after this frame
 }
 
 // Format implements fmt.Formatter: every verb prints a summary without the
 // frame bytes.
 func (e Exchange) Format(f fmt.State, _ rune) {
 	fmt.Fprintf(f, "Exchange{remote %s, in %d bytes, out %d bytes, err %v, closed %t}",
-		e.remote(), len(e.In), len(e.Out), e.Err, e.Closed)
+		e.remote(), e.In.Len(), len(e.Out), e.Err, e.Closed)
 }
 
 // MarshalJSON writes the same summary as Format, as an object of sizes:
@@ -159,7 +160,7 @@ func (e Exchange) MarshalJSON() ([]byte, error) {
 		OutBytes int    `json:"out_bytes"`
 		Err      string `json:"err,omitempty"`
 		Closed   bool   `json:"closed"`
-	}{e.remote(), len(e.In), len(e.Out), errText, e.Closed})
+	}{e.remote(), e.In.Len(), len(e.Out), errText, e.Closed})
 }
 
 // LogValue implements slog.LogValuer with the same summary, so a structured
@@ -167,7 +168,7 @@ func (e Exchange) MarshalJSON() ([]byte, error) {
 func (e Exchange) LogValue() slog.Value {
 	attrs := []slog.Attr{
 		slog.String("remote", e.remote()),
-		slog.Int("in_bytes", len(e.In)),
+		slog.Int("in_bytes", e.In.Len()),
 		slog.Int("out_bytes", len(e.Out)),
 		slog.Bool("closed", e.Closed),
 	}

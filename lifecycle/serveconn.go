@@ -197,7 +197,7 @@ func (c *connLoop) answer(frame []byte) CloseCause {
 	if c.auth != nil {
 		c.auth.refused = false
 	}
-	c.l.trace(Exchange{Remote: c.p.info.Remote, In: frame, Out: out, Err: err, Closed: after.Closed})
+	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(frame), Out: out, Err: err, Closed: after.Closed})
 	cause := c.write(out)
 	if cap(out) <= keepBuf {
 		c.out = out[:0]
@@ -283,11 +283,11 @@ func loginResult(out []byte, after ConnState, oldSession uint64, throttled bool)
 func (c *connLoop) overCap(header []byte) CloseCause {
 	h, err := codec.DecodeRequestHeader(header)
 	if err != nil {
-		c.l.trace(Exchange{Remote: c.p.info.Remote, In: header, Err: ErrFrameTooLarge, Closed: true})
+		c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(header), Err: ErrFrameTooLarge, Closed: true})
 		return CauseFrameSize
 	}
 	out, _ := codec.NewEviction(h.Client, codec.ReasonInvalidRequestBodySize).AppendTo(c.out[:0]) // a valid request's client is never zero
-	c.l.trace(Exchange{Remote: c.p.info.Remote, In: header, Out: out, Err: ErrFrameTooLarge, Closed: true})
+	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(header), Out: out, Err: ErrFrameTooLarge, Closed: true})
 	c.how.Reason = codec.ReasonInvalidRequestBodySize
 	if c.write(out) == 0 {
 		c.linger(header)

@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"github.com/iggywire/iggywire/codec"
 	"net"
 	"net/netip"
 	"sync"
@@ -162,12 +163,12 @@ type throttledAuth struct {
 }
 
 // Password implements Authenticator.
-func (a *throttledAuth) Password(username, password []byte) (uint32, error) {
+func (a *throttledAuth) Password(username []byte, password codec.Secret) (uint32, error) {
 	return a.check(ErrInvalidCredentials, func() (uint32, error) { return a.inner.Password(username, password) })
 }
 
 // Token implements Authenticator.
-func (a *throttledAuth) Token(token []byte) (uint32, error) {
+func (a *throttledAuth) Token(token codec.Secret) (uint32, error) {
 	return a.check(ErrInvalidToken, func() (uint32, error) { return a.inner.Token(token) })
 }
 

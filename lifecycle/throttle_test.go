@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"github.com/iggywire/iggywire/codec"
 	"net"
 	"net/netip"
 	"testing"
@@ -61,15 +62,15 @@ func TestThrottlePrune(t *testing.T) {
 // countAuth fails every password and counts the calls.
 type countAuth struct{ calls int }
 
-func (c *countAuth) Password(_, p []byte) (uint32, error) {
+func (c *countAuth) Password(_ []byte, p codec.Secret) (uint32, error) {
 	c.calls++
-	if string(p) == "right" {
+	if p.Equal([]byte("right")) {
 		return 1, nil
 	}
 	return 0, ErrInvalidCredentials
 }
 
-func (c *countAuth) Token([]byte) (uint32, error) { c.calls++; return 0, ErrUserInactive }
+func (c *countAuth) Token(codec.Secret) (uint32, error) { c.calls++; return 0, ErrUserInactive }
 
 // TestThrottledAuth: over budget nothing reaches the Authenticator, the
 // refusal is the one a wrong credential gets, and successes cost nothing.
@@ -77,19 +78,19 @@ func TestThrottledAuth(t *testing.T) {
 	inner := &countAuth{}
 	a := &throttledAuth{inner: inner, t: newThrottle(2, 0.001), key: netip.MustParseAddr("192.0.2.1")}
 	for range 5 {
-		id, err := a.Password(nil, []byte("right"))
+		id, err := a.Password(nil, codec.NewSecret([]byte("right")))
 		require.NoError(t, err)
 		require.EqualValues(t, 1, id)
 	}
 	require.False(t, a.refused)
-	_, err := a.Token(nil)
+	_, err := a.Token(codec.Secret{})
 	require.ErrorIs(t, err, ErrUserInactive, "the real answer while under budget")
-	_, err = a.Password(nil, []byte("wrong"))
+	_, err = a.Password(nil, codec.NewSecret([]byte("wrong")))
 	require.ErrorIs(t, err, ErrInvalidCredentials)
 	require.Equal(t, 7, inner.calls)
-	_, err = a.Password(nil, []byte("right"))
+	_, err = a.Password(nil, codec.NewSecret([]byte("right")))
 	require.ErrorIs(t, err, ErrInvalidCredentials, "over budget even the right password fails")
-	_, err = a.Token(nil)
+	_, err = a.Token(codec.Secret{})
 	require.ErrorIs(t, err, ErrInvalidToken)
 	require.True(t, a.refused)
 	require.Equal(t, 7, inner.calls, "without asking the Authenticator")

@@ -31,10 +31,10 @@ func GenMarkedLoginRegister() gopter.Gen { return genLoginRegister(GenMarkedSecr
 func genLoginRegister(password gopter.Gen) gopter.Gen {
 	return derive(
 		func(info codec.ClientVersionInfo, user, pass, ctx []byte) codec.LoginRegister {
-			return codec.LoginRegister{Info: info, Username: user, Password: pass, Context: ctx}
+			return codec.LoginRegister{Info: info, Username: user, Password: codec.NewSecret(pass), Context: ctx}
 		},
 		func(l codec.LoginRegister) (codec.ClientVersionInfo, []byte, []byte, []byte) {
-			return l.Info, l.Username, l.Password, l.Context
+			return l.Info, l.Username, l.Password.Bytes(), l.Context
 		},
 		GenClientVersionInfo(), GenText(1, MaxText8), password, GenContext(),
 	)
@@ -51,10 +51,10 @@ func GenMarkedLoginRegisterPAT() gopter.Gen { return genLoginRegisterPAT(GenMark
 func genLoginRegisterPAT(token gopter.Gen) gopter.Gen {
 	return derive(
 		func(info codec.ClientVersionInfo, tok, ctx []byte) codec.LoginRegisterPAT {
-			return codec.LoginRegisterPAT{Info: info, Token: tok, Context: ctx}
+			return codec.LoginRegisterPAT{Info: info, Token: codec.NewSecret(tok), Context: ctx}
 		},
 		func(l codec.LoginRegisterPAT) (codec.ClientVersionInfo, []byte, []byte) {
-			return l.Info, l.Token, l.Context
+			return l.Info, l.Token.Bytes(), l.Context
 		},
 		GenClientVersionInfo(), token, GenContext(),
 	)

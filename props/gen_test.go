@@ -51,15 +51,15 @@ func TestGeneratorsReachEdges(t *testing.T) {
 		e["3-byte rune"] = e["3-byte rune"] || w[3]
 		e["4-byte rune"] = e["4-byte rune"] || w[4]
 		e["4-byte rune cut at the limit"] = e["4-byte rune cut at the limit"] || u >= 252 && u < 255 && w[4] && !w[1]
-		e["empty password"] = e["empty password"] || len(l.Password) == 0
-		e["password of 255 bytes"] = e["password of 255 bytes"] || len(l.Password) == 255
+		e["empty password"] = e["empty password"] || l.Password.Len() == 0
+		e["password of 255 bytes"] = e["password of 255 bytes"] || l.Password.Len() == 255
 		e["no context"] = e["no context"] || l.Context == nil
 		e["short context"] = e["short context"] || len(l.Context) > 0 && len(l.Context) < 32
 		e["long context"] = e["long context"] || len(l.Context) > 255
 		e["reserved protocol bits"] = e["reserved protocol bits"] || !l.Info.Protocol.Valid()
 	}
 	for _, l := range samples[codec.LoginRegisterPAT](t, GenLoginRegisterPAT(), 200) {
-		e["empty token"] = e["empty token"] || len(l.Token) == 0
+		e["empty token"] = e["empty token"] || l.Token.Len() == 0
 	}
 	for _, v := range samples[codec.Version](t, GenVersion(), 300) {
 		e["component 0"] = e["component 0"] || v.Minor() == 0

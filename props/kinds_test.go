@@ -155,11 +155,11 @@ func infoFromRef(r refcodec.ClientVersionInfo) codec.ClientVersionInfo {
 }
 
 func loginFromRef(r refcodec.LoginRegister) codec.LoginRegister {
-	return codec.LoginRegister{Info: infoFromRef(r.Info), Username: r.Username, Password: r.Password, Context: r.Context}
+	return codec.LoginRegister{Info: infoFromRef(r.Info), Username: r.Username, Password: codec.NewSecret(r.Password), Context: r.Context}
 }
 
 func patFromRef(r refcodec.LoginRegisterPAT) codec.LoginRegisterPAT {
-	return codec.LoginRegisterPAT{Info: infoFromRef(r.Info), Token: r.Token, Context: r.Context}
+	return codec.LoginRegisterPAT{Info: infoFromRef(r.Info), Token: codec.NewSecret(r.Token), Context: r.Context}
 }
 
 func replyBodyFromRef(r refcodec.LoginReply) codec.LoginReply {
@@ -203,11 +203,11 @@ func equalInfo(a, b codec.ClientVersionInfo) bool {
 
 func equalLogin(a, b codec.LoginRegister) bool {
 	return equalInfo(a.Info, b.Info) && bytes.Equal(a.Username, b.Username) &&
-		bytes.Equal(a.Password, b.Password) && bytes.Equal(a.Context, b.Context)
+		bytes.Equal(a.Password.Bytes(), b.Password.Bytes()) && bytes.Equal(a.Context, b.Context)
 }
 
 func equalPAT(a, b codec.LoginRegisterPAT) bool {
-	return equalInfo(a.Info, b.Info) && bytes.Equal(a.Token, b.Token) && bytes.Equal(a.Context, b.Context)
+	return equalInfo(a.Info, b.Info) && bytes.Equal(a.Token.Bytes(), b.Token.Bytes()) && bytes.Equal(a.Context, b.Context)
 }
 
 func equalReplyBody(a, b codec.LoginReply) bool {

@@ -44,10 +44,10 @@ func LayoutOf(v any) Layout {
 		return bodyLayout(0, infoTexts(v))
 	case codec.LoginRegister:
 		return bodyLayout(4, append(infoTexts(v.Info),
-			text{"username", v.Username, 1, 1}, text{"password", v.Password, 1, 0}, text{"context", v.Context, 4, 0}))
+			text{"username", v.Username, 1, 1}, text{"password", v.Password.Bytes(), 1, 0}, text{"context", v.Context, 4, 0}))
 	case codec.LoginRegisterPAT:
 		return bodyLayout(4, append(infoTexts(v.Info),
-			text{"token", v.Token, 1, 0}, text{"context", v.Context, 4, 0}))
+			text{"token", v.Token.Bytes(), 1, 0}, text{"context", v.Context, 4, 0}))
 	case codec.LoginReply:
 		return bodyLayout(16, []text{{"server_version", v.ServerVersion, 1, 1}})
 	case codec.RequestHeader:

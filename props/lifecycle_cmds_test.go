@@ -46,11 +46,11 @@ func (c login) body() []byte {
 		ctx = []byte(`{"app":"props"}`)
 	}
 	pw := func(user, pass string) []byte {
-		b, _ := codec.LoginRegister{Info: info, Username: []byte(user), Password: []byte(pass), Context: ctx}.AppendTo(nil)
+		b, _ := codec.LoginRegister{Info: info, Username: []byte(user), Password: codec.NewSecret([]byte(pass)), Context: ctx}.AppendTo(nil)
 		return b
 	}
 	tok := func(t string) []byte {
-		b, _ := codec.LoginRegisterPAT{Info: info, Token: []byte(t)}.AppendTo(nil)
+		b, _ := codec.LoginRegisterPAT{Info: info, Token: codec.NewSecret([]byte(t))}.AppendTo(nil)
 		return b
 	}
 	switch c.kind {
@@ -68,7 +68,7 @@ func (c login) body() []byte {
 		return tok("sleepy-token")
 	case loginIncompatible:
 		info.Protocol = codec.MustPack(0, 12, 0)
-		b, _ := codec.LoginRegister{Info: info, Username: []byte("iggy"), Password: []byte("iggy-pw")}.AppendTo(nil)
+		b, _ := codec.LoginRegister{Info: info, Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy-pw"))}.AppendTo(nil)
 		return b
 	case loginMalformedPrefix:
 		return []byte{0, 0x2C}

@@ -23,12 +23,12 @@ func newLifecycleServer() *lifecycle.Server {
 		Window: lcWindow(),
 		Auth: lifecycle.StaticAuth{
 			Users: []lifecycle.User{
-				{ID: lcUserID, Name: "iggy", Password: codec.Secret("iggy-pw")},
-				{ID: 8, Name: "sleepy", Password: codec.Secret("zzz-pw"), Inactive: true},
+				{ID: lcUserID, Name: "iggy", Password: codec.NewSecret([]byte("iggy-pw"))},
+				{ID: 8, Name: "sleepy", Password: codec.NewSecret([]byte("zzz-pw")), Inactive: true},
 			},
 			Tokens: []lifecycle.Token{
-				{Value: codec.Secret("good-token"), User: "iggy"},
-				{Value: codec.Secret("sleepy-token"), User: "sleepy"},
+				{Value: codec.NewSecret([]byte("good-token")), User: "iggy"},
+				{Value: codec.NewSecret([]byte("sleepy-token")), User: "sleepy"},
 			},
 		},
 	})

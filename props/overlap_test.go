@@ -81,16 +81,16 @@ func overlapShape(l codec.LoginRegister, shape uint8, k uint16) codec.LoginRegis
 	ascii := bytes.Repeat([]byte("c"), int(k))
 	switch shape {
 	case 1: // the named family: empty password, no context
-		l.Password, l.Context = nil, nil
+		l.Password, l.Context = codec.Secret{}, nil
 	case 2: // empty password, some context
-		l.Password, l.Context = nil, nilIfEmpty(ascii)
+		l.Password, l.Context = codec.Secret{}, nilIfEmpty(ascii)
 	case 3: // three NULs, then anything
-		l.Password = append([]byte{0, 0, 0}, l.Password[:runeBoundary(l.Password, min(len(l.Password), 200))]...)
+		l.Password = codec.NewSecret(append([]byte{0, 0, 0}, l.Password.Bytes()[:runeBoundary(l.Password.Bytes(), min(l.Password.Len(), 200))]...))
 	case 4: // a small first byte: c' = p + 256*k1, covered by a long context
-		l.Password = []byte{byte(k % 3), 0, 0, 'x'}
+		l.Password = codec.NewSecret([]byte{byte(k % 3), 0, 0, 'x'})
 		l.Context = nilIfEmpty(ascii)
 	case 5: // one byte: c' takes two bytes of the context length
-		l.Password = []byte{byte(k % 128)}
+		l.Password = codec.NewSecret([]byte{byte(k % 128)})
 		l.Context = nilIfEmpty(ascii)
 	}
 	return l
@@ -113,12 +113,12 @@ func TestOverlapPrefix(t *testing.T) {
 				return fmt.Sprintf("predicted ErrUTF8, got %v", err)
 			}
 		default:
-			exp := codec.LoginRegisterPAT{Info: l.Info, Token: l.Username, Context: nilIfEmpty(b[want.ctxOff : want.ctxOff+want.ctxLen])}
+			exp := codec.LoginRegisterPAT{Info: l.Info, Token: codec.NewSecret(l.Username), Context: nilIfEmpty(b[want.ctxOff : want.ctxOff+want.ctxLen])}
 			if err != nil || n != want.ctxOff+want.ctxLen || !equalPAT(got, exp) {
 				return fmt.Sprintf("predicted %s using %d bytes, got %s, %d, %v", Describe(exp), want.ctxOff+want.ctxLen, Describe(got), n, err)
 			}
 			overlaps++
-			if len(l.Password) == 0 && len(l.Context) == 0 {
+			if l.Password.Len() == 0 && len(l.Context) == 0 {
 				if n != len(b)-1 {
 					return fmt.Sprintf("empty password, no context: token decode used %d of %d bytes, want all but one", n, len(b))
 				}
@@ -166,13 +166,13 @@ func TestOverlapStrict(t *testing.T) {
 func TestOverlapNearMiss(t *testing.T) {
 	t.Parallel()
 	property(t, 1, "only UTF-8 keeps the shapes apart", prop.ForAll(func(l codec.LoginRegister, a uint8, rest []byte) string {
-		l.Password = append([]byte{a, 0, 0}, rest[:min(len(rest), 200)]...)
+		l.Password = codec.NewSecret(append([]byte{a, 0, 0}, rest[:min(len(rest), 200)]...))
 		l.Context = bytes.Repeat([]byte("c"), int(a)<<8-1)
 		b, err := l.AppendTo(nil)
 		if err != nil {
 			return "near-miss body does not encode: " + err.Error()
 		}
-		lenAt := l.Info.EncodedLen() + 1 + len(l.Username) + 1 + len(l.Password)
+		lenAt := l.Info.EncodedLen() + 1 + len(l.Username) + 1 + l.Password.Len()
 		_, err = codec.ParseLoginRegisterPAT(b)
 		var ce *codec.Error
 		if !errors.Is(err, codec.ErrUTF8) || !errors.As(err, &ce) || ce.Offset != lenAt || b[lenAt] != 0xFF {
@@ -192,8 +192,8 @@ func TestOverlapServerAnswer(t *testing.T) {
 	srv, err := lifecycle.NewServer(lifecycle.Config{
 		Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)),
 		Auth: lifecycle.StaticAuth{
-			Users:  []lifecycle.User{{ID: 7, Name: "tok", Password: codec.Secret(string(SecretMarker) + "never generated")}},
-			Tokens: []lifecycle.Token{{Value: codec.Secret(validToken), User: "tok"}},
+			Users:  []lifecycle.User{{ID: 7, Name: "tok", Password: codec.NewSecret([]byte(string(SecretMarker) + "never generated"))}},
+			Tokens: []lifecycle.Token{{Value: codec.NewSecret([]byte(validToken)), User: "tok"}},
 		},
 	})
 	if err != nil {

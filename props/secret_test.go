@@ -63,7 +63,7 @@ func TestSecretsNeverPrinted(t *testing.T) {
 
 func noLeak(msg any, secret codec.Secret) string {
 	for i, s := range printings(msg, secret) {
-		if how := leaks(secret, s); how != "" {
+		if how := leaks(secret.Bytes(), s); how != "" {
 			return fmt.Sprintf("printing %d (verb %s) shows the secret's %s", i, verbs[i/5%len(verbs)], how)
 		}
 	}
@@ -77,10 +77,10 @@ func TestSecretsDoNotChangePrinting(t *testing.T) {
 	t.Parallel()
 	property(t, 4, "printing is independent of the secret", prop.ForAll(func(l codec.LoginRegister, other []byte) string {
 		m := l
-		m.Password = other
+		m.Password = codec.NewSecret(other)
 		p := codec.LoginRegisterPAT{Info: l.Info, Token: l.Password, Context: l.Context}
 		q := p
-		q.Token = other
+		q.Token = codec.NewSecret(other)
 		for _, v := range verbs {
 			if fmt.Sprintf(v, l) != fmt.Sprintf(v, m) || fmt.Sprintf(v, &l) != fmt.Sprintf(v, &m) {
 				return "LoginRegister prints differently under " + v + " with another password"
@@ -108,7 +108,7 @@ func TestSecretsNotInErrors(t *testing.T) {
 			bad := h.V
 			bad.Username = nil
 			_, err4 := bad.AppendTo(nil)
-			return errorsClean(h.V.Password, &seen, err1, err2, err3, err4)
+			return errorsClean(h.V.Password.Bytes(), &seen, err1, err2, err3, err4)
 		}, GenHostile[codec.LoginRegister](GenMarkedLoginRegister())))
 	})
 	t.Run("LoginRegisterPAT", func(t *testing.T) {
@@ -120,7 +120,7 @@ func TestSecretsNotInErrors(t *testing.T) {
 			bad := h.V
 			bad.Info.SDKName = nil
 			_, err4 := bad.AppendTo(nil)
-			return errorsClean(h.V.Token, &seen, err1, err2, err3, err4)
+			return errorsClean(h.V.Token.Bytes(), &seen, err1, err2, err3, err4)
 		}, GenHostile[codec.LoginRegisterPAT](GenMarkedLoginRegisterPAT())))
 	})
 	t.Logf("%d errors checked", seen)

@@ -34,7 +34,7 @@ func TestShrinkThroughMapping(t *testing.T) {
 	}, GenLoginRegister()))
 	l := v.(codec.LoginRegister)
 	if !(len(l.Username) <= 4 || len(l.Username) == 41) || len(l.Info.SDKName) != 1 || len(l.Info.SDKVersion) != 1 ||
-		len(l.Password) != 0 || len(l.Context) != 0 || l.Info.Protocol != 0 {
+		l.Password.Len() != 0 || len(l.Context) != 0 || l.Info.Protocol != 0 {
 		t.Errorf("not shrunk to a minimal body: %s", Describe(l))
 	}
 }

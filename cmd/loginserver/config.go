@@ -66,7 +66,7 @@ func parseUsers(raw []string) ([]lifecycle.User, error) {
 				return nil, fmt.Errorf("-user #%d: user %q given twice", i+1, name)
 			}
 		}
-		users = append(users, lifecycle.User{ID: uint32(i + 1), Name: name, Password: codec.Secret(password)})
+		users = append(users, lifecycle.User{ID: uint32(i + 1), Name: name, Password: codec.NewSecret([]byte(password))})
 	}
 	return users, nil
 }
@@ -81,7 +81,7 @@ func parseTokens(raw []string) ([]lifecycle.Token, error) {
 		if j <= 0 || j == len(s)-1 {
 			return nil, fmt.Errorf("-token #%d: want TOKEN=NAME", i+1)
 		}
-		tokens = append(tokens, lifecycle.Token{Value: codec.Secret(s[:j]), User: s[j+1:]})
+		tokens = append(tokens, lifecycle.Token{Value: codec.NewSecret([]byte(s[:j])), User: s[j+1:]})
 	}
 	return tokens, nil
 }

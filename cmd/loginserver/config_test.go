@@ -23,10 +23,10 @@ func TestParseConfig(t *testing.T) {
 	}
 	want := config{Addr: "127.0.0.1:0", Version: codec.MustPack(0, 12, 3), Auth: lifecycle.StaticAuth{
 		Users: []lifecycle.User{
-			{ID: 1, Name: "iggy", Password: codec.Secret("iggy")},
-			{ID: 2, Name: "bob", Password: codec.Secret("p:w"), Inactive: true},
+			{ID: 1, Name: "iggy", Password: codec.NewSecret([]byte("iggy"))},
+			{ID: 2, Name: "bob", Password: codec.NewSecret([]byte("p:w")), Inactive: true},
 		},
-		Tokens: []lifecycle.Token{{Value: codec.Secret("a=b"), User: "iggy"}, {Value: codec.Secret("t2"), User: "bob"}},
+		Tokens: []lifecycle.Token{{Value: codec.NewSecret([]byte("a=b")), User: "iggy"}, {Value: codec.NewSecret([]byte("t2")), User: "bob"}},
 	}, Serve: lifecycle.DefaultServeOptions()}
 	if !reflect.DeepEqual(want, got) {
 		t.Fatalf("want %+v\ngot  %+v", want, got)

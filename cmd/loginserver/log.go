@@ -70,13 +70,13 @@ func (f frameLogger) trace(e lifecycle.Exchange) {
 
 func (f frameLogger) in(e lifecycle.Exchange) {
 	attrs := []any{"dir", "in", "remote", e.Remote.String()}
-	if h, err := codec.DecodeRequestHeader(e.In); err == nil {
+	if h, err := codec.DecodeRequestHeader(e.In.Bytes()); err == nil {
 		attrs = append(attrs, "command", codec.CommandRequest.String(), "operation", h.Operation.String())
 		if h.Operation == codec.OperationNonReplicated {
 			attrs = append(attrs, "code", h.Code.String())
 		}
 		attrs = append(attrs, "client", h.Client.String(), "request", h.Request, "session", h.Session)
-	} else if cmd, err := codec.PeekCommand(e.In); err == nil {
+	} else if cmd, err := codec.PeekCommand(e.In.Bytes()); err == nil {
 		attrs = append(attrs, "command", cmd.String())
 	}
 	f.log.Info("frame", append(attrs, "result", result(e))...)

@@ -15,7 +15,7 @@ import (
 const marker = "Mk7-SECRET-q9Zx-PLANTED!"
 
 // secret is the one place the tests make a codec.Secret.
-func secret(s string) codec.Secret { return codec.Secret(s) }
+func secret(s string) codec.Secret { return codec.NewSecret([]byte(s)) }
 
 var info = codec.ClientVersionInfo{Protocol: codec.MustPack(0, 11, 0), SDKName: []byte("go-sdk"), SDKVersion: []byte("0.1.0")}
 

@@ -71,7 +71,7 @@ func redacted(n int) string { return fmt.Sprintf("[REDACTED n=%d]", n) }
 
 // secretLen is the one place wiredump measures a secret; it never reads
 // the bytes.
-func secretLen(s codec.Secret) int { return len(s) }
+func secretLen(s codec.Secret) int { return s.Len() }
 
 // opaque is how bytes no reading decodes print: their length (the field's
 // Size) and the first 8 bytes of their SHA-256, never the bytes.

@@ -29,13 +29,13 @@ func clientInfoSeeds() []Seed {
 }
 
 func loginSeeds() []Seed {
-	l := codec.LoginRegister{Info: info, Username: []byte("iggy"), Password: codec.Secret("iggy")}
+	l := codec.LoginRegister{Info: info, Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}
 	valid := must(l.AppendTo(nil))
 	withCtx := l
 	withCtx.Context = []byte("ctx")
 	ctx := must(withCtx.AppendTo(nil))
 	emptyPw := l
-	emptyPw.Password = nil
+	emptyPw.Password = codec.Secret{}
 	n := info.EncodedLen() // offset of username_len
 	return []Seed{
 		{"valid-iggy-iggy", valid},
@@ -55,13 +55,13 @@ func loginSeeds() []Seed {
 }
 
 func patSeeds() []Seed {
-	l := codec.LoginRegisterPAT{Info: info, Token: codec.Secret("token-1")}
+	l := codec.LoginRegisterPAT{Info: info, Token: codec.NewSecret([]byte("token-1"))}
 	valid := must(l.AppendTo(nil))
 	withCtx := l
 	withCtx.Context = []byte("ctx")
 	ctx := must(withCtx.AppendTo(nil))
 	empty := l
-	empty.Token = nil
+	empty.Token = codec.Secret{}
 	n := info.EncodedLen() // offset of token_len
 	return []Seed{
 		{"valid-token", valid},

@@ -12,7 +12,7 @@ func pingRequest() codec.RequestHeader {
 }
 
 func loginBody() []byte {
-	return must(codec.LoginRegister{Info: info, Username: []byte("iggy"), Password: codec.Secret("iggy")}.AppendTo(nil))
+	return must(codec.LoginRegister{Info: info, Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}.AppendTo(nil))
 }
 
 func requestFrame(h codec.RequestHeader, body []byte) []byte {

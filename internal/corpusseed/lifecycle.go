@@ -37,18 +37,18 @@ func ping(id codec.Uint128, session uint64) []byte {
 }
 
 func loginAs(id codec.Uint128, user, password string) []byte {
-	body := must(codec.LoginRegister{Info: info, Username: []byte(user), Password: codec.Secret(password)}.AppendTo(nil))
+	body := must(codec.LoginRegister{Info: info, Username: []byte(user), Password: codec.NewSecret([]byte(password))}.AppendTo(nil))
 	return req(id, codec.OperationRegister, 0, 0, 0, body)
 }
 
 func loginToken(id codec.Uint128, token string) []byte {
-	body := must(codec.LoginRegisterPAT{Info: info, Token: codec.Secret(token)}.AppendTo(nil))
+	body := must(codec.LoginRegisterPAT{Info: info, Token: codec.NewSecret([]byte(token))}.AppendTo(nil))
 	return req(id, codec.OperationRegister, 0, 0, 0, body)
 }
 
 func connSeeds() []Seed {
 	tooNew := codec.ClientVersionInfo{Protocol: codec.MustPack(0, 12, 0), SDKName: []byte("rust-sdk"), SDKVersion: []byte("0.12.0")}
-	tooNewBody := must(codec.LoginRegister{Info: tooNew, Username: []byte("iggy"), Password: codec.Secret("iggy")}.AppendTo(nil))
+	tooNewBody := must(codec.LoginRegister{Info: tooNew, Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}.AppendTo(nil))
 	const meta = codec.OperationMetadataFirst
 	return []Seed{
 		{"ping-before-login", ping(clientA, 0)},

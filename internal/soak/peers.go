@@ -198,7 +198,7 @@ func probe(addr string, local net.IP, interval, dur time.Duration) probeResult {
 // bytes: a context pads it.
 func paddedLogin(size int) ([]byte, error) {
 	l := codec.LoginRegister{Info: codec.ClientVersionInfo{Protocol: codec.MustPack(0, 11, 0),
-		SDKName: []byte("soak"), SDKVersion: []byte("0.1.0")}, Username: []byte("iggy"), Password: codec.Secret("iggy")}
+		SDKName: []byte("soak"), SDKVersion: []byte("0.1.0")}, Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}
 	pad := size - codec.HeaderSize - l.EncodedLen()
 	if pad < 0 {
 		return nil, errors.New("frame too small for a login")

@@ -147,12 +147,12 @@ func observeBody(kind, mode string, in []byte) (*Expect, error) {
 		var l codec.LoginRegister
 		l, n, err = codec.DecodeLoginRegister(in)
 		fields = infoFields(l.Info)
-		fields["username"], fields["password_len"], fields["context"] = string(l.Username), len(l.Password), string(l.Context)
+		fields["username"], fields["password_len"], fields["context"] = string(l.Username), l.Password.Len(), string(l.Context)
 	case KindLoginPAT:
 		var l codec.LoginRegisterPAT
 		l, n, err = codec.DecodeLoginRegisterPAT(in)
 		fields = infoFields(l.Info)
-		fields["token_len"], fields["context"] = len(l.Token), string(l.Context)
+		fields["token_len"], fields["context"] = l.Token.Len(), string(l.Context)
 	case KindLoginReply:
 		var l codec.LoginReply
 		l, n, err = codec.DecodeLoginReply(in)

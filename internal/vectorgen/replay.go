@@ -20,10 +20,10 @@ func newServer(cfg ServerConfig) (*lifecycle.Server, error) {
 	}
 	auth := lifecycle.StaticAuth{}
 	for _, u := range cfg.Users {
-		auth.Users = append(auth.Users, lifecycle.User{ID: u.ID, Name: u.Name, Password: codec.Secret(u.Password), Inactive: u.Inactive})
+		auth.Users = append(auth.Users, lifecycle.User{ID: u.ID, Name: u.Name, Password: codec.NewSecret([]byte(u.Password)), Inactive: u.Inactive})
 	}
 	for _, t := range cfg.Tokens {
-		auth.Tokens = append(auth.Tokens, lifecycle.Token{Value: codec.Secret(t.Token), User: t.User})
+		auth.Tokens = append(auth.Tokens, lifecycle.Token{Value: codec.NewSecret([]byte(t.Token)), User: t.User})
 	}
 	return lifecycle.NewServer(lifecycle.Config{Window: w, Version: cfg.Version, Auth: auth})
 }
