@@ -404,7 +404,9 @@ func (c *Client) loggedIn(r Response) (Response, error) {
 		r.Body = nil
 		return r, c.loginRefused(codec.Status(code))
 	}
-	login, _, err := codec.DecodeLoginReply(payload)
+	// Strict, as the conformance vectors decide (WIRE.md sections 3 and 4):
+	// a byte after the login reply makes the reply malformed.
+	login, err := codec.ParseLoginReply(payload)
 	if err != nil {
 		return Response{}, c.fail(&malformedError{err})
 	}

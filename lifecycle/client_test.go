@@ -161,6 +161,7 @@ func TestClientReceive(t *testing.T) {
 	sessionZero := loginReplyAs(t, id(1), 5)
 	clear(sessionZero[260+4 : 260+12])
 	withResult := loginReply(t, []byte{1, 0, 0, 0, 0, 0, 0, 0, 42, 0, 0, 0})
+	trailing := loginReply(t, append(loginReplyAs(t, id(1), 5)[codec.HeaderSize:], 0))
 	cases := []struct {
 		name      string
 		login     bool // the outstanding request is a login (else a ping)
@@ -172,6 +173,8 @@ func TestClientReceive(t *testing.T) {
 	}{
 		{"login reply", true, loginReplyAs(t, id(1), 5), nil, false, true, nil},
 		{"login reply, session 0", true, sessionZero, lifecycle.ErrMalformed, true, false, nil},
+		// The conformance vectors decide it: a byte after the reply body.
+		{"login reply, trailing byte", true, trailing, lifecycle.ErrMalformed, true, false, nil},
 		{"login reply, no result section", true, loginReply(t, nil), codec.StatusInvalidCommand, true, false, nil},
 		{"login reply, result code 42", true, withResult, codec.StatusInvalidCredentials, false, false, nil},
 		{"ping reply", false, replyFrame(t, id(1), 1, codec.OperationNonReplicated, 0), nil, false, false, nil},

@@ -25,6 +25,11 @@ type config struct {
 	Trace bool
 	// Metrics is the address of the Prometheus endpoint, "" for none.
 	Metrics string
+	// ConnIDEvictions answers evictions 1 and 13 with the server's own id
+	// for the connection, as the reference server does.
+	ConnIDEvictions bool
+	// Transient answers the first logins with a transient result code.
+	Transient lifecycle.Transient
 }
 
 // rawFlags holds what is checked, or turned into config, after parsing.
@@ -32,6 +37,7 @@ type rawFlags struct {
 	users, tokens, inactive []string
 	version                 string
 	loginBurst              int
+	transient               string
 }
 
 // secretFlag collects the raw values of a repeatable flag that holds a
@@ -121,13 +127,14 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	cfg.accountFlags(fs, &raw)
 	cfg.serveFlags(fs, &raw)
 	cfg.outputFlags(fs)
+	cfg.serverFlags(fs, &raw)
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
 	if fs.NArg() > 0 {
 		return config{}, fmt.Errorf("unexpected arguments: %q", fs.Args())
 	}
-	for _, check := range []func(*rawFlags) error{cfg.checkAccounts, cfg.checkServe} {
+	for _, check := range []func(*rawFlags) error{cfg.checkAccounts, cfg.checkServe, cfg.checkServer} {
 		if err := check(&raw); err != nil {
 			return config{}, err
 		}
@@ -164,6 +171,33 @@ func (c *config) serveFlags(fs *flag.FlagSet, raw *rawFlags) {
 func (c *config) outputFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.Trace, "trace", false, "also log every frame read and every answer written (never a secret)")
 	fs.StringVar(&c.Metrics, "metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics (off when empty)")
+}
+
+// serverFlags: how the server answers, for testing clients against the
+// reference server's habits.
+func (c *config) serverFlags(fs *flag.FlagSet, raw *rawFlags) {
+	fs.BoolVar(&c.ConnIDEvictions, "evict-own-id", false,
+		"answer evictions 1 (NoSession) and 13 (StaleClient) with the server's own id for the connection, as the reference server does, instead of the request's client id")
+	fs.StringVar(&raw.transient, "transient", "",
+		"answer the first `CODE:N` logins with the transient result CODE (57: replay the same request; 58: re-issue it anywhere)")
+}
+
+// checkServer reads -transient.
+func (c *config) checkServer(raw *rawFlags) error {
+	if raw.transient == "" {
+		return nil
+	}
+	code, n, ok := strings.Cut(raw.transient, ":")
+	count, err := strconv.ParseUint(n, 10, 64)
+	if !ok || err != nil || (code != "57" && code != "58") {
+		return fmt.Errorf("-transient: want 57:N or 58:N, got %q", raw.transient)
+	}
+	status := codec.StatusTransientNotCommitted
+	if code == "58" {
+		status = codec.StatusTransientNotAccepted
+	}
+	c.Transient = lifecycle.Transient{Code: status, Count: count}
+	return nil
 }
 
 // checkAccounts turns the account flags into users, tokens and a version.

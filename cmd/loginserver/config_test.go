@@ -117,3 +117,22 @@ func TestUsageShowsDefaults(t *testing.T) {
 		require.Contains(t, usage.String(), want)
 	}
 }
+
+// TestParseServerFlags: -evict-own-id and -transient reach the server's
+// Config; a -transient that is not 57:N or 58:N is refused.
+func TestParseServerFlags(t *testing.T) {
+	got, err := parseConfig([]string{"-evict-own-id", "-transient", "58:3"}, io.Discard)
+	require.NoError(t, err)
+	require.True(t, got.ConnIDEvictions)
+	require.Equal(t, lifecycle.Transient{Code: codec.StatusTransientNotAccepted, Count: 3}, got.Transient)
+
+	got, err = parseConfig([]string{"-transient", "57:1"}, io.Discard)
+	require.NoError(t, err)
+	require.Equal(t, lifecycle.Transient{Code: codec.StatusTransientNotCommitted, Count: 1}, got.Transient)
+	require.False(t, got.ConnIDEvictions)
+
+	for _, bad := range []string{"57", "59:1", "57:-1", "57:x", ":1"} {
+		_, err := parseConfig([]string{"-transient", bad}, io.Discard)
+		require.Error(t, err, bad)
+	}
+}

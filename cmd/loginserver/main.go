@@ -59,7 +59,10 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 	if err != nil {
 		return err
 	}
-	srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.DefaultWindow(cfg.Version), Version: cfg.Version.String(), Auth: cfg.Auth})
+	srv, err := lifecycle.NewServer(lifecycle.Config{
+		Window: codec.DefaultWindow(cfg.Version), Version: cfg.Version.String(), Auth: cfg.Auth,
+		ConnIDEvictions: cfg.ConnIDEvictions, Transient: cfg.Transient,
+	})
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
 )
@@ -115,4 +117,72 @@ func login(t *testing.T, addr net.Addr, build func(*lifecycle.Client) ([]byte, e
 			t.Fatalf("ping: %v", err)
 		}
 	}
+}
+
+// TestRunTransientAndOwnID: with -transient 57:1 the first login is
+// answered transiently and its replay logs in; with -evict-own-id an
+// eviction 1 carries the server's id for the connection, which the Client
+// still reads as Unauthenticated.
+func TestRunTransientAndOwnID(t *testing.T) {
+	var logs syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	addrs := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-user", "iggy:pw", "-transient", "57:1", "-evict-own-id"},
+			&logs, func(a net.Addr) { addrs <- a })
+	}()
+	var addr net.Addr
+	select {
+	case addr = <-addrs:
+	case err := <-done:
+		t.Fatal(err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("not listening")
+	}
+	c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0"})
+	require.NoError(t, err)
+	nc, err := net.DialTimeout("tcp", addr.String(), 10*time.Second)
+	require.NoError(t, err)
+	defer nc.Close()
+	require.NoError(t, nc.SetDeadline(time.Now().Add(10*time.Second)))
+	exchange := func(frame []byte, err error) ([]byte, error) {
+		require.NoError(t, err)
+		_, err = nc.Write(frame)
+		require.NoError(t, err)
+		answer, err := lifecycle.ReadFrame(nc, nil)
+		require.NoError(t, err)
+		_, err = c.Receive(answer)
+		return answer, err
+	}
+	first, err := c.Login(nil, []byte("iggy"), []byte("pw"))
+	require.NoError(t, err)
+	_, err = exchange(first, nil)
+	require.ErrorIs(t, err, lifecycle.ErrTransient)
+	replay, err := c.Login(nil, []byte("iggy"), []byte("pw"))
+	require.NoError(t, err)
+	require.Equal(t, first, replay, "after a 57 the login is replayed byte for byte")
+	_, err = exchange(replay, nil)
+	require.NoError(t, err)
+
+	// A second client on a new connection sends a replicated request
+	// before logging in: eviction 1, under the connection's id.
+	nc2, err := net.DialTimeout("tcp", addr.String(), 10*time.Second)
+	require.NoError(t, err)
+	defer nc2.Close()
+	require.NoError(t, nc2.SetDeadline(time.Now().Add(10*time.Second)))
+	h := codec.RequestHeader{Client: codec.Uint128From(0xabc), Operation: codec.OperationMetadataFirst, Session: 1, Request: 1}
+	frame, err := codec.AppendRequestFrame(nil, h, nil)
+	require.NoError(t, err)
+	_, err = nc2.Write(frame)
+	require.NoError(t, err)
+	answer, err := lifecycle.ReadFrame(nc2, nil)
+	require.NoError(t, err)
+	ev, err := codec.DecodeEviction(answer)
+	require.NoError(t, err)
+	require.Equal(t, codec.ReasonNoSession, ev.Reason)
+	require.NotEqual(t, h.Client, ev.Client, "the server's own id, not the request's")
+	cancel()
+	require.NoError(t, <-done)
 }
