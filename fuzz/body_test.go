@@ -135,8 +135,13 @@ const printVerbs = "%v|%+v|%#v|%s|%x|%X|%q"
 // output must not change when the secret is swapped for another one.
 func checkRedacted(t *testing.T, what string, v, swapped any, secret codec.Secret) {
 	text, _ := secret.MarshalText()
-	if secret.String() != string(text) || secret.Len() != secret.Len() || fmt.Sprint(secret) != secret.String() {
+	if secret.String() != string(text) || fmt.Sprint(secret) != secret.String() {
 		t.Fatalf("%s: the secret's printed forms disagree", what)
+	}
+	b := secret.Bytes()
+	if secret.Len() != len(b) || secret.IsZero() != (len(b) == 0) || !secret.Equal(b) ||
+		secret.Equal(append(b[:len(b):len(b)], 0)) {
+		t.Fatalf("%s: Len, IsZero, Equal and Bytes disagree", what)
 	}
 	if fmt.Sprintf(printVerbs, v, v, v, v, v, v, v) != fmt.Sprintf(printVerbs, swapped, swapped, swapped, swapped, swapped, swapped, swapped) {
 		t.Fatalf("%s: printing the value depends on its secret", what)

@@ -3,6 +3,7 @@ package fuzz
 import (
 	"bytes"
 	"encoding/binary"
+	"strings"
 	"testing"
 
 	"github.com/iggywire/iggywire/codec"
@@ -94,6 +95,7 @@ func checkFraming(t *testing.T, src []byte) (int, bool) {
 
 // checkFrame dispatches one whole frame on its command byte.
 func checkFrame(t *testing.T, frame []byte) {
+	checkLayout(t, frame)
 	body := frame[codec.HeaderSize:]
 	switch codec.Command(frame[60]) {
 	case codec.CommandRequest:
@@ -151,5 +153,52 @@ func checkNoHeaderDecodes(t *testing.T, frame []byte) {
 		if ce := checkErr(t, err, codec.HeaderSize); ce.Err != codec.ErrCommand {
 			t.Fatalf("command %d: %v, want ErrCommand", frame[60], err)
 		}
+	}
+}
+
+// checkLayout holds the exported layout table to the decoders: the fields
+// of a header kind tile bytes 0..256, and in a header that decodes every
+// reserved field is zero and a NonReplicated code sits where
+// RequestCodeField says. Other commands have no layout.
+func checkLayout(t *testing.T, frame []byte) {
+	cmd := codec.Command(frame[60])
+	fields := codec.HeaderLayout(cmd)
+	var err error
+	carriesCode := false
+	switch cmd {
+	case codec.CommandRequest:
+		var h codec.RequestHeader
+		h, err = codec.DecodeRequestHeader(frame)
+		code := codec.RequestCodeField()
+		carriesCode = h.Operation == codec.OperationNonReplicated
+		if err == nil && carriesCode && binary.LittleEndian.Uint32(frame[code.Offset:code.End()]) != uint32(h.Code) {
+			t.Fatalf("code at %d..%d is not the decoded %d", code.Offset, code.End(), h.Code)
+		}
+	case codec.CommandReply:
+		_, err = codec.DecodeReplyHeader(frame)
+	case codec.CommandEviction:
+		_, err = codec.DecodeEviction(frame)
+	default:
+		if fields != nil {
+			t.Fatalf("command %d has a layout", cmd)
+		}
+		return
+	}
+	at := 0
+	for _, f := range fields {
+		if f.Offset != at || f.Size < 1 || strings.HasPrefix(f.Kind.String(), "UNKNOWN") {
+			t.Fatalf("%v layout: field %q at %d (size %d, kind %v), want offset %d", cmd, f.Name, f.Offset, f.Size, f.Kind, at)
+		}
+		at = f.End()
+		from := f.Offset
+		if carriesCode && from == codec.RequestCodeField().Offset {
+			from = codec.RequestCodeField().End() // the code overlays the reserved area's start
+		}
+		if err == nil && f.Reserved && strings.Trim(string(frame[from:f.End()]), "\x00") != "" {
+			t.Fatalf("%v decoded with a non-zero reserved field %q", cmd, f.Name)
+		}
+	}
+	if at != codec.HeaderSize {
+		t.Fatalf("%v layout ends at %d", cmd, at)
 	}
 }
