@@ -70,8 +70,8 @@ func (c ClientVersionInfo) Clone() ClientVersionInfo {
 // and returns it with the number of bytes it used; bytes after it are left
 // alone, the way a server reads the prefix of a login body.
 func DecodeClientVersionInfo(src []byte) (ClientVersionInfo, int, error) {
-	if c, n, ok := fastClientInfo(src, false); ok {
-		return c, n, nil
+	if proto, name, version, n, ok := fastClientInfo(src, false); ok {
+		return ClientVersionInfo{Protocol: proto, SDKName: name, SDKVersion: version}, n, nil
 	}
 	r := reader{src: src}
 	return decoded(r.clientInfo(), &r)
@@ -80,20 +80,22 @@ func DecodeClientVersionInfo(src []byte) (ClientVersionInfo, int, error) {
 // ParseClientVersionInfo decodes src as exactly one ClientVersionInfo;
 // trailing bytes are ErrTrailing.
 func ParseClientVersionInfo(src []byte) (ClientVersionInfo, error) {
-	if c, _, ok := fastClientInfo(src, true); ok {
-		return c, nil
+	if proto, name, version, _, ok := fastClientInfo(src, true); ok {
+		return ClientVersionInfo{Protocol: proto, SDKName: name, SDKVersion: version}, nil
 	}
 	r := reader{src: src}
 	return parsed(r.clientInfo(), &r)
 }
 
 // fastClientInfo is the fast path of both decoders (see fast.go); whole
-// rejects trailing bytes.
-func fastClientInfo(src []byte, whole bool) (ClientVersionInfo, int, bool) {
+// rejects trailing bytes. It returns the fields, not a ClientVersionInfo:
+// a struct of that size passes through memory between calls, fields travel
+// in registers.
+func fastClientInfo(src []byte, whole bool) (Version, []byte, []byte, int, bool) {
 	s := scan{src: src, ok: true}
 	proto, name, version := s.clientInfo()
 	ok := s.done(whole, offInfoText)
-	return ClientVersionInfo{Protocol: proto, SDKName: name, SDKVersion: version}, s.p, ok
+	return proto, name, version, s.p, ok
 }
 
 // offInfoText is where the text part of a login body starts: sdk_name_len,

@@ -26,7 +26,10 @@ func fastCases(t *testing.T) []fastCase {
 	var cases []fastCase
 	for _, c := range []ClientVersionInfo{info, infoUTF8} {
 		cases = append(cases, fastCase{"info", enc(c),
-			func(s []byte, w bool) (any, int, bool) { return fastClientInfo(s, w) },
+			func(s []byte, w bool) (any, int, bool) {
+				p, name, version, n, ok := fastClientInfo(s, w)
+				return ClientVersionInfo{Protocol: p, SDKName: name, SDKVersion: version}, n, ok
+			},
 			func(r *reader) any { return r.clientInfo() }})
 	}
 	for _, l := range []LoginRegister{
@@ -34,12 +37,20 @@ func fastCases(t *testing.T) []fastCase {
 		{Info: infoUTF8, Username: []byte("jü"), Context: []byte("日本")},
 	} {
 		cases = append(cases, fastCase{"login", enc(l),
-			func(s []byte, w bool) (any, int, bool) { return fastLoginRegister(s, w) },
+			func(s []byte, w bool) (any, int, bool) {
+				var l LoginRegister
+				n, ok := l.fast(s, w)
+				return l, n, ok
+			},
 			func(r *reader) any { return r.loginRegister() }})
 	}
 	for _, l := range []LoginRegisterPAT{{Info: info, Token: NewSecret([]byte("tok"))}, {Info: infoUTF8, Token: NewSecret([]byte("tök"))}} {
 		cases = append(cases, fastCase{"pat", enc(l),
-			func(s []byte, w bool) (any, int, bool) { return fastLoginRegisterPAT(s, w) },
+			func(s []byte, w bool) (any, int, bool) {
+				var l LoginRegisterPAT
+				n, ok := l.fast(s, w)
+				return l, n, ok
+			},
 			func(r *reader) any { return r.loginRegisterPAT() }})
 	}
 	for _, l := range []LoginReply{
@@ -47,7 +58,10 @@ func fastCases(t *testing.T) []fastCase {
 		{UserID: 0xffffffff, Session: 1 << 63, ServerProtocol: 0xffffffff, ServerVersion: []byte("ü")},
 	} {
 		cases = append(cases, fastCase{"reply", enc(l),
-			func(s []byte, w bool) (any, int, bool) { return fastLoginReply(s, w) },
+			func(s []byte, w bool) (any, int, bool) {
+				user, session, p, version, n, ok := fastLoginReply(s, w)
+				return LoginReply{UserID: user, Session: session, ServerProtocol: p, ServerVersion: version}, n, ok
+			},
 			func(r *reader) any { return r.loginReply() }})
 	}
 	return cases

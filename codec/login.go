@@ -67,8 +67,8 @@ func (l LoginRegister) Clone() LoginRegister {
 // DecodeLoginRegister decodes a LoginRegister from the start of src and
 // returns it with the number of bytes it used. Like the reference server it
 // ignores bytes after the last field; use ParseLoginRegister to reject them.
-func DecodeLoginRegister(src []byte) (LoginRegister, int, error) {
-	if l, n, ok := fastLoginRegister(src, false); ok {
+func DecodeLoginRegister(src []byte) (l LoginRegister, n int, err error) {
+	if n, ok := l.fast(src, false); ok {
 		return l, n, nil
 	}
 	r := reader{src: src}
@@ -77,24 +77,22 @@ func DecodeLoginRegister(src []byte) (LoginRegister, int, error) {
 
 // ParseLoginRegister decodes src as exactly one LoginRegister; trailing bytes
 // are ErrTrailing.
-func ParseLoginRegister(src []byte) (LoginRegister, error) {
-	if l, _, ok := fastLoginRegister(src, true); ok {
+func ParseLoginRegister(src []byte) (l LoginRegister, err error) {
+	if _, ok := l.fast(src, true); ok {
 		return l, nil
 	}
 	r := reader{src: src}
 	return parsed(r.loginRegister(), &r)
 }
 
-// fastLoginRegister is the fast path of both decoders (see fast.go).
-func fastLoginRegister(src []byte, whole bool) (LoginRegister, int, bool) {
+// fast is the fast path of both decoders (see fast.go). It fills l in
+// place, the caller's result, since a value this large is returned through
+// memory and every copy of it costs; l is meaningful only when ok.
+func (l *LoginRegister) fast(src []byte, whole bool) (n int, ok bool) {
 	s := scan{src: src, ok: true}
-	proto, name, version := s.clientInfo()
-	user, password, context := s.text8(1), s.text8(0), s.text32()
-	ok := s.done(whole, offInfoText)
-	return LoginRegister{
-		Info:     ClientVersionInfo{Protocol: proto, SDKName: name, SDKVersion: version},
-		Username: user, Password: NewSecret(password), Context: context,
-	}, s.p, ok
+	l.Info.Protocol, l.Info.SDKName, l.Info.SDKVersion = s.clientInfo()
+	l.Username, l.Password, l.Context = s.text8(1), NewSecret(s.text8(0)), s.text32()
+	return s.p, s.done(whole, offInfoText)
 }
 
 func (r *reader) loginRegister() LoginRegister {

@@ -61,8 +61,8 @@ func (l LoginRegisterPAT) Clone() LoginRegisterPAT {
 // returns it with the number of bytes it used. Like the reference server it
 // ignores bytes after the last field; use ParseLoginRegisterPAT to reject
 // them.
-func DecodeLoginRegisterPAT(src []byte) (LoginRegisterPAT, int, error) {
-	if l, n, ok := fastLoginRegisterPAT(src, false); ok {
+func DecodeLoginRegisterPAT(src []byte) (l LoginRegisterPAT, n int, err error) {
+	if n, ok := l.fast(src, false); ok {
 		return l, n, nil
 	}
 	r := reader{src: src}
@@ -71,24 +71,21 @@ func DecodeLoginRegisterPAT(src []byte) (LoginRegisterPAT, int, error) {
 
 // ParseLoginRegisterPAT decodes src as exactly one LoginRegisterPAT;
 // trailing bytes are ErrTrailing.
-func ParseLoginRegisterPAT(src []byte) (LoginRegisterPAT, error) {
-	if l, _, ok := fastLoginRegisterPAT(src, true); ok {
+func ParseLoginRegisterPAT(src []byte) (l LoginRegisterPAT, err error) {
+	if _, ok := l.fast(src, true); ok {
 		return l, nil
 	}
 	r := reader{src: src}
 	return parsed(r.loginRegisterPAT(), &r)
 }
 
-// fastLoginRegisterPAT is the fast path of both decoders (see fast.go).
-func fastLoginRegisterPAT(src []byte, whole bool) (LoginRegisterPAT, int, bool) {
+// fast is the fast path of both decoders (see fast.go); like
+// LoginRegister.fast it fills the caller's result in place.
+func (l *LoginRegisterPAT) fast(src []byte, whole bool) (n int, ok bool) {
 	s := scan{src: src, ok: true}
-	proto, name, version := s.clientInfo()
-	token, context := s.text8(0), s.text32()
-	ok := s.done(whole, offInfoText)
-	return LoginRegisterPAT{
-		Info:  ClientVersionInfo{Protocol: proto, SDKName: name, SDKVersion: version},
-		Token: NewSecret(token), Context: context,
-	}, s.p, ok
+	l.Info.Protocol, l.Info.SDKName, l.Info.SDKVersion = s.clientInfo()
+	l.Token, l.Context = NewSecret(s.text8(0)), s.text32()
+	return s.p, s.done(whole, offInfoText)
 }
 
 func (r *reader) loginRegisterPAT() LoginRegisterPAT {

@@ -72,8 +72,8 @@ func (l LoginReply) Clone() LoginReply {
 // with the number of bytes it used. Each field is checked as it is read, so
 // a session of 0 is reported before a later truncation.
 func DecodeLoginReply(src []byte) (LoginReply, int, error) {
-	if l, n, ok := fastLoginReply(src, false); ok {
-		return l, n, nil
+	if user, session, proto, version, n, ok := fastLoginReply(src, false); ok {
+		return LoginReply{UserID: user, Session: session, ServerProtocol: proto, ServerVersion: version}, n, nil
 	}
 	r := reader{src: src}
 	return decoded(r.loginReply(), &r)
@@ -82,19 +82,20 @@ func DecodeLoginReply(src []byte) (LoginReply, int, error) {
 // ParseLoginReply decodes src as exactly one LoginReply; trailing bytes are
 // ErrTrailing.
 func ParseLoginReply(src []byte) (LoginReply, error) {
-	if l, _, ok := fastLoginReply(src, true); ok {
-		return l, nil
+	if user, session, proto, version, _, ok := fastLoginReply(src, true); ok {
+		return LoginReply{UserID: user, Session: session, ServerProtocol: proto, ServerVersion: version}, nil
 	}
 	r := reader{src: src}
 	return parsed(r.loginReply(), &r)
 }
 
-// fastLoginReply is the fast path of both decoders (see fast.go).
-func fastLoginReply(src []byte, whole bool) (LoginReply, int, bool) {
+// fastLoginReply is the fast path of both decoders (see fast.go); it
+// returns the fields, which travel in registers (see fastClientInfo).
+func fastLoginReply(src []byte, whole bool) (uint32, uint64, Version, []byte, int, bool) {
 	s := scan{src: src, ok: true}
 	user, session, proto, version := s.u32(), s.u64(), Version(s.u32()), s.text8(1)
 	ok := session != 0 && s.done(whole, offReplyServerVersion)
-	return LoginReply{UserID: user, Session: session, ServerProtocol: proto, ServerVersion: version}, s.p, ok
+	return user, session, proto, version, s.p, ok
 }
 
 func (r *reader) loginReply() LoginReply {
