@@ -3,6 +3,9 @@ package lifecycle_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
 )
@@ -11,8 +14,10 @@ import (
 var sink []byte
 
 // TestHandleNoAllocs: a ping, a denial, an eviction and a frame on a closed
-// connection cost no allocation when out has room. (A dropped frame costs
-// its error, one allocation.)
+// connection cost no allocation when out has room. A dropped frame costs
+// its error: two allocations for a header that is not a valid request (the
+// *DroppedError and the codec's typed error it wraps), one for a session
+// ahead of the bound one (TestHandleDropAllocs).
 func TestHandleNoAllocs(t *testing.T) {
 	srv := newTestServer(t)
 	login := register(t, clientA, passwordBody(t, v011, "iggy", "iggy"))
@@ -40,9 +45,9 @@ func TestHandleNoAllocs(t *testing.T) {
 				conns[i] = srv.NewConn()
 				if c.loggedIn {
 					_, err := conns[i].Handle(login, nil)
-					noErr(t, err)
+					require.NoError(t, err)
 					_, err = conns[i].Handle(login, nil) // session grows past 1
-					noErr(t, err)
+					require.NoError(t, err)
 				}
 			}
 			i := 0
@@ -54,18 +59,40 @@ func TestHandleNoAllocs(t *testing.T) {
 				}
 				sink, _ = conn.Handle(c.frame, out[:0])
 			})
-			eq(t, 0.0, allocs, "allocations per Handle")
-			isTrue(t, len(sink) == 256, "an answer was produced")
-			eq(t, c.evicts, conns[0].Closed(), "closed")
+			require.Equal(t, 0.0, allocs, "allocations per Handle")
+			require.True(t, len(sink) == 256, "an answer was produced")
+			require.Equal(t, c.evicts, conns[0].Closed(), "closed")
 		})
 	}
 	t.Run("closed", func(t *testing.T) {
 		conn := srv.NewConn()
 		_, err := conn.Handle(nonReplicated(t, clientA, 1, codec.CodeLoginUser), nil)
-		noErr(t, err)
+		require.NoError(t, err)
 		ping := nonReplicated(t, clientA, 1, codec.CodePing)
-		eq(t, 0.0, testing.AllocsPerRun(runs, func() { sink, _ = conn.Handle(ping, out[:0]) }))
+		require.Equal(t, 0.0, testing.AllocsPerRun(runs, func() { sink, _ = conn.Handle(ping, out[:0]) }))
 	})
+}
+
+// TestHandleDropAllocs: what a dropped frame costs, as TestHandleNoAllocs
+// states it.
+func TestHandleDropAllocs(t *testing.T) {
+	srv := newTestServer(t)
+	out := make([]byte, 0, 1024)
+	const runs = 100
+
+	conn := srv.NewConn()
+	notRequest := replyFrame(t, clientA, 1, codec.OperationNonReplicated, codec.StatusOK)
+	_, err := conn.Handle(notRequest, out[:0])
+	require.ErrorIs(t, err, lifecycle.ErrDropped)
+	assert.Equal(t, 2.0, testing.AllocsPerRun(runs, func() { sink, err = conn.Handle(notRequest, out[:0]) }), "invalid header")
+
+	conn = srv.NewConn()
+	_, err = conn.Handle(register(t, clientA, passwordBody(t, v011, "iggy", "iggy")), nil)
+	require.NoError(t, err)
+	ahead := replicated(t, clientA, codec.OperationLogout, conn.State().Session+1, 1)
+	_, err = conn.Handle(ahead, out[:0])
+	require.ErrorIs(t, err, lifecycle.ErrSessionAhead)
+	assert.Equal(t, 1.0, testing.AllocsPerRun(runs, func() { sink, err = conn.Handle(ahead, out[:0]) }), "session ahead")
 }
 
 func BenchmarkConnPing(b *testing.B) {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
 )
@@ -33,29 +35,28 @@ func TestStaticAuth(t *testing.T) {
 	}
 	for _, c := range cases {
 		id, err := c.call()
-		eq(t, c.id, id, c.name)
-		eq(t, c.err, err, c.name)
+		require.Equal(t, c.id, id, c.name)
+		require.Equal(t, c.err, err, c.name)
 	}
 }
 
-// TestNoSecretsPrinted: an Authenticator, a Server holding one, a Conn, an
-// Exchange holding a login frame and the errors of a failed login print no
-// password or token, through fmt, JSON or slog.
+// TestNoSecretsPrinted: an Authenticator, a Server holding one, a Conn and
+// the errors of a failed login print no password or token, through fmt,
+// JSON or slog. (lifecycle/tcp checks its Exchange the same way.)
 func TestNoSecretsPrinted(t *testing.T) {
 	login := register(t, clientA, passwordBody(t, v011, "iggy", "hunter2"))
 	srv := newTestServer(t)
 	conn := srv.NewConn()
 	_, err := conn.Handle(login, nil)
-	noErr(t, err)
-	ex := lifecycle.Exchange{In: codec.NewSecret(login), Err: err}
+	require.NoError(t, err)
 	secrets := []string{"hunter2", "bobpw", "tok-iggy", "68756e74657232" /* hunter2 in hex */, "aHVudGVyM" /* base64 */}
 	var printed []string
-	for _, v := range []any{testAuth, &testAuth, srv, conn, ex, &ex} {
+	for _, v := range []any{testAuth, &testAuth, srv, conn} {
 		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%x", "%q"} {
 			printed = append(printed, fmt.Sprintf(verb, v))
 		}
 		j, err := json.Marshal(v)
-		noErr(t, err)
+		require.NoError(t, err)
 		printed = append(printed, string(j))
 		var text, js strings.Builder
 		slog.New(slog.NewTextHandler(&text, nil)).Info("x", "v", v)
@@ -64,11 +65,11 @@ func TestNoSecretsPrinted(t *testing.T) {
 	}
 	for _, s := range printed {
 		for _, secret := range secrets {
-			isTrue(t, !strings.Contains(s, secret), "shows a secret: %s", s)
+			require.False(t, strings.Contains(s, secret), "shows a secret: %s", s)
 		}
 	}
-	isTrue(t, strings.Contains(fmt.Sprint(srv), `version "iggywire-test 1.0"`), "the server still says something: %v", srv)
+	require.True(t, strings.Contains(fmt.Sprint(srv), `version "iggywire-test 1.0"`), "the server still says something: %v", srv)
 	c := newTestClient(t)
 	_, err = c.Login(nil, []byte("iggy"), []byte("bad\xffsecret"))
-	isTrue(t, err != nil && !strings.Contains(err.Error(), "secret"), "error text: %v", err)
+	require.True(t, err != nil && !strings.Contains(err.Error(), "secret"), "error text: %v", err)
 }

@@ -319,12 +319,8 @@ func (c *Client) Receive(frame []byte) (Response, error) {
 	if c.closed {
 		return Response{}, ErrClosed
 	}
-	size, err := codec.FrameSize(frame)
-	if err == nil && size != len(frame) {
-		err = errFrameLen
-	}
-	if err != nil {
-		return Response{}, c.fail(wrap(ErrFrameSize, err))
+	if err := checkFrame(frame); err != nil {
+		return Response{}, c.fail(err)
 	}
 	cmd, _ := codec.PeekCommand(frame)
 	switch cmd {

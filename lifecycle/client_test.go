@@ -34,7 +34,7 @@ func (r *ids) Read(p []byte) (int, error) {
 func newTestClient(t testing.TB) *lifecycle.Client {
 	t.Helper()
 	c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0", Rand: &ids{}})
-	noErr(t, err)
+	require.NoError(t, err)
 	return c
 }
 
@@ -47,9 +47,9 @@ func TestClientFrames(t *testing.T) {
 	srv := newTestServer(t).NewConn()
 	exchange := func(name string, frame []byte, want []byte) lifecycle.Response {
 		t.Helper()
-		eq(t, want, frame, name+": request bytes")
+		require.Equal(t, want, frame, name+": request bytes")
 		answer, err := srv.Handle(frame, nil)
-		noErr(t, err, name)
+		require.NoError(t, err, name)
 		r, err := c.Receive(answer)
 		if err != nil && !errors.Is(err, codec.StatusInvalidCommand) {
 			t.Fatalf("%s: %v", name, err)
@@ -57,96 +57,96 @@ func TestClientFrames(t *testing.T) {
 		return r
 	}
 	f, err := c.Ping(nil)
-	noErr(t, err)
+	require.NoError(t, err)
 	exchange("ping before login", f, nonReplicated(t, id(1), 1, codec.CodePing))
 
 	f, err = c.Login(nil, []byte("iggy"), []byte("iggy"))
-	noErr(t, err)
+	require.NoError(t, err)
 	r := exchange("login", f, register(t, id(1), passwordBody(t, v011, "iggy", "iggy")))
-	eq(t, uint64(1), r.Login.Session)
-	eq(t, uint32(1), r.Login.UserID)
-	eq(t, testServerVersion, string(r.Login.ServerVersion))
-	eq(t, lifecycle.ClientState{Client: id(1), Session: 1, UserID: 1, Watermark: 1}, c.State())
+	require.Equal(t, uint64(1), r.Login.Session)
+	require.Equal(t, uint32(1), r.Login.UserID)
+	require.Equal(t, testServerVersion, string(r.Login.ServerVersion))
+	require.Equal(t, lifecycle.ClientState{Client: id(1), Session: 1, UserID: 1, Watermark: 1}, c.State())
 
 	f, err = c.Request(nil, codec.CodeGetClusterMetadata, nil)
-	noErr(t, err)
+	require.NoError(t, err)
 	want := request(t, codec.RequestHeader{Client: id(1), Request: 1, Session: 1, Operation: codec.OperationNonReplicated, Code: 12}, nil)
 	r = exchange("GetClusterMetadata", f, want)
-	eq(t, codec.StatusInvalidCommand, r.Status)
+	require.Equal(t, codec.StatusInvalidCommand, r.Status)
 
 	f, err = c.Replicated(nil, codec.OperationPartitionFirst, []byte{1})
-	noErr(t, err)
+	require.NoError(t, err)
 	exchange("partition op carries 1", f, request(t, codec.RequestHeader{Client: id(1), Request: 1, Session: 1, Operation: codec.OperationPartitionFirst}, []byte{1}))
 	f, err = c.Replicated(nil, codec.OperationMetadataFirst, nil)
-	noErr(t, err)
+	require.NoError(t, err)
 	exchange("metadata op consumes 1", f, replicated(t, id(1), codec.OperationMetadataFirst, 1, 1))
 	f, err = c.Replicated(nil, codec.OperationMetadataLast, nil)
-	noErr(t, err)
+	require.NoError(t, err)
 	exchange("metadata op consumes 2", f, replicated(t, id(1), codec.OperationMetadataLast, 1, 2))
 	f, err = c.Ping(nil)
-	noErr(t, err)
+	require.NoError(t, err)
 	exchange("ping carries 3", f, request(t, codec.RequestHeader{Client: id(1), Request: 3, Session: 1, Operation: codec.OperationNonReplicated, Code: 1}, nil))
 	f, err = c.Logout(nil)
-	noErr(t, err)
+	require.NoError(t, err)
 	exchange("logout consumes 3", f, replicated(t, id(1), codec.OperationLogout, 1, 3))
-	eq(t, lifecycle.ClientState{Client: id(1), Watermark: 4}, c.State())
+	require.Equal(t, lifecycle.ClientState{Client: id(1), Watermark: 4}, c.State())
 
 	f, err = c.LoginWithToken(nil, []byte("tok-iggy"))
-	noErr(t, err)
+	require.NoError(t, err)
 	r = exchange("re-login mints id 2", f, register(t, id(2), tokenBody(t, v011, "tok-iggy")))
-	eq(t, uint64(2), r.Login.Session)
-	eq(t, lifecycle.ClientState{Client: id(2), Session: 2, UserID: 1, Watermark: 1}, c.State())
+	require.Equal(t, uint64(2), r.Login.Session)
+	require.Equal(t, lifecycle.ClientState{Client: id(2), Session: 2, UserID: 1, Watermark: 1}, c.State())
 }
 
 func TestClientRefusals(t *testing.T) {
 	c := newTestClient(t)
 	_, err := c.Logout([]byte("kept"))
-	errIs(t, err, lifecycle.ErrNoSession)
+	require.ErrorIs(t, err, lifecycle.ErrNoSession)
 	f, err := c.Replicated([]byte("kept"), codec.OperationMetadataFirst, nil)
-	errIs(t, err, lifecycle.ErrNoSession)
-	eq(t, []byte("kept"), f)
+	require.ErrorIs(t, err, lifecycle.ErrNoSession)
+	require.Equal(t, []byte("kept"), f)
 	_, err = c.Replicated(nil, codec.OperationLogout, nil)
-	errIs(t, err, lifecycle.ErrOperation)
+	require.ErrorIs(t, err, lifecycle.ErrOperation)
 	_, err = c.Replicated(nil, codec.OperationInternalFirst, nil)
-	errIs(t, err, lifecycle.ErrOperation)
+	require.ErrorIs(t, err, lifecycle.ErrOperation)
 	_, err = c.Request(nil, 0, nil)
-	errIs(t, err, codec.ErrField)
+	require.ErrorIs(t, err, codec.ErrField)
 	_, err = c.Login(nil, nil, []byte("x"))
-	errIs(t, err, codec.ErrLength)
+	require.ErrorIs(t, err, codec.ErrLength)
 	_, err = c.Ping(nil)
-	noErr(t, err)
+	require.NoError(t, err)
 	f, err = c.Ping([]byte("kept"))
-	errIs(t, err, lifecycle.ErrPending)
-	eq(t, []byte("kept"), f)
+	require.ErrorIs(t, err, lifecycle.ErrPending)
+	require.Equal(t, []byte("kept"), f)
 	_, err = c.Login(nil, []byte("iggy"), []byte("iggy"))
-	errIs(t, err, lifecycle.ErrPending)
-	eq(t, lifecycle.ClientState{Client: id(1), Watermark: 1, Pending: true}, c.State())
+	require.ErrorIs(t, err, lifecycle.ErrPending)
+	require.Equal(t, lifecycle.ClientState{Client: id(1), Watermark: 1, Pending: true}, c.State())
 
 	_, err = lifecycle.NewClient(lifecycle.ClientConfig{SDKVersion: "1"})
-	errIs(t, err, codec.ErrLength)
+	require.ErrorIs(t, err, codec.ErrLength)
 	_, err = lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "a", SDKVersion: "1", Rand: &ids{zeros: 100}})
-	errIs(t, err, lifecycle.ErrRandom)
+	require.ErrorIs(t, err, lifecycle.ErrRandom)
 	_, err = lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "a", SDKVersion: "1", Rand: iotest.ErrReader(errors.New("no entropy"))})
-	errIs(t, err, lifecycle.ErrRandom)
+	require.ErrorIs(t, err, lifecycle.ErrRandom)
 	c, err = lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "a", SDKVersion: "1", Rand: &ids{zeros: 2}})
-	noErr(t, err)
-	eq(t, id(1), c.ID(), "zero ids are skipped")
+	require.NoError(t, err)
+	require.Equal(t, id(1), c.ID(), "zero ids are skipped")
 }
 
 // loggedInClient returns a client logged in as session 5, user 1.
 func loggedInClient(t *testing.T) *lifecycle.Client {
 	c := newTestClient(t)
 	_, err := c.Login(nil, []byte("iggy"), []byte("iggy"))
-	noErr(t, err)
+	require.NoError(t, err)
 	_, err = c.Receive(loginReplyAs(t, id(1), 5))
-	noErr(t, err)
+	require.NoError(t, err)
 	return c
 }
 
 func loginReplyAs(t *testing.T, client codec.Uint128, session uint64) []byte {
 	b, err := codec.AppendLoginReplyFrame(nil, codec.ReplyHeader{Client: client, Operation: codec.OperationRegister},
 		codec.LoginReply{UserID: 1, Session: session, ServerProtocol: v011, ServerVersion: []byte("x")})
-	noErr(t, err)
+	require.NoError(t, err)
 	return b
 }
 
@@ -155,7 +155,7 @@ func loginReplyAs(t *testing.T, client codec.Uint128, session uint64) []byte {
 func TestClientReceive(t *testing.T) {
 	loginReply := func(t *testing.T, body []byte) []byte {
 		b, err := codec.AppendReplyFrame(nil, codec.ReplyHeader{Client: id(1), Operation: codec.OperationRegister}, body)
-		noErr(t, err)
+		require.NoError(t, err)
 		return b
 	}
 	sessionZero := loginReplyAs(t, id(1), 5)
@@ -190,9 +190,9 @@ func TestClientReceive(t *testing.T) {
 		{"eviction 14", true, evictionFrame(t, id(1), codec.ReasonIncompatibleProtocol), codec.IncompatibleProtocolError{Client: v011, Window: testWindow}, true, false,
 			func(t *testing.T, err error) {
 				var e codec.IncompatibleProtocolError
-				isTrue(t, errors.As(err, &e))
-				eq(t, testWindow, e.Window)
-				eq(t, v011, e.Client, "the version the client sent")
+				require.True(t, errors.As(err, &e))
+				require.Equal(t, testWindow, e.Window)
+				require.Equal(t, v011, e.Client, "the version the client sent")
 			}},
 		// WIRE.md section 8: reason 14 with an ill-formed window is 40.
 		{"eviction 14 ill-formed window", true, evictionIllFormed(t, id(1)), codec.StatusUnauthenticated, true, false, nil},
@@ -213,27 +213,27 @@ func TestClientReceive(t *testing.T) {
 			} else {
 				_, err = c.Ping(nil)
 			}
-			noErr(t, err)
+			require.NoError(t, err)
 			_, err = c.Receive(tc.frame)
 			if tc.err == nil {
-				noErr(t, err)
+				require.NoError(t, err)
 			} else {
-				errIs(t, err, tc.err)
+				require.ErrorIs(t, err, tc.err)
 			}
 			if tc.extraTest != nil {
 				tc.extraTest(t, err)
 			}
-			eq(t, tc.closed, c.Closed(), "closed")
-			eq(t, tc.loggedIn, c.Session() != 0, "logged in")
-			eq(t, false, c.State().Pending, "nothing outstanding")
+			require.Equal(t, tc.closed, c.Closed(), "closed")
+			require.Equal(t, tc.loggedIn, c.Session() != 0, "logged in")
+			require.Equal(t, false, c.State().Pending, "nothing outstanding")
 			if tc.closed {
 				_, err = c.Ping(nil)
-				errIs(t, err, lifecycle.ErrClosed)
+				require.ErrorIs(t, err, lifecycle.ErrClosed)
 				_, err = c.Receive(tc.frame)
-				errIs(t, err, lifecycle.ErrClosed)
+				require.ErrorIs(t, err, lifecycle.ErrClosed)
 				_, err = c.Login(nil, []byte("iggy"), []byte("iggy"))
-				noErr(t, err, "a login opens a closed client")
-				isTrue(t, !c.Closed() && c.ID() == id(2), "reopened with a new id")
+				require.NoError(t, err, "a login opens a closed client")
+				require.True(t, !c.Closed() && c.ID() == id(2), "reopened with a new id")
 			}
 		})
 	}
@@ -246,25 +246,25 @@ func evictionIllFormed(t *testing.T, client codec.Uint128) []byte {
 	b := evictionFrame(t, client, codec.ReasonNoSession)
 	b[144], b[148], b[255] = 1, 2, byte(codec.ReasonIncompatibleProtocol)
 	_, err := codec.DecodeEviction(b)
-	errIs(t, err, codec.ErrWindow, "the fixture must be the frame the codec refuses")
+	require.ErrorIs(t, err, codec.ErrWindow, "the fixture must be the frame the codec refuses")
 	return b
 }
 
 func TestClientUnexpectedReply(t *testing.T) {
 	c := loggedInClient(t)
 	_, err := c.Receive(replyFrame(t, id(1), 1, codec.OperationNonReplicated, 0))
-	errIs(t, err, lifecycle.ErrMismatch)
-	isTrue(t, c.Closed())
+	require.ErrorIs(t, err, lifecycle.ErrMismatch)
+	require.True(t, c.Closed())
 }
 
 func TestClientDeniedLogoutKeepsSession(t *testing.T) {
 	c := loggedInClient(t)
 	_, err := c.Logout(nil)
-	noErr(t, err)
+	require.NoError(t, err)
 	_, err = c.Receive(replyFrame(t, id(1), 1, codec.OperationLogout, codec.StatusInvalidCommand))
-	errIs(t, err, codec.StatusInvalidCommand)
-	eq(t, uint64(5), c.Session())
-	eq(t, uint64(2), c.State().Watermark, "the watermark stays consumed")
+	require.ErrorIs(t, err, codec.StatusInvalidCommand)
+	require.Equal(t, uint64(5), c.Session())
+	require.Equal(t, uint64(2), c.State().Watermark, "the watermark stays consumed")
 }
 
 // refLoginResult is a Register reply as the reference frames a failed

@@ -1,8 +1,6 @@
 package lifecycle
 
 import (
-	"errors"
-
 	"github.com/iggywire/iggywire/codec"
 )
 
@@ -22,10 +20,10 @@ type Conn struct {
 	session uint64
 	userID  uint32
 	// auth, when set, replaces the Server's Authenticator for this
-	// connection's logins (the Listener's failed-login throttle).
+	// connection's logins (a transport's failed-login throttle).
 	auth Authenticator
 	// answerErr is why the Handler's last answer could not be encoded;
-	// the Listener reports it and clears it.
+	// the transport takes it with TakeAnswerErr.
 	answerErr error
 }
 
@@ -43,14 +41,37 @@ func (c *Conn) State() ConnState {
 	return ConnState{Closed: c.closed, LoggedIn: c.bound, Client: c.client, Session: c.session, UserID: c.userID}
 }
 
+// WrapAuth replaces the Authenticator this connection's logins ask with
+// wrap's result, which is handed the Server's. A transport uses it to put
+// a per-connection guard (a failed-login throttle) in front of the
+// credential check without the Server's Authenticator leaving the package.
+// Call it before the first Handle.
+func (c *Conn) WrapAuth(wrap func(Authenticator) Authenticator) {
+	c.auth = wrap(c.srv.auth)
+}
+
+// authenticator is the Authenticator a Conn's logins ask: the one WrapAuth
+// set, or the Server's.
+func (c *Conn) authenticator() Authenticator {
+	if c.auth != nil {
+		return c.auth
+	}
+	return c.srv.auth
+}
+
+// TakeAnswerErr returns, and forgets, why the Handler's last answer could
+// not be encoded (Handle then denied the request with status 1), or nil.
+// A transport reports it after each frame.
+func (c *Conn) TakeAnswerErr() error {
+	err := c.answerErr
+	c.answerErr = nil
+	return err
+}
+
 // Closed reports whether the connection has ended: after Handle answered
 // with an eviction, or returned an error matching ErrFrameSize, the
 // transport must close it, and Handle answers nothing more.
 func (c *Conn) Closed() bool { return c.closed }
-
-// errFrameLen is the cause of an ErrFrameSize whose size field is usable but
-// does not match the frame handed in.
-var errFrameLen = errors.New("len(frame) != size")
 
 // Handle takes one whole frame (a 256-byte header and size-256 body bytes)
 // and appends the answer, if any, to out. It returns:
@@ -77,13 +98,9 @@ func (c *Conn) Handle(frame, out []byte) ([]byte, error) {
 	if c.closed {
 		return out, ErrClosed
 	}
-	size, err := codec.FrameSize(frame)
-	if err == nil && size != len(frame) {
-		err = errFrameLen
-	}
-	if err != nil {
+	if err := checkFrame(frame); err != nil {
 		c.close()
-		return out, wrap(ErrFrameSize, err)
+		return out, err
 	}
 	h, err := codec.DecodeRequestHeader(frame)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
 )
@@ -35,13 +37,13 @@ func runSteps(t *testing.T, steps []step) {
 	for i, s := range steps {
 		got, err := conn.Handle(s.in, nil)
 		if s.err == nil {
-			noErr(t, err, "step %d %s", i, s.name)
+			require.NoError(t, err, "step %d %s", i, s.name)
 		} else {
-			errIs(t, err, s.err, "step %d %s", i, s.name)
+			require.ErrorIs(t, err, s.err, "step %d %s", i, s.name)
 		}
-		eq(t, s.want, got, "step %d %s: answer bytes", i, s.name)
-		eq(t, s.state, conn.State(), "step %d %s: state", i, s.name)
-		eq(t, s.state.Closed, conn.Closed(), "step %d %s: Closed", i, s.name)
+		require.Equal(t, s.want, got, "step %d %s: answer bytes", i, s.name)
+		require.Equal(t, s.state, conn.State(), "step %d %s: state", i, s.name)
+		require.Equal(t, s.state.Closed, conn.Closed(), "step %d %s: Closed", i, s.name)
 	}
 }
 
@@ -162,14 +164,14 @@ func TestConnLifecycle(t *testing.T) {
 func TestConnIncompatibleWindowBytes(t *testing.T) {
 	conn := newTestServer(t).NewConn()
 	out, err := conn.Handle(register(t, clientA, passwordBody(t, codec.MustPack(1, 0, 0), "iggy", "iggy")), nil)
-	noErr(t, err)
-	eq(t, 256, len(out))
-	eq(t, byte(13), out[60], "command")
-	eq(t, uint32(256), binary.LittleEndian.Uint32(out[48:]), "size")
-	eq(t, clientA.Lo, binary.LittleEndian.Uint64(out[128:]), "client lo")
-	eq(t, clientA.Hi, binary.LittleEndian.Uint64(out[136:]), "client hi")
-	eq(t, []byte{0x00, 0x2C, 0, 0, 0x00, 0x2C, 0, 0}, out[144:152], "window max then min")
-	eq(t, byte(14), out[255], "reason")
+	require.NoError(t, err)
+	require.Equal(t, 256, len(out))
+	require.Equal(t, byte(13), out[60], "command")
+	require.Equal(t, uint32(256), binary.LittleEndian.Uint32(out[48:]), "size")
+	require.Equal(t, clientA.Lo, binary.LittleEndian.Uint64(out[128:]), "client lo")
+	require.Equal(t, clientA.Hi, binary.LittleEndian.Uint64(out[136:]), "client hi")
+	require.Equal(t, []byte{0x00, 0x2C, 0, 0, 0x00, 0x2C, 0, 0}, out[144:152], "window max then min")
+	require.Equal(t, byte(14), out[255], "reason")
 }
 
 // TestConnDroppedHeaders: a frame whose header is not a valid Request gets
@@ -203,17 +205,17 @@ func TestConnDroppedHeaders(t *testing.T) {
 		want := fresh
 		if loggedIn {
 			_, err := conn.Handle(register(t, clientA, passwordBody(t, v011, "iggy", "iggy")), nil)
-			noErr(t, err)
+			require.NoError(t, err)
 			want = bound(clientA, 1, 1)
 		}
 		for _, c := range cases {
 			out, err := conn.Handle(c.frame, []byte("kept"))
-			errIs(t, err, lifecycle.ErrDropped, c.name)
-			errIs(t, err, c.cause, c.name)
+			require.ErrorIs(t, err, lifecycle.ErrDropped, c.name)
+			require.ErrorIs(t, err, c.cause, c.name)
 			var dropped *lifecycle.DroppedError
-			isTrue(t, errors.As(err, &dropped), c.name)
-			eq(t, []byte("kept"), out, c.name)
-			eq(t, want, conn.State(), c.name)
+			require.True(t, errors.As(err, &dropped), c.name)
+			require.Equal(t, []byte("kept"), out, c.name)
+			require.Equal(t, want, conn.State(), c.name)
 		}
 	}
 }
@@ -243,12 +245,12 @@ func TestConnFrameSize(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			conn := newTestServer(t).NewConn()
 			out, err := conn.Handle(c.frame, nil)
-			errIs(t, err, lifecycle.ErrFrameSize)
-			isTrue(t, out == nil, "no answer")
-			isTrue(t, conn.Closed())
+			require.ErrorIs(t, err, lifecycle.ErrFrameSize)
+			require.True(t, out == nil, "no answer")
+			require.True(t, conn.Closed())
 			out, err = conn.Handle(ping, nil)
-			errIs(t, err, lifecycle.ErrClosed)
-			isTrue(t, out == nil, "no answer")
+			require.ErrorIs(t, err, lifecycle.ErrClosed)
+			require.True(t, out == nil, "no answer")
 		})
 	}
 }
@@ -258,14 +260,14 @@ func TestConnFrameSize(t *testing.T) {
 func TestConnDropErrorsAreFresh(t *testing.T) {
 	conn := newTestServer(t).NewConn()
 	_, err := conn.Handle(register(t, clientA, passwordBody(t, v011, "iggy", "iggy")), nil)
-	noErr(t, err)
+	require.NoError(t, err)
 	ahead := replicated(t, clientA, codec.OperationLogout, 1<<40, 1)
 	_, err1 := conn.Handle(ahead, nil)
 	var d1 *lifecycle.DroppedError
-	isTrue(t, errors.As(err1, &d1))
+	require.True(t, errors.As(err1, &d1))
 	d1.Err = errors.New("changed by a caller")
 	_, err2 := conn.Handle(ahead, nil)
-	errIs(t, err2, lifecycle.ErrSessionAhead, "the next drop is untouched")
+	require.ErrorIs(t, err2, lifecycle.ErrSessionAhead, "the next drop is untouched")
 }
 
 // TestConnFrameSizeLogsOut: a logged-in connection that ends on an unusable
@@ -274,11 +276,11 @@ func TestConnDropErrorsAreFresh(t *testing.T) {
 func TestConnFrameSizeLogsOut(t *testing.T) {
 	conn := newTestServer(t).NewConn()
 	_, err := conn.Handle(register(t, clientA, passwordBody(t, v011, "iggy", "iggy")), nil)
-	noErr(t, err)
-	isTrue(t, conn.State().LoggedIn, "logged in")
+	require.NoError(t, err)
+	require.True(t, conn.State().LoggedIn, "logged in")
 	_, err = conn.Handle(make([]byte, 100), nil)
-	errIs(t, err, lifecycle.ErrFrameSize)
-	eq(t, lifecycle.ConnState{Closed: true}, conn.State())
+	require.ErrorIs(t, err, lifecycle.ErrFrameSize)
+	require.Equal(t, lifecycle.ConnState{Closed: true}, conn.State())
 }
 
 // TestConnEchoes: the request checksum, client id and request number come
@@ -288,11 +290,11 @@ func TestConnEchoes(t *testing.T) {
 		Operation: codec.OperationNonReplicated, Code: codec.CodePing, Timestamp: 123}
 	conn := newTestServer(t).NewConn()
 	out, err := conn.Handle(request(t, h, nil), []byte("prefix"))
-	noErr(t, err)
+	require.NoError(t, err)
 	want, err := codec.AppendReplyFrame([]byte("prefix"), codec.ReplyHeader{RequestChecksum: h.RequestChecksum,
 		Client: clientB, Request: 1 << 40, Operation: codec.OperationNonReplicated}, nil)
-	noErr(t, err)
-	eq(t, want, out)
+	require.NoError(t, err)
+	require.Equal(t, want, out)
 }
 
 // TestConnSessionsIncrease: sessions grow across every login on a Server,
@@ -304,11 +306,11 @@ func TestConnSessionsIncrease(t *testing.T) {
 		conn := srv.NewConn()
 		for range i % 2 { // the second login on one connection replaces the binding
 			_, err := conn.Handle(register(t, clientA, tokenBody(t, v011, "tok-iggy")), nil)
-			noErr(t, err)
+			require.NoError(t, err)
 		}
 		_, err := conn.Handle(register(t, clientA, tokenBody(t, v011, "tok-iggy")), nil)
-		noErr(t, err)
-		isTrue(t, conn.State().Session > last, "session grows")
+		require.NoError(t, err)
+		require.True(t, conn.State().Session > last, "session grows")
 		last = conn.State().Session
 	}
 }
@@ -323,35 +325,35 @@ func TestConnHandler(t *testing.T) {
 			}
 			return codec.StatusUnauthenticated, []byte("ignored")
 		}})
-	noErr(t, err)
+	require.NoError(t, err)
 	conn := srv.NewConn()
 	_, err = conn.Handle(register(t, clientA, passwordBody(t, v011, "iggy", "iggy")), nil)
-	noErr(t, err)
+	require.NoError(t, err)
 	out, err := conn.Handle(nonReplicated(t, clientA, 1, 100), nil)
-	noErr(t, err)
+	require.NoError(t, err)
 	want, err := codec.AppendReplyFrame(nil, codec.ReplyHeader{Client: clientA, Request: 1, Operation: codec.OperationNonReplicated}, []byte("hello"))
-	noErr(t, err)
-	eq(t, want, out)
+	require.NoError(t, err)
+	require.Equal(t, want, out)
 	out, err = conn.Handle(nonReplicated(t, clientA, 1, 101), nil)
-	noErr(t, err)
-	eq(t, replyFrame(t, clientA, 1, codec.OperationNonReplicated, codec.StatusUnauthenticated), out)
+	require.NoError(t, err)
+	require.Equal(t, replyFrame(t, clientA, 1, codec.OperationNonReplicated, codec.StatusUnauthenticated), out)
 }
 
 func TestNewServerConfig(t *testing.T) {
 	_, err := lifecycle.NewServer(lifecycle.Config{Window: codec.Window{Min: 2, Max: 1}, Auth: testAuth})
-	isTrue(t, err != nil, "config error")
+	require.True(t, err != nil, "config error")
 	_, err = lifecycle.NewServer(lifecycle.Config{Window: testWindow})
-	isTrue(t, err != nil, "config error")
+	require.True(t, err != nil, "config error")
 	_, err = lifecycle.NewServer(lifecycle.Config{Window: testWindow, Auth: testAuth, Version: string([]byte{0xff})})
-	isTrue(t, err != nil, "config error")
+	require.True(t, err != nil, "config error")
 	s, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Auth: testAuth})
-	noErr(t, err)
+	require.NoError(t, err)
 	out, err := s.NewConn().Handle(register(t, clientA, passwordBody(t, v011, "iggy", "iggy")), nil)
-	noErr(t, err)
+	require.NoError(t, err)
 	_, code, err := codec.SplitResult(out[256:])
-	noErr(t, err)
-	eq(t, uint32(0), code)
+	require.NoError(t, err)
+	require.Equal(t, uint32(0), code)
 	reply, err := codec.ParseLoginReply(out[260:])
-	noErr(t, err)
-	eq(t, "0.11.0", string(reply.ServerVersion), "default version text is the window's max")
+	require.NoError(t, err)
+	require.Equal(t, "0.11.0", string(reply.ServerVersion), "default version text is the window's max")
 }

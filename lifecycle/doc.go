@@ -11,8 +11,10 @@
 // server version text, the Authenticator, the Handler for commands after
 // login and the session counter. Server.NewConn returns one Conn per
 // connection; Conn.Handle takes one request frame and appends the answer,
-// if any, to a caller-owned buffer. Listener is the thin adapter that puts
-// Conns on real network connections.
+// if any, to a caller-owned buffer. ReadFrame cuts frames out of a byte
+// stream. Package lifecycle/tcp holds the thin adapter, a Listener, that
+// puts Conns on real network connections; this package imports nothing of
+// the network, system calls, logging or JSON itself.
 //
 // # Client
 //

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
 )
@@ -20,7 +22,7 @@ func TestErrorChains(t *testing.T) {
 
 	c := newTestClient(t)
 	_, err := c.Ping(nil)
-	noErr(t, err)
+	require.NoError(t, err)
 	_, malformed := c.Receive(bad)
 
 	for _, tc := range []struct {
@@ -32,12 +34,12 @@ func TestErrorChains(t *testing.T) {
 		{size, lifecycle.ErrFrameSize, "unusable frame size: codec: header at offset 10"},
 		{malformed, lifecycle.ErrMalformed, "malformed frame: codec: "},
 	} {
-		errIs(t, tc.err, tc.class)
-		isTrue(t, strings.Contains(tc.err.Error(), tc.text), "%q lacks %q", tc.err, tc.text)
+		require.ErrorIs(t, tc.err, tc.class)
+		require.True(t, strings.Contains(tc.err.Error(), tc.text), "%q lacks %q", tc.err, tc.text)
 		var ce *codec.Error
-		isTrue(t, errors.As(tc.err, &ce), "%v reaches its codec cause", tc.err)
+		require.True(t, errors.As(tc.err, &ce), "%v reaches its codec cause", tc.err)
 	}
-	errIs(t, malformed, codec.StatusInvalidCommand, "a malformed frame means status 3 to an SDK")
+	require.ErrorIs(t, malformed, codec.StatusInvalidCommand, "a malformed frame means status 3 to an SDK")
 	_, err = c.Logout(nil)
-	errIs(t, err, lifecycle.ErrClosed, "a closed client builds nothing but a login")
+	require.ErrorIs(t, err, lifecycle.ErrClosed, "a closed client builds nothing but a login")
 }

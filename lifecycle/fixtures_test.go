@@ -1,10 +1,9 @@
 package lifecycle_test
 
 import (
-	"errors"
-	"fmt"
-	"reflect"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
@@ -34,7 +33,7 @@ const testServerVersion = "iggywire-test 1.0"
 func newTestServer(t testing.TB) *lifecycle.Server {
 	t.Helper()
 	s, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Version: testServerVersion, Auth: testAuth})
-	noErr(t, err)
+	require.NoError(t, err)
 	return s
 }
 
@@ -46,7 +45,7 @@ func info(v codec.Version) codec.ClientVersionInfo {
 func passwordBody(t testing.TB, v codec.Version, user, pass string) []byte {
 	t.Helper()
 	b, err := codec.LoginRegister{Info: info(v), Username: []byte(user), Password: codec.NewSecret([]byte(pass))}.AppendTo(nil)
-	noErr(t, err)
+	require.NoError(t, err)
 	return b
 }
 
@@ -54,7 +53,7 @@ func passwordBody(t testing.TB, v codec.Version, user, pass string) []byte {
 func tokenBody(t testing.TB, v codec.Version, token string) []byte {
 	t.Helper()
 	b, err := codec.LoginRegisterPAT{Info: info(v), Token: codec.NewSecret([]byte(token))}.AppendTo(nil)
-	noErr(t, err)
+	require.NoError(t, err)
 	return b
 }
 
@@ -62,7 +61,7 @@ func tokenBody(t testing.TB, v codec.Version, token string) []byte {
 func request(t testing.TB, h codec.RequestHeader, body []byte) []byte {
 	t.Helper()
 	b, err := codec.AppendRequestFrame(nil, h, body)
-	noErr(t, err)
+	require.NoError(t, err)
 	return b
 }
 
@@ -82,7 +81,7 @@ func replicated(t testing.TB, client codec.Uint128, op codec.Operation, session,
 func replyFrame(t testing.TB, client codec.Uint128, req uint64, op codec.Operation, status codec.Status) []byte {
 	t.Helper()
 	b, err := codec.AppendReplyFrame(nil, codec.ReplyHeader{Client: client, Request: req, Operation: op, Status: status}, nil)
-	noErr(t, err)
+	require.NoError(t, err)
 	return b
 }
 
@@ -92,7 +91,7 @@ func loginFrame(t testing.TB, client codec.Uint128, session uint64, user uint32)
 	b, err := codec.AppendLoginReplyFrame(nil,
 		codec.ReplyHeader{Client: client, Op: session, Commit: session, Operation: codec.OperationRegister},
 		codec.LoginReply{UserID: user, Session: session, ServerProtocol: v011, ServerVersion: []byte(testServerVersion)})
-	noErr(t, err)
+	require.NoError(t, err)
 	return b
 }
 
@@ -104,47 +103,6 @@ func evictionFrame(t testing.TB, client codec.Uint128, reason codec.EvictionReas
 		e = codec.NewIncompatibleProtocol(client, testWindow)
 	}
 	b, err := e.AppendTo(nil)
-	noErr(t, err)
+	require.NoError(t, err)
 	return b
-}
-
-// The assertions below stand in for testify's require: testify v1.12 pulls
-// in a YAML module the module's go.sum does not list.
-
-func msg(args []any) string {
-	if len(args) == 0 {
-		return ""
-	}
-	if f, ok := args[0].(string); ok {
-		return fmt.Sprintf(f, args[1:]...) + ": "
-	}
-	return fmt.Sprint(args...) + ": "
-}
-
-func noErr(t testing.TB, err error, args ...any) {
-	t.Helper()
-	if err != nil {
-		t.Fatalf("%sunexpected error: %v", msg(args), err)
-	}
-}
-
-func errIs(t testing.TB, err, target error, args ...any) {
-	t.Helper()
-	if !errors.Is(err, target) {
-		t.Fatalf("%serror %v does not match %v", msg(args), err, target)
-	}
-}
-
-func eq(t testing.TB, want, got any, args ...any) {
-	t.Helper()
-	if !reflect.DeepEqual(want, got) {
-		t.Fatalf("%s\nwant %#v\ngot  %#v", msg(args), want, got)
-	}
-}
-
-func isTrue(t testing.TB, cond bool, args ...any) {
-	t.Helper()
-	if !cond {
-		t.Fatalf("%scondition is false", msg(args))
-	}
 }

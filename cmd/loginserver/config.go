@@ -11,6 +11,7 @@ import (
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
+	"github.com/iggywire/iggywire/lifecycle/tcp"
 )
 
 // config is what the flags say.
@@ -20,7 +21,7 @@ type config struct {
 	Auth    lifecycle.StaticAuth
 	// Serve holds the budgets and timeouts; run adds the Observer and,
 	// with Trace, the per-frame log.
-	Serve lifecycle.ServeOptions
+	Serve tcp.ServeOptions
 	// Trace logs every frame in and every answer out.
 	Trace bool
 	// Metrics is the address of the Prometheus endpoint, "" for none.
@@ -120,7 +121,7 @@ func (f listFlag) Set(s string) error {
 // come in groups, each registered by one method and checked by one check
 // after parsing: a new flag goes into the group it belongs to.
 func parseConfig(args []string, stderr io.Writer) (config, error) {
-	cfg := config{Serve: lifecycle.DefaultServeOptions()}
+	cfg := config{Serve: tcp.DefaultServeOptions()}
 	raw := rawFlags{version: "0.11.0", loginBurst: cfg.Serve.LoginBurst}
 	fs := flag.NewFlagSet("loginserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
+	"github.com/iggywire/iggywire/lifecycle/tcp"
 )
 
 func TestParseConfig(t *testing.T) {
@@ -27,7 +28,7 @@ func TestParseConfig(t *testing.T) {
 			{ID: 2, Name: "bob", Password: codec.NewSecret([]byte("p:w")), Inactive: true},
 		},
 		Tokens: []lifecycle.Token{{Value: codec.NewSecret([]byte("a=b")), User: "iggy"}, {Value: codec.NewSecret([]byte("t2")), User: "bob"}},
-	}, Serve: lifecycle.DefaultServeOptions()}
+	}, Serve: tcp.DefaultServeOptions()}
 	if !reflect.DeepEqual(want, got) {
 		t.Fatalf("want %+v\ngot  %+v", want, got)
 	}
@@ -94,7 +95,7 @@ func TestParseServeFlags(t *testing.T) {
 		"-idle-timeout", "1m", "-read-timeout", "4s", "-write-timeout", "5s", "-max-frame", "65536",
 		"-large-frame-memory", "1048576", "-login-burst", "7", "-login-rate", "0.5", "-trace", "-metrics", "127.0.0.1:0"}, io.Discard)
 	require.NoError(t, err)
-	require.Equal(t, lifecycle.ServeOptions{MaxConns: 100, MaxPreLogin: 10, LoginTimeout: 3 * time.Second,
+	require.Equal(t, tcp.ServeOptions{MaxConns: 100, MaxPreLogin: 10, LoginTimeout: 3 * time.Second,
 		IdleTimeout: time.Minute, ReadTimeout: 4 * time.Second, WriteTimeout: 5 * time.Second, MaxFrame: 65536,
 		LargeFrameMemory: 1 << 20, LoginBurst: 7, LoginRate: 0.5}, got.Serve)
 	require.True(t, got.Trace)

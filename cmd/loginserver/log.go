@@ -7,6 +7,7 @@ import (
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
+	"github.com/iggywire/iggywire/lifecycle/tcp"
 )
 
 // connLog is the default log, for people: a line per connection opened and
@@ -15,23 +16,23 @@ import (
 // be sent. Dropped frames are counted in the metrics and shown by -trace.
 // No argument of an Observer holds a secret.
 type connLog struct {
-	lifecycle.NopObserver
+	tcp.NopObserver
 	log *slog.Logger
 }
 
-func connAttrs(c lifecycle.ConnInfo, more ...any) []any {
+func connAttrs(c tcp.ConnInfo, more ...any) []any {
 	return append([]any{"conn", c.ID, "remote", c.RemoteString()}, more...)
 }
 
-func (l connLog) Opened(c lifecycle.ConnInfo) { l.log.Info("open", connAttrs(c)...) }
+func (l connLog) Opened(c tcp.ConnInfo) { l.log.Info("open", connAttrs(c)...) }
 
-func (l connLog) Refused(c lifecycle.ConnInfo) {
-	l.log.Warn("refused", connAttrs(c, "cause", lifecycle.CauseTotalCap.String())...)
+func (l connLog) Refused(c tcp.ConnInfo) {
+	l.log.Warn("refused", connAttrs(c, "cause", tcp.CauseTotalCap.String())...)
 }
 
-func (l connLog) Closed(c lifecycle.ConnInfo, how lifecycle.Closing) {
+func (l connLog) Closed(c tcp.ConnInfo, how tcp.Closing) {
 	attrs := connAttrs(c, "cause", how.Cause.String())
-	if how.Cause == lifecycle.CauseEvicted {
+	if how.Cause == tcp.CauseEvicted {
 		attrs = append(attrs, "reason", how.Reason.String())
 	}
 	attrs = append(attrs, "logged_in", how.LoggedIn, "logins", how.Logins, "frames", how.Frames,
@@ -39,7 +40,7 @@ func (l connLog) Closed(c lifecycle.ConnInfo, how lifecycle.Closing) {
 	l.log.Info("close", attrs...)
 }
 
-func (l connLog) Login(c lifecycle.ConnInfo, r lifecycle.LoginResult) {
+func (l connLog) Login(c tcp.ConnInfo, r tcp.LoginResult) {
 	attrs := connAttrs(c, "outcome", r.Outcome())
 	if r.OK {
 		attrs = append(attrs, "user_id", r.UserID, "session", r.Session)
@@ -47,9 +48,9 @@ func (l connLog) Login(c lifecycle.ConnInfo, r lifecycle.LoginResult) {
 	l.log.Info("login", attrs...)
 }
 
-func (l connLog) Logout(c lifecycle.ConnInfo) { l.log.Info("logout", connAttrs(c)...) }
+func (l connLog) Logout(c tcp.ConnInfo) { l.log.Info("logout", connAttrs(c)...) }
 
-func (l connLog) AnswerFailed(c lifecycle.ConnInfo, err error) {
+func (l connLog) AnswerFailed(c tcp.ConnInfo, err error) {
 	l.log.Error("answer not encodable, denied with status 1", connAttrs(c, "err", err.Error())...)
 }
 
@@ -61,14 +62,14 @@ func (l connLog) AcceptFailed(err error, retry time.Duration) {
 // logged, never a body, so no password or token can reach the log.
 type frameLogger struct{ log *slog.Logger }
 
-func (f frameLogger) trace(e lifecycle.Exchange) {
+func (f frameLogger) trace(e tcp.Exchange) {
 	f.in(e)
 	if len(e.Out) > 0 {
 		f.out(e)
 	}
 }
 
-func (f frameLogger) in(e lifecycle.Exchange) {
+func (f frameLogger) in(e tcp.Exchange) {
 	attrs := []any{"dir", "in", "remote", e.Remote.String()}
 	if h, err := codec.DecodeRequestHeader(e.In.Bytes()); err == nil {
 		attrs = append(attrs, "command", codec.CommandRequest.String(), "operation", h.Operation.String())
@@ -82,7 +83,7 @@ func (f frameLogger) in(e lifecycle.Exchange) {
 	f.log.Info("frame", append(attrs, "result", result(e))...)
 }
 
-func (f frameLogger) out(e lifecycle.Exchange) {
+func (f frameLogger) out(e tcp.Exchange) {
 	attrs := []any{"dir", "out", "remote", e.Remote.String()}
 	if ev, err := codec.DecodeEviction(e.Out); err == nil {
 		attrs = append(attrs, "command", codec.CommandEviction.String(), "client", ev.Client.String(),
@@ -102,7 +103,7 @@ func (f frameLogger) out(e lifecycle.Exchange) {
 
 // result says what became of an incoming frame. Errors of codec and
 // lifecycle never contain a secret.
-func result(e lifecycle.Exchange) string {
+func result(e tcp.Exchange) string {
 	switch {
 	case e.Err == nil:
 		return "answered"

@@ -35,6 +35,7 @@ import (
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
+	"github.com/iggywire/iggywire/lifecycle/tcp"
 )
 
 func main() {
@@ -82,7 +83,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 	if cfg.Trace {
 		opts.Trace = frameLogger{logger}.trace
 	}
-	l := lifecycle.NewListener(ln, srv, opts)
+	l := tcp.NewListener(ln, srv, opts)
 	if m != nil {
 		m.watch(l)
 		mctx, stopMetrics := context.WithCancel(context.Background())

@@ -102,7 +102,7 @@ func login(t *testing.T, addr net.Addr, build func(*lifecycle.Client) ([]byte, e
 		if _, err := nc.Write(frame); err != nil {
 			t.Fatal(err)
 		}
-		answer, err := lifecycle.ReadFrame(nc, nil)
+		answer, err := lifecycle.ReadFrame(nc, nil, codec.MaxFrameSize)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,7 +151,7 @@ func TestRunTransientAndOwnID(t *testing.T) {
 		require.NoError(t, err)
 		_, err = nc.Write(frame)
 		require.NoError(t, err)
-		answer, err := lifecycle.ReadFrame(nc, nil)
+		answer, err := lifecycle.ReadFrame(nc, nil, codec.MaxFrameSize)
 		require.NoError(t, err)
 		_, err = c.Receive(answer)
 		return answer, err
@@ -177,7 +177,7 @@ func TestRunTransientAndOwnID(t *testing.T) {
 	require.NoError(t, err)
 	_, err = nc2.Write(frame)
 	require.NoError(t, err)
-	answer, err := lifecycle.ReadFrame(nc2, nil)
+	answer, err := lifecycle.ReadFrame(nc2, nil, codec.MaxFrameSize)
 	require.NoError(t, err)
 	ev, err := codec.DecodeEviction(answer)
 	require.NoError(t, err)

@@ -12,14 +12,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/iggywire/iggywire/lifecycle"
+	"github.com/iggywire/iggywire/lifecycle/tcp"
 )
 
 // metrics counts what the listener does, for Prometheus. It is an Observer;
 // the open connections are read from the Listener when scraped. Each
 // metrics has its own registry, so tests can make as many as they like.
 type metrics struct {
-	lifecycle.NopObserver
+	tcp.NopObserver
 	reg          *prometheus.Registry
 	accepted     prometheus.Counter
 	refused      *prometheus.CounterVec
@@ -60,7 +60,7 @@ func newMetrics() *metrics {
 }
 
 // watch exposes l's open connections, before and after login.
-func (m *metrics) watch(l *lifecycle.Listener) {
+func (m *metrics) watch(l *tcp.Listener) {
 	open := func(state string, pick func(pre, in int) int) prometheus.GaugeFunc {
 		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: metricsNamespace, Name: "connections_open",
 			Help: "Connections open, not logged in (prelogin) and logged in.", ConstLabels: prometheus.Labels{"state": state}},
@@ -69,29 +69,29 @@ func (m *metrics) watch(l *lifecycle.Listener) {
 	m.reg.MustRegister(open("prelogin", func(pre, _ int) int { return pre }), open("loggedin", func(_, in int) int { return in }))
 }
 
-func (m *metrics) Opened(lifecycle.ConnInfo) { m.accepted.Inc() }
+func (m *metrics) Opened(tcp.ConnInfo) { m.accepted.Inc() }
 
-func (m *metrics) Refused(lifecycle.ConnInfo) {
-	m.refused.WithLabelValues(lifecycle.CauseTotalCap.String()).Inc()
+func (m *metrics) Refused(tcp.ConnInfo) {
+	m.refused.WithLabelValues(tcp.CauseTotalCap.String()).Inc()
 }
 
-func (m *metrics) Closed(_ lifecycle.ConnInfo, how lifecycle.Closing) {
+func (m *metrics) Closed(_ tcp.ConnInfo, how tcp.Closing) {
 	m.closed.WithLabelValues(how.Cause.String()).Inc()
-	if how.Cause == lifecycle.CauseEvicted {
+	if how.Cause == tcp.CauseEvicted {
 		m.evictions.WithLabelValues(how.Reason.String()).Inc()
 	}
 }
 
-func (m *metrics) Login(_ lifecycle.ConnInfo, r lifecycle.LoginResult) {
+func (m *metrics) Login(_ tcp.ConnInfo, r tcp.LoginResult) {
 	m.logins.WithLabelValues(r.Outcome()).Inc()
 	if r.Throttled {
 		m.throttled.Inc()
 	}
 }
 
-func (m *metrics) Dropped(lifecycle.ConnInfo, error) { m.dropped.Inc() }
+func (m *metrics) Dropped(tcp.ConnInfo, error) { m.dropped.Inc() }
 
-func (m *metrics) AnswerFailed(lifecycle.ConnInfo, error) { m.answerErrors.Inc() }
+func (m *metrics) AnswerFailed(tcp.ConnInfo, error) { m.answerErrors.Inc() }
 
 func (m *metrics) AcceptFailed(error, time.Duration) { m.acceptErrors.Inc() }
 

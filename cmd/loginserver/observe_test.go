@@ -108,7 +108,7 @@ func pingClient(addr net.Addr, password string, n int) error {
 			_, err = nc.Write(frame)
 		}
 		if err == nil {
-			frame, err = lifecycle.ReadFrame(nc, nil)
+			frame, err = lifecycle.ReadFrame(nc, nil, codec.MaxFrameSize)
 		}
 		if err == nil {
 			_, err = c.Receive(frame)

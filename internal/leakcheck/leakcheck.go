@@ -17,6 +17,7 @@ import (
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
+	"github.com/iggywire/iggywire/lifecycle/tcp"
 )
 
 // hidden keeps a value in an unexported field: fmt cannot call its methods
@@ -85,7 +86,7 @@ func secretHolders(secret []byte) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ex := lifecycle.Exchange{In: codec.NewSecret(frame), Out: []byte{1}}
+	ex := tcp.Exchange{In: codec.NewSecret(frame), Out: []byte{1}}
 
 	values := map[string]any{
 		"Secret": s, "LoginRegister": login, "LoginRegisterPAT": pat,
@@ -106,9 +107,9 @@ func secretHolders(secret []byte) (map[string]any, error) {
 	out["hidden StaticAuth"] = hidden[lifecycle.StaticAuth]{auth}
 	out["hidden Config"] = hidden[lifecycle.Config]{cfg}
 	out["hidden Server"] = hidden[*lifecycle.Server]{srv}
-	out["hidden Exchange"] = hidden[lifecycle.Exchange]{ex}
+	out["hidden Exchange"] = hidden[tcp.Exchange]{ex}
 	out["*hidden LoginRegister"] = &hidden[codec.LoginRegister]{login}
-	out["*hidden Exchange"] = &hidden[lifecycle.Exchange]{ex}
+	out["*hidden Exchange"] = &hidden[tcp.Exchange]{ex}
 	return out, nil
 }
 

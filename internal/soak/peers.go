@@ -54,7 +54,7 @@ func (c *client) do(frame []byte, err error) error {
 	if _, err := c.nc.Write(frame); err != nil {
 		return err
 	}
-	answer, err := lifecycle.ReadFrame(c.nc, nil)
+	answer, err := lifecycle.ReadFrame(c.nc, nil, codec.MaxFrameSize)
 	if err != nil {
 		return err
 	}
@@ -228,7 +228,7 @@ func (c *client) sendLogin(body []byte) error {
 	if _, err := bufs.WriteTo(c.nc); err != nil {
 		return err
 	}
-	answer, err := lifecycle.ReadFrame(c.nc, nil)
+	answer, err := lifecycle.ReadFrame(c.nc, nil, codec.MaxFrameSize)
 	if err != nil {
 		return err
 	}

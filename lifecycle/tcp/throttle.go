@@ -1,12 +1,14 @@
-package lifecycle
+package tcp
 
 import (
-	"github.com/iggywire/iggywire/codec"
 	"net"
 	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
 )
 
 // Defaults of the failed-login throttle.
@@ -154,7 +156,7 @@ func (t *throttle) pad() {
 // password or token would be answered, after about the usual time, without
 // asking the real Authenticator.
 type throttledAuth struct {
-	inner Authenticator
+	inner lifecycle.Authenticator
 	t     *throttle
 	key   netip.Addr
 	// refused is set when a check was skipped; the connection's goroutine
@@ -164,12 +166,12 @@ type throttledAuth struct {
 
 // Password implements Authenticator.
 func (a *throttledAuth) Password(username []byte, password codec.Secret) (uint32, error) {
-	return a.check(ErrInvalidCredentials, func() (uint32, error) { return a.inner.Password(username, password) })
+	return a.check(lifecycle.ErrInvalidCredentials, func() (uint32, error) { return a.inner.Password(username, password) })
 }
 
 // Token implements Authenticator.
 func (a *throttledAuth) Token(token codec.Secret) (uint32, error) {
-	return a.check(ErrInvalidToken, func() (uint32, error) { return a.inner.Token(token) })
+	return a.check(lifecycle.ErrInvalidToken, func() (uint32, error) { return a.inner.Token(token) })
 }
 
 func (a *throttledAuth) check(refusal error, real func() (uint32, error)) (uint32, error) {
@@ -185,13 +187,4 @@ func (a *throttledAuth) check(refusal error, real func() (uint32, error)) (uint3
 		a.t.refund(a.key, time.Now())
 	}
 	return userID, err
-}
-
-// authenticator is the Authenticator a Conn's logins ask: the Listener's
-// throttle for this connection, or the Server's.
-func (c *Conn) authenticator() Authenticator {
-	if c.auth != nil {
-		return c.auth
-	}
-	return c.srv.auth
 }

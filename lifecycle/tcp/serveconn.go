@@ -1,6 +1,7 @@
-package lifecycle
+package tcp
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
 )
 
 // Buffer sizes of a served connection: what it starts with, and the most
@@ -36,9 +38,10 @@ var errOverCap = errors.New("frame above MaxFrame")
 type connLoop struct {
 	l    *Listener
 	p    *peer
-	conn *Conn
+	conn *lifecycle.Conn
 	auth *throttledAuth // nil when the throttle is off
 
+	src       frameSource
 	in, out   []byte
 	loginBy   time.Time // when a connection not logged in is closed
 	loggedOut bool      // the last change of login state was a logout
@@ -48,11 +51,14 @@ type connLoop struct {
 // serveConn serves p until it ends.
 func (l *Listener) serveConn(p *peer) {
 	c := &connLoop{l: l, p: p, conn: l.srv.NewConn(),
-		in: make([]byte, codec.HeaderSize, startIn), out: make([]byte, 0, startOut),
+		in: make([]byte, 0, startIn), out: make([]byte, 0, startOut),
 		loginBy: time.Now().Add(l.opts.LoginTimeout)}
+	c.src.c = c
 	if l.throttle != nil {
-		c.auth = &throttledAuth{inner: l.srv.auth, t: l.throttle, key: throttleKey(p.info.Remote)}
-		c.conn.auth = c.auth
+		c.conn.WrapAuth(func(inner lifecycle.Authenticator) lifecycle.Authenticator {
+			c.auth = &throttledAuth{inner: inner, t: l.throttle, key: throttleKey(p.info.Remote)}
+			return c.auth
+		})
 	}
 	l.obs.Opened(p.info)
 	c.how.Cause = c.run()
@@ -90,7 +96,7 @@ func (c *connLoop) run() CloseCause {
 // header whose size is unusable is returned alone for Handle to refuse; one
 // above MaxFrame is returned alone with errOverCap.
 func (c *connLoop) read() (frame []byte, share int64, cause CloseCause, err error) {
-	nc, opts := c.p.nc, &c.l.opts
+	opts := &c.l.opts
 	wait, waitCause := time.Time{}, CauseIdleTimeout
 	switch {
 	case !c.conn.State().LoggedIn:
@@ -98,38 +104,30 @@ func (c *connLoop) read() (frame []byte, share int64, cause CloseCause, err erro
 	case opts.IdleTimeout > 0:
 		wait = time.Now().Add(opts.IdleTimeout)
 	}
-	_ = nc.SetReadDeadline(wait)
-	header := c.in[:codec.HeaderSize]
-	n, err := io.ReadAtLeast(nc, header, 1)
-	if err != nil {
-		return nil, 0, c.failed(err, waitCause), nil
-	}
-	// The frame has begun: the rest is due within ReadTimeout.
-	frameCause := c.frameDeadline()
-	if _, err := io.ReadFull(nc, header[n:]); err != nil {
-		return nil, 0, c.failed(err, frameCause), nil
-	}
-	size, err := codec.FrameSize(header)
+	_ = c.p.nc.SetReadDeadline(wait)
+	c.src.begin(waitCause)
+	// Frames up to largeFrame (and MaxFrame) are read whole into the
+	// connection's buffer; a larger one stops at its header.
+	frame, err = lifecycle.ReadFrame(&c.src, c.in[:0], min(largeFrame, opts.MaxFrame))
 	switch {
-	case err != nil || size == codec.HeaderSize:
-		return header, 0, 0, nil
-	case size > opts.MaxFrame:
-		return header, 0, 0, errOverCap
-	case size <= largeFrame:
-		frame, err = appendFull(nc, header, size-codec.HeaderSize)
-		if err != nil {
-			return nil, 0, c.failed(err, frameCause), nil
-		}
-		if cap(frame) <= keepBuf {
-			c.in = frame[:cap(frame)]
-		}
+	case errors.Is(err, lifecycle.ErrFrameSize):
 		return frame, 0, 0, nil
+	case errors.Is(err, lifecycle.ErrFrameTooLarge):
+		if size, _ := codec.FrameSize(frame); size <= opts.MaxFrame {
+			return c.readLarge(frame, size)
+		}
+		return frame, 0, 0, errOverCap
+	case err != nil:
+		return nil, 0, c.failed(err, c.src.cause), nil
 	}
-	return c.readLarge(header, size)
+	if cap(frame) <= keepBuf {
+		c.in = frame[:0]
+	}
+	return frame, 0, 0, nil
 }
 
 // readLarge waits for size bytes of the large-frame budget, then reads the
-// body into a buffer of the frame's own.
+// frame, whose header has been read, into a buffer of its own.
 func (c *connLoop) readLarge(header []byte, size int) ([]byte, int64, CloseCause, error) {
 	budget := c.l.budget
 	share := budget.share(size)
@@ -148,14 +146,42 @@ func (c *connLoop) readLarge(header []byte, size int) ([]byte, int64, CloseCause
 		}
 	}
 	frameCause := c.frameDeadline()
-	big := make([]byte, codec.HeaderSize, min(size, codec.HeaderSize+readChunk))
-	copy(big, header)
-	frame, err := appendFull(c.p.nc, big, size-codec.HeaderSize)
+	// The header is read again from memory, so that the one frame reader
+	// reads the body; the buffer starts at one chunk and grows with what
+	// arrives.
+	c.src.header.Reset(header)
+	big := make([]byte, 0, min(size, codec.HeaderSize+largeFrame))
+	frame, err := lifecycle.ReadFrame(io.MultiReader(&c.src.header, c.p.nc), big, size)
 	if err != nil {
 		budget.release(share)
 		return nil, 0, c.failed(err, frameCause), nil
 	}
 	return frame, share, 0, nil
+}
+
+// frameSource is what a connection reads its frames from: the socket,
+// with the read deadline moved from the wait for a frame to the frame's
+// own deadline as soon as its first byte has arrived.
+type frameSource struct {
+	c       *connLoop
+	started bool
+	cause   CloseCause // what the deadline in force stands for
+	header  bytes.Reader
+}
+
+// begin starts a frame: until its first byte, the deadline in force
+// stands for cause.
+func (s *frameSource) begin(cause CloseCause) { s.started, s.cause = false, cause }
+
+// Read implements io.Reader.
+func (s *frameSource) Read(p []byte) (int, error) {
+	n, err := s.c.p.nc.Read(p)
+	if n > 0 && !s.started {
+		// The frame has begun: the rest is due within ReadTimeout.
+		s.started = true
+		s.cause = s.c.frameDeadline()
+	}
+	return n, err
 }
 
 // frameDeadline sets the read deadline of the rest of a frame and returns
@@ -228,13 +254,12 @@ func (c *connLoop) write(out []byte) CloseCause {
 }
 
 // report tells the Listener and the Observer what a frame changed.
-func (c *connLoop) report(frame, out []byte, err error, before, after ConnState, throttled bool) {
+func (c *connLoop) report(frame, out []byte, err error, before, after lifecycle.ConnState, throttled bool) {
 	obs, info := c.l.obs, c.p.info
-	if aerr := c.conn.answerErr; aerr != nil {
-		c.conn.answerErr = nil
+	if aerr := c.conn.TakeAnswerErr(); aerr != nil {
 		obs.AnswerFailed(info, aerr)
 	}
-	if errors.Is(err, ErrDropped) {
+	if errors.Is(err, lifecycle.ErrDropped) {
 		obs.Dropped(info, err)
 	}
 	if after.LoggedIn && after.Session != before.Session {
@@ -262,7 +287,7 @@ func isRegister(frame []byte) bool {
 }
 
 // loginResult reads the outcome of a login from its answer.
-func loginResult(out []byte, after ConnState, oldSession uint64, throttled bool) LoginResult {
+func loginResult(out []byte, after lifecycle.ConnState, oldSession uint64, throttled bool) LoginResult {
 	if after.LoggedIn && after.Session != oldSession {
 		return LoginResult{OK: true, UserID: after.UserID, Session: after.Session}
 	}
@@ -283,11 +308,11 @@ func loginResult(out []byte, after ConnState, oldSession uint64, throttled bool)
 func (c *connLoop) overCap(header []byte) CloseCause {
 	h, err := codec.DecodeRequestHeader(header)
 	if err != nil {
-		c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(header), Err: ErrFrameTooLarge, Closed: true})
+		c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(header), Err: lifecycle.ErrFrameTooLarge, Closed: true})
 		return CauseFrameSize
 	}
 	out, _ := codec.NewEviction(h.Client, codec.ReasonInvalidRequestBodySize).AppendTo(c.out[:0]) // a valid request's client is never zero
-	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(header), Out: out, Err: ErrFrameTooLarge, Closed: true})
+	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(header), Out: out, Err: lifecycle.ErrFrameTooLarge, Closed: true})
 	c.how.Reason = codec.ReasonInvalidRequestBodySize
 	if c.write(out) == 0 {
 		c.linger(header)

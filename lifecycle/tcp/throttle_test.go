@@ -1,7 +1,8 @@
-package lifecycle
+package tcp
 
 import (
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
 	"net"
 	"net/netip"
 	"testing"
@@ -67,10 +68,13 @@ func (c *countAuth) Password(_ []byte, p codec.Secret) (uint32, error) {
 	if p.Equal([]byte("right")) {
 		return 1, nil
 	}
-	return 0, ErrInvalidCredentials
+	return 0, lifecycle.ErrInvalidCredentials
 }
 
-func (c *countAuth) Token(codec.Secret) (uint32, error) { c.calls++; return 0, ErrUserInactive }
+func (c *countAuth) Token(codec.Secret) (uint32, error) {
+	c.calls++
+	return 0, lifecycle.ErrUserInactive
+}
 
 // TestThrottledAuth: over budget nothing reaches the Authenticator, the
 // refusal is the one a wrong credential gets, and successes cost nothing.
@@ -84,14 +88,14 @@ func TestThrottledAuth(t *testing.T) {
 	}
 	require.False(t, a.refused)
 	_, err := a.Token(codec.Secret{})
-	require.ErrorIs(t, err, ErrUserInactive, "the real answer while under budget")
+	require.ErrorIs(t, err, lifecycle.ErrUserInactive, "the real answer while under budget")
 	_, err = a.Password(nil, codec.NewSecret([]byte("wrong")))
-	require.ErrorIs(t, err, ErrInvalidCredentials)
+	require.ErrorIs(t, err, lifecycle.ErrInvalidCredentials)
 	require.Equal(t, 7, inner.calls)
 	_, err = a.Password(nil, codec.NewSecret([]byte("right")))
-	require.ErrorIs(t, err, ErrInvalidCredentials, "over budget even the right password fails")
+	require.ErrorIs(t, err, lifecycle.ErrInvalidCredentials, "over budget even the right password fails")
 	_, err = a.Token(codec.Secret{})
-	require.ErrorIs(t, err, ErrInvalidToken)
+	require.ErrorIs(t, err, lifecycle.ErrInvalidToken)
 	require.True(t, a.refused)
 	require.Equal(t, 7, inner.calls, "without asking the Authenticator")
 }

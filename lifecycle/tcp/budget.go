@@ -1,4 +1,4 @@
-package lifecycle
+package tcp
 
 import (
 	"runtime/debug"

@@ -1,4 +1,4 @@
-package lifecycle_test
+package tcp_test
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
+	"github.com/iggywire/iggywire/lifecycle/tcp"
 )
 
 // The hostile-peer suite: each attack on the login server, run small (tens
@@ -30,11 +31,11 @@ const probeDeadline = 3 * time.Second
 
 // recorder is an Observer that counts what it is told.
 type recorder struct {
-	lifecycle.NopObserver
+	tcp.NopObserver
 	mu      sync.Mutex
 	opened  int
 	refused int
-	closed  map[lifecycle.CloseCause]int
+	closed  map[tcp.CloseCause]int
 	reasons map[codec.EvictionReason]int
 	logins  map[string]int
 	dropped int
@@ -42,36 +43,36 @@ type recorder struct {
 }
 
 func newRecorder() *recorder {
-	return &recorder{closed: map[lifecycle.CloseCause]int{}, reasons: map[codec.EvictionReason]int{}, logins: map[string]int{}}
+	return &recorder{closed: map[tcp.CloseCause]int{}, reasons: map[codec.EvictionReason]int{}, logins: map[string]int{}}
 }
 
-func (r *recorder) Opened(lifecycle.ConnInfo) { r.mu.Lock(); r.opened++; r.mu.Unlock() }
-func (r *recorder) Refused(lifecycle.ConnInfo) {
+func (r *recorder) Opened(tcp.ConnInfo) { r.mu.Lock(); r.opened++; r.mu.Unlock() }
+func (r *recorder) Refused(tcp.ConnInfo) {
 	r.mu.Lock()
 	r.refused++
 	r.mu.Unlock()
 }
-func (r *recorder) Closed(_ lifecycle.ConnInfo, how lifecycle.Closing) {
+func (r *recorder) Closed(_ tcp.ConnInfo, how tcp.Closing) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.closed[how.Cause]++
-	if how.Cause == lifecycle.CauseEvicted {
+	if how.Cause == tcp.CauseEvicted {
 		r.reasons[how.Reason]++
 	}
 }
-func (r *recorder) Login(_ lifecycle.ConnInfo, res lifecycle.LoginResult) {
+func (r *recorder) Login(_ tcp.ConnInfo, res tcp.LoginResult) {
 	r.mu.Lock()
 	r.logins[res.Outcome()]++
 	r.mu.Unlock()
 }
-func (r *recorder) Dropped(lifecycle.ConnInfo, error) { r.mu.Lock(); r.dropped++; r.mu.Unlock() }
-func (r *recorder) AnswerFailed(_ lifecycle.ConnInfo, err error) {
+func (r *recorder) Dropped(tcp.ConnInfo, error) { r.mu.Lock(); r.dropped++; r.mu.Unlock() }
+func (r *recorder) AnswerFailed(_ tcp.ConnInfo, err error) {
 	r.mu.Lock()
 	r.answerE = append(r.answerE, err)
 	r.mu.Unlock()
 }
 
-func (r *recorder) closedBy(c lifecycle.CloseCause) int {
+func (r *recorder) closedBy(c tcp.CloseCause) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.closed[c]
@@ -86,7 +87,7 @@ func (r *recorder) loginsBy(outcome string) int {
 // arena is a Listener under attack with the baseline it must return to.
 type arena struct {
 	t          *testing.T
-	l          *lifecycle.Listener
+	l          *tcp.Listener
 	rec        *recorder
 	goroutines int
 	heap       uint64
@@ -104,7 +105,7 @@ func heapNow() uint64 {
 
 // startArena records the baseline, then serves srv (a test server if nil)
 // with opts and a recorder.
-func startArena(t *testing.T, srv *lifecycle.Server, opts lifecycle.ServeOptions) *arena {
+func startArena(t *testing.T, srv *lifecycle.Server, opts tcp.ServeOptions) *arena {
 	t.Helper()
 	if srv == nil {
 		srv = newTestServer(t)
@@ -113,7 +114,7 @@ func startArena(t *testing.T, srv *lifecycle.Server, opts lifecycle.ServeOptions
 	opts.Observer = a.rec
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	a.l = lifecycle.NewListener(ln, srv, opts)
+	a.l = tcp.NewListener(ln, srv, opts)
 	go func() { a.served <- a.l.Serve(context.Background()) }()
 	t.Cleanup(a.stop)
 	return a
@@ -251,7 +252,7 @@ func exchange(nc net.Conn, c *lifecycle.Client, frame []byte, err error) error {
 	if _, err := nc.Write(frame); err != nil {
 		return err
 	}
-	answer, err := lifecycle.ReadFrame(nc, nil)
+	answer, err := lifecycle.ReadFrame(nc, nil, codec.MaxFrameSize)
 	if err != nil {
 		return err
 	}
@@ -269,10 +270,10 @@ func ping(nc net.Conn, c *lifecycle.Client) error {
 // not-logged-in budget; each newcomer closes the oldest, so the probe gets
 // in, and the idle ones are closed.
 func TestHostileIdlePeers(t *testing.T) {
-	a := startArena(t, nil, lifecycle.ServeOptions{MaxPreLogin: 8})
+	a := startArena(t, nil, tcp.ServeOptions{MaxPreLogin: 8})
 	cr := startCrowd(t, a.l.Addr(), 40, func(net.Conn, *lifecycle.Client, <-chan struct{}) {})
 	a.probe(nil)
-	require.Eventually(t, func() bool { return a.rec.closedBy(lifecycle.CausePreLoginCap) >= 32 },
+	require.Eventually(t, func() bool { return a.rec.closedBy(tcp.CausePreLoginCap) >= 32 },
 		testTimeout, 10*time.Millisecond, "idle peers past the budget are closed")
 	cr.end()
 	a.checkBaseline()
@@ -281,14 +282,14 @@ func TestHostileIdlePeers(t *testing.T) {
 // TestHostileSlowPeers: peers that send a byte now and then are closed by
 // ReadTimeout once their frame has begun, and by the budget meanwhile.
 func TestHostileSlowPeers(t *testing.T) {
-	a := startArena(t, nil, lifecycle.ServeOptions{MaxPreLogin: 8, ReadTimeout: 200 * time.Millisecond})
+	a := startArena(t, nil, tcp.ServeOptions{MaxPreLogin: 8, ReadTimeout: 200 * time.Millisecond})
 	cr := startCrowd(t, a.l.Addr(), 30, func(nc net.Conn, _ *lifecycle.Client, stop <-chan struct{}) {
 		every(50*time.Millisecond, stop, func() error { _, err := nc.Write([]byte{0}); return err })
 	})
 	a.probe(nil)
-	require.Eventually(t, func() bool { return a.rec.closedBy(lifecycle.CauseReadTimeout) >= 1 },
+	require.Eventually(t, func() bool { return a.rec.closedBy(tcp.CauseReadTimeout) >= 1 },
 		testTimeout, 10*time.Millisecond, "a frame that never completes is cut at ReadTimeout")
-	require.Eventually(t, func() bool { return a.rec.closedBy(lifecycle.CausePreLoginCap) >= 22 },
+	require.Eventually(t, func() bool { return a.rec.closedBy(tcp.CausePreLoginCap) >= 22 },
 		testTimeout, 10*time.Millisecond, "peers past the budget are closed")
 	cr.end()
 	a.checkBaseline()
@@ -297,14 +298,14 @@ func TestHostileSlowPeers(t *testing.T) {
 // TestHostilePingers: peers that only ping before login are closed at
 // LoginTimeout, pings or not, and by the budget; the probe gets in.
 func TestHostilePingers(t *testing.T) {
-	a := startArena(t, nil, lifecycle.ServeOptions{MaxPreLogin: 8, LoginTimeout: 300 * time.Millisecond})
+	a := startArena(t, nil, tcp.ServeOptions{MaxPreLogin: 8, LoginTimeout: 300 * time.Millisecond})
 	cr := startCrowd(t, a.l.Addr(), 20, func(nc net.Conn, c *lifecycle.Client, stop <-chan struct{}) {
 		every(20*time.Millisecond, stop, func() error { return ping(nc, c) })
 	})
 	a.probe(nil)
-	require.Eventually(t, func() bool { return a.rec.closedBy(lifecycle.CauseLoginTimeout) >= 1 },
+	require.Eventually(t, func() bool { return a.rec.closedBy(tcp.CauseLoginTimeout) >= 1 },
 		testTimeout, 10*time.Millisecond, "pinging does not extend LoginTimeout")
-	require.Eventually(t, func() bool { return a.rec.closedBy(lifecycle.CausePreLoginCap) >= 12 },
+	require.Eventually(t, func() bool { return a.rec.closedBy(tcp.CausePreLoginCap) >= 12 },
 		testTimeout, 10*time.Millisecond, "peers past the budget are closed")
 	cr.end()
 	a.checkBaseline()
@@ -315,7 +316,7 @@ func TestHostilePingers(t *testing.T) {
 // total cap a newcomer is closed at once instead of waiting.
 func TestHostileLoggedInPeers(t *testing.T) {
 	const peers = 16
-	a := startArena(t, nil, lifecycle.ServeOptions{MaxConns: peers + 1, MaxPreLogin: 4})
+	a := startArena(t, nil, tcp.ServeOptions{MaxConns: peers + 1, MaxPreLogin: 4})
 	cr := newCrowd(t)
 	for range peers {
 		// One at a time: peers not yet logged in would push each other out.
@@ -361,7 +362,7 @@ func bigLogin(t testing.TB, c *lifecycle.Client, size int) []byte {
 // answer, and the probe logs in meanwhile.
 func TestHostileLargeFrames(t *testing.T) {
 	const conns, size, budget = 16, 200 << 10, 512 << 10
-	a := startArena(t, nil, lifecycle.ServeOptions{MaxFrame: 256 << 10, LargeFrameMemory: budget, MaxPreLogin: 64})
+	a := startArena(t, nil, tcp.ServeOptions{MaxFrame: 256 << 10, LargeFrameMemory: budget, MaxPreLogin: 64})
 	frame := bigLogin(t, newTestClient(t), size)
 	var answered atomic.Int64
 	cr := startCrowd(t, a.l.Addr(), conns, func(nc net.Conn, c *lifecycle.Client, _ <-chan struct{}) {
@@ -377,8 +378,8 @@ func TestHostileLargeFrames(t *testing.T) {
 	a.probe(nil)
 	require.Eventually(t, func() bool { return answered.Load() == conns }, testTimeout, 10*time.Millisecond,
 		"every large frame is answered (none dropped while waiting for the budget)")
-	assert.LessOrEqual(t, lifecycle.LargeFramePeak(a.l), int64(budget))
-	assert.GreaterOrEqual(t, lifecycle.LargeFramePeak(a.l), int64(size), "the frames did go through the budget")
+	assert.LessOrEqual(t, tcp.LargeFramePeak(a.l), int64(budget))
+	assert.GreaterOrEqual(t, tcp.LargeFramePeak(a.l), int64(size), "the frames did go through the budget")
 	// The connections are open and logged in, and hold no large buffer.
 	assert.Less(t, heapNow(), a.heap+conns*size/4, "large buffers are let go of once answered")
 	cr.end()
@@ -388,12 +389,12 @@ func TestHostileLargeFrames(t *testing.T) {
 // TestHostileOverCap: a valid request above MaxFrame is answered with
 // Eviction 6 at once, without the server waiting for (or reading) its body.
 func TestHostileOverCap(t *testing.T) {
-	a := startArena(t, nil, lifecycle.ServeOptions{MaxFrame: 64 << 10})
+	a := startArena(t, nil, tcp.ServeOptions{MaxFrame: 64 << 10})
 	w := dialFrom(t, a.l.Addr(), nil)
 	frame := bigLogin(t, w.c, 100<<10)
 	_, err := w.nc.Write(frame[:codec.HeaderSize+10]) // the rest never comes
 	require.NoError(t, err)
-	answer, err := lifecycle.ReadFrame(w.nc, nil)
+	answer, err := lifecycle.ReadFrame(w.nc, nil, codec.MaxFrameSize)
 	require.NoError(t, err)
 	require.Equal(t, evictionFrame(t, w.c.ID(), codec.ReasonInvalidRequestBodySize), answer)
 	require.True(t, w.closedByServer())
@@ -426,7 +427,7 @@ func TestHostileGuessing(t *testing.T) {
 	auth := &countingAuth{Authenticator: testAuth}
 	srv, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Version: testServerVersion, Auth: auth})
 	require.NoError(t, err)
-	a := startArena(t, srv, lifecycle.ServeOptions{LoginBurst: burst, LoginRate: 0.001})
+	a := startArena(t, srv, tcp.ServeOptions{LoginBurst: burst, LoginRate: 0.001})
 	attacker := net.IPv4(127, 0, 0, 1)
 	for range guesses {
 		w := dialFrom(t, a.l.Addr(), attacker)
@@ -434,7 +435,7 @@ func TestHostileGuessing(t *testing.T) {
 		require.NoError(t, err)
 		_, err = w.nc.Write(frame)
 		require.NoError(t, err)
-		answer, err := lifecycle.ReadFrame(w.nc, nil)
+		answer, err := lifecycle.ReadFrame(w.nc, nil, codec.MaxFrameSize)
 		require.NoError(t, err)
 		require.Equal(t, evictionFrame(t, w.c.ID(), codec.ReasonInvalidCredentials), answer,
 			"a throttled answer is the wrong-password answer")
@@ -457,7 +458,7 @@ func TestHostileThrottleOff(t *testing.T) {
 	auth := &countingAuth{Authenticator: testAuth}
 	srv, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Version: testServerVersion, Auth: auth})
 	require.NoError(t, err)
-	a := startArena(t, srv, lifecycle.ServeOptions{LoginBurst: -1})
+	a := startArena(t, srv, tcp.ServeOptions{LoginBurst: -1})
 	for range 30 {
 		w := dialFrom(t, a.l.Addr(), nil)
 		_, err := w.do(w.c.Login(nil, []byte("iggy"), []byte("guess")))
@@ -474,7 +475,7 @@ func TestListenerAnswersUnencodable(t *testing.T) {
 	srv, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Version: testServerVersion, Auth: testAuth,
 		Handler: func(lifecycle.Request) (codec.Status, []byte) { return codec.StatusOK, huge }})
 	require.NoError(t, err)
-	a := startArena(t, srv, lifecycle.ServeOptions{})
+	a := startArena(t, srv, tcp.ServeOptions{})
 	w := dialFrom(t, a.l.Addr(), nil)
 	_, err = w.do(w.c.Login(nil, []byte("iggy"), []byte("iggy")))
 	require.NoError(t, err)

@@ -1,25 +1,17 @@
-package lifecycle
+package tcp
 
 import (
 	"container/list"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"log/slog"
 	"net"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
 )
-
-// ErrFrameTooLarge is what a Listener reports (through Trace) for a frame
-// whose size is valid on the wire but above its MaxFrame. Its body is not
-// read: a frame with a valid request header is answered with Eviction 6
-// (InvalidRequestBodySize), and the connection is closed either way.
-var ErrFrameTooLarge = errors.New("lifecycle: frame above the listener's MaxFrame")
 
 // ServeOptions bound what a Listener spends on its connections. Zero fields
 // take the defaults named below.
@@ -127,72 +119,14 @@ func (o ServeOptions) withDefaults() ServeOptions {
 	return o
 }
 
-// Exchange is one frame a Listener read and what it answered, for Trace.
-// In and Out are valid only during the call. In is a raw frame and may hold
-// a password or a token, so it is a codec.Secret (read it with In.Bytes())
-// and an Exchange prints (under every fmt verb, also inside another value)
-// only sizes and the error, never its bytes.
-type Exchange struct {
-	Remote net.Addr
-	In     codec.Secret // the frame read; for a frame above MaxFrame, its header only
-	Out    []byte       // the answer written, nil if none
-	Err    error        // what Conn.Handle returned, or ErrFrameTooLarge
-	Closed bool         // the connection is closed after this frame
-}
-
-// Format implements fmt.Formatter: every verb prints a summary without the
-// frame bytes.
-func (e Exchange) Format(f fmt.State, _ rune) {
-	fmt.Fprintf(f, "Exchange{remote %s, in %d bytes, out %d bytes, err %v, closed %t}",
-		e.remote(), e.In.Len(), len(e.Out), e.Err, e.Closed)
-}
-
-// MarshalJSON writes the same summary as Format, as an object of sizes:
-// the frame bytes never reach an encoder.
-func (e Exchange) MarshalJSON() ([]byte, error) {
-	errText := ""
-	if e.Err != nil {
-		errText = e.Err.Error()
-	}
-	return json.Marshal(struct {
-		Remote   string `json:"remote"`
-		InBytes  int    `json:"in_bytes"`
-		OutBytes int    `json:"out_bytes"`
-		Err      string `json:"err,omitempty"`
-		Closed   bool   `json:"closed"`
-	}{e.remote(), e.In.Len(), len(e.Out), errText, e.Closed})
-}
-
-// LogValue implements slog.LogValuer with the same summary, so a structured
-// logger never walks the frame bytes either.
-func (e Exchange) LogValue() slog.Value {
-	attrs := []slog.Attr{
-		slog.String("remote", e.remote()),
-		slog.Int("in_bytes", e.In.Len()),
-		slog.Int("out_bytes", len(e.Out)),
-		slog.Bool("closed", e.Closed),
-	}
-	if e.Err != nil {
-		attrs = append(attrs, slog.String("err", e.Err.Error()))
-	}
-	return slog.GroupValue(attrs...)
-}
-
-func (e Exchange) remote() string {
-	if e.Remote == nil {
-		return "<nil>"
-	}
-	return e.Remote.String()
-}
-
-// Listener puts a Server's Conns on the connections of a net.Listener: for
+// Listener puts a lifecycle.Server's Conns on the connections of a net.Listener: for
 // each connection it reads a 256-byte header, the body its size announces,
-// hands the frame to Conn.Handle and writes the answer, and closes the
+// hands the frame to lifecycle.Conn.Handle and writes the answer, and closes the
 // connection after an eviction or an unusable frame size. ServeOptions
 // bound the connections, the time and the memory it spends.
 type Listener struct {
 	ln       net.Listener
-	srv      *Server
+	srv      *lifecycle.Server
 	opts     ServeOptions
 	obs      Observer
 	budget   *memBudget
@@ -223,7 +157,7 @@ type peer struct {
 
 // NewListener returns a Listener serving srv on ln. It takes ownership of
 // ln: Shutdown closes it.
-func NewListener(ln net.Listener, srv *Server, opts ServeOptions) *Listener {
+func NewListener(ln net.Listener, srv *lifecycle.Server, opts ServeOptions) *Listener {
 	opts = opts.withDefaults()
 	l := &Listener{ln: ln, srv: srv, opts: opts, obs: opts.Observer,
 		budget: newMemBudget(int64(opts.LargeFrameMemory)),
@@ -238,7 +172,7 @@ func NewListener(ln net.Listener, srv *Server, opts ServeOptions) *Listener {
 // context: it serves until Accept fails for good, which closing ln causes,
 // and then returns that error (net.ErrClosed after a Close), like
 // http.Serve. Use a Listener for Shutdown and options.
-func Serve(ln net.Listener, srv *Server) error {
+func Serve(ln net.Listener, srv *lifecycle.Server) error {
 	return NewListener(ln, srv, ServeOptions{}).Serve(context.Background())
 }
 

@@ -1,4 +1,4 @@
-package lifecycle
+package tcp
 
 // LargeFramePeak returns the most bytes of large frames l ever held at once.
 func LargeFramePeak(l *Listener) int64 { return l.budget.peakUse() }
