@@ -2,6 +2,7 @@ package codec_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -21,6 +22,10 @@ func TestCommand(t *testing.T) {
 	}
 	for c, want := range names {
 		require.Equal(t, want, c.String(), fmt.Sprintf("Command(%d).String", c))
+	}
+	for c := range 256 {
+		cmd := codec.Command(c)
+		require.Equal(t, !cmd.Known(), strings.HasPrefix(cmd.String(), "UNKNOWN_COMMAND_"), "Command(%d): Known and the name table agree", c)
 	}
 	require.Equal(t, [3]codec.Command{5, 8, 13}, [3]codec.Command{codec.CommandRequest, codec.CommandReply, codec.CommandEviction}, "values")
 }
@@ -49,6 +54,10 @@ func TestOperation(t *testing.T) {
 	for o, want := range names {
 		require.Equal(t, want, o.String(), fmt.Sprintf("Operation(%d).String", o))
 	}
+	for o := range 256 {
+		op := codec.Operation(o)
+		require.Equal(t, !op.Known(), strings.HasPrefix(op.String(), "UNKNOWN_OPERATION_"), "Operation(%d): Known and the name table agree", o)
+	}
 	require.Equal(t, [4]codec.Operation{0, 1, 2, 3}, [4]codec.Operation{codec.OperationReserved, codec.OperationRegister, codec.OperationNonReplicated, codec.OperationLogout}, "values")
 	require.Equal(t, [6]codec.Operation{64, 68, 128, 149, 160, 162}, [6]codec.Operation{
 		codec.OperationInternalFirst, codec.OperationInternalLast, codec.OperationMetadataFirst,
@@ -57,7 +66,7 @@ func TestOperation(t *testing.T) {
 }
 
 // TestCode: the codes of WIRE.md sections 6 and 7 are known; any other u32
-// prints as CODE_N.
+// prints as UNKNOWN_CODE_N.
 func TestCode(t *testing.T) {
 	names := map[codec.Code]string{
 		1: "PING", 12: "GET_CLUSTER_METADATA", 38: "LOGIN_USER", 39: "LOGOUT_USER",
@@ -67,11 +76,11 @@ func TestCode(t *testing.T) {
 		want, known := names[c]
 		require.Equal(t, known, c.Known(), fmt.Sprintf("Code(%d).Known", c))
 		if !known {
-			want = fmt.Sprintf("CODE_%d", c)
+			want = fmt.Sprintf("UNKNOWN_CODE_%d", c)
 		}
 		require.Equal(t, want, c.String(), fmt.Sprintf("Code(%d).String", c))
 	}
-	require.Equal(t, "CODE_4294967295", codec.Code(1<<32-1).String(), "max")
+	require.Equal(t, "UNKNOWN_CODE_4294967295", codec.Code(1<<32-1).String(), "max")
 	require.Equal(t, [7]codec.Code{1, 12, 38, 39, 40, 44, 45}, [7]codec.Code{
 		codec.CodePing, codec.CodeGetClusterMetadata, codec.CodeLoginUser, codec.CodeLogoutUser,
 		codec.CodeLoginRegister, codec.CodeLoginWithPAT, codec.CodeLoginRegisterWithPAT,

@@ -22,12 +22,12 @@ func TestStatus(t *testing.T) {
 		want, known := names[s]
 		require.Equal(t, known, s.Known(), fmt.Sprintf("Status(%d).Known", s))
 		if !known {
-			want = fmt.Sprintf("STATUS_%d", s)
+			want = fmt.Sprintf("UNKNOWN_STATUS_%d", s)
 		}
 		require.Equal(t, want, s.String(), fmt.Sprintf("Status(%d).String", s))
 	}
 	require.Equal(t, "iggy status 40 (Unauthenticated)", codec.StatusUnauthenticated.Error(), "Error")
-	require.Equal(t, "iggy status 7 (STATUS_7)", codec.Status(7).Error(), "Error")
+	require.Equal(t, "iggy status 7 (UNKNOWN_STATUS_7)", codec.Status(7).Error(), "Error")
 
 	err := fmt.Errorf("ping: %w", codec.StatusUnauthenticated)
 	require.Equal(t, true, errors.Is(err, codec.StatusUnauthenticated), "errors.Is through %w")

@@ -25,10 +25,10 @@ func checkEnums(t *testing.T, h []byte) {
 		}
 	}
 	code := codec.Code(le.Uint32(h[196:]))
-	knownName(t, code.String(), code.Known(), "CODE_")
+	knownName(t, code.String(), code.Known(), "UNKNOWN_CODE_")
 	checkCodeTable(t, code, codec.Operation(h[176]))
 	status := codec.Status(le.Uint32(h[216:]))
-	knownName(t, status.String(), status.Known(), "STATUS_")
+	knownName(t, status.String(), status.Known(), "UNKNOWN_STATUS_")
 	if !strings.Contains(status.Error(), status.String()) {
 		t.Fatalf("status error %q does not name %q", status.Error(), status.String())
 	}
