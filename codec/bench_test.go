@@ -5,6 +5,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
 )
 
@@ -136,7 +138,7 @@ func BenchmarkDecode(b *testing.B) {
 			for b.Loop() {
 				sinkInfo, sinkErr = codec.ParseClientVersionInfo(src)
 			}
-			noErr(b)
+			require.NoError(b, sinkErr, "last iteration")
 		})
 	}
 	for _, c := range []struct {
@@ -150,7 +152,7 @@ func BenchmarkDecode(b *testing.B) {
 			for b.Loop() {
 				sinkLogin, sinkErr = codec.ParseLoginRegister(src)
 			}
-			noErr(b)
+			require.NoError(b, sinkErr, "last iteration")
 		})
 	}
 	for _, c := range []struct {
@@ -164,7 +166,7 @@ func BenchmarkDecode(b *testing.B) {
 			for b.Loop() {
 				sinkPAT, sinkErr = codec.ParseLoginRegisterPAT(src)
 			}
-			noErr(b)
+			require.NoError(b, sinkErr, "last iteration")
 		})
 	}
 	for _, c := range []struct {
@@ -178,7 +180,7 @@ func BenchmarkDecode(b *testing.B) {
 			for b.Loop() {
 				sinkReply, sinkErr = codec.ParseLoginReply(src)
 			}
-			noErr(b)
+			require.NoError(b, sinkErr, "last iteration")
 		})
 	}
 	b.Run("RequestHeader", func(b *testing.B) {
@@ -188,7 +190,7 @@ func BenchmarkDecode(b *testing.B) {
 		for b.Loop() {
 			sinkReqH, sinkErr = codec.DecodeRequestHeader(src)
 		}
-		noErr(b)
+		require.NoError(b, sinkErr, "last iteration")
 	})
 	b.Run("ReplyHeader", func(b *testing.B) {
 		src := mustEncode(benchRepH)
@@ -197,7 +199,7 @@ func BenchmarkDecode(b *testing.B) {
 		for b.Loop() {
 			sinkRepH, sinkErr = codec.DecodeReplyHeader(src)
 		}
-		noErr(b)
+		require.NoError(b, sinkErr, "last iteration")
 	})
 	b.Run("Eviction", func(b *testing.B) {
 		src := mustEncode(benchEv)
@@ -206,7 +208,7 @@ func BenchmarkDecode(b *testing.B) {
 		for b.Loop() {
 			sinkEv, sinkErr = codec.DecodeEviction(src)
 		}
-		noErr(b)
+		require.NoError(b, sinkErr, "last iteration")
 	})
 }
 
@@ -232,7 +234,7 @@ func BenchmarkEncode(b *testing.B) {
 			for b.Loop() {
 				sinkBytes, sinkErr = c.v.AppendTo(buf[:0])
 			}
-			noErr(b)
+			require.NoError(b, sinkErr, "last iteration")
 		})
 	}
 	// The paths with goals call the concrete method, as a caller would.
@@ -247,7 +249,7 @@ func BenchmarkEncode(b *testing.B) {
 			for b.Loop() {
 				sinkBytes, sinkErr = c.v.AppendTo(buf[:0])
 			}
-			noErr(b)
+			require.NoError(b, sinkErr, "last iteration")
 		})
 	}
 	buf := make([]byte, 0, 256)
@@ -257,7 +259,7 @@ func BenchmarkEncode(b *testing.B) {
 		for b.Loop() {
 			sinkBytes, sinkErr = benchReqH.AppendTo(buf[:0])
 		}
-		noErr(b)
+		require.NoError(b, sinkErr, "last iteration")
 	})
 	b.Run("Eviction", func(b *testing.B) {
 		b.SetBytes(256)
@@ -265,15 +267,8 @@ func BenchmarkEncode(b *testing.B) {
 		for b.Loop() {
 			sinkBytes, sinkErr = benchEv.AppendTo(buf[:0])
 		}
-		noErr(b)
+		require.NoError(b, sinkErr, "last iteration")
 	})
-}
-
-// noErr fails a benchmark whose last iteration returned an error.
-func noErr(b *testing.B) {
-	if sinkErr != nil {
-		b.Fatal(sinkErr)
-	}
 }
 
 // BenchmarkFrame measures the frame-level helpers.
@@ -291,7 +286,7 @@ func BenchmarkFrame(b *testing.B) {
 		for b.Loop() {
 			sinkBytes, sinkErr = codec.AppendRequestFrame(buf[:0], h, login)
 		}
-		noErr(b)
+		require.NoError(b, sinkErr, "last iteration")
 	})
 	b.Run("AppendLoginReplyFrame", func(b *testing.B) {
 		h := codec.ReplyHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}
@@ -300,7 +295,7 @@ func BenchmarkFrame(b *testing.B) {
 		for b.Loop() {
 			sinkBytes, sinkErr = codec.AppendLoginReplyFrame(buf[:0], h, benchReply)
 		}
-		noErr(b)
+		require.NoError(b, sinkErr, "last iteration")
 	})
 	b.Run("SplitResult", func(b *testing.B) {
 		body := frame[256:]
@@ -309,7 +304,7 @@ func BenchmarkFrame(b *testing.B) {
 		for b.Loop() {
 			sinkBytes, sinkCode, sinkErr = codec.SplitResult(body)
 		}
-		noErr(b)
+		require.NoError(b, sinkErr, "last iteration")
 	})
 	b.Run("FrameSize", func(b *testing.B) {
 		b.SetBytes(256)
@@ -317,7 +312,7 @@ func BenchmarkFrame(b *testing.B) {
 		for b.Loop() {
 			sinkN, sinkErr = codec.FrameSize(frame)
 		}
-		noErr(b)
+		require.NoError(b, sinkErr, "last iteration")
 	})
 }
 
@@ -330,7 +325,7 @@ func BenchmarkParseVersion(b *testing.B) {
 			for b.Loop() {
 				sinkVersion, sinkErr = codec.ParseVersion(s)
 			}
-			noErr(b)
+			require.NoError(b, sinkErr, "last iteration")
 		})
 	}
 }

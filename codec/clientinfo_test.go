@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
 )
 
@@ -50,8 +52,8 @@ func TestClientVersionInfoEncodeErrors(t *testing.T) {
 func TestClientVersionInfoPrefix(t *testing.T) {
 	for _, body := range []string{loginIggyHex, patTokHex} {
 		info, n, err := codec.DecodeClientVersionInfo(hx(body))
-		must(t, err)
-		eq(t, 17, n, "bytes used")
-		eq(t, infoGoSDK, info, "info")
+		require.NoError(t, err)
+		require.Equal(t, 17, n, "bytes used")
+		require.Equal(t, infoGoSDK, info, "info")
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
 )
 
@@ -36,28 +38,28 @@ func checkAliasing[T interface{ Clone() T }](t *testing.T, wire []byte, want T, 
 	t.Helper()
 	src := append([]byte{}, wire...)
 	v, _, err := decode(src)
-	must(t, err)
+	require.NoError(t, err)
 	clone := v.Clone()
-	eq(t, want, clone, "clone")
+	require.Equal(t, want, clone, "clone")
 	for name, f := range fieldsOf(v) {
 		if len(f) == 0 {
-			eq(t, true, f == nil, name+" is nil when empty")
+			require.Equal(t, true, f == nil, name+" is nil when empty")
 			continue
 		}
-		eq(t, len(f), cap(f), name+" capacity")
+		require.Equal(t, len(f), cap(f), name+" capacity")
 		before := append([]byte{}, src...)
 		_ = append(f, 0xEE) // must copy, not write into src
-		eq(t, before, src, "input after appending to "+name)
+		require.Equal(t, before, src, "input after appending to "+name)
 	}
 	for name, f := range fieldsOf(clone) {
 		if len(f) == 0 {
-			eq(t, true, f == nil, "clone's "+name+" is nil when empty")
+			require.Equal(t, true, f == nil, "clone's "+name+" is nil when empty")
 		}
 	}
 	for i := range src {
 		src[i] ^= 0xFF
 	}
-	eq(t, want, clone, "clone after the input changed")
+	require.Equal(t, want, clone, "clone after the input changed")
 	if reflect.DeepEqual(want, v) {
 		t.Fatalf("decoded value did not change with its input: it does not alias it")
 	}
@@ -86,16 +88,16 @@ func TestCloneOfBuiltValue(t *testing.T) {
 	}
 	c := l.Clone()
 	c.Info.SDKName[0], c.Username[0], c.Password.Bytes()[0], c.Context[0] = 'X', 'X', 'X', 'X'
-	eq(t, "go u p c", fmt.Sprintf("%s %s %s %s", l.Info.SDKName, l.Username, l.Password.Bytes(), l.Context), "original")
-	eq(t, []byte(nil), c.Info.SDKVersion, "empty field of a clone")
+	require.Equal(t, "go u p c", fmt.Sprintf("%s %s %s %s", l.Info.SDKName, l.Username, l.Password.Bytes(), l.Context), "original")
+	require.Equal(t, []byte(nil), c.Info.SDKVersion, "empty field of a clone")
 
 	p := codec.LoginRegisterPAT{Token: codec.NewSecret([]byte("t"))}
 	pc := p.Clone()
 	pc.Token.Bytes()[0] = 'X'
-	eq(t, "t", string(p.Token.Bytes()), "token of the original")
+	require.Equal(t, "t", string(p.Token.Bytes()), "token of the original")
 
 	r := codec.LoginReply{Session: 1, ServerVersion: []byte("v")}
 	rc := r.Clone()
 	rc.ServerVersion[0] = 'X'
-	eq(t, "v", string(r.ServerVersion), "server version of the original")
+	require.Equal(t, "v", string(r.ServerVersion), "server version of the original")
 }

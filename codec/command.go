@@ -15,26 +15,24 @@ const (
 // commandKnownMax is the highest known command value.
 const commandKnownMax = 29
 
-// Known reports whether c is one of the known values 0..29.
+// Known reports whether c is one of the known values 0..29. It compares
+// rather than reading the name table because the header decoders call it.
 func (c Command) Known() bool { return c <= commandKnownMax }
+
+// commandNames is the name table of Command: the client-facing kinds by
+// name, the other known values numbered.
+func commandNames() [5]enumName {
+	return [...]enumName{
+		{0, 0, "Reserved"}, {5, 5, "Request"}, {8, 8, "Reply"}, {13, 13, "Eviction"},
+		{0, commandKnownMax, "command_"},
+	}
+}
 
 // String names the client-facing kinds, prints other known values as
 // "command_N" and unknown ones as "UNKNOWN_COMMAND_N".
 func (c Command) String() string {
-	switch c {
-	case CommandReserved:
-		return "Reserved"
-	case CommandRequest:
-		return "Request"
-	case CommandReply:
-		return "Reply"
-	case CommandEviction:
-		return "Eviction"
-	}
-	if c.Known() {
-		return "command_" + itoa(uint64(c))
-	}
-	return "UNKNOWN_COMMAND_" + itoa(uint64(c))
+	names := commandNames()
+	return enumString(names[:], "COMMAND", uint32(c))
 }
 
 // Operation is the state-machine operation a request rides (u8).
@@ -59,32 +57,31 @@ const (
 )
 
 // Known reports whether o is a known value: 0..3, 64..68, 128..149 or
-// 160..162. A reply may echo 0; a request never carries it.
+// 160..162. A reply may echo 0; a request never carries it. It compares
+// rather than reading the name table because the header decoders call it
+// (it must stay inlinable); a test holds the two to the same set.
 func (o Operation) Known() bool {
 	return o <= OperationLogout || o.IsInternal() || o.inMetadataRange() || o.IsPartition()
 }
 
-// String names the lifecycle operations, prints range members as
-// "internal_N", "metadata_N" (128..149, by range, not by IsMetadata) or
-// "partition_N", and unknown values as "UNKNOWN_OPERATION_N".
-func (o Operation) String() string {
-	switch {
-	case o == OperationReserved:
-		return "Reserved"
-	case o == OperationRegister:
-		return "Register"
-	case o == OperationNonReplicated:
-		return "NonReplicated"
-	case o == OperationLogout:
-		return "Logout"
-	case o.IsInternal():
-		return "internal_" + itoa(uint64(o))
-	case o.inMetadataRange():
-		return "metadata_" + itoa(uint64(o))
-	case o.IsPartition():
-		return "partition_" + itoa(uint64(o))
+// operationNames is the name table of Operation: the lifecycle operations
+// by name, the members of the three ranges numbered ("metadata_N" by range,
+// not by IsMetadata).
+func operationNames() [7]enumName {
+	return [...]enumName{
+		{0, 0, "Reserved"}, {1, 1, "Register"}, {2, 2, "NonReplicated"}, {3, 3, "Logout"},
+		{uint32(OperationInternalFirst), uint32(OperationInternalLast), "internal_"},
+		{uint32(OperationMetadataFirst), uint32(OperationMetadataLast), "metadata_"},
+		{uint32(OperationPartitionFirst), uint32(OperationPartitionLast), "partition_"},
 	}
-	return "UNKNOWN_OPERATION_" + itoa(uint64(o))
+}
+
+// String names the lifecycle operations, prints range members as
+// "internal_N", "metadata_N" or "partition_N", and unknown values as
+// "UNKNOWN_OPERATION_N".
+func (o Operation) String() string {
+	names := operationNames()
+	return enumString(names[:], "OPERATION", uint32(o))
 }
 
 // Code is a command code (u32). Logins (40, 45) ride OperationRegister,
@@ -105,36 +102,28 @@ const (
 	CodeLoginRegisterWithPAT Code = 45
 )
 
-// Known reports whether c is one of the codes named above.
-func (c Code) Known() bool {
-	switch c {
-	case CodePing, CodeGetClusterMetadata, CodeLoginUser, CodeLogoutUser,
-		CodeLoginRegister, CodeLoginWithPAT, CodeLoginRegisterWithPAT:
-		return true
+// codeNames is the name table of Code.
+func codeNames() [7]enumName {
+	return [...]enumName{
+		{1, 1, "PING"}, {12, 12, "GET_CLUSTER_METADATA"}, {38, 38, "LOGIN_USER"},
+		{39, 39, "LOGOUT_USER"}, {40, 40, "LOGIN_REGISTER"},
+		{44, 44, "LOGIN_WITH_PERSONAL_ACCESS_TOKEN"}, {45, 45, "LOGIN_REGISTER_WITH_PAT"},
 	}
-	return false
 }
 
-// String returns the upper-case name of a known code and "CODE_N" otherwise
-// (any u32 is a code some application may define).
+// Known reports whether c is one of the codes named above.
+func (c Code) Known() bool {
+	names := codeNames()
+	_, ok := lookupName(names[:], uint32(c))
+	return ok
+}
+
+// String returns the upper-case name of a known code and "UNKNOWN_CODE_N"
+// otherwise (unknown to this package: any u32 is a code some application
+// may define).
 func (c Code) String() string {
-	switch c {
-	case CodePing:
-		return "PING"
-	case CodeGetClusterMetadata:
-		return "GET_CLUSTER_METADATA"
-	case CodeLoginUser:
-		return "LOGIN_USER"
-	case CodeLogoutUser:
-		return "LOGOUT_USER"
-	case CodeLoginRegister:
-		return "LOGIN_REGISTER"
-	case CodeLoginWithPAT:
-		return "LOGIN_WITH_PERSONAL_ACCESS_TOKEN"
-	case CodeLoginRegisterWithPAT:
-		return "LOGIN_REGISTER_WITH_PAT"
-	}
-	return "CODE_" + itoa(uint64(c))
+	names := codeNames()
+	return enumString(names[:], "CODE", uint32(c))
 }
 
 // EvictionReason is byte 255 of an eviction (u8).
@@ -160,28 +149,25 @@ const (
 	ReasonMalformedLogin
 )
 
-// reasonName returns the name of a reason 0..15 and "" for any other. The
-// table is local so that no package state exists to be changed.
-func reasonName(r EvictionReason) string {
-	names := [...]string{
-		"Reserved", "NoSession", "ClientReleaseTooLow", "ClientReleaseTooHigh",
-		"InvalidRequestOperation", "InvalidRequestBody", "InvalidRequestBodySize", "SessionTooLow",
-		"SessionReleaseMismatch", "InvalidCredentials", "InvalidToken", "UserInactive",
-		"SessionError", "StaleClient", "IncompatibleProtocol", "MalformedLogin",
+// reasonNames is the name table of EvictionReason: 0..15 by name.
+func reasonNames() [16]enumName {
+	return [...]enumName{
+		{0, 0, "Reserved"}, {1, 1, "NoSession"}, {2, 2, "ClientReleaseTooLow"},
+		{3, 3, "ClientReleaseTooHigh"}, {4, 4, "InvalidRequestOperation"},
+		{5, 5, "InvalidRequestBody"}, {6, 6, "InvalidRequestBodySize"}, {7, 7, "SessionTooLow"},
+		{8, 8, "SessionReleaseMismatch"}, {9, 9, "InvalidCredentials"}, {10, 10, "InvalidToken"},
+		{11, 11, "UserInactive"}, {12, 12, "SessionError"}, {13, 13, "StaleClient"},
+		{14, 14, "IncompatibleProtocol"}, {15, 15, "MalformedLogin"},
 	}
-	if int(r) >= len(names) {
-		return ""
-	}
-	return names[r]
 }
 
-// Known reports whether r is a reason that may travel: 1..15.
+// Known reports whether r is a reason that may travel: 1..15. It compares
+// rather than reading the name table because the header decoders call it
+// (and Reserved has a name but may not travel).
 func (r EvictionReason) Known() bool { return r >= ReasonNoSession && r <= ReasonMalformedLogin }
 
 // String names reasons 0..15 and prints others as "UNKNOWN_REASON_N".
 func (r EvictionReason) String() string {
-	if name := reasonName(r); name != "" {
-		return name
-	}
-	return "UNKNOWN_REASON_" + itoa(uint64(r))
+	names := reasonNames()
+	return enumString(names[:], "REASON", uint32(r))
 }

@@ -2,7 +2,10 @@ package codec_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
 )
@@ -11,16 +14,20 @@ import (
 // the client-facing kinds and admits the unknown.
 func TestCommand(t *testing.T) {
 	for c := range 256 {
-		eq(t, c <= 29, codec.Command(c).Known(), fmt.Sprintf("Command(%d).Known", c))
+		require.Equal(t, c <= 29, codec.Command(c).Known(), fmt.Sprintf("Command(%d).Known", c))
 	}
 	names := map[codec.Command]string{
 		0: "Reserved", 5: "Request", 8: "Reply", 13: "Eviction",
 		1: "command_1", 29: "command_29", 30: "UNKNOWN_COMMAND_30", 255: "UNKNOWN_COMMAND_255",
 	}
 	for c, want := range names {
-		eq(t, want, c.String(), fmt.Sprintf("Command(%d).String", c))
+		require.Equal(t, want, c.String(), fmt.Sprintf("Command(%d).String", c))
 	}
-	eq(t, [3]codec.Command{5, 8, 13}, [3]codec.Command{codec.CommandRequest, codec.CommandReply, codec.CommandEviction}, "values")
+	for c := range 256 {
+		cmd := codec.Command(c)
+		require.Equal(t, !cmd.Known(), strings.HasPrefix(cmd.String(), "UNKNOWN_COMMAND_"), "Command(%d): Known and the name table agree", c)
+	}
+	require.Equal(t, [3]codec.Command{5, 8, 13}, [3]codec.Command{codec.CommandRequest, codec.CommandReply, codec.CommandEviction}, "values")
 }
 
 // operationKnown is WIRE.md section 6 written out independently: 0..3,
@@ -34,7 +41,7 @@ func operationKnown(o int) bool {
 func TestOperation(t *testing.T) {
 	for o := range 256 {
 		op := codec.Operation(o)
-		eq(t, operationKnown(o), op.Known(), fmt.Sprintf("Operation(%d).Known", o))
+		require.Equal(t, operationKnown(o), op.Known(), fmt.Sprintf("Operation(%d).Known", o))
 	}
 	names := map[codec.Operation]string{
 		0: "Reserved", 1: "Register", 2: "NonReplicated", 3: "Logout",
@@ -45,17 +52,21 @@ func TestOperation(t *testing.T) {
 		163: "UNKNOWN_OPERATION_163", 255: "UNKNOWN_OPERATION_255",
 	}
 	for o, want := range names {
-		eq(t, want, o.String(), fmt.Sprintf("Operation(%d).String", o))
+		require.Equal(t, want, o.String(), fmt.Sprintf("Operation(%d).String", o))
 	}
-	eq(t, [4]codec.Operation{0, 1, 2, 3}, [4]codec.Operation{codec.OperationReserved, codec.OperationRegister, codec.OperationNonReplicated, codec.OperationLogout}, "values")
-	eq(t, [6]codec.Operation{64, 68, 128, 149, 160, 162}, [6]codec.Operation{
+	for o := range 256 {
+		op := codec.Operation(o)
+		require.Equal(t, !op.Known(), strings.HasPrefix(op.String(), "UNKNOWN_OPERATION_"), "Operation(%d): Known and the name table agree", o)
+	}
+	require.Equal(t, [4]codec.Operation{0, 1, 2, 3}, [4]codec.Operation{codec.OperationReserved, codec.OperationRegister, codec.OperationNonReplicated, codec.OperationLogout}, "values")
+	require.Equal(t, [6]codec.Operation{64, 68, 128, 149, 160, 162}, [6]codec.Operation{
 		codec.OperationInternalFirst, codec.OperationInternalLast, codec.OperationMetadataFirst,
 		codec.OperationMetadataLast, codec.OperationPartitionFirst, codec.OperationPartitionLast,
 	}, "range bounds")
 }
 
 // TestCode: the codes of WIRE.md sections 6 and 7 are known; any other u32
-// prints as CODE_N.
+// prints as UNKNOWN_CODE_N.
 func TestCode(t *testing.T) {
 	names := map[codec.Code]string{
 		1: "PING", 12: "GET_CLUSTER_METADATA", 38: "LOGIN_USER", 39: "LOGOUT_USER",
@@ -63,14 +74,14 @@ func TestCode(t *testing.T) {
 	}
 	for c := range codec.Code(300) {
 		want, known := names[c]
-		eq(t, known, c.Known(), fmt.Sprintf("Code(%d).Known", c))
+		require.Equal(t, known, c.Known(), fmt.Sprintf("Code(%d).Known", c))
 		if !known {
-			want = fmt.Sprintf("CODE_%d", c)
+			want = fmt.Sprintf("UNKNOWN_CODE_%d", c)
 		}
-		eq(t, want, c.String(), fmt.Sprintf("Code(%d).String", c))
+		require.Equal(t, want, c.String(), fmt.Sprintf("Code(%d).String", c))
 	}
-	eq(t, "CODE_4294967295", codec.Code(1<<32-1).String(), "max")
-	eq(t, [7]codec.Code{1, 12, 38, 39, 40, 44, 45}, [7]codec.Code{
+	require.Equal(t, "UNKNOWN_CODE_4294967295", codec.Code(1<<32-1).String(), "max")
+	require.Equal(t, [7]codec.Code{1, 12, 38, 39, 40, 44, 45}, [7]codec.Code{
 		codec.CodePing, codec.CodeGetClusterMetadata, codec.CodeLoginUser, codec.CodeLogoutUser,
 		codec.CodeLoginRegister, codec.CodeLoginWithPAT, codec.CodeLoginRegisterWithPAT,
 	}, "values")
@@ -87,14 +98,14 @@ func TestEvictionReason(t *testing.T) {
 	}
 	for r := range 256 {
 		reason := codec.EvictionReason(r)
-		eq(t, 1 <= r && r <= 15, reason.Known(), fmt.Sprintf("reason %d Known", r))
+		require.Equal(t, 1 <= r && r <= 15, reason.Known(), fmt.Sprintf("reason %d Known", r))
 		want := fmt.Sprintf("UNKNOWN_REASON_%d", r)
 		if r < len(names) {
 			want = names[r]
 		}
-		eq(t, want, reason.String(), fmt.Sprintf("reason %d String", r))
+		require.Equal(t, want, reason.String(), fmt.Sprintf("reason %d String", r))
 	}
-	eq(t, [4]codec.EvictionReason{1, 9, 14, 15}, [4]codec.EvictionReason{
+	require.Equal(t, [4]codec.EvictionReason{1, 9, 14, 15}, [4]codec.EvictionReason{
 		codec.ReasonNoSession, codec.ReasonInvalidCredentials, codec.ReasonIncompatibleProtocol, codec.ReasonMalformedLogin,
 	}, "values")
 }

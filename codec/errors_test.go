@@ -5,33 +5,36 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/codectest"
 )
 
 // TestErrorText checks the format of *Error and that it unwraps to its
 // sentinel.
 func TestErrorText(t *testing.T) {
 	_, err := codec.ParseClientVersionInfo(hx("00 2c 00 00 | 02 61 ff | 01 31"))
-	eq(t, "codec: sdk_name at offset 6: valid UTF-8 (invalid UTF-8)", err.Error(), "Error")
+	require.Equal(t, "codec: sdk_name at offset 6: valid UTF-8 (invalid UTF-8)", err.Error(), "Error")
 	ce := codecError(t, err)
-	eq(t, codec.ErrUTF8, ce.Unwrap(), "Unwrap")
-	eq(t, codec.ErrUTF8, errors.Unwrap(err), "errors.Unwrap")
+	require.Equal(t, codec.ErrUTF8, ce.Unwrap(), "Unwrap")
+	require.Equal(t, codec.ErrUTF8, errors.Unwrap(err), "errors.Unwrap")
 }
 
 // TestSentinelsDistinct: no sentinel matches another, so "exactly one"
 // in codecError means something.
 func TestSentinelsDistinct(t *testing.T) {
+	sentinels := codectest.Sentinels()
 	seen := map[string]bool{}
 	for i, a := range sentinels {
-		if seen[a.Error()] {
-			t.Errorf("two sentinels read %q", a.Error())
-		}
+		assert.False(t, seen[a.Error()], "two sentinels read %q", a.Error())
 		seen[a.Error()] = true
 		for j, b := range sentinels {
-			eq(t, i == j, errors.Is(a, b), a.Error()+" is "+b.Error())
+			require.Equal(t, i == j, errors.Is(a, b), a.Error()+" is "+b.Error())
 		}
 	}
-	eq(t, 12, len(sentinels), "sentinel count")
+	require.Len(t, sentinels, 12, "sentinel count")
 }
 
 // anyDecoders is every decoder of the package, results boxed; n is the

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
 )
 
@@ -66,8 +68,8 @@ func TestEvictionWindowRules(t *testing.T) {
 			wantErr(t, err, codec.ErrWindow, "window", 144)
 			continue
 		}
-		must(t, err)
-		eq(t, codec.Window{Min: codec.Version(c.min), Max: codec.Version(c.max)}, got.Window, "window")
+		require.NoError(t, err)
+		require.Equal(t, codec.Window{Min: codec.Version(c.min), Max: codec.Version(c.max)}, got.Window, "window")
 	}
 }
 
@@ -82,8 +84,8 @@ func TestEvictionEveryReason(t *testing.T) {
 		case r == 14:
 			wantErr(t, err, codec.ErrWindow, "window", 144)
 		default:
-			must(t, err)
-			eq(t, codec.EvictionReason(r), got.Reason, "reason")
+			require.NoError(t, err)
+			require.Equal(t, codec.EvictionReason(r), got.Reason, "reason")
 		}
 	}
 }
@@ -92,8 +94,8 @@ func TestEvictionEveryReason(t *testing.T) {
 // and the constructors.
 func TestEvictionValidate(t *testing.T) {
 	w := codec.Window{Min: 0x2800, Max: 0x2C00}
-	eq(t, ev14, codec.NewIncompatibleProtocol(client5, w), "NewIncompatibleProtocol")
-	eq(t, codec.Eviction{Client: client5, Reason: codec.ReasonStaleClient}, codec.NewEviction(client5, codec.ReasonStaleClient), "NewEviction")
+	require.Equal(t, ev14, codec.NewIncompatibleProtocol(client5, w), "NewIncompatibleProtocol")
+	require.Equal(t, codec.Eviction{Client: client5, Reason: codec.ReasonStaleClient}, codec.NewEviction(client5, codec.ReasonStaleClient), "NewEviction")
 	cases := []struct {
 		name  string
 		e     codec.Eviction
@@ -113,10 +115,10 @@ func TestEvictionValidate(t *testing.T) {
 			wantErr(t, c.e.Validate(), c.kind, c.field, c.off)
 			out, err := c.e.AppendTo(nil)
 			wantErr(t, err, c.kind, c.field, c.off)
-			eq(t, []byte(nil), out, "dst after a failed AppendTo")
+			require.Equal(t, []byte(nil), out, "dst after a failed AppendTo")
 		})
 	}
-	eq(t, 256, ev1.EncodedLen(), "EncodedLen")
+	require.Equal(t, 256, ev1.EncodedLen(), "EncodedLen")
 }
 
 // TestEvictionErr maps every reason byte as WIRE.md section 8 does.
@@ -140,7 +142,7 @@ func TestEvictionErr(t *testing.T) {
 	}
 	for r := range 256 {
 		e := codec.Eviction{Client: client5, Reason: codec.EvictionReason(r)}
-		eq(t, want(r), e.Err(), fmt.Sprintf("reason %d", r))
+		require.Equal(t, want(r), e.Err(), fmt.Sprintf("reason %d", r))
 	}
 
 	// Reason 14 with a well-formed window is IncompatibleProtocolError.
@@ -149,11 +151,11 @@ func TestEvictionErr(t *testing.T) {
 	if !errors.As(fmt.Errorf("login: %w", err), &ipe) {
 		t.Fatalf("reason 14: got %v, want IncompatibleProtocolError", err)
 	}
-	eq(t, ev14.Window, ipe.Window, "window")
-	eq(t, "incompatible protocol version: server accepts [0.10.0, 0.11.0]", err.Error(), "Error")
+	require.Equal(t, ev14.Window, ipe.Window, "window")
+	require.Equal(t, "incompatible protocol version: server accepts [0.10.0, 0.11.0]", err.Error(), "Error")
 	for _, bad := range []codec.Window{{}, {Min: 2, Max: 1}, {Min: 0, Max: 5}} {
 		e := codec.NewIncompatibleProtocol(client5, bad)
-		eq(t, error(codec.StatusUnauthenticated), e.Err(), fmt.Sprintf("14 with %v", bad))
+		require.Equal(t, error(codec.StatusUnauthenticated), e.Err(), fmt.Sprintf("14 with %v", bad))
 	}
 
 	// A Status survives wrapping.

@@ -3,6 +3,8 @@ package codec_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
 )
 
@@ -14,8 +16,8 @@ func TestPeekCommand(t *testing.T) {
 	}
 	for c := range 256 {
 		got, err := codec.PeekCommand(applyRules(reqPingHex, breakRule{mutate: setByte(60, byte(c))}))
-		must(t, err)
-		eq(t, codec.Command(c), got, "command")
+		require.NoError(t, err)
+		require.Equal(t, codec.Command(c), got, "command")
 	}
 }
 
@@ -34,11 +36,11 @@ func TestFrameSize(t *testing.T) {
 		got, err := codec.FrameSize(h)
 		if !c.ok {
 			wantErr(t, err, codec.ErrSize, "size", 48)
-			eq(t, 0, got, "size on error")
+			require.Equal(t, 0, got, "size on error")
 			continue
 		}
-		must(t, err)
-		eq(t, int(c.size), got, "size")
+		require.NoError(t, err)
+		require.Equal(t, int(c.size), got, "size")
 	}
 }
 
@@ -50,7 +52,7 @@ func TestAppendFrameErrors(t *testing.T) {
 	check := func(name string, out []byte, err error, kind error, field string, off int) {
 		t.Helper()
 		wantErr(t, err, kind, field, off)
-		eq(t, []byte{9}, out, name+": dst after an error")
+		require.Equal(t, []byte{9}, out, name+": dst after an error")
 	}
 	out, err := codec.AppendRequestFrame(dst, reqPing, huge)
 	check("request, body over the cap", out, err, codec.ErrSize, "size", 48)
@@ -69,9 +71,9 @@ func TestAppendFrameErrors(t *testing.T) {
 
 	// The largest body fits exactly.
 	out, err = codec.AppendRequestFrame(nil, reqPing, huge[1:])
-	must(t, err)
+	require.NoError(t, err)
 	size, err := codec.FrameSize(out)
-	must(t, err)
-	eq(t, codec.MaxFrameSize, size, "size of the largest frame")
-	eq(t, codec.MaxFrameSize, len(out), "length of the largest frame")
+	require.NoError(t, err)
+	require.Equal(t, codec.MaxFrameSize, size, "size of the largest frame")
+	require.Equal(t, codec.MaxFrameSize, len(out), "length of the largest frame")
 }

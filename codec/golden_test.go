@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
 )
 
@@ -281,21 +283,21 @@ func TestGoldenDecode(t *testing.T) {
 	for _, g := range goldens {
 		t.Run(g.name, func(t *testing.T) {
 			v, n, err := g.decode(g.wire)
-			must(t, err)
-			eq[any](t, g.want, v, "value")
-			eq(t, len(g.wire), n, "bytes used")
+			require.NoError(t, err)
+			require.Equal(t, g.want, v, "value")
+			require.Equal(t, len(g.wire), n, "bytes used")
 
 			extra := append(append([]byte{}, g.wire...), 0x99)
 			v, n, err = g.decode(extra)
-			must(t, err)
-			eq[any](t, g.want, v, "value")
-			eq(t, len(g.wire), n, "a prefix decode stops at the last field")
+			require.NoError(t, err)
+			require.Equal(t, g.want, v, "value")
+			require.Equal(t, len(g.wire), n, "a prefix decode stops at the last field")
 			if g.parse == nil {
 				return
 			}
 			v, err = g.parse(g.wire)
-			must(t, err)
-			eq[any](t, g.want, v, "value")
+			require.NoError(t, err)
+			require.Equal(t, g.want, v, "value")
 			_, err = g.parse(extra)
 			wantErr(t, err, codec.ErrTrailing, "body", len(g.wire))
 		})
@@ -307,10 +309,10 @@ func TestGoldenDecode(t *testing.T) {
 func TestGoldenEncode(t *testing.T) {
 	for _, g := range goldens {
 		t.Run(g.name, func(t *testing.T) {
-			eq(t, len(g.wire), g.want.EncodedLen(), "EncodedLen")
+			require.Equal(t, len(g.wire), g.want.EncodedLen(), "EncodedLen")
 			out, err := g.want.AppendTo([]byte{0xab, 0xcd})
-			must(t, err)
-			eq(t, cat([]byte{0xab, 0xcd}, g.wire), out, "encoding")
+			require.NoError(t, err)
+			require.Equal(t, cat([]byte{0xab, 0xcd}, g.wire), out, "encoding")
 		})
 	}
 }
@@ -327,9 +329,11 @@ func TestGoldenTruncated(t *testing.T) {
 					wantErr(t, err, codec.ErrTruncated, "header", n)
 					continue
 				}
-				wantKind(t, err, codec.ErrTruncated, fmt.Sprintf("cut at %d", n))
+				require.ErrorIs(t, err, codec.ErrTruncated, fmt.Sprintf("cut at %d", n))
+				codecError(t, err)
 				_, err = g.parse(cut)
-				wantKind(t, err, codec.ErrTruncated, fmt.Sprintf("cut at %d", n))
+				require.ErrorIs(t, err, codec.ErrTruncated, fmt.Sprintf("cut at %d", n))
+				codecError(t, err)
 			}
 		})
 	}
@@ -345,10 +349,10 @@ func TestGoldenRequestFrame(t *testing.T) {
 		at{176, "01"},
 	), hx(loginIggyHex))
 	body, err := loginIggy.AppendTo(nil)
-	must(t, err)
+	require.NoError(t, err)
 	out, err := codec.AppendRequestFrame([]byte{}, codec.RequestHeader{Client: client5, Operation: codec.OperationRegister}, body)
-	must(t, err)
-	eq(t, want, out, "frame")
+	require.NoError(t, err)
+	require.Equal(t, want, out, "frame")
 }
 
 // TestGoldenReplyFrames checks AppendReplyFrame (a ping reply, empty body)
@@ -357,8 +361,8 @@ func TestGoldenReplyFrames(t *testing.T) {
 	t.Run("ping", func(t *testing.T) {
 		want := hdr256(at{48, "00 01 00 00"}, at{60, "08"}, at{160, "05"}, at{200, "01"}, at{208, "02"})
 		out, err := codec.AppendReplyFrame(nil, codec.ReplyHeader{Client: client5, Request: 1, Operation: codec.OperationNonReplicated}, nil)
-		must(t, err)
-		eq(t, want, out, "frame")
+		require.NoError(t, err)
+		require.Equal(t, want, out, "frame")
 	})
 	t.Run("login", func(t *testing.T) {
 		want := cat(hdr256(
@@ -370,19 +374,19 @@ func TestGoldenReplyFrames(t *testing.T) {
 		), hx("00 00 00 00"), hx(replyBodyHex))
 		h := codec.ReplyHeader{Size: 1, Client: client5, Commit: 11, Operation: codec.OperationRegister} // Size is overwritten
 		out, err := codec.AppendLoginReplyFrame([]byte{}, h, replyBody)
-		must(t, err)
-		eq(t, want, out, "frame")
+		require.NoError(t, err)
+		require.Equal(t, want, out, "frame")
 
 		// And back: header, result section, body.
 		got, err := codec.DecodeReplyHeader(out)
-		must(t, err)
-		eq(t, uint32(282), got.Size, "size")
+		require.NoError(t, err)
+		require.Equal(t, uint32(282), got.Size, "size")
 		payload, code, err := codec.SplitResult(out[256:got.Size])
-		must(t, err)
-		eq(t, uint32(0), code, "code")
+		require.NoError(t, err)
+		require.Equal(t, uint32(0), code, "code")
 		reply, err := codec.ParseLoginReply(payload)
-		must(t, err)
-		eq(t, replyBody, reply, "reply")
+		require.NoError(t, err)
+		require.Equal(t, replyBody, reply, "reply")
 	})
 }
 
@@ -406,14 +410,14 @@ func TestGoldenSplitResult(t *testing.T) {
 	for _, c := range ok {
 		t.Run(c.name, func(t *testing.T) {
 			payload, code, err := codec.SplitResult(hx(c.body))
-			must(t, err)
-			eq(t, c.code, code, "code")
+			require.NoError(t, err)
+			require.Equal(t, c.code, code, "code")
 			if c.payload == "" {
-				eq(t, []byte(nil), payload, "payload")
+				require.Equal(t, []byte(nil), payload, "payload")
 				return
 			}
-			eq(t, hx(c.payload), payload, "payload")
-			eq(t, len(payload), cap(payload), "payload capacity")
+			require.Equal(t, hx(c.payload), payload, "payload")
+			require.Equal(t, len(payload), cap(payload), "payload capacity")
 		})
 	}
 	bad := []struct {
@@ -432,8 +436,8 @@ func TestGoldenSplitResult(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			payload, code, err := codec.SplitResult(hx(c.body))
 			wantErr(t, err, codec.ErrTruncated, c.field, c.off)
-			eq(t, []byte(nil), payload, "payload")
-			eq(t, uint32(0), code, "code")
+			require.Equal(t, []byte(nil), payload, "payload")
+			require.Equal(t, uint32(0), code, "code")
 		})
 	}
 }

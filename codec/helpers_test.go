@@ -1,22 +1,15 @@
 package codec_test
 
 import (
-	"encoding/hex"
 	"errors"
-	"fmt"
-	"reflect"
 	"testing"
 
-	"github.com/iggywire/iggywire/codec"
-)
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
-// sentinels lists every error class of the codec; each *codec.Error must
-// match exactly one of them.
-var sentinels = []error{
-	codec.ErrTruncated, codec.ErrCommand, codec.ErrSize, codec.ErrReserved,
-	codec.ErrField, codec.ErrReason, codec.ErrWindow, codec.ErrLength,
-	codec.ErrUTF8, codec.ErrTrailing, codec.ErrRange, codec.ErrSyntax,
-}
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/codectest"
+)
 
 // at is a run of hex bytes at a byte offset of a header.
 type at struct {
@@ -33,37 +26,37 @@ func cat(parts ...[]byte) []byte {
 	return out
 }
 
-// codecError checks that err is a *codec.Error matching exactly one sentinel
-// and returns it.
+// codecError requires err to be a *codec.Error matching exactly one
+// sentinel (testify can say "is one of", not "is exactly one of") and
+// returns it.
 func codecError(t testing.TB, err error) *codec.Error {
 	t.Helper()
 	var ce *codec.Error
-	if !errors.As(err, &ce) {
-		t.Fatalf("error %v (%T) is not a *codec.Error", err, err)
-	}
-	matched := 0
-	for _, s := range sentinels {
+	require.ErrorAs(t, err, &ce)
+	var matched []error
+	for _, s := range codectest.Sentinels() {
 		if errors.Is(err, s) {
-			matched++
+			matched = append(matched, s)
 		}
 	}
-	if matched != 1 {
-		t.Fatalf("error %v matches %d sentinels, want exactly 1", err, matched)
-	}
+	require.Len(t, matched, 1, "sentinels matched by %v", err)
 	return ce
 }
 
-// wantErr checks that err is a *codec.Error of class kind for field at
-// offset off.
+// wantErr requires err to be a *codec.Error of class kind for field at
+// offset off: the three things every error of the codec promises.
 func wantErr(t testing.TB, err error, kind error, field string, off int) {
 	t.Helper()
-	if err == nil {
-		t.Fatalf("got no error, want %v for %s at %d", kind, field, off)
-	}
+	require.Error(t, err, "want %v for %s at %d", kind, field, off)
 	ce := codecError(t, err)
-	if !errors.Is(err, kind) || ce.Field != field || ce.Offset != off {
-		t.Fatalf("got %v (field %q, offset %d), want class %v for field %q at offset %d", err, ce.Field, ce.Offset, kind, field, off)
-	}
+	require.ErrorIs(t, err, kind)
+	require.Equal(t, errPlace{field, off}, errPlace{ce.Field, ce.Offset}, "field and offset of %v", err)
+}
+
+// errPlace is where an error points: its field and byte offset.
+type errPlace struct {
+	Field  string
+	Offset int
 }
 
 // errKey is what the error-order tests compare: everything an *Error says.
@@ -74,6 +67,7 @@ type errKey struct {
 	rule   string
 }
 
+// keyOf returns everything err says, or the zero key for nil.
 func keyOf(t testing.TB, err error) errKey {
 	t.Helper()
 	if err == nil {
@@ -81,43 +75,6 @@ func keyOf(t testing.TB, err error) errKey {
 	}
 	ce := codecError(t, err)
 	return errKey{ce.Err, ce.Field, ce.Offset, ce.Rule}
-}
-
-// must fails the test at once on a non-nil error.
-func must(t testing.TB, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatalf("unexpected error: %v", err)
-	}
-}
-
-// eq fails the test at once unless got deeply equals want. Byte slices are
-// compared by content (nil and empty differ, as the codec promises nil for
-// an empty field) and printed in hex.
-func eq[T any](t testing.TB, want, got T, what string) {
-	t.Helper()
-	if !reflect.DeepEqual(want, got) {
-		t.Fatalf("%s:\n got %s\nwant %s", what, show(got), show(want))
-	}
-}
-
-func show(v any) string {
-	if b, ok := v.([]byte); ok {
-		if b == nil {
-			return "nil"
-		}
-		return hex.EncodeToString(b)
-	}
-	return fmt.Sprintf("%+v", v)
-}
-
-// wantKind checks that err is a *codec.Error of class kind.
-func wantKind(t testing.TB, err error, kind error, what string) {
-	t.Helper()
-	if !errors.Is(err, kind) {
-		t.Fatalf("%s: got %v, want class %v", what, err, kind)
-	}
-	codecError(t, err)
 }
 
 // breakRule is one broken rule of a header: a mutation of a valid 256-byte
@@ -162,26 +119,19 @@ func applyRules(base []byte, rules ...breakRule) []byte {
 // (the rules are listed in WIRE.md's order) is the one reported.
 func checkRuleOrder(t *testing.T, base []byte, decode func([]byte) error, rules []breakRule) {
 	t.Helper()
-	if err := decode(base); err != nil {
-		t.Fatalf("base header does not decode: %v", err)
-	}
+	require.NoError(t, decode(base), "base header")
 	single := make([]errKey, len(rules))
 	for i, r := range rules {
 		err := decode(applyRules(base, r))
 		single[i] = keyOf(t, err)
 		got := single[i]
-		if got.kind != r.want.kind || got.field != r.want.field || got.offset != r.want.offset {
-			t.Errorf("%s alone: got %v %q at %d (%s), want %v %q at %d", r.name, got.kind, got.field, got.offset, got.rule, r.want.kind, r.want.field, r.want.offset)
-		}
+		got.rule = r.want.rule // not compared for single breaks
+		assert.Equal(t, r.want, got, "%s alone (rule %q)", r.name, single[i].rule)
 	}
 	for i := range rules {
 		for j := i + 1; j < len(rules); j++ {
 			got := keyOf(t, decode(applyRules(base, rules[i], rules[j])))
-			if got != single[i] {
-				t.Errorf("%s + %s: got %v %q at %d (%s), want the first: %v %q at %d (%s)",
-					rules[i].name, rules[j].name, got.kind, got.field, got.offset, got.rule,
-					single[i].kind, single[i].field, single[i].offset, single[i].rule)
-			}
+			assert.Equal(t, single[i], got, "%s + %s: want the first rule's error", rules[i].name, rules[j].name)
 		}
 	}
 }
@@ -205,11 +155,11 @@ func checkBadBodies[T any](t *testing.T, decode func([]byte) (T, int, error), pa
 			v, n, err := decode(src)
 			wantErr(t, err, c.kind, c.field, c.off)
 			var zero T
-			eq(t, zero, v, "value on error")
-			eq(t, 0, n, "bytes used on error")
+			require.Equal(t, zero, v, "value on error")
+			require.Equal(t, 0, n, "bytes used on error")
 			v, err = parse(src)
 			wantErr(t, err, c.kind, c.field, c.off)
-			eq(t, zero, v, "value on error")
+			require.Equal(t, zero, v, "value on error")
 		})
 	}
 }
@@ -236,7 +186,7 @@ func checkBadValues[T interface {
 			dst := make([]byte, 2, 1024)
 			out, err := c.v.AppendTo(dst)
 			wantErr(t, err, c.kind, c.field, c.off)
-			eq(t, []byte{0, 0}, out, "dst after a failed AppendTo")
+			require.Equal(t, []byte{0, 0}, out, "dst after a failed AppendTo")
 		})
 	}
 }

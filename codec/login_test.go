@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
 )
 
@@ -64,5 +66,5 @@ func TestLoginRegisterEncodeErrors(t *testing.T) {
 	})
 	// An empty password is allowed.
 	_, err := with(func(l *codec.LoginRegister) { l.Password = codec.Secret{} }).AppendTo(nil)
-	must(t, err)
+	require.NoError(t, err)
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
 )
 
@@ -43,13 +45,13 @@ func TestLoginRegisterPATEncodeErrors(t *testing.T) {
 func TestPasswordBodyAsTokenBody(t *testing.T) {
 	src := hx(infoGoSDKHex + "|" + iggy + "| 00 | 00 00 00 00")
 	login, err := codec.ParseLoginRegister(src)
-	must(t, err)
-	eq(t, codec.Secret{}, login.Password, "password")
+	require.NoError(t, err)
+	require.Equal(t, codec.Secret{}, login.Password, "password")
 	pat, n, err := codec.DecodeLoginRegisterPAT(src)
-	must(t, err)
-	eq(t, len(src)-1, n, "bytes used")
-	eq(t, []byte("iggy"), pat.Token.Bytes(), "token")
-	eq(t, []byte(nil), pat.Context, "context")
+	require.NoError(t, err)
+	require.Equal(t, len(src)-1, n, "bytes used")
+	require.Equal(t, []byte("iggy"), pat.Token.Bytes(), "token")
+	require.Equal(t, []byte(nil), pat.Context, "context")
 	_, err = codec.ParseLoginRegisterPAT(src)
 	wantErr(t, err, codec.ErrTrailing, "body", len(src)-1)
 

@@ -3,6 +3,8 @@ package codec_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
 )
 
@@ -24,9 +26,9 @@ func TestReplyRuleOrder(t *testing.T) {
 	// The size rule and the denial rule share a class, field and offset;
 	// the rule text tells them apart.
 	_, err := codec.DecodeReplyHeader(applyRules(repOKHex, ruleSizeLow, breakRule{mutate: setLE(216, 4, 40)}))
-	eq(t, "256 <= size <= 64 MiB", codecError(t, err).Rule, "rule")
+	require.Equal(t, "256 <= size <= 64 MiB", codecError(t, err).Rule, "rule")
 	_, err = codec.DecodeReplyHeader(applyRules(repOKHex, breakRule{mutate: setLE(216, 4, 40)}))
-	eq(t, "status != 0 => size == 256", codecError(t, err).Rule, "rule")
+	require.Equal(t, "status != 0 => size == 256", codecError(t, err).Rule, "rule")
 }
 
 // TestReplyEveryOperation: a reply accepts every known operation, 0
@@ -38,8 +40,8 @@ func TestReplyEveryOperation(t *testing.T) {
 			wantErr(t, err, codec.ErrField, "operation", 208)
 			continue
 		}
-		must(t, err)
-		eq(t, codec.Operation(op), got.Operation, "operation")
+		require.NoError(t, err)
+		require.Equal(t, codec.Operation(op), got.Operation, "operation")
 	}
 }
 
@@ -49,8 +51,8 @@ func TestReplyDenial(t *testing.T) {
 	for _, status := range []uint64{1, 3, 40, 1<<32 - 1} {
 		h := applyRules(repDenyHex, breakRule{mutate: setLE(216, 4, status)})
 		got, err := codec.DecodeReplyHeader(h)
-		must(t, err)
-		eq(t, codec.Status(status), got.Status, "status")
+		require.NoError(t, err)
+		require.Equal(t, codec.Status(status), got.Status, "status")
 		_, err = codec.DecodeReplyHeader(applyRules(h, breakRule{mutate: setLE(48, 4, 257)}))
 		wantErr(t, err, codec.ErrSize, "size", 48)
 	}
@@ -75,9 +77,9 @@ func TestReplyValidate(t *testing.T) {
 			wantErr(t, c.h.Validate(), c.kind, c.field, c.off)
 			out, err := c.h.AppendTo([]byte{7})
 			wantErr(t, err, c.kind, c.field, c.off)
-			eq(t, []byte{7}, out, "dst after a failed AppendTo")
+			require.Equal(t, []byte{7}, out, "dst after a failed AppendTo")
 		})
 	}
-	must(t, repDeny.Validate())
-	eq(t, 256, repDeny.EncodedLen(), "EncodedLen")
+	require.NoError(t, repDeny.Validate())
+	require.Equal(t, 256, repDeny.EncodedLen(), "EncodedLen")
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
 )
 
@@ -80,8 +82,8 @@ func TestRequestSizeBounds(t *testing.T) {
 		h := applyRules(reqLogoutHex, breakRule{mutate: setLE(48, 4, c.size)})
 		got, err := codec.DecodeRequestHeader(h)
 		if c.ok {
-			must(t, err)
-			eq(t, uint32(c.size), got.Size, "size")
+			require.NoError(t, err)
+			require.Equal(t, uint32(c.size), got.Size, "size")
 			continue
 		}
 		wantErr(t, err, codec.ErrSize, "size", 48)
@@ -106,8 +108,8 @@ func TestRequestEveryOperation(t *testing.T) {
 		case o == codec.OperationNonReplicated:
 			wantErr(t, err, codec.ErrField, "code", 196)
 		default:
-			must(t, err)
-			eq(t, o, got.Operation, "operation")
+			require.NoError(t, err)
+			require.Equal(t, o, got.Operation, "operation")
 		}
 	}
 }
@@ -151,9 +153,9 @@ func TestRequestValidate(t *testing.T) {
 			dst := []byte{1, 2, 3}
 			out, err := h.AppendTo(dst)
 			wantErr(t, err, c.kind, c.field, c.off)
-			eq(t, []byte{1, 2, 3}, out, "dst after a failed AppendTo")
+			require.Equal(t, []byte{1, 2, 3}, out, "dst after a failed AppendTo")
 		})
 	}
-	must(t, ok.Validate())
-	eq(t, 256, ok.EncodedLen(), "EncodedLen")
+	require.NoError(t, ok.Validate())
+	require.Equal(t, 256, ok.EncodedLen(), "EncodedLen")
 }

@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
 )
 
@@ -31,11 +34,11 @@ func leaks(s string) string {
 	return ""
 }
 
+// checkNoLeak asserts that s, the output of what, holds no printed form of
+// the secret.
 func checkNoLeak(t *testing.T, what, s string) {
 	t.Helper()
-	if f := leaks(s); f != "" {
-		t.Errorf("%s leaks the secret as %q: %s", what, f, s)
-	}
+	assert.Empty(t, leaks(s), "%s leaks the secret in %s", what, s)
 }
 
 // TestSecretNeverPrints formats a Secret, and both login bodies by value
@@ -59,15 +62,15 @@ func TestSecretNeverPrints(t *testing.T) {
 		checkNoLeak(t, name+" with Sprint", fmt.Sprint(v))
 		checkNoLeak(t, name+" with Sprintln", fmt.Sprintln(v))
 		b, err := json.Marshal(v)
-		must(t, err)
+		require.NoError(t, err)
 		checkNoLeak(t, name+" as JSON", string(b))
 	}
-	eq(t, "[REDACTED]", sec.String(), "String")
-	eq(t, "codec.Secret([REDACTED])", sec.GoString(), "GoString")
+	require.Equal(t, "[REDACTED]", sec.String(), "String")
+	require.Equal(t, "codec.Secret([REDACTED])", sec.GoString(), "GoString")
 	text, err := sec.MarshalText()
-	must(t, err)
-	eq(t, "[REDACTED]", string(text), "MarshalText")
-	eq(t, len(secretText), sec.Len(), "Len")
+	require.NoError(t, err)
+	require.Equal(t, "[REDACTED]", string(text), "MarshalText")
+	require.Equal(t, len(secretText), sec.Len(), "Len")
 	// The redaction still shows that a password is there: the username is
 	// printed, the password is not.
 	if s := fmt.Sprintf("%s", login); !strings.Contains(s, "iggy") || !strings.Contains(s, "[REDACTED]") {

@@ -22,40 +22,27 @@ const (
 	StatusTransientNotAccepted  Status = 58
 )
 
-// Known reports whether s is one of the codes named above.
-func (s Status) Known() bool {
-	switch s {
-	case StatusOK, StatusInvalidCommand, StatusInvalidFormat, StatusStaleClient,
-		StatusUnauthenticated, StatusInvalidCredentials, StatusInvalidPersonalAccessToken,
-		StatusTransientNotCommitted, StatusTransientNotAccepted:
-		return true
+// statusNames is the name table of Status.
+func statusNames() [9]enumName {
+	return [...]enumName{
+		{0, 0, "OK"}, {3, 3, "InvalidCommand"}, {4, 4, "InvalidFormat"}, {30, 30, "StaleClient"},
+		{40, 40, "Unauthenticated"}, {42, 42, "InvalidCredentials"},
+		{53, 53, "InvalidPersonalAccessToken"},
+		{57, 57, "TransientNotCommitted"}, {58, 58, "TransientNotAccepted"},
 	}
-	return false
 }
 
-// String names a known status and prints others as "STATUS_N".
+// Known reports whether s is one of the codes named above.
+func (s Status) Known() bool {
+	names := statusNames()
+	_, ok := lookupName(names[:], uint32(s))
+	return ok
+}
+
+// String names a known status and prints others as "UNKNOWN_STATUS_N".
 func (s Status) String() string {
-	switch s {
-	case StatusOK:
-		return "OK"
-	case StatusInvalidCommand:
-		return "InvalidCommand"
-	case StatusInvalidFormat:
-		return "InvalidFormat"
-	case StatusStaleClient:
-		return "StaleClient"
-	case StatusUnauthenticated:
-		return "Unauthenticated"
-	case StatusInvalidCredentials:
-		return "InvalidCredentials"
-	case StatusInvalidPersonalAccessToken:
-		return "InvalidPersonalAccessToken"
-	case StatusTransientNotCommitted:
-		return "TransientNotCommitted"
-	case StatusTransientNotAccepted:
-		return "TransientNotAccepted"
-	}
-	return "STATUS_" + itoa(uint64(s))
+	names := statusNames()
+	return enumString(names[:], "STATUS", uint32(s))
 }
 
 // Error returns "iggy status N (Name)".

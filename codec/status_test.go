@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
 )
 
@@ -18,19 +20,19 @@ func TestStatus(t *testing.T) {
 	}
 	for s := range codec.Status(100) {
 		want, known := names[s]
-		eq(t, known, s.Known(), fmt.Sprintf("Status(%d).Known", s))
+		require.Equal(t, known, s.Known(), fmt.Sprintf("Status(%d).Known", s))
 		if !known {
-			want = fmt.Sprintf("STATUS_%d", s)
+			want = fmt.Sprintf("UNKNOWN_STATUS_%d", s)
 		}
-		eq(t, want, s.String(), fmt.Sprintf("Status(%d).String", s))
+		require.Equal(t, want, s.String(), fmt.Sprintf("Status(%d).String", s))
 	}
-	eq(t, "iggy status 40 (Unauthenticated)", codec.StatusUnauthenticated.Error(), "Error")
-	eq(t, "iggy status 7 (STATUS_7)", codec.Status(7).Error(), "Error")
+	require.Equal(t, "iggy status 40 (Unauthenticated)", codec.StatusUnauthenticated.Error(), "Error")
+	require.Equal(t, "iggy status 7 (UNKNOWN_STATUS_7)", codec.Status(7).Error(), "Error")
 
 	err := fmt.Errorf("ping: %w", codec.StatusUnauthenticated)
-	eq(t, true, errors.Is(err, codec.StatusUnauthenticated), "errors.Is through %w")
-	eq(t, false, errors.Is(err, codec.StatusInvalidCommand), "errors.Is another status")
+	require.Equal(t, true, errors.Is(err, codec.StatusUnauthenticated), "errors.Is through %w")
+	require.Equal(t, false, errors.Is(err, codec.StatusInvalidCommand), "errors.Is another status")
 	var s codec.Status
-	eq(t, true, errors.As(err, &s), "errors.As")
-	eq(t, codec.StatusUnauthenticated, s, "errors.As value")
+	require.Equal(t, true, errors.As(err, &s), "errors.As")
+	require.Equal(t, codec.StatusUnauthenticated, s, "errors.As value")
 }

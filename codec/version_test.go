@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/iggywire/iggywire/codec"
 )
 
@@ -23,31 +26,31 @@ func TestPack(t *testing.T) {
 	}
 	for _, c := range cases {
 		v, err := codec.Pack(c.major, c.minor, c.patch)
-		must(t, err)
-		eq(t, c.want, v, fmt.Sprintf("Pack(%d, %d, %d)", c.major, c.minor, c.patch))
-		eq(t, [3]uint32{c.major, c.minor, c.patch}, [3]uint32{v.Major(), v.Minor(), v.Patch()}, "components")
-		eq(t, true, v.Valid(), "Valid")
-		eq(t, v, codec.MustPack(c.major, c.minor, c.patch), "MustPack")
+		require.NoError(t, err)
+		require.Equal(t, c.want, v, fmt.Sprintf("Pack(%d, %d, %d)", c.major, c.minor, c.patch))
+		require.Equal(t, [3]uint32{c.major, c.minor, c.patch}, [3]uint32{v.Major(), v.Minor(), v.Patch()}, "components")
+		require.Equal(t, true, v.Valid(), "Valid")
+		require.Equal(t, v, codec.MustPack(c.major, c.minor, c.patch), "MustPack")
 	}
 	for _, bad := range [][3]uint32{{1024, 0, 0}, {0, 1024, 0}, {0, 0, 1024}, {1 << 31, 0, 0}} {
 		v, err := codec.Pack(bad[0], bad[1], bad[2])
 		wantErr(t, err, codec.ErrRange, "version", 0)
-		eq(t, codec.Version(0), v, "value on error")
+		require.Equal(t, codec.Version(0), v, "value on error")
 	}
-	mustPanic(t, "MustPack(0, 0, 1024)", func() { codec.MustPack(0, 0, 1024) })
+	assert.Panics(t, func() { codec.MustPack(0, 0, 1024) }, "MustPack(0, 0, 1024)")
 }
 
 // TestVersionReservedBits: a u32 with bits 31..30 set is not a version, but
 // its components still read from bits 29..0.
 func TestVersionReservedBits(t *testing.T) {
 	for _, v := range []codec.Version{0x4000_0000, 0x8000_0000, 0xC000_2C00, 0xFFFF_FFFF} {
-		eq(t, false, v.Valid(), fmt.Sprintf("%#x Valid", uint32(v)))
+		require.Equal(t, false, v.Valid(), fmt.Sprintf("%#x Valid", uint32(v)))
 	}
 	v := codec.Version(0xFFFF_FFFF)
-	eq(t, [3]uint32{1023, 1023, 1023}, [3]uint32{v.Major(), v.Minor(), v.Patch()}, "components")
-	eq(t, "invalid(0xffffffff)", v.String(), "String")
-	eq(t, "invalid(0xc0002c00)", codec.Version(0xC000_2C00).String(), "String")
-	eq(t, "invalid(0x40000000)", codec.Version(0x4000_0000).String(), "String")
+	require.Equal(t, [3]uint32{1023, 1023, 1023}, [3]uint32{v.Major(), v.Minor(), v.Patch()}, "components")
+	require.Equal(t, "invalid(0xffffffff)", v.String(), "String")
+	require.Equal(t, "invalid(0xc0002c00)", codec.Version(0xC000_2C00).String(), "String")
+	require.Equal(t, "invalid(0x40000000)", codec.Version(0x4000_0000).String(), "String")
 }
 
 // TestVersionOrder: integer order equals semver order.
@@ -81,8 +84,8 @@ func TestParseVersion(t *testing.T) {
 	}
 	for _, c := range ok {
 		v, err := codec.ParseVersion(c.in)
-		must(t, err)
-		eq(t, c.want, v, fmt.Sprintf("ParseVersion(%q)", c.in))
+		require.NoError(t, err)
+		require.Equal(t, c.want, v, fmt.Sprintf("ParseVersion(%q)", c.in))
 	}
 	bad := []struct {
 		in   string
@@ -121,13 +124,13 @@ func TestParseVersion(t *testing.T) {
 		t.Run(c.in, func(t *testing.T) {
 			v, err := codec.ParseVersion(c.in)
 			wantErr(t, err, c.kind, "version", c.off)
-			eq(t, codec.Version(0), v, "value on error")
+			require.Equal(t, codec.Version(0), v, "value on error")
 			var u codec.Version = 7
 			wantErr(t, u.UnmarshalText([]byte(c.in)), c.kind, "version", c.off)
-			eq(t, codec.Version(7), u, "UnmarshalText leaves the value alone on error")
+			require.Equal(t, codec.Version(7), u, "UnmarshalText leaves the value alone on error")
 		})
 	}
-	mustPanic(t, "MustParseVersion(v1)", func() { codec.MustParseVersion("v1") })
+	assert.Panics(t, func() { codec.MustParseVersion("v1") }, "MustParseVersion(v1)")
 }
 
 // TestVersionText: String, AppendText, MarshalText and UnmarshalText agree,
@@ -137,24 +140,24 @@ func TestVersionText(t *testing.T) {
 		v := codec.Version(x)
 		s := v.String()
 		b, err := v.MarshalText()
-		must(t, err)
-		eq(t, s, string(b), "MarshalText")
+		require.NoError(t, err)
+		require.Equal(t, s, string(b), "MarshalText")
 		b, err = v.AppendText([]byte("v="))
-		must(t, err)
-		eq(t, "v="+s, string(b), "AppendText")
+		require.NoError(t, err)
+		require.Equal(t, "v="+s, string(b), "AppendText")
 		p, err := codec.ParseVersion(s)
 		if v.Valid() {
-			must(t, err)
-			eq(t, v, p, "round trip of "+s)
+			require.NoError(t, err)
+			require.Equal(t, v, p, "round trip of "+s)
 			var u codec.Version
-			must(t, u.UnmarshalText([]byte(s)))
-			eq(t, v, u, "UnmarshalText")
+			require.NoError(t, u.UnmarshalText([]byte(s)))
+			require.Equal(t, v, u, "UnmarshalText")
 			continue
 		}
 		wantErr(t, err, codec.ErrSyntax, "version", 0)
 	}
-	eq(t, "0.11.0", codec.Version(0x2C00).String(), "String")
-	eq(t, "1023.1023.1023", codec.Version(0x3FFF_FFFF).String(), "String")
+	require.Equal(t, "0.11.0", codec.Version(0x2C00).String(), "String")
+	require.Equal(t, "1023.1023.1023", codec.Version(0x3FFF_FFFF).String(), "String")
 }
 
 // TestDefaultWindow: min is max with patch zeroed under 0.x, with minor and
@@ -171,9 +174,9 @@ func TestDefaultWindow(t *testing.T) {
 	}
 	for _, c := range cases {
 		w := codec.DefaultWindow(codec.MustParseVersion(c.server))
-		eq(t, codec.Window{Min: codec.MustParseVersion(c.min), Max: codec.MustParseVersion(c.server)}, w, "DefaultWindow("+c.server+")")
+		require.Equal(t, codec.Window{Min: codec.MustParseVersion(c.min), Max: codec.MustParseVersion(c.server)}, w, "DefaultWindow("+c.server+")")
 	}
-	eq(t, false, codec.DefaultWindow(codec.MustParseVersion("0.0.7")).Valid(), "0.0.7 default window is ill-formed")
+	require.Equal(t, false, codec.DefaultWindow(codec.MustParseVersion("0.0.7")).Valid(), "0.0.7 default window is ill-formed")
 }
 
 // TestWindowAccepts checks both regimes and the boundary between them.
@@ -215,12 +218,12 @@ func TestWindowAccepts(t *testing.T) {
 	}
 	for _, c := range cases {
 		w := codec.Window{Min: codec.MustParseVersion(c.min), Max: codec.MustParseVersion(c.max)}
-		eq(t, true, w.Valid(), w.String()+" Valid")
+		require.Equal(t, true, w.Valid(), w.String()+" Valid")
 		for _, v := range c.yes {
-			eq(t, true, w.Accepts(codec.MustParseVersion(v)), w.String()+" accepts "+v)
+			require.Equal(t, true, w.Accepts(codec.MustParseVersion(v)), w.String()+" accepts "+v)
 		}
 		for _, v := range c.no {
-			eq(t, false, w.Accepts(codec.MustParseVersion(v)), w.String()+" accepts "+v)
+			require.Equal(t, false, w.Accepts(codec.MustParseVersion(v)), w.String()+" accepts "+v)
 		}
 	}
 }
@@ -230,9 +233,9 @@ func TestWindowAccepts(t *testing.T) {
 func TestWindowAcceptsNothing(t *testing.T) {
 	probe := []codec.Version{0, 1, 0x2C00, 0x2C05, 1 << 20, 0x3FFF_FFFF}
 	for _, w := range []codec.Window{{}, {Min: 0, Max: 0x2C00}, {Min: 0x2C01, Max: 0x2C00}, {Min: 2, Max: 1}} {
-		eq(t, false, w.Valid(), w.String()+" Valid")
+		require.Equal(t, false, w.Valid(), w.String()+" Valid")
 		for _, v := range probe {
-			eq(t, false, w.Accepts(v), w.String()+" accepts "+v.String())
+			require.Equal(t, false, w.Accepts(v), w.String()+" accepts "+v.String())
 		}
 	}
 	windows := []codec.Window{
@@ -246,7 +249,7 @@ func TestWindowAcceptsNothing(t *testing.T) {
 		for _, low := range []uint32{0, 1, 0x2C00, 0x2C05, 0x00100803, 0x3FF0_0000, 0x3FFF_FFFF} {
 			for _, high := range []uint32{0x4000_0000, 0x8000_0000, 0xC000_0000} {
 				v := codec.Version(high | low)
-				eq(t, false, w.Accepts(v), w.String()+" accepts "+v.String())
+				require.Equal(t, false, w.Accepts(v), w.String()+" accepts "+v.String())
 			}
 		}
 	}
@@ -254,17 +257,6 @@ func TestWindowAcceptsNothing(t *testing.T) {
 
 // TestWindowString prints both ends.
 func TestWindowString(t *testing.T) {
-	eq(t, "[0.11.0, 0.11.5]", codec.Window{Min: 0x2C00, Max: 0x2C05}.String(), "String")
-	eq(t, "[0.0.0, invalid(0xc0000000)]", codec.Window{Max: 0xC000_0000}.String(), "String")
-}
-
-// mustPanic fails unless f panics.
-func mustPanic(t *testing.T, what string, f func()) {
-	t.Helper()
-	defer func() {
-		if recover() == nil {
-			t.Errorf("%s did not panic", what)
-		}
-	}()
-	f()
+	require.Equal(t, "[0.11.0, 0.11.5]", codec.Window{Min: 0x2C00, Max: 0x2C05}.String(), "String")
+	require.Equal(t, "[0.0.0, invalid(0xc0000000)]", codec.Window{Max: 0xC000_0000}.String(), "String")
 }

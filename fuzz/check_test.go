@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/codectest"
 	"github.com/iggywire/iggywire/internal/fuzzload"
 )
 
@@ -25,13 +26,6 @@ func seed(f *testing.F) {
 	}
 }
 
-// sentinels lists every class a *codec.Error may match.
-var sentinels = [...]error{
-	codec.ErrTruncated, codec.ErrCommand, codec.ErrSize, codec.ErrReserved,
-	codec.ErrField, codec.ErrReason, codec.ErrWindow, codec.ErrLength,
-	codec.ErrUTF8, codec.ErrTrailing, codec.ErrRange, codec.ErrSyntax,
-}
-
 // checkErr fails unless err is a *codec.Error that matches exactly one
 // sentinel (its own Err) with an offset within 0..maxOff, and returns it.
 func checkErr(t *testing.T, err error, maxOff int) *codec.Error {
@@ -41,7 +35,7 @@ func checkErr(t *testing.T, err error, maxOff int) *codec.Error {
 		t.Fatalf("error %v (%T) is not a *codec.Error", err, err)
 	}
 	matched := 0
-	for _, s := range sentinels {
+	for _, s := range codectest.Sentinels() {
 		if errors.Is(err, s) {
 			matched++
 			if ce.Err != s {

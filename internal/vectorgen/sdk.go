@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/iggywire/iggywire/codec"
 )
@@ -23,7 +22,8 @@ const (
 // error without a numeric code, carrying the client version and window.
 const incompatibleName = "IncompatibleProtocolVersion"
 
-// sdkName names a code of section 8; other codes print as STATUS_N.
+// sdkName names a code of section 8; other codes print as codec.Status
+// does (UNKNOWN_STATUS_N).
 func sdkName(code uint32) string {
 	switch code {
 	case codeOK:
@@ -33,10 +33,7 @@ func sdkName(code uint32) string {
 	case codeTransientNotAccepted:
 		return "TransientNotAccepted"
 	}
-	if s := codec.Status(code); s.Known() {
-		return s.String()
-	}
-	return "STATUS_" + strconv.FormatUint(uint64(code), 10)
+	return codec.Status(code).String()
 }
 
 // sdkRetry says what a client does after a transient result code.
