@@ -14,9 +14,6 @@ import (
 func checkEnums(t *testing.T, h []byte) {
 	cmd := codec.Command(h[60])
 	knownName(t, cmd.String(), cmd.Known(), "UNKNOWN_COMMAND_")
-	checkLayout(t, cmd)
-	kind := codec.FieldKind(h[60])
-	knownName(t, kind.String(), kind >= codec.FieldUint && kind <= codec.FieldBytes, "UNKNOWN_FIELD_KIND_")
 	for _, o := range []codec.Operation{codec.Operation(h[176]), codec.Operation(h[208])} {
 		knownName(t, o.String(), o.Known(), "UNKNOWN_OPERATION_")
 		// WIRE.md section 6: metadata is internal (64..68) plus 128..149
@@ -42,26 +39,6 @@ func checkEnums(t *testing.T, h []byte) {
 	checkUint128(t, codec.Uint128{Lo: le.Uint64(h[128:]), Hi: le.Uint64(h[136:])})
 	w := codec.Window{Min: codec.Version(le.Uint32(h[148:])), Max: codec.Version(le.Uint32(h[144:]))}
 	checkMeaning(t, codec.Eviction{Reason: reason, Window: w})
-}
-
-// checkLayout: exactly the client-facing commands have a header layout, and
-// it tiles the header's bytes with fields whose kinds have names.
-func checkLayout(t *testing.T, cmd codec.Command) {
-	fields := codec.HeaderLayout(cmd)
-	facing := cmd == codec.CommandRequest || cmd == codec.CommandReply || cmd == codec.CommandEviction
-	if (fields != nil) != facing {
-		t.Fatalf("HeaderLayout(%v) has %d fields", cmd, len(fields))
-	}
-	end := 0
-	for _, f := range fields {
-		if f.Offset != end || f.Size <= 0 || strings.HasPrefix(f.Kind.String(), "UNKNOWN_") {
-			t.Fatalf("HeaderLayout(%v): field %+v after byte %d", cmd, f, end)
-		}
-		end = f.End()
-	}
-	if facing && end != codec.HeaderSize {
-		t.Fatalf("HeaderLayout(%v) ends at %d", cmd, end)
-	}
 }
 
 // knownName: a known value has a name, an unknown one the unknown form.
