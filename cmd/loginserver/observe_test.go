@@ -134,6 +134,23 @@ func TestRunMetrics(t *testing.T) {
 	login(t, s.addr, func(c *lifecycle.Client) ([]byte, error) { return c.Login(nil, []byte("iggy"), []byte("iggy")) }, nil)
 	login(t, s.addr, func(c *lifecycle.Client) ([]byte, error) { return c.Login(nil, []byte("iggy"), []byte("nope")) },
 		codec.StatusInvalidCredentials)
+	scrape := func() string {
+		resp, err := http.Get("http://" + m[1] + "/metrics")
+		if err != nil {
+			return ""
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	// The two logins' connections close on the client's side first; wait
+	// until the server has seen both go, so that the cap below counts only
+	// the connections this test holds.
+	require.Eventually(t, func() bool {
+		b := scrape()
+		return strings.Contains(b, `loginserver_connections_open{state="prelogin"} 0`) &&
+			strings.Contains(b, `loginserver_connections_open{state="loggedin"} 0`)
+	}, 10*time.Second, 10*time.Millisecond, "the login connections never closed")
 	hold := make([]net.Conn, 0, 3)
 	for range 3 { // the third is over -max-conns 2
 		nc, err := net.DialTimeout("tcp", s.addr.String(), 10*time.Second)
@@ -156,16 +173,7 @@ func TestRunMetrics(t *testing.T) {
 	}
 	var body string
 	require.Eventually(t, func() bool {
-		resp, err := http.Get("http://" + m[1] + "/metrics")
-		if err != nil {
-			return false
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil {
-			return false
-		}
-		body = string(b)
+		body = scrape()
 		for _, w := range want {
 			if !strings.Contains(body, w) {
 				return false
