@@ -273,3 +273,32 @@ func TestLifecycleShrinks(t *testing.T) {
 	}
 	assert.Contains(t, minimal, seq)
 }
+
+// TestCommandsShrink: every command generator, once widened to
+// commands.Command, still carries a shrinker, and each candidate it
+// proposes is a command of the same type that differs from the original.
+func TestCommandsShrink(t *testing.T) {
+	t.Parallel()
+	p := gopter.DefaultGenParameters().CloneWithSeed(params(t, 1).Seed())
+	for name, g := range map[string]gopter.Gen{
+		"login": genLogin(), "nonReplicated": genNonReplicated(), "replicated": genReplicated(), "garbage": genGarbage(),
+	} {
+		shrunk := 0
+		for range 50 {
+			r := asCommand(g)(p)
+			v, ok := r.Retrieve()
+			require.True(t, ok, name)
+			require.Implements(t, (*commands.Command)(nil), v, name)
+			for next := r.Shrinker(v); ; {
+				c, ok := next()
+				if !ok {
+					break
+				}
+				shrunk++
+				assert.IsType(t, v, c, name)
+				assert.NotEqual(t, v, c, "%s: a candidate equal to the original", name)
+			}
+		}
+		assert.Positive(t, shrunk, "%s: no candidate in 50 draws", name)
+	}
+}
