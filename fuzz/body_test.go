@@ -27,7 +27,7 @@ func checkBody[T any](t *testing.T, api bodyAPI[T], src []byte) {
 	p, perr := api.parse(src)
 	if err != nil {
 		checkErr(t, err, len(src))
-		if n != 0 || !isZero(v) || !isZero(p) {
+		if n != 0 || !reflect.ValueOf(v).IsZero() || !reflect.ValueOf(p).IsZero() {
 			t.Fatalf("%s: failed Decode returned n=%d and a non-zero value", api.name, n)
 		}
 		sameErr(t, api.name+": Parse after a failed Decode", perr, err)
@@ -70,7 +70,7 @@ func checkParseAgrees[T any](t *testing.T, api bodyAPI[T], src []byte, v T, n in
 		}
 	} else {
 		ce := checkErr(t, perr, len(src))
-		if ce.Err != codec.ErrTrailing || ce.Offset != n || !isZero(p) {
+		if ce.Err != codec.ErrTrailing || ce.Offset != n || !reflect.ValueOf(p).IsZero() {
 			t.Fatalf("%s: Decode used %d of %d bytes but Parse says %v", api.name, n, len(src), perr)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/refcodec"
+	"github.com/iggywire/iggywire/internal/refcodec/codecclass"
 )
 
 // FuzzBuildBodies builds a body from fuzz bytes, valid or not, and checks
@@ -64,7 +65,7 @@ func checkBuilt[T any](t *testing.T, api bodyAPI[T], v T, raw []byte, norm T, re
 	out, err := api.appendTo(v, append([]byte(nil), prefix...))
 	sameErr(t, api.name+": Validate against AppendTo", api.validate(v), err)
 	refOut, refErr := ref()
-	if classOf(err) != refcodec.ClassOf(refErr) || (err == nil && !bytes.Equal(out[len(prefix):], refOut)) {
+	if codecclass.Of(err) != refcodec.ClassOf(refErr) || (err == nil && !bytes.Equal(out[len(prefix):], refOut)) {
 		t.Fatalf("%s: AppendTo says %v, the reference encoder %v", api.name, err, refErr)
 	}
 	if err != nil {
@@ -120,7 +121,7 @@ func checkBuiltHeader[T any](t *testing.T, api headerAPI[T], h T, raw []byte, re
 	out, err := api.appendTo(h, append([]byte(nil), prefix...))
 	sameErr(t, api.name+": Validate against AppendTo", api.validate(h), err)
 	refOut, refErr := ref()
-	if classOf(err) != refcodec.ClassOf(refErr) || (err == nil && !bytes.Equal(out[len(prefix):], refOut)) {
+	if codecclass.Of(err) != refcodec.ClassOf(refErr) || (err == nil && !bytes.Equal(out[len(prefix):], refOut)) {
 		t.Fatalf("%s: AppendTo says %v, the reference encoder %v", api.name, err, refErr)
 	}
 	d, derr := api.decode(raw)

@@ -3,7 +3,6 @@ package fuzz
 import (
 	"bytes"
 	"errors"
-	"reflect"
 	"strings"
 	"testing"
 	"unsafe"
@@ -136,12 +135,6 @@ func checkUnchanged(t *testing.T, what string, out []byte) {
 	if string(out) != prefix {
 		t.Fatalf("%s: failed AppendTo changed dst to %x", what, out)
 	}
-}
-
-// isZero reports whether v is its type's zero value.
-func isZero[T any](v T) bool {
-	var zero T
-	return reflect.DeepEqual(v, zero)
 }
 
 // nilIfEmpty normalises an empty field to nil, as decoders return it.

@@ -1,8 +1,10 @@
 package fuzz
 
 import (
-	"bytes"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestChunks: next reads back what appendChunk wrote, fixes the size field
@@ -16,25 +18,28 @@ func TestChunks(t *testing.T) {
 	c := chunks{rest: in}
 
 	got, flags, ok := c.next()
-	if !ok || flags != 0 || len(got) != 300 || le.Uint32(got[48:]) != 300 {
-		t.Fatalf("first chunk: ok %v flags %d len %d size %d", ok, flags, len(got), le.Uint32(got[48:]))
-	}
+	require.True(t, ok, "first chunk")
+	assert.Zero(t, flags, "first chunk")
+	require.Len(t, got, 300, "first chunk")
+	assert.Equal(t, uint32(300), le.Uint32(got[48:]), "first chunk: the size is fixed")
+
 	got, flags, ok = c.next()
-	if !ok || flags != 1 || le.Uint32(got[48:]) != 0 {
-		t.Fatalf("second chunk: ok %v flags %d size %d; want the size kept", ok, flags, le.Uint32(got[48:]))
-	}
+	require.True(t, ok, "second chunk")
+	assert.Equal(t, byte(1), flags, "second chunk")
+	require.Len(t, got, 300, "second chunk")
+	assert.Zero(t, le.Uint32(got[48:]), "second chunk: the size is kept")
+
 	got, flags, ok = c.next()
-	if !ok || flags != 2 || !bytes.Equal(got, short) {
-		t.Fatalf("third chunk: %v %d %x", ok, flags, got)
-	}
-	if _, _, ok := c.next(); ok {
-		t.Fatal("read a chunk from a two-byte tail")
-	}
-	if !bytes.Equal(in, orig) {
-		t.Fatal("next wrote into its input")
-	}
+	require.True(t, ok, "third chunk")
+	assert.Equal(t, byte(2), flags, "third chunk")
+	assert.Equal(t, short, got, "third chunk")
+
+	_, _, ok = c.next()
+	assert.False(t, ok, "a chunk from a two-byte tail")
+	assert.Equal(t, orig, in, "next wrote into its input")
+
 	long := chunks{rest: []byte{0, 0xff, 0xff, 7, 7}}
-	if got, _, ok := long.next(); !ok || !bytes.Equal(got, []byte{7, 7}) {
-		t.Fatalf("a length past the end gives %x, %v; want the rest", got, ok)
-	}
+	got, _, ok = long.next()
+	require.True(t, ok, "a length past the end")
+	assert.Equal(t, []byte{7, 7}, got, "a length past the end gives the rest")
 }

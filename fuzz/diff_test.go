@@ -2,44 +2,20 @@ package fuzz
 
 import (
 	"encoding/binary"
-	"errors"
 	"reflect"
 	"testing"
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/refcodec"
+	"github.com/iggywire/iggywire/internal/refcodec/codecclass"
 )
-
-// classOf maps a codec error to the reference's class of the same name.
-func classOf(err error) refcodec.Class {
-	pairs := [...]struct {
-		s error
-		c refcodec.Class
-	}{
-		{codec.ErrTruncated, refcodec.Truncated}, {codec.ErrCommand, refcodec.Command},
-		{codec.ErrSize, refcodec.Size}, {codec.ErrReserved, refcodec.Reserved},
-		{codec.ErrField, refcodec.Field}, {codec.ErrReason, refcodec.Reason},
-		{codec.ErrWindow, refcodec.BadWindow}, {codec.ErrLength, refcodec.Length},
-		{codec.ErrUTF8, refcodec.UTF8}, {codec.ErrTrailing, refcodec.Trailing},
-		{codec.ErrRange, refcodec.Range}, {codec.ErrSyntax, refcodec.Syntax},
-	}
-	if err == nil {
-		return refcodec.OK
-	}
-	for _, p := range pairs {
-		if errors.Is(err, p.s) {
-			return p.c
-		}
-	}
-	return refcodec.Class(-1)
-}
 
 // agree fails unless codec and the reference returned the same class and,
 // on success, the same value (after converting codec's to the reference's
 // types) and the same count of bytes used.
 func agree(t *testing.T, what string, got any, gotN int, gotErr error, want any, wantN int, wantErr error) {
 	t.Helper()
-	gc, wc := classOf(gotErr), refcodec.ClassOf(wantErr)
+	gc, wc := codecclass.Of(gotErr), refcodec.ClassOf(wantErr)
 	if gc != wc {
 		t.Fatalf("%s: codec says %v (%v), reference says %v", what, gc, gotErr, wc)
 	}

@@ -31,7 +31,7 @@ func checkHeader[T any](t *testing.T, api headerAPI[T], src []byte) {
 	}
 	if err != nil {
 		checkHeaderErr(t, api, src, err)
-		if !isZero(h) {
+		if !reflect.ValueOf(h).IsZero() {
 			t.Fatalf("%s: failed decode returned a non-zero value", api.name)
 		}
 		return

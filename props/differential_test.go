@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/iggywire/iggywire/internal/refcodec"
+	"github.com/iggywire/iggywire/internal/refcodec/codecclass"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/prop"
 )
@@ -14,7 +15,7 @@ import (
 func (k kind[T]) agree(b []byte) string {
 	got, n, err := k.decode(b)
 	want, wn, werr := k.ref(b)
-	if c, wc := classOf(err), refcodec.ClassOf(werr); c != wc {
+	if c, wc := codecclass.Of(err), refcodec.ClassOf(werr); c != wc {
 		return fmt.Sprintf("Decode class %v (%v), reference %v", c, err, wc)
 	}
 	if err == nil && (n != wn || !k.equal(got, want)) {
@@ -25,7 +26,7 @@ func (k kind[T]) agree(b []byte) string {
 	}
 	got, err = k.parse(b)
 	want, werr = k.refPar(b)
-	if c, wc := classOf(err), refcodec.ClassOf(werr); c != wc {
+	if c, wc := codecclass.Of(err), refcodec.ClassOf(werr); c != wc {
 		return fmt.Sprintf("Parse class %v (%v), reference %v", c, err, wc)
 	}
 	if err == nil && !k.equal(got, want) {

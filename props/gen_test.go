@@ -6,6 +6,7 @@ import (
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/leanovate/gopter"
+	"github.com/stretchr/testify/assert"
 )
 
 // samples draws n values from g with the suite's seed.
@@ -25,9 +26,7 @@ func samples[T any](t *testing.T, g gopter.Gen, n int) []T {
 func reached(t *testing.T, edges map[string]bool) {
 	t.Helper()
 	for name, ok := range edges {
-		if !ok {
-			t.Errorf("no sample reached %s", name)
-		}
+		assert.True(t, ok, "no sample reached %s", name)
 	}
 }
 

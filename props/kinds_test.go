@@ -2,7 +2,6 @@ package props
 
 import (
 	"bytes"
-	"errors"
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/refcodec"
@@ -106,48 +105,6 @@ func refHeader[R, T any](f func([]byte) (R, error), conv func(R) T) func([]byte)
 		r, err := f(b)
 		return conv(r), err
 	}
-}
-
-// classes pairs each codec sentinel with the reference's class.
-var classes = []struct {
-	err   error
-	class refcodec.Class
-}{
-	{codec.ErrTruncated, refcodec.Truncated}, {codec.ErrCommand, refcodec.Command},
-	{codec.ErrSize, refcodec.Size}, {codec.ErrReserved, refcodec.Reserved},
-	{codec.ErrField, refcodec.Field}, {codec.ErrReason, refcodec.Reason},
-	{codec.ErrWindow, refcodec.BadWindow}, {codec.ErrLength, refcodec.Length},
-	{codec.ErrUTF8, refcodec.UTF8}, {codec.ErrTrailing, refcodec.Trailing},
-	{codec.ErrRange, refcodec.Range}, {codec.ErrSyntax, refcodec.Syntax},
-}
-
-// Classes of a codec error that is not what the contract promises.
-const (
-	classNotCodecError refcodec.Class = -2 // not a *codec.Error
-	classAmbiguous     refcodec.Class = -3 // matches no sentinel, or several
-)
-
-// classOf maps a codec error to the reference's class: OK for nil, the
-// class of the one sentinel it matches, or a negative class when the error
-// breaks the contract (not a *codec.Error, or not exactly one sentinel).
-func classOf(err error) refcodec.Class {
-	if err == nil {
-		return refcodec.OK
-	}
-	var ce *codec.Error
-	if !errors.As(err, &ce) {
-		return classNotCodecError
-	}
-	found := classAmbiguous
-	for _, c := range classes {
-		if errors.Is(err, c.err) {
-			if found != classAmbiguous {
-				return classAmbiguous
-			}
-			found = c.class
-		}
-	}
-	return found
 }
 
 func infoFromRef(r refcodec.ClientVersionInfo) codec.ClientVersionInfo {

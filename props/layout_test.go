@@ -3,9 +3,8 @@ package props
 import (
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-
 	"github.com/iggywire/iggywire/codec"
+	"github.com/stretchr/testify/assert"
 )
 
 // TestHeaderLayouts pins what LayoutOf reads from the codec's header table

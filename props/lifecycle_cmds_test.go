@@ -3,8 +3,13 @@ package props
 import (
 	"encoding/binary"
 	"fmt"
+	"reflect"
+	"slices"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/commands"
+	"github.com/leanovate/gopter/gen"
 )
 
 // loginKind is the flavour of a Register request.
@@ -26,23 +31,33 @@ const (
 var loginNames = [loginKinds]string{"good", "good-token", "wrong-password", "inactive-password",
 	"bad-token", "inactive-token", "incompatible", "malformed-prefix", "malformed-tail"}
 
-// login is a Register request with a fresh client id.
+func (k loginKind) String() string { return loginNames[k] }
+
+// login is a Register request with a fresh client id. Its fields are
+// exported so that gen.Struct can build and shrink it.
 type login struct {
-	kind   loginKind
-	client codec.Uint128
-	ctx    bool // a password login carries a context
+	Kind   loginKind
+	Client codec.Uint128
+	Ctx    bool // a password login carries a context
 }
 
 func (c login) String() string {
-	return fmt.Sprintf("Login(%s, client=%v, ctx=%v)", loginNames[c.kind], c.client, c.ctx)
+	return fmt.Sprintf("Login(%v, client=%v, ctx=%v)", c.Kind, c.Client, c.Ctx)
 }
 
-func (login) allowed(lcModel) bool { return true }
+func (c login) Run(sut commands.SystemUnderTest) commands.Result {
+	return send(sut.(*connUnderTest), c.frame())
+}
+func (c login) NextState(s commands.State) commands.State { return advance(s, c.expect) }
+func (login) PreCondition(commands.State) bool            { return true }
+func (login) PostCondition(s commands.State, r commands.Result) *gopter.PropResult {
+	return postCondition(s, r)
+}
 
 func (c login) body() []byte {
 	info := codec.ClientVersionInfo{Protocol: codec.MustPack(0, 11, 0), SDKName: []byte("props"), SDKVersion: []byte("0.1.0")}
 	var ctx []byte
-	if c.ctx {
+	if c.Ctx {
 		ctx = []byte(`{"app":"props"}`)
 	}
 	pw := func(user, pass string) []byte {
@@ -53,7 +68,7 @@ func (c login) body() []byte {
 		b, _ := codec.LoginRegisterPAT{Info: info, Token: codec.NewSecret([]byte(t))}.AppendTo(nil)
 		return b
 	}
-	switch c.kind {
+	switch c.Kind {
 	case loginGood:
 		return pw("iggy", "iggy-pw")
 	case loginGoodToken:
@@ -77,15 +92,15 @@ func (c login) body() []byte {
 	return append(b, 200) // a username claiming 200 bytes that are not there
 }
 
-func (c login) frame(*lcSUT) []byte {
-	return requestFrame(codec.RequestHeader{Client: c.client, Operation: codec.OperationRegister}, c.body())
+func (c login) frame() []byte {
+	return requestFrame(codec.RequestHeader{Client: c.Client, Operation: codec.OperationRegister}, c.body())
 }
 
-func (c login) expect(m lcModel) (lcAnswer, lcModel) {
-	switch c.kind {
+func (c login) expect(m connModel) (answer, connModel) {
+	switch c.Kind {
 	case loginGood, loginGoodToken:
-		m.loggedIn, m.bound, m.logins = true, c.client, m.logins+1
-		return lcAnswer{kind: "reply", operation: codec.OperationRegister, login: true}, m
+		m.loggedIn, m.bound, m.logins = true, c.Client, m.logins+1
+		return answer{kind: answerReply, operation: codec.OperationRegister, login: true}, m
 	case loginWrongPassword, loginInactivePassword:
 		return evicted(m, codec.ReasonInvalidCredentials)
 	case loginBadToken:
@@ -101,38 +116,46 @@ func (c login) expect(m lcModel) (lcAnswer, lcModel) {
 // nonReplicated is a NonReplicated request with a code, from the client's
 // current id (or another one) carrying its current session.
 type nonReplicated struct {
-	code    codec.Code
-	foreign bool
-	request uint64
+	Code    codec.Code
+	Foreign bool
+	Request uint64
 }
 
 func (c nonReplicated) String() string {
-	return fmt.Sprintf("NonReplicated(%v, foreign=%v, request=%d)", c.code, c.foreign, c.request)
+	return fmt.Sprintf("NonReplicated(%v, foreign=%v, request=%d)", c.Code, c.Foreign, c.Request)
 }
 
-func (nonReplicated) allowed(lcModel) bool { return true }
+func (c nonReplicated) Run(sut commands.SystemUnderTest) commands.Result {
+	s := sut.(*connUnderTest)
+	return send(s, c.frame(s))
+}
+func (c nonReplicated) NextState(s commands.State) commands.State { return advance(s, c.expect) }
+func (nonReplicated) PreCondition(commands.State) bool            { return true }
+func (nonReplicated) PostCondition(s commands.State, r commands.Result) *gopter.PropResult {
+	return postCondition(s, r)
+}
 
-func (c nonReplicated) frame(s *lcSUT) []byte {
-	h := codec.RequestHeader{Client: clientOf(s, c.foreign), Operation: codec.OperationNonReplicated,
-		Code: c.code, Session: s.session, Request: c.request}
+func (c nonReplicated) frame(s *connUnderTest) []byte {
+	h := codec.RequestHeader{Client: s.clientID(c.Foreign), Operation: codec.OperationNonReplicated,
+		Code: c.Code, Session: s.session, Request: c.Request}
 	var body []byte
-	if c.code == codec.CodeLoginUser || c.code == codec.CodeLoginWithPAT {
-		body = login{kind: loginGood}.body()
+	if c.Code == codec.CodeLoginUser || c.Code == codec.CodeLoginWithPAT {
+		body = login{Kind: loginGood}.body()
 	}
 	return requestFrame(h, body)
 }
 
-func (c nonReplicated) expect(m lcModel) (lcAnswer, lcModel) {
+func (c nonReplicated) expect(m connModel) (answer, connModel) {
 	switch {
-	case c.code == codec.CodeLoginUser || c.code == codec.CodeLoginWithPAT:
+	case c.Code == codec.CodeLoginUser || c.Code == codec.CodeLoginWithPAT:
 		return evicted(m, codec.ReasonMalformedLogin)
-	case c.code == codec.CodePing:
-		return lcAnswer{kind: "reply", operation: codec.OperationNonReplicated}, m
+	case c.Code == codec.CodePing:
+		return answer{kind: answerReply, operation: codec.OperationNonReplicated}, m
 	case !m.loggedIn:
-		return lcAnswer{kind: "reply", operation: codec.OperationNonReplicated, status: codec.StatusUnauthenticated}, m
+		return answer{kind: answerReply, operation: codec.OperationNonReplicated, status: codec.StatusUnauthenticated}, m
 	}
 	// After login the default handler denies every other command.
-	return lcAnswer{kind: "reply", operation: codec.OperationNonReplicated, status: codec.StatusInvalidCommand}, m
+	return answer{kind: answerReply, operation: codec.OperationNonReplicated, status: codec.StatusInvalidCommand}, m
 }
 
 // fence says which session and client id a replicated request carries.
@@ -148,73 +171,88 @@ const (
 
 var fenceNames = [fences]string{"bound", "lower", "higher", "foreign"}
 
+func (f fence) String() string { return fenceNames[f] }
+
 // replicated is a replicated request: a metadata or partition operation,
 // or Logout.
 type replicated struct {
-	op    codec.Operation
-	fence fence
+	Op    codec.Operation
+	Fence fence
 }
 
-func (c replicated) String() string {
-	return fmt.Sprintf("Replicated(%v, %s)", c.op, fenceNames[c.fence])
+func (c replicated) String() string { return fmt.Sprintf("Replicated(%v, %v)", c.Op, c.Fence) }
+
+func (c replicated) Run(sut commands.SystemUnderTest) commands.Result {
+	s := sut.(*connUnderTest)
+	return send(s, c.frame(s))
+}
+func (c replicated) NextState(s commands.State) commands.State { return advance(s, c.expect) }
+
+// PreCondition: a lower session exists for sure only after two logins,
+// since sessions start at 1 and grow with every login.
+func (c replicated) PreCondition(s commands.State) bool {
+	return c.Fence != fenceLower || s.(*connModel).logins >= 2
+}
+func (replicated) PostCondition(s commands.State, r commands.Result) *gopter.PropResult {
+	return postCondition(s, r)
 }
 
-// allowed: a lower session exists for sure only after two logins, since
-// sessions start at 1 and grow with every login.
-func (c replicated) allowed(m lcModel) bool { return c.fence != fenceLower || m.logins >= 2 }
-
-func (c replicated) frame(s *lcSUT) []byte {
+func (c replicated) frame(s *connUnderTest) []byte {
 	session := max(s.session, 1)
-	switch c.fence {
+	switch c.Fence {
 	case fenceLower:
 		session = max(s.session-1, 1)
 	case fenceHigher:
 		session = s.session + 1
 	}
-	return requestFrame(codec.RequestHeader{Client: clientOf(s, c.fence == fenceForeign), Operation: c.op,
+	return requestFrame(codec.RequestHeader{Client: s.clientID(c.Fence == fenceForeign), Operation: c.Op,
 		Session: session, Request: 1}, nil)
 }
 
-func (c replicated) expect(m lcModel) (lcAnswer, lcModel) {
+func (c replicated) expect(m connModel) (answer, connModel) {
 	switch {
-	case !m.loggedIn || c.fence == fenceForeign:
+	case !m.loggedIn || c.Fence == fenceForeign:
 		return evicted(m, codec.ReasonNoSession)
-	case c.fence == fenceLower:
+	case c.Fence == fenceLower:
 		return evicted(m, codec.ReasonSessionTooLow)
-	case c.fence == fenceHigher:
-		return lcAnswer{kind: "dropped"}, m
-	case c.op == codec.OperationLogout:
+	case c.Fence == fenceHigher:
+		return answer{kind: answerDropped}, m
+	case c.Op == codec.OperationLogout:
 		m.loggedIn, m.bound = false, codec.Uint128{}
-		return lcAnswer{kind: "reply", operation: codec.OperationLogout}, m
+		return answer{kind: answerReply, operation: codec.OperationLogout}, m
 	}
-	return lcAnswer{kind: "reply", operation: c.op, status: codec.StatusInvalidCommand}, m
+	return answer{kind: answerReply, operation: c.Op, status: codec.StatusInvalidCommand}, m
 }
 
-// garbageKind is a frame the server must not answer.
-type garbageKind uint8
+// garbage is a damaged ping the server must not answer.
+type garbage uint8
 
 const (
-	garbageCommand  garbageKind = iota // byte 60 is not Request: dropped
-	garbageReserved                    // a reserved byte set: dropped
-	garbageRule                        // a Register with a session: dropped
-	garbageSize                        // size below 256: the connection ends
-	garbageLength                      // size does not match the frame: the connection ends
+	garbageCommand  garbage = iota // byte 60 is not Request: dropped
+	garbageReserved                // a reserved byte set: dropped
+	garbageRule                    // a Register with a session: dropped
+	garbageSize                    // size below 256: the connection ends
+	garbageLength                  // size does not match the frame: the connection ends
 	garbageKinds
 )
 
 var garbageNames = [garbageKinds]string{"command", "reserved", "rule", "size", "length"}
 
-type garbage struct{ kind garbageKind }
+func (c garbage) String() string { return "Garbage(" + garbageNames[c] + ")" }
 
-func (c garbage) String() string     { return "Garbage(" + garbageNames[c.kind] + ")" }
-func (garbage) allowed(lcModel) bool { return true }
-func (c garbage) frame(s *lcSUT) []byte {
-	return c.damage(nonReplicated{code: codec.CodePing, request: 1}.frame(s))
+func (c garbage) Run(sut commands.SystemUnderTest) commands.Result {
+	s := sut.(*connUnderTest)
+	return send(s, c.damage(nonReplicated{Code: codec.CodePing, Request: 1}.frame(s)))
+}
+func (c garbage) NextState(s commands.State) commands.State { return advance(s, c.expect) }
+func (garbage) PreCondition(commands.State) bool            { return true }
+func (garbage) PostCondition(s commands.State, r commands.Result) *gopter.PropResult {
+	return postCondition(s, r)
 }
 
 func (c garbage) damage(b []byte) []byte {
 	f := func(name string) int { return headerField(codec.CommandRequest, name).Offset }
-	switch c.kind {
+	switch c {
 	case garbageCommand:
 		b[f("command")] = byte(codec.CommandReply)
 	case garbageReserved:
@@ -232,22 +270,128 @@ func (c garbage) damage(b []byte) []byte {
 	return b
 }
 
-func (c garbage) expect(m lcModel) (lcAnswer, lcModel) {
-	if c.kind == garbageSize || c.kind == garbageLength {
+func (c garbage) expect(m connModel) (answer, connModel) {
+	if c == garbageSize || c == garbageLength {
 		m.closed, m.loggedIn = true, false
-		return lcAnswer{kind: "size"}, m
+		return answer{kind: answerFrameSize}, m
 	}
-	return lcAnswer{kind: "dropped"}, m
+	return answer{kind: answerDropped}, m
 }
 
-// clientOf is the client's current id, or another one.
-func clientOf(s *lcSUT, foreign bool) codec.Uint128 {
-	c := s.client
-	if foreign {
-		c.Hi ^= 0x8000_0000_0000_0000
-		if c.IsZero() {
-			c.Lo = 1
-		}
+// advance is every command's NextState: a closed connection answers
+// nothing more; otherwise the command's expectation decides.
+func advance(state commands.State, expect func(connModel) (answer, connModel)) commands.State {
+	m := *state.(*connModel)
+	if m.closed {
+		m.want = answer{kind: answerClosed}
+		return &m
 	}
-	return c
+	want, next := expect(m)
+	next.want = want
+	return &next
+}
+
+func evicted(m connModel, reason codec.EvictionReason) (answer, connModel) {
+	m.closed, m.loggedIn = true, false
+	return evictionOf(reason), m
+}
+
+// evictionOf is the eviction answer for reason: only an incompatible
+// protocol carries the server's window.
+func evictionOf(reason codec.EvictionReason) answer {
+	a := answer{kind: answerEviction, reason: reason}
+	if reason == codec.ReasonIncompatibleProtocol {
+		a.window = serverWindow()
+	}
+	return a
+}
+
+// requestFrame encodes h and body; the commands only build valid headers.
+func requestFrame(h codec.RequestHeader, body []byte) []byte {
+	b, err := codec.AppendRequestFrame(nil, h, body)
+	if err != nil {
+		panic(fmt.Sprintf("%s: %v", Describe(h), err))
+	}
+	return b
+}
+
+// oneOf draws one of vals (list a value twice to draw it twice as often)
+// and shrinks towards the values listed before it.
+func oneOf[T comparable](vals ...T) gopter.Gen {
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		return gopter.NewGenResult(vals[p.Rng.Intn(len(vals))], func(v interface{}) gopter.Shrink {
+			var earlier []T
+			for _, e := range vals {
+				if e == v.(T) {
+					break
+				}
+				if !slices.Contains(earlier, e) {
+					earlier = append(earlier, e)
+				}
+			}
+			return shrinkList(earlier)
+		})
+	}
+}
+
+// asCommand widens a generator of one command type to commands.Command.
+// gopter's Map keeps a shrinker only when the type does not change, so
+// this changes only the declared type and keeps the shrinker: its
+// candidates are still commands.
+func asCommand(g gopter.Gen) gopter.Gen {
+	command := reflect.TypeFor[commands.Command]()
+	return g.MapResult(func(r *gopter.GenResult) *gopter.GenResult {
+		r.ResultType = command
+		return r
+	})
+}
+
+// genLogin draws a login; kinds are the kinds drawn half the time.
+func genLogin(kinds ...loginKind) gopter.Gen {
+	return gen.Struct(reflect.TypeFor[login](), map[string]gopter.Gen{
+		"Kind":   pick(0, loginKinds-1, kinds...),
+		"Client": GenClient(),
+		"Ctx":    genBool(),
+	})
+}
+
+func genNonReplicated() gopter.Gen {
+	return gen.Struct(reflect.TypeFor[nonReplicated](), map[string]gopter.Gen{
+		"Code": oneOf(codec.CodePing, codec.CodePing, codec.CodeGetClusterMetadata, codec.CodeLoginUser,
+			codec.CodeLogoutUser, codec.CodeLoginRegister, codec.CodeLoginWithPAT, codec.CodeLoginRegisterWithPAT, 1000),
+		"Foreign": genBool(),
+		"Request": pick[uint64](0, 5),
+	})
+}
+
+func genReplicated() gopter.Gen {
+	return gen.Struct(reflect.TypeFor[replicated](), map[string]gopter.Gen{
+		"Op": oneOf(codec.OperationLogout, codec.OperationLogout, codec.OperationMetadataFirst,
+			codec.OperationMetadataLast, codec.OperationPartitionFirst, 64),
+		"Fence": pick(0, fences-1, fenceBound, fenceBound, fenceBound, fenceHigher),
+	})
+}
+
+func genGarbage() gopter.Gen {
+	return pick(0, garbageKinds-1, garbageCommand, garbageReserved, garbageRule)
+}
+
+// genCommand draws one command for state; logins are frequent enough
+// that most sequences spend time logged in, and once logged in a second
+// login is often good, so that older sessions exist.
+func genCommand(state commands.State) gopter.Gen {
+	if !state.(*connModel).loggedIn {
+		return gen.Weighted([]gen.WeightedGen{
+			{Weight: 6, Gen: asCommand(genLogin(loginGood, loginGood, loginGood, loginGoodToken, loginGoodToken))},
+			{Weight: 3, Gen: asCommand(genNonReplicated())},
+			{Weight: 1, Gen: asCommand(genReplicated())},
+			{Weight: 1, Gen: asCommand(genGarbage())},
+		})
+	}
+	return gen.Weighted([]gen.WeightedGen{
+		{Weight: 2, Gen: asCommand(genLogin(loginGood, loginGoodToken))},
+		{Weight: 3, Gen: asCommand(genNonReplicated())},
+		{Weight: 6, Gen: asCommand(genReplicated())},
+		{Weight: 1, Gen: asCommand(genGarbage())},
+	})
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/iggywire/iggywire/lifecycle"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/prop"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // The two login shapes share the ClientVersionInfo prefix; after it
@@ -131,9 +133,8 @@ func TestOverlapPrefix(t *testing.T) {
 		return ""
 	}, GenOverlapLogin()))
 	t.Logf("%d overlaps, %d of them in the named family", overlaps, named)
-	if overlaps == 0 || named == 0 || overlaps == named {
-		t.Error("the generator did not reach the overlap families")
-	}
+	assert.Positive(t, named, "the generator reached the named overlap family")
+	assert.Greater(t, overlaps, named, "the generator reached overlaps outside the named family")
 }
 
 // TestOverlapStrict: no byte string strict-parses both as a password body
@@ -196,9 +197,7 @@ func TestOverlapServerAnswer(t *testing.T) {
 			Tokens: []lifecycle.Token{{Value: codec.NewSecret([]byte(validToken)), User: "tok"}},
 		},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	answers := map[string]int{}
 	property(t, 1, "wrong password: 9, or 10 (or a token login) when the body is also a token body", prop.ForAll(
 		func(l codec.LoginRegister, asToken bool, client codec.Uint128) string {
@@ -234,9 +233,7 @@ func TestOverlapServerAnswer(t *testing.T) {
 			return ""
 		}, GenOverlapLogin(), genBool(), GenClient()))
 	t.Logf("answers: %v", answers)
-	if len(answers) < 3 {
-		t.Errorf("not every answer was reached: %v", answers)
-	}
+	assert.GreaterOrEqual(t, len(answers), 3, "not every answer was reached: %v", answers)
 }
 
 // answerOf names a server answer: "login" for a successful Register reply,

@@ -10,6 +10,7 @@ import (
 	"github.com/iggywire/iggywire/codec"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/prop"
+	"github.com/stretchr/testify/assert"
 )
 
 // rejectPrefixes: every proper prefix of a valid encoding is rejected with
@@ -177,9 +178,7 @@ func TestRejectHostile(t *testing.T) {
 				want = []string{"truncate", "flip-reserved", "claim-size"}
 			}
 			for _, label := range want {
-				if counts[label] == 0 {
-					t.Errorf("no %s case was checked", label)
-				}
+				assert.Positive(t, counts[label], "no %s case was checked", label)
 			}
 		})
 	}

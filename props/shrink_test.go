@@ -7,6 +7,8 @@ import (
 	"github.com/iggywire/iggywire/codec"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/prop"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // shrunk runs a deliberately false property and returns the counterexample
@@ -15,9 +17,8 @@ func shrunk(t *testing.T, p gopter.Prop) any {
 	t.Helper()
 	params := params(t, 1)
 	res := p.Check(params)
-	if res.Passed() || len(res.Args) == 0 {
-		t.Fatal("the property is false; gopter must find a counterexample")
-	}
+	require.False(t, res.Passed(), "the property is false; gopter must find a counterexample")
+	require.NotEmpty(t, res.Args)
 	t.Logf("shrank %d times to %s", res.Args[0].Shrinks, res.Args[0].ArgFormatted)
 	return res.Args[0].Arg
 }
@@ -33,10 +34,13 @@ func TestShrinkThroughMapping(t *testing.T) {
 		return len(l.Username) <= 40 && !strings.ContainsFunc(string(l.Username), func(r rune) bool { return r > 0x7F })
 	}, GenLoginRegister()))
 	l := v.(codec.LoginRegister)
-	if !(len(l.Username) <= 4 || len(l.Username) == 41) || len(l.Info.SDKName) != 1 || len(l.Info.SDKVersion) != 1 ||
-		l.Password.Len() != 0 || len(l.Context) != 0 || l.Info.Protocol != 0 {
-		t.Errorf("not shrunk to a minimal body: %s", Describe(l))
-	}
+	d := Describe(l)
+	assert.True(t, len(l.Username) <= 4 || len(l.Username) == 41, d)
+	assert.Len(t, l.Info.SDKName, 1, d)
+	assert.Len(t, l.Info.SDKVersion, 1, d)
+	assert.Zero(t, l.Password.Len(), d)
+	assert.Empty(t, l.Context, d)
+	assert.Zero(t, l.Info.Protocol, d)
 }
 
 // TestShrinkHeader: "no request has a session above 1000" shrinks to a
@@ -45,12 +49,12 @@ func TestShrinkHeader(t *testing.T) {
 	t.Parallel()
 	v := shrunk(t, prop.ForAll(func(h codec.RequestHeader) bool { return h.Session <= 1000 }, GenRequestHeader()))
 	h := v.(codec.RequestHeader)
-	if !validRequest(h) {
-		t.Errorf("shrinking left the rules of a request: %s", Describe(h))
-	}
-	if h.Session <= 1000 || h.Session >= 2002 || h.Checksum != (codec.Uint128{}) || h.Size != codec.HeaderSize {
-		t.Errorf("not shrunk towards the boundary and zero: %s", Describe(h))
-	}
+	d := Describe(h)
+	assert.True(t, validRequest(h), "shrinking left the rules of a request: %s", d)
+	assert.Greater(t, h.Session, uint64(1000), d)
+	assert.Less(t, h.Session, uint64(2002), "not shrunk towards the boundary: %s", d)
+	assert.Zero(t, h.Checksum, d)
+	assert.Equal(t, uint32(codec.HeaderSize), h.Size, d)
 }
 
 // TestShrinkHostile: a false claim about hostile inputs ("no invalid UTF-8
@@ -63,8 +67,8 @@ func TestShrinkHostile(t *testing.T) {
 		return h.M.Op != MutBadUTF8 || err == nil
 	}, GenHostile[codec.LoginRegisterPAT](GenLoginRegisterPAT())))
 	h := v.(Hostile[codec.LoginRegisterPAT])
-	enc, _ := h.V.AppendTo(nil)
-	if len(enc) > 13 { // 4 protocol + 1+1 name + 1+1 version + 1 token_len + 4 context_len
-		t.Errorf("not shrunk to a minimal body: %s (%d bytes)", h, len(enc))
-	}
+	enc, err := h.V.AppendTo(nil)
+	require.NoError(t, err)
+	// 4 protocol + 1+1 name + 1+1 version + 1 token_len + 4 context_len
+	assert.LessOrEqual(t, len(enc), 13, "not shrunk to a minimal body: %s", h)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/refcodec"
+	"github.com/iggywire/iggywire/internal/refcodec/codecclass"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
@@ -187,7 +188,7 @@ func TestParseVersionDifferential(t *testing.T) {
 	property(t, 1, "ParseVersion agrees with the reference", prop.ForAll(func(s string) string {
 		got, err := codec.ParseVersion(s)
 		want, werr := refcodec.ParseVersion(s)
-		if classOf(err) != refcodec.ClassOf(werr) || err == nil && uint32(got) != want {
+		if codecclass.Of(err) != refcodec.ClassOf(werr) || err == nil && uint32(got) != want {
 			return fmt.Sprintf("ParseVersion(%q) = %v, %v; reference %d, %v", s, got, err, want, werr)
 		}
 		return ""

@@ -1,36 +1,32 @@
 package main
 
 import (
-	"bytes"
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestSeedsReproducible(t *testing.T) {
-	if !reflect.DeepEqual(Seeds(), Seeds()) {
-		t.Fatal("two runs give different seeds")
-	}
+	require.Equal(t, Seeds(), Seeds(), "two runs give the same seeds")
 }
 
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9.+-]*$`)
 
 func TestSeedNamesUniqueAndPlain(t *testing.T) {
 	for target, seeds := range Seeds() {
-		if len(seeds) > 200 {
-			t.Errorf("%s: %d seeds; keep the corpus small", target, len(seeds))
-		}
+		assert.LessOrEqual(t, len(seeds), 200, "%s: keep the corpus small", target)
 		seen := map[string]bool{}
 		for _, s := range seeds {
-			if !nameRE.MatchString(s.Name) || strings.HasPrefix(s.Name, promotedPrefix) || seen[s.Name] {
-				t.Errorf("%s: seed name %q is not a unique plain name", target, s.Name)
-			}
+			assert.Regexp(t, nameRE, s.Name, target)
+			assert.False(t, strings.HasPrefix(s.Name, promotedPrefix), "%s: %q looks promoted", target, s.Name)
+			assert.False(t, seen[s.Name], "%s: %q twice", target, s.Name)
 			seen[s.Name] = true
 		}
 	}
@@ -56,10 +52,10 @@ func TestSeedsAreWhatTheirNamesSay(t *testing.T) {
 		for _, s := range seeds[target] {
 			err := decode(s.Data)
 			switch {
-			case strings.HasPrefix(s.Name, "valid-") && err != nil:
-				t.Errorf("%s/%s fails: %v", target, s.Name, err)
-			case strings.HasPrefix(s.Name, "bad-") && err == nil:
-				t.Errorf("%s/%s decodes", target, s.Name)
+			case strings.HasPrefix(s.Name, "valid-"):
+				assert.NoError(t, err, "%s/%s", target, s.Name)
+			case strings.HasPrefix(s.Name, "bad-"):
+				assert.Error(t, err, "%s/%s", target, s.Name)
 			}
 		}
 	}
@@ -87,48 +83,32 @@ func TestEvictionSeeds(t *testing.T) {
 	for _, s := range Seeds()["FuzzEviction"] {
 		e, err := codec.DecodeEviction(s.Data)
 		if class, bad := want[s.Name]; bad {
-			if err == nil || !strings.Contains(err.Error(), class.Error()) {
-				t.Errorf("%s: %v, want %v", s.Name, err, class)
-			}
+			assert.ErrorIs(t, err, class, s.Name)
 			continue
 		}
-		if err != nil {
-			t.Errorf("%s: %v", s.Name, err)
-		}
+		assert.NoError(t, err, s.Name)
 		reasons[e.Reason] = true
 	}
-	if len(reasons) != 15 {
-		t.Errorf("valid seeds cover %d reasons, want 15", len(reasons))
-	}
+	assert.Len(t, reasons, 15, "the valid seeds cover every reason")
 }
 
 func TestWriteKeepsPromotedFiles(t *testing.T) {
 	out := t.TempDir()
 	dir := filepath.Join(out, "FuzzX")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.MkdirAll(dir, 0o755))
 	for name, data := range map[string]string{"found-abc": "kept", "old-seed": "dropped"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644))
 	}
 	seeds := map[string][]Seed{"FuzzX": {{"new-seed", []byte{1, 2}}}}
-	if err := write(out, seeds, io.Discard); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, write(out, seeds, io.Discard))
 	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var names []string
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if strings.Join(names, ",") != "found-abc,new-seed" {
-		t.Fatalf("dir holds %v, want the promoted file and the new seed", names)
-	}
-	if b, _ := os.ReadFile(filepath.Join(dir, "new-seed")); !bytes.Equal(b, []byte{1, 2}) {
-		t.Fatalf("new-seed holds %x", b)
-	}
+	require.Equal(t, []string{"found-abc", "new-seed"}, names, "the promoted file and the new seed")
+	b, err := os.ReadFile(filepath.Join(dir, "new-seed"))
+	require.NoError(t, err)
+	assert.Equal(t, []byte{1, 2}, b)
 }

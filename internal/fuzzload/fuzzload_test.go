@@ -1,21 +1,19 @@
 package fuzzload
 
 import (
-	"bytes"
-	"errors"
 	"os"
 	"path/filepath"
-	"reflect"
-	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestDecodeRawIsIdentity(t *testing.T) {
 	for _, raw := range [][]byte{nil, {0}, []byte("go test fuzz v2\n[]byte(\"x\")"), []byte("\xff\x00go test fuzz v1\n")} {
 		got, err := Decode(raw)
-		if err != nil || !bytes.Equal(got, raw) || len(got) != len(raw) {
-			t.Errorf("Decode(%q) = %q, %v; want the raw bytes", raw, got, err)
-		}
+		require.NoError(t, err, "Decode(%q)", raw)
+		assert.Equal(t, raw, got, "Decode(%q) is the raw bytes", raw)
 	}
 }
 
@@ -30,9 +28,8 @@ func TestDecodeV1(t *testing.T) {
 	}
 	for file, want := range cases {
 		got, err := Decode([]byte(file))
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("Decode(%q) = %q, %v; want %q", file, got, err, want)
-		}
+		require.NoError(t, err, "Decode(%q)", file)
+		assert.Equal(t, want, got, "Decode(%q)", file)
 	}
 }
 
@@ -50,9 +47,10 @@ func TestDecodeV1Malformed(t *testing.T) {
 	}
 	for _, file := range cases {
 		_, err := Decode([]byte(file))
+		assert.ErrorIs(t, err, ErrFormat, "Decode(%q)", file)
 		var fe *FormatError
-		if !errors.Is(err, ErrFormat) || !errors.As(err, &fe) || fe.Line < 1 {
-			t.Errorf("Decode(%q) error = %v; want a *FormatError with a line", file, err)
+		if assert.ErrorAs(t, err, &fe, "Decode(%q)", file) {
+			assert.GreaterOrEqual(t, fe.Line, 1, "Decode(%q) names a line", file)
 		}
 	}
 }
@@ -60,28 +58,21 @@ func TestDecodeV1Malformed(t *testing.T) {
 func TestEncodeRoundTrip(t *testing.T) {
 	for _, data := range [][]byte{{}, []byte("abc"), {0, 1, 0xfe, 0xff, '"', '\\', '\n', '`'}, []byte("go test fuzz v1\n")} {
 		got, err := Decode(Encode(data))
-		if err != nil || !bytes.Equal(got, data) {
-			t.Errorf("Decode(Encode(%q)) = %q, %v", data, got, err)
-		}
+		require.NoError(t, err, "Decode(Encode(%q))", data)
+		assert.Equal(t, data, got, "Decode(Encode(%q))", data)
 	}
 }
 
 // TestEncodeMatchesGo pins the exact bytes Go writes for a []byte value.
 func TestEncodeMatchesGo(t *testing.T) {
 	const want = "go test fuzz v1\n[]byte(\"\\x00a\\xff\")\n"
-	if got := string(Encode([]byte{0, 'a', 0xff})); got != want {
-		t.Errorf("Encode = %q; want %q", got, want)
-	}
+	assert.Equal(t, want, string(Encode([]byte{0, 'a', 0xff})))
 }
 
 func writeFile(t *testing.T, path string, data []byte) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, data, 0o644))
 }
 
 type recorder struct{ got [][]byte }
@@ -96,24 +87,21 @@ func TestAddLoadsCorpusThenCrashers(t *testing.T) {
 	writeFile(t, filepath.Join(root, "corpus", "FuzzX", "NOTES.md"), []byte{9})
 	writeFile(t, filepath.Join(root, "corpus", "FuzzY", "other"), []byte{9})
 	writeFile(t, filepath.Join(root, "crashers", "FuzzX", "c1"), Encode([]byte{3, 3}))
-	if err := os.MkdirAll(filepath.Join(root, "crashers", "FuzzX", "sub"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "crashers", "FuzzX", "sub"), 0o755))
 
 	var r recorder
 	n, err := Add(&r, root, "FuzzX")
-	want := [][]byte{{1}, {2}, {3, 3}}
-	if err != nil || n != 3 || !reflect.DeepEqual(r.got, want) {
-		t.Errorf("Add = %d, %v, added %q; want 3 inputs %q", n, err, r.got, want)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, 3, n)
+	assert.Equal(t, [][]byte{{1}, {2}, {3, 3}}, r.got, "the corpus in name order, then the crashers")
 }
 
 func TestAddMissingDirsIsEmpty(t *testing.T) {
 	var r recorder
 	n, err := Add(&r, t.TempDir(), "FuzzNone")
-	if err != nil || n != 0 || len(r.got) != 0 {
-		t.Errorf("Add on missing dirs = %d, %v, %q; want nothing", n, err, r.got)
-	}
+	require.NoError(t, err)
+	assert.Zero(t, n)
+	assert.Empty(t, r.got)
 }
 
 func TestAddReportsMalformedFile(t *testing.T) {
@@ -122,16 +110,14 @@ func TestAddReportsMalformedFile(t *testing.T) {
 	writeFile(t, path, []byte("go test fuzz v1\nint(1)\n"))
 	var r recorder
 	_, err := Add(&r, root, "FuzzX")
-	if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), path) {
-		t.Errorf("Add error = %v; want ErrFormat naming %s", err, path)
-	}
+	require.ErrorIs(t, err, ErrFormat)
+	assert.Contains(t, err.Error(), path)
 }
 
 func TestReadDirUnreadable(t *testing.T) {
 	root := t.TempDir()
 	file := filepath.Join(root, "notadir")
 	writeFile(t, file, []byte{1})
-	if _, err := ReadDir(file); err == nil {
-		t.Error("ReadDir on a file succeeded")
-	}
+	_, err := ReadDir(file)
+	assert.Error(t, err, "ReadDir on a file")
 }

@@ -3,27 +3,21 @@ package main
 import (
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func TestBudget(t *testing.T) {
 	for in, want := range map[string]string{"7s": "7s", "10m": "10m0s", "50000x": "50000x", "1x": "1x"} {
 		var b budget
-		if err := b.Set(in); err != nil {
-			t.Errorf("Set(%q): %v", in, err)
-			continue
-		}
-		if got := b.String(); got != want {
-			t.Errorf("Set(%q).String() = %q, want %q", in, got, want)
+		if assert.NoError(t, b.Set(in), "Set(%q)", in) {
+			assert.Equal(t, want, b.String(), "Set(%q)", in)
 		}
 	}
 	for _, in := range []string{"", "x", "0x", "-5x", "1.5x", "0s", "-1s", "soon"} {
 		var b budget
-		if err := b.Set(in); err == nil {
-			t.Errorf("Set(%q) accepted %v", in, b.String())
-		}
+		assert.Error(t, b.Set(in), "Set(%q) accepted %v", in, b.String())
 	}
 	b := budget{d: 7 * time.Second}
-	if b.String() != "7s" {
-		t.Errorf("default prints %q", b.String())
-	}
+	assert.Equal(t, "7s", b.String(), "the default")
 }

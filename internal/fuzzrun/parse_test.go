@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
 )
 
 func TestParseProgress(t *testing.T) {
@@ -24,29 +26,23 @@ func TestParseProgress(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, ok := ParseProgress(c.line)
-		if ok != c.ok || got != c.want {
-			t.Errorf("ParseProgress(%q) = %+v, %v; want %+v, %v", c.line, got, ok, c.want, c.ok)
-		}
+		assert.Equal(t, c.ok, ok, "ParseProgress(%q)", c.line)
+		assert.Equal(t, c.want, got, "ParseProgress(%q)", c.line)
 	}
 }
 
 func TestParseFailing(t *testing.T) {
 	got, ok := ParseFailing("    Failing input written to testdata/fuzz/FuzzX/582528ddfad69eb5")
-	if !ok || got != "testdata/fuzz/FuzzX/582528ddfad69eb5" {
-		t.Errorf("ParseFailing = %q, %v", got, ok)
-	}
-	if _, ok := ParseFailing("--- FAIL: FuzzX (0.01s)"); ok {
-		t.Error("ParseFailing matched a line without a path")
-	}
+	assert.True(t, ok)
+	assert.Equal(t, "testdata/fuzz/FuzzX/582528ddfad69eb5", got)
+	_, ok = ParseFailing("--- FAIL: FuzzX (0.01s)")
+	assert.False(t, ok, "ParseFailing matched a line without a path")
 }
 
 func TestIsDeadlineRace(t *testing.T) {
-	if !IsDeadlineRace("    context deadline exceeded") {
-		t.Error("missed the bare deadline line")
-	}
-	if IsDeadlineRace("lifecycle: context deadline exceeded while reading") {
-		t.Error("matched a line that only mentions the error")
-	}
+	assert.True(t, IsDeadlineRace("    context deadline exceeded"), "the bare deadline line")
+	assert.False(t, IsDeadlineRace("lifecycle: context deadline exceeded while reading"),
+		"a line that only mentions the error")
 }
 
 // TestScan: the last status line is kept, the failing input and the
@@ -63,16 +59,10 @@ func TestScan(t *testing.T) {
 	var r Result
 	var echo strings.Builder
 	failing, deadline := scan(strings.NewReader(out), &echo, &r)
-	if failing != "testdata/fuzz/FuzzX/abc" || !deadline {
-		t.Errorf("scan = %q, %v", failing, deadline)
-	}
-	if r.Last.Execs != 100 || r.Last.Total != 4 {
-		t.Errorf("last status %+v", r.Last)
-	}
-	if r.Fuzzed <= 0 {
-		t.Error("fuzzing time not measured")
-	}
-	if echo.String() != out+"\n" {
-		t.Error("output not echoed as it came")
-	}
+	assert.Equal(t, "testdata/fuzz/FuzzX/abc", failing)
+	assert.True(t, deadline, "the deadline race")
+	assert.Equal(t, int64(100), r.Last.Execs, "last status")
+	assert.Equal(t, int64(4), r.Last.Total, "last status")
+	assert.Positive(t, r.Fuzzed, "fuzzing time measured")
+	assert.Equal(t, out+"\n", echo.String(), "output echoed as it came")
 }

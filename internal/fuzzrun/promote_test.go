@@ -8,21 +8,19 @@ import (
 	"testing"
 
 	"github.com/iggywire/iggywire/internal/fuzzload"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func write(t *testing.T, path string, data []byte) {
 	t.Helper()
-	if err := writeNew(path, data); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, writeNew(path, data))
 }
 
 func names(t *testing.T, dir string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var out []string
 	for _, e := range entries {
 		out = append(out, e.Name())
@@ -44,23 +42,18 @@ func TestPromoteDedupsAndCaps(t *testing.T) {
 	write(t, filepath.Join(testdata, "e"), fuzzload.Encode([]byte("abc")))
 
 	n, err := Promote(dst, []string{cache, testdata, filepath.Join(tmp, "missing")}, 3)
-	if err != nil || n != 2 {
-		t.Fatalf("Promote = %d, %v; want 2 new files", n, err)
-	}
-	got := names(t, dst)
+	require.NoError(t, err)
+	require.Equal(t, 2, n, "new files")
 	want := []string{contentName("found", []byte("abc")), contentName("found", []byte("xy")), "seed-valid"}
 	sort.Strings(want)
-	if strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Fatalf("corpus holds %v, want %v", got, want)
-	}
+	require.Equal(t, want, names(t, dst))
 	raw, err := os.ReadFile(filepath.Join(dst, contentName("found", []byte("xy"))))
-	if err != nil || string(raw) != "xy" {
-		t.Fatalf("promoted file holds %q, %v; want the raw bytes", raw, err)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, "xy", string(raw), "a promoted file holds the raw bytes")
 	// A second promotion finds nothing new to add and keeps the cap.
-	if n, err := Promote(dst, []string{cache, testdata}, 3); err != nil || n != 0 {
-		t.Fatalf("second Promote = %d, %v; want 0", n, err)
-	}
+	n, err = Promote(dst, []string{cache, testdata}, 3)
+	require.NoError(t, err)
+	assert.Zero(t, n, "second Promote")
 }
 
 func TestSaveCrasher(t *testing.T) {
@@ -68,34 +61,23 @@ func TestSaveCrasher(t *testing.T) {
 	failing := filepath.Join(root, "fuzz", "testdata", "fuzz", "FuzzX", "582528ddfad69eb5")
 	write(t, failing, fuzzload.Encode([]byte{0, 0xff, 'a'}))
 	path, err := saveCrasher(root, failing, "FuzzX")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := filepath.Join(root, "crashers", "FuzzX", contentName("crash", []byte{0, 0xff, 'a'}))
-	if path != want {
-		t.Fatalf("crasher at %s, want %s", path, want)
-	}
+	require.NoError(t, err)
+	require.Equal(t, filepath.Join(root, "crashers", "FuzzX", contentName("crash", []byte{0, 0xff, 'a'})), path)
 	raw, err := os.ReadFile(path)
-	if err != nil || string(raw) != "\x00\xffa" {
-		t.Fatalf("crasher holds %q, %v; want raw bytes", raw, err)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, "\x00\xffa", string(raw), "a crasher holds the raw bytes")
 	readme, err := os.ReadFile(filepath.Join(root, "crashers", "README.md"))
-	if err != nil || !strings.Contains(string(readme), "`FuzzX/"+filepath.Base(path)+"`") {
-		t.Fatalf("README.md = %q, %v; want a line naming the crasher", readme, err)
-	}
-	if _, err := os.Stat(failing); !os.IsNotExist(err) {
-		t.Fatalf("the testdata copy is still there: %v", err)
-	}
-	if _, err := saveCrasher(root, filepath.Join(root, "nope"), "FuzzX"); err == nil {
-		t.Fatal("saveCrasher of a missing file succeeded")
-	}
+	require.NoError(t, err)
+	assert.Contains(t, string(readme), "`FuzzX/"+filepath.Base(path)+"`", "README.md names the crasher")
+	_, err = os.Stat(failing)
+	assert.ErrorIs(t, err, os.ErrNotExist, "the testdata copy is gone")
+	_, err = saveCrasher(root, filepath.Join(root, "nope"), "FuzzX")
+	assert.Error(t, err, "saveCrasher of a missing file")
 }
 
 func TestParseList(t *testing.T) {
 	out := "FuzzA\nFuzzB\nTestNotFuzz\nok  \tgithub.com/x/fuzz\t0.003s\n"
-	if got := parseList(out); strings.Join(got, ",") != "FuzzA,FuzzB" {
-		t.Fatalf("parseList = %v", got)
-	}
+	assert.Equal(t, []string{"FuzzA", "FuzzB"}, parseList(out))
 }
 
 func TestParseProfile(t *testing.T) {
@@ -106,19 +88,12 @@ github.com/x/codec/b.go:1.1,2.2 5 0
 github.com/x/codec/b.go:1.1,2.2 5 1
 `
 	p, err := ParseProfile(strings.NewReader(profile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.Statements != 10 || p.Covered != 7 || len(p.Uncovered) != 1 || p.Uncovered[0] != "github.com/x/codec/a.go:4.1,5.2" {
-		t.Fatalf("ParseProfile = %+v", p)
-	}
-	if p.Percent() != 70 {
-		t.Fatalf("Percent = %v, want 70", p.Percent())
-	}
-	if _, err := ParseProfile(strings.NewReader("mode: set\nbad line\n")); err == nil {
-		t.Fatal("ParseProfile accepted a malformed line")
-	}
-	if (Profile{}).Percent() != 100 {
-		t.Fatal("an empty profile is not fully covered")
-	}
+	require.NoError(t, err)
+	assert.Equal(t, 10, p.Statements)
+	assert.Equal(t, 7, p.Covered)
+	assert.Equal(t, []string{"github.com/x/codec/a.go:4.1,5.2"}, p.Uncovered)
+	assert.InDelta(t, 70, p.Percent(), 1e-9)
+	_, err = ParseProfile(strings.NewReader("mode: set\nbad line\n"))
+	assert.Error(t, err, "a malformed line")
+	assert.InDelta(t, 100, Profile{}.Percent(), 1e-9, "an empty profile is fully covered")
 }

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestRender(t *testing.T) {
@@ -14,16 +17,10 @@ func TestRender(t *testing.T) {
 		{Target: "FuzzD", Flake: true},
 	}
 	var b strings.Builder
-	if err := Render(&b, results); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, Render(&b, results))
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
-	if len(lines) != 8 {
-		t.Fatalf("got %d lines, want header, 4 rows, a total, a blank and a closing line:\n%s", len(lines), b.String())
-	}
-	if lines[7] != "fuzz: 2 passed, 2 failed" {
-		t.Errorf("closing line = %q", lines[7])
-	}
+	require.Len(t, lines, 8, "header, 4 rows, a total, a blank and a closing line:\n%s", b.String())
+	assert.Equal(t, "fuzz: 2 passed, 2 failed", lines[7], "closing line")
 	wantFields := [][]string{
 		{"target", "execs", "execs/s", "new", "corpus", "elapsed", "result"},
 		{"FuzzA", "500000", "50000", "3", "40", "10s", "PASS"},
@@ -33,26 +30,19 @@ func TestRender(t *testing.T) {
 		{"total", "500100", "14s", "2", "failed"},
 	}
 	for i, want := range wantFields {
-		if got := strings.Fields(lines[i]); strings.Join(got, " ") != strings.Join(want, " ") {
-			t.Errorf("line %d = %q, want fields %q", i, lines[i], want)
-		}
+		assert.Equal(t, want, strings.Fields(lines[i]), "line %d = %q", i, lines[i])
 	}
 	// Columns line up: every row is as wide as the header up to "result".
-	if w := strings.Index(lines[0], "result"); strings.Index(lines[1], "PASS") != w {
-		t.Errorf("result column not aligned:\n%s", b.String())
-	}
+	assert.Equal(t, strings.Index(lines[0], "result"), strings.Index(lines[1], "PASS"),
+		"result column aligned:\n%s", b.String())
 }
 
 func TestExecsPerSecMeasured(t *testing.T) {
 	r := Result{Last: Progress{Execs: 30000, Elapsed: time.Second}, Fuzzed: 1500 * time.Millisecond}
-	if got := r.ExecsPerSec(); got != 20000 {
-		t.Errorf("ExecsPerSec = %d, want 20000 from the measured 1.5s", got)
-	}
+	assert.Equal(t, int64(20000), r.ExecsPerSec(), "from the measured 1.5s")
 }
 
 func TestExecsPerSecWithoutElapsed(t *testing.T) {
 	r := Result{Last: Progress{Execs: 10, PerSec: 7}}
-	if got := r.ExecsPerSec(); got != 7 {
-		t.Errorf("ExecsPerSec = %d, want the line's own rate 7", got)
-	}
+	assert.Equal(t, int64(7), r.ExecsPerSec(), "the line's own rate")
 }

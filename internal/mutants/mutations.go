@@ -36,7 +36,7 @@ func mutations() []mutation {
 	return reservedError(h, offReservedFrame, offKind, "reserved_frame")`,
 			"EvictionRules", "reserved is checked before reserved_frame, against the reference's order"},
 		{"secret-format-leaks", "secret.go",
-			"\t_, _ = f.Write([]byte(redacted))\n}", "\t_, _ = f.Write(s)\n}",
+			"\t_, _ = f.Write([]byte(redacted))\n}", "\t_, _ = f.Write(s.Bytes())\n}",
 			"Secret", "Secret.Format prints the bytes under %s, %v, %x, %q"},
 		{"eviction-window-ignores-min", "eviction.go",
 			`r.Known() && w == (Window{})`, `r.Known() && w.Max == 0`,

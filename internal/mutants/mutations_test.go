@@ -1,9 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // TestMutationsApply: every mutation still finds its text exactly once in
@@ -12,18 +14,15 @@ import (
 func TestMutationsApply(t *testing.T) {
 	seen := map[string]bool{}
 	for _, m := range mutations() {
-		if seen[m.Name] {
-			t.Errorf("duplicate mutant %s", m.Name)
-		}
+		assert.False(t, seen[m.Name], "duplicate mutant %s", m.Name)
 		seen[m.Name] = true
 		path := filepath.Join("..", "..", "codec", m.File)
 		out, err := apply(path, m)
-		if err != nil {
-			t.Errorf("%s: %v", m.Name, err)
+		if !assert.NoError(t, err, m.Name) {
 			continue
 		}
-		if bytes.Contains(out, []byte(m.Old)) && !bytes.Contains([]byte(m.New), []byte(m.Old)) {
-			t.Errorf("%s: the original text survives", m.Name)
+		if !strings.Contains(m.New, m.Old) {
+			assert.NotContains(t, string(out), m.Old, "%s: the original text survives", m.Name)
 		}
 	}
 }

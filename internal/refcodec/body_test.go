@@ -1,10 +1,11 @@
 package refcodec
 
 import (
-	"bytes"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Golden bodies, written byte by byte from WIRE.md sections 2..4.
@@ -26,23 +27,22 @@ var goldenInfo = ClientVersionInfo{Protocol: 0x2C00, SDKName: []byte("go-sdk"), 
 func TestClientVersionInfoGolden(t *testing.T) {
 	src := unhex(t, goldenCVI)
 	v, n, err := DecodeClientVersionInfo(src)
-	if err != nil || n != len(src) || !reflect.DeepEqual(v, goldenInfo) {
-		t.Fatalf("decode = %+v, %d, %v", v, n, err)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, len(src), n)
+	assert.Equal(t, goldenInfo, v)
 	enc, err := EncodeClientVersionInfo(goldenInfo)
-	if err != nil || !bytes.Equal(enc, src) {
-		t.Fatalf("encode = %x, %v", enc, err)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, src, enc)
 	// Prefix decode ignores what follows; Parse rejects it.
 	more := append(append([]byte{}, src...), 0xAA, 0xBB)
-	if _, n, err := DecodeClientVersionInfo(more); err != nil || n != len(src) {
-		t.Errorf("prefix decode = %d, %v", n, err)
-	}
+	_, n, err = DecodeClientVersionInfo(more)
+	require.NoError(t, err, "prefix decode")
+	assert.Equal(t, len(src), n, "prefix decode")
 	_, err = ParseClientVersionInfo(more)
-	wantClass(t, "parse with trailing", err, Trailing)
-	if v, err := ParseClientVersionInfo(src); err != nil || !reflect.DeepEqual(v, goldenInfo) {
-		t.Errorf("parse = %+v, %v", v, err)
-	}
+	assert.Equal(t, Trailing, ClassOf(err), "parse with trailing")
+	v, err = ParseClientVersionInfo(src)
+	require.NoError(t, err)
+	assert.Equal(t, goldenInfo, v)
 }
 
 func TestLoginRegisterGolden(t *testing.T) {
@@ -56,21 +56,16 @@ func TestLoginRegisterGolden(t *testing.T) {
 	for _, c := range cases {
 		src := unhex(t, c.hex)
 		v, n, err := DecodeLoginRegister(src)
-		if err != nil || n != len(src) || !reflect.DeepEqual(v, c.want) {
-			t.Errorf("decode %s = %d, %v", c.hex, n, err)
-		}
-		if v.Password != nil && len(v.Password) == 0 || v.Context != nil && len(v.Context) == 0 {
-			t.Error("empty field not nil")
-		}
+		require.NoError(t, err, "decode %s", c.hex)
+		assert.Equal(t, len(src), n, "decode %s", c.hex)
+		assert.Equal(t, c.want, v, "decode %s: an empty field is nil", c.hex)
 		enc, err := EncodeLoginRegister(c.want)
-		if err != nil || !bytes.Equal(enc, src) {
-			t.Errorf("encode = %x, %v, want %s", enc, err, c.hex)
-		}
-		if _, err := ParseLoginRegister(src); err != nil {
-			t.Errorf("parse: %v", err)
-		}
+		require.NoError(t, err)
+		assert.Equal(t, src, enc)
+		_, err = ParseLoginRegister(src)
+		assert.NoError(t, err, "parse")
 		_, err = ParseLoginRegister(append(src, 0))
-		wantClass(t, "parse trailing", err, Trailing)
+		assert.Equal(t, Trailing, ClassOf(err), "parse trailing")
 	}
 }
 
@@ -78,41 +73,39 @@ func TestLoginRegisterPATGolden(t *testing.T) {
 	src := unhex(t, goldenPAT)
 	want := LoginRegisterPAT{Info: goldenInfo, Token: []byte("tok")}
 	v, n, err := DecodeLoginRegisterPAT(src)
-	if err != nil || n != len(src) || !reflect.DeepEqual(v, want) {
-		t.Fatalf("decode = %d, %v", n, err)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, len(src), n)
+	assert.Equal(t, want, v)
 	enc, err := EncodeLoginRegisterPAT(want)
-	if err != nil || !bytes.Equal(enc, src) {
-		t.Fatalf("encode = %x, %v", enc, err)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, src, enc)
 	_, err = ParseLoginRegisterPAT(append(src, 1, 2, 3))
-	wantClass(t, "parse trailing", err, Trailing)
+	assert.Equal(t, Trailing, ClassOf(err), "parse trailing")
 	// Empty token and a context.
 	src = unhex(t, goldenCVI+"00"+"02000000"+"6869")
 	v, err = ParseLoginRegisterPAT(src)
-	if err != nil || v.Token != nil || string(v.Context) != "hi" {
-		t.Errorf("empty token = %v, %v", v, err)
-	}
+	require.NoError(t, err)
+	assert.Nil(t, v.Token, "an empty token is nil")
+	assert.Equal(t, "hi", string(v.Context))
 }
 
 func TestLoginReplyGolden(t *testing.T) {
 	src := unhex(t, goldenReply)
 	want := LoginReply{UserID: 1, Session: 7, ServerProtocol: 0x2C00, ServerVersion: []byte("0.6.0")}
 	v, n, err := DecodeLoginReply(src)
-	if err != nil || n != len(src) || !reflect.DeepEqual(v, want) {
-		t.Fatalf("decode = %+v, %d, %v", v, n, err)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, len(src), n)
+	assert.Equal(t, want, v)
 	enc, err := EncodeLoginReply(want)
-	if err != nil || !bytes.Equal(enc, src) {
-		t.Fatalf("encode = %x, %v", enc, err)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, src, enc)
 	_, err = ParseLoginReply(append(src, 0))
-	wantClass(t, "parse trailing", err, Trailing)
+	assert.Equal(t, Trailing, ClassOf(err), "parse trailing")
 	// Reserved bits in the protocol version are just a u32 on the wire.
 	odd := unhex(t, "01000000"+"0700000000000000"+"ffffffff"+"01"+"78")
-	if v, err := ParseLoginReply(odd); err != nil || v.ServerProtocol != 0xFFFF_FFFF {
-		t.Errorf("reserved bits: %+v, %v", v, err)
-	}
+	v, err = ParseLoginReply(odd)
+	require.NoError(t, err, "reserved bits")
+	assert.Equal(t, uint32(0xFFFF_FFFF), v.ServerProtocol, "reserved bits")
 }
 
 // TestLoginFrameBody decodes a login reply frame body as WIRE.md section 4
@@ -120,21 +113,18 @@ func TestLoginReplyGolden(t *testing.T) {
 func TestLoginFrameBody(t *testing.T) {
 	body := unhex(t, "00000000"+goldenReply)
 	payload, code, err := SplitResult(body)
-	if err != nil || code != 0 {
-		t.Fatalf("SplitResult = %v, %v", code, err)
-	}
+	require.NoError(t, err)
+	assert.Zero(t, code)
 	v, err := ParseLoginReply(payload)
-	if err != nil || v.Session != 7 {
-		t.Fatalf("login reply = %+v, %v", v, err)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, uint64(7), v.Session)
 }
 
 func TestProtocolIsAnyU32(t *testing.T) {
 	src := unhex(t, "ffffffff"+"01"+"61"+"01"+"62")
 	v, err := ParseClientVersionInfo(src)
-	if err != nil || v.Protocol != 0xFFFF_FFFF {
-		t.Errorf("protocol with reserved bits: %+v, %v", v, err)
-	}
+	require.NoError(t, err)
+	assert.Equal(t, uint32(0xFFFF_FFFF), v.Protocol, "protocol with reserved bits")
 }
 
 // TestEveryPrefixTruncated cuts each golden body at every length: every
@@ -153,9 +143,9 @@ func TestEveryPrefixTruncated(t *testing.T) {
 	for name, d := range decoders {
 		src := unhex(t, d.hex)
 		for i := 0; i < len(src); i++ {
-			wantClass(t, name+" prefix", d.decode(src[:i]), Truncated)
+			assert.Equal(t, Truncated, ClassOf(d.decode(src[:i])), name+" prefix")
 		}
-		wantClass(t, name+" whole", d.decode(src), OK)
+		assert.Equal(t, OK, ClassOf(d.decode(src)), name+" whole")
 	}
 }
 
@@ -221,7 +211,7 @@ func TestDecodeBodyErrors(t *testing.T) {
 		{"reply version utf8", reply, "01000000" + "0700000000000000" + "002c0000" + "01" + "ff", UTF8},
 	}
 	for _, c := range cases {
-		wantClass(t, c.name, c.d(unhex(t, c.hex)), c.class)
+		assert.Equal(t, c.class, ClassOf(c.d(unhex(t, c.hex))), c.name)
 	}
 }
 
@@ -231,15 +221,16 @@ func TestDecodeBodyErrors(t *testing.T) {
 func TestPasswordBodyAlsoDecodesAsToken(t *testing.T) {
 	src := unhex(t, goldenCVI+"04"+"69676779"+"00"+"00000000")
 	lr, err := ParseLoginRegister(src)
-	if err != nil || string(lr.Username) != "iggy" || lr.Password != nil {
-		t.Fatalf("as password body: %v", err)
-	}
+	require.NoError(t, err, "as password body")
+	assert.Equal(t, "iggy", string(lr.Username))
+	assert.Nil(t, lr.Password)
 	tok, n, err := DecodeLoginRegisterPAT(src)
-	if err != nil || string(tok.Token) != "iggy" || tok.Context != nil || n != len(src)-1 {
-		t.Fatalf("as token body: %d, %v", n, err)
-	}
+	require.NoError(t, err, "as token body")
+	assert.Equal(t, "iggy", string(tok.Token))
+	assert.Nil(t, tok.Context)
+	assert.Equal(t, len(src)-1, n)
 	_, err = ParseLoginRegisterPAT(src)
-	wantClass(t, "strict token parse", err, Trailing)
+	assert.Equal(t, Trailing, ClassOf(err), "strict token parse")
 }
 
 func TestEncodeBodyErrors(t *testing.T) {
@@ -269,7 +260,7 @@ func TestEncodeBodyErrors(t *testing.T) {
 	}
 	for _, c := range cvi {
 		_, err := EncodeClientVersionInfo(c.v)
-		wantClass(t, "cvi "+c.name, err, c.class)
+		assert.Equal(t, c.class, ClassOf(err), "cvi "+c.name)
 	}
 
 	login := []struct {
@@ -290,7 +281,7 @@ func TestEncodeBodyErrors(t *testing.T) {
 	}
 	for _, c := range login {
 		_, err := EncodeLoginRegister(c.v)
-		wantClass(t, "login "+c.name, err, c.class)
+		assert.Equal(t, c.class, ClassOf(err), "login "+c.name)
 	}
 
 	pat := []struct {
@@ -306,7 +297,7 @@ func TestEncodeBodyErrors(t *testing.T) {
 	}
 	for _, c := range pat {
 		_, err := EncodeLoginRegisterPAT(c.v)
-		wantClass(t, "pat "+c.name, err, c.class)
+		assert.Equal(t, c.class, ClassOf(err), "pat "+c.name)
 	}
 
 	reply := []struct {
@@ -322,7 +313,7 @@ func TestEncodeBodyErrors(t *testing.T) {
 	}
 	for _, c := range reply {
 		_, err := EncodeLoginReply(c.v)
-		wantClass(t, "reply "+c.name, err, c.class)
+		assert.Equal(t, c.class, ClassOf(err), "reply "+c.name)
 	}
 }
 
@@ -334,30 +325,23 @@ func TestBodyRoundTrip(t *testing.T) {
 	}
 	for _, v := range lrs {
 		enc, err := EncodeLoginRegister(v)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		got, err := ParseLoginRegister(enc)
-		if err != nil || !reflect.DeepEqual(got, v) {
-			t.Errorf("round trip: %v", err)
-		}
+		require.NoError(t, err)
+		assert.Equal(t, v, got)
 	}
 	p := LoginRegisterPAT{Info: info, Token: []byte("t"), Context: []byte("x")}
 	enc, err := EncodeLoginRegisterPAT(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, err := ParseLoginRegisterPAT(enc); err != nil || !reflect.DeepEqual(got, p) {
-		t.Errorf("pat round trip: %v", err)
-	}
+	require.NoError(t, err)
+	gotPAT, err := ParseLoginRegisterPAT(enc)
+	require.NoError(t, err)
+	assert.Equal(t, p, gotPAT)
 	r := LoginReply{UserID: 0xFFFF_FFFF, Session: 0xFFFF_FFFF_FFFF_FFFF, ServerProtocol: 1, ServerVersion: []byte("x")}
 	enc, err = EncodeLoginReply(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, err := ParseLoginReply(enc); err != nil || !reflect.DeepEqual(got, r) {
-		t.Errorf("reply round trip: %v", err)
-	}
+	require.NoError(t, err)
+	gotReply, err := ParseLoginReply(enc)
+	require.NoError(t, err)
+	assert.Equal(t, r, gotReply)
 }
 
 // TestDecodedFieldsAreCopies checks that decoded fields do not alias the
@@ -365,13 +349,10 @@ func TestBodyRoundTrip(t *testing.T) {
 func TestDecodedFieldsAreCopies(t *testing.T) {
 	src := unhex(t, goldenLogin)
 	v, _, err := DecodeLoginRegister(src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for i := range src {
 		src[i] = 'z'
 	}
-	if string(v.Username) != "iggy" || string(v.Info.SDKName) != "go-sdk" {
-		t.Error("decoded fields alias the input")
-	}
+	assert.Equal(t, "iggy", string(v.Username), "decoded fields alias the input")
+	assert.Equal(t, "go-sdk", string(v.Info.SDKName), "decoded fields alias the input")
 }

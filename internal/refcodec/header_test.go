@@ -1,9 +1,11 @@
 package refcodec
 
 import (
-	"bytes"
 	"fmt"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Client id used in the golden headers: Lo 0x1122334455667788, Hi
@@ -85,17 +87,15 @@ func TestRequestHeaderGolden(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, err := DecodeRequestHeader(c.src)
-		if err != nil || got != c.want {
-			t.Errorf("%s: decode = %+v, %v", c.name, got, err)
-		}
+		require.NoError(t, err, c.name)
+		assert.Equal(t, c.want, got, c.name)
 		// Bytes after the header are ignored.
-		if got2, err := DecodeRequestHeader(append(append([]byte{}, c.src...), 1, 2, 3)); err != nil || got2 != c.want {
-			t.Errorf("%s: decode with body = %v", c.name, err)
-		}
+		got, err = DecodeRequestHeader(append(append([]byte{}, c.src...), 1, 2, 3))
+		require.NoError(t, err, "%s with a body", c.name)
+		assert.Equal(t, c.want, got, "%s with a body", c.name)
 		enc, err := EncodeRequestHeader(c.want)
-		if err != nil || !bytes.Equal(enc, c.src) {
-			t.Errorf("%s: encode = %x, %v", c.name, enc, err)
-		}
+		require.NoError(t, err, c.name)
+		assert.Equal(t, c.src, enc, c.name)
 	}
 }
 
@@ -169,12 +169,12 @@ func TestDecodeRequestHeaderErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := DecodeRequestHeader(c.src)
-		wantClass(t, c.name, err, c.class)
+		assert.Equal(t, c.class, ClassOf(err), c.name)
 	}
 	// Code is 0 in the decoded value unless the operation is NonReplicated.
-	if h, err := DecodeRequestHeader(logout); err != nil || h.Code != 0 {
-		t.Errorf("logout code = %d, %v", h.Code, err)
-	}
+	h, err := DecodeRequestHeader(logout)
+	require.NoError(t, err)
+	assert.Zero(t, h.Code, "logout code")
 }
 
 func TestEncodeRequestHeaderErrors(t *testing.T) {
@@ -201,12 +201,11 @@ func TestEncodeRequestHeaderErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		enc, err := EncodeRequestHeader(c.h)
-		wantClass(t, c.name, err, c.class)
-		if err == nil && len(enc) != 256 {
-			t.Errorf("%s: %d bytes", c.name, len(enc))
-		}
-		if err != nil && enc != nil {
-			t.Errorf("%s: bytes with an error", c.name)
+		assert.Equal(t, c.class, ClassOf(err), c.name)
+		if err == nil {
+			assert.Len(t, enc, 256, c.name)
+		} else {
+			assert.Nil(t, enc, "%s: bytes with an error", c.name)
 		}
 	}
 }
@@ -267,13 +266,11 @@ func TestReplyHeaderGolden(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, err := DecodeReplyHeader(c.src)
-		if err != nil || got != c.want {
-			t.Errorf("%s: decode = %+v, %v", c.name, got, err)
-		}
+		require.NoError(t, err, c.name)
+		assert.Equal(t, c.want, got, c.name)
 		enc, err := EncodeReplyHeader(c.want)
-		if err != nil || !bytes.Equal(enc, c.src) {
-			t.Errorf("%s: encode = %x, %v", c.name, enc, err)
-		}
+		require.NoError(t, err, c.name)
+		assert.Equal(t, c.src, enc, c.name)
 	}
 }
 
@@ -306,7 +303,7 @@ func TestDecodeReplyHeaderErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := DecodeReplyHeader(c.src)
-		wantClass(t, c.name, err, c.class)
+		assert.Equal(t, c.class, ClassOf(err), c.name)
 	}
 }
 
@@ -324,9 +321,9 @@ func TestEncodeReplyHeaderErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		enc, err := EncodeReplyHeader(c.h)
-		wantClass(t, c.name, err, c.class)
-		if err == nil && (len(enc) != 256 || enc[60] != 8) {
-			t.Errorf("%s: bad encoding %x", c.name, enc)
+		assert.Equal(t, c.class, ClassOf(err), c.name)
+		if err == nil && assert.Len(t, enc, 256, c.name) {
+			assert.Equal(t, byte(8), enc[60], "%s: command", c.name)
 		}
 	}
 }
@@ -369,13 +366,11 @@ func TestEvictionGolden(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, err := DecodeEviction(c.src)
-		if err != nil || got != c.want {
-			t.Errorf("%s: decode = %+v, %v", c.name, got, err)
-		}
+		require.NoError(t, err, c.name)
+		assert.Equal(t, c.want, got, c.name)
 		enc, err := EncodeEviction(c.want)
-		if err != nil || !bytes.Equal(enc, c.src) {
-			t.Errorf("%s: encode = %x, %v", c.name, enc, err)
-		}
+		require.NoError(t, err, c.name)
+		assert.Equal(t, c.src, enc, c.name)
 	}
 }
 
@@ -414,7 +409,7 @@ func TestDecodeEvictionErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := DecodeEviction(c.src)
-		wantClass(t, c.name, err, c.class)
+		assert.Equal(t, c.class, ClassOf(err), c.name)
 	}
 }
 
@@ -434,9 +429,10 @@ func TestEncodeEvictionErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		enc, err := EncodeEviction(c.e)
-		wantClass(t, c.name, err, c.class)
-		if err == nil && (len(enc) != 256 || enc[60] != 13 || enc[48] != 0 || enc[49] != 1) {
-			t.Errorf("%s: bad encoding %x", c.name, enc)
+		assert.Equal(t, c.class, ClassOf(err), c.name)
+		if err == nil && assert.Len(t, enc, 256, c.name) {
+			assert.Equal(t, []byte{0, 1}, enc[48:50], "%s: size", c.name)
+			assert.Equal(t, byte(13), enc[60], "%s: command", c.name)
 		}
 	}
 }
@@ -449,17 +445,13 @@ func TestKnownOperation(t *testing.T) {
 		}
 	}
 	for op := 0; op < 256; op++ {
-		if KnownOperation(uint8(op)) != known[op] {
-			t.Errorf("KnownOperation(%d) = %v", op, !known[op])
-		}
+		assert.Equal(t, known[op], KnownOperation(uint8(op)), "KnownOperation(%d)", op)
 	}
 }
 
 func TestKnownReason(t *testing.T) {
 	for r := 0; r < 256; r++ {
-		if KnownReason(uint8(r)) != (r >= 1 && r <= 15) {
-			t.Errorf("KnownReason(%d) wrong", r)
-		}
+		assert.Equal(t, r >= 1 && r <= 15, KnownReason(uint8(r)), "KnownReason(%d)", r)
 	}
 }
 
@@ -469,12 +461,11 @@ func TestPeekCommandAndFrameSize(t *testing.T) {
 		want uint8
 	}{{pingRequest(t), 5}, {pingReply(t), 8}, {malformedEviction(t), 13}, {make([]byte, 256), 0}} {
 		got, err := PeekCommand(c.src)
-		if err != nil || got != c.want {
-			t.Errorf("PeekCommand = %d, %v, want %d", got, err, c.want)
-		}
+		require.NoError(t, err)
+		assert.Equal(t, c.want, got, "PeekCommand")
 	}
 	_, err := PeekCommand(make([]byte, 255))
-	wantClass(t, "PeekCommand short", err, Truncated)
+	assert.Equal(t, Truncated, ClassOf(err), "PeekCommand short")
 
 	sizes := []struct {
 		hex   string
@@ -492,13 +483,11 @@ func TestPeekCommandAndFrameSize(t *testing.T) {
 	for _, c := range sizes {
 		src := header256(t, map[int]string{48: c.hex, 60: "ff"})
 		got, err := FrameSize(src)
-		wantClass(t, "FrameSize "+c.hex, err, c.class)
-		if got != c.want {
-			t.Errorf("FrameSize %s = %d, want %d", c.hex, got, c.want)
-		}
+		assert.Equal(t, c.class, ClassOf(err), "FrameSize "+c.hex)
+		assert.Equal(t, c.want, got, "FrameSize %s", c.hex)
 	}
 	_, err = FrameSize(make([]byte, 100))
-	wantClass(t, "FrameSize short", err, Truncated)
+	assert.Equal(t, Truncated, ClassOf(err), "FrameSize short")
 }
 
 func TestSplitResult(t *testing.T) {
@@ -526,16 +515,12 @@ func TestSplitResult(t *testing.T) {
 	for _, c := range cases {
 		payload, code, err := SplitResult(unhex(t, c.hex))
 		name := "SplitResult " + c.hex
-		wantClass(t, name, err, c.class)
-		if code != c.code {
-			t.Errorf("%s: code %d, want %d", name, code, c.code)
-		}
+		assert.Equal(t, c.class, ClassOf(err), name)
+		assert.Equal(t, c.code, code, name)
 		if c.payload == "" {
-			if payload != nil {
-				t.Errorf("%s: payload %x, want nil", name, payload)
-			}
-		} else if !bytes.Equal(payload, unhex(t, c.payload)) {
-			t.Errorf("%s: payload %x, want %s", name, payload, c.payload)
+			assert.Nil(t, payload, name)
+		} else {
+			assert.Equal(t, unhex(t, c.payload), payload, name)
 		}
 	}
 }
@@ -557,13 +542,10 @@ func TestEncodeHeaderRoundTrip(t *testing.T) {
 			h.Session, h.Request = 14, 15
 		}
 		enc, err := EncodeRequestHeader(h)
-		if err != nil {
-			t.Fatalf("op %d: %v", op, err)
-		}
+		require.NoError(t, err, "op %d", op)
 		got, err := DecodeRequestHeader(enc)
-		if err != nil || got != h {
-			t.Errorf("op %d: round trip %+v, %v", op, got, err)
-		}
+		require.NoError(t, err, "op %d", op)
+		assert.Equal(t, h, got, "op %d", op)
 	}
 	for op := 0; op < 256; op++ {
 		if !KnownOperation(uint8(op)) {
@@ -571,12 +553,10 @@ func TestEncodeHeaderRoundTrip(t *testing.T) {
 		}
 		h := ReplyHeader{Size: 256, Operation: uint8(op), Status: uint32(op), Op: 1, Commit: 2, Request: 3, Context: Uint128{4, 5}}
 		enc, err := EncodeReplyHeader(h)
-		if err != nil {
-			t.Fatalf("reply op %d: %v", op, err)
-		}
-		if got, err := DecodeReplyHeader(enc); err != nil || got != h {
-			t.Errorf("reply op %d: %+v, %v", op, got, err)
-		}
+		require.NoError(t, err, "reply op %d", op)
+		got, err := DecodeReplyHeader(enc)
+		require.NoError(t, err, "reply op %d", op)
+		assert.Equal(t, h, got, "reply op %d", op)
 	}
 	for r := uint8(1); r <= 15; r++ {
 		e := Eviction{Client: Uint128{Lo: 1}, Reason: r, Replica: r}
@@ -584,12 +564,10 @@ func TestEncodeHeaderRoundTrip(t *testing.T) {
 			e.Window = Window{Min: 0x2C00, Max: 0x2C03}
 		}
 		enc, err := EncodeEviction(e)
-		if err != nil {
-			t.Fatalf("reason %d: %v", r, err)
-		}
-		if got, err := DecodeEviction(enc); err != nil || got != e {
-			t.Errorf("reason %d: %+v, %v", r, got, err)
-		}
+		require.NoError(t, err, "reason %d", r)
+		got, err := DecodeEviction(enc)
+		require.NoError(t, err, "reason %d", r)
+		assert.Equal(t, e, got, "reason %d", r)
 	}
 }
 

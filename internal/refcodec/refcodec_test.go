@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // unhex turns a hex string (spaces allowed) into bytes, for golden values
@@ -14,9 +17,7 @@ import (
 func unhex(t testing.TB, s string) []byte {
 	t.Helper()
 	b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
-	if err != nil {
-		t.Fatalf("bad hex %q: %v", s, err)
-	}
+	require.NoError(t, err, "bad hex %q", s)
 	return b
 }
 
@@ -31,14 +32,6 @@ func header256(t testing.TB, at map[int]string) []byte {
 	return b
 }
 
-// wantClass fails the test unless err has class want.
-func wantClass(t *testing.T, name string, err error, want Class) {
-	t.Helper()
-	if got := ClassOf(err); got != want {
-		t.Errorf("%s: class %v (err %v), want %v", name, got, err, want)
-	}
-}
-
 func TestClassNames(t *testing.T) {
 	want := map[Class]string{
 		OK: "ok", Truncated: "truncated", Command: "command", Size: "size",
@@ -46,23 +39,13 @@ func TestClassNames(t *testing.T) {
 		Length: "length", UTF8: "utf8", Trailing: "trailing", Range: "range",
 		Syntax: "syntax",
 	}
-	if len(want) != int(Syntax)+1 {
-		t.Fatalf("table covers %d classes", len(want))
-	}
+	require.Len(t, want, int(Syntax)+1, "the table covers every class")
 	for c, s := range want {
-		if c.String() != s {
-			t.Errorf("%d.String() = %q, want %q", int(c), c.String(), s)
-		}
-		if c.Error() != "refcodec: "+s {
-			t.Errorf("%d.Error() = %q", int(c), c.Error())
-		}
+		assert.Equal(t, s, c.String())
+		assert.Equal(t, "refcodec: "+s, c.Error())
 	}
-	if got := Class(99).String(); got != "Class(99)" {
-		t.Errorf("unknown class String = %q", got)
-	}
-	if got := Class(-3).String(); got != "Class(-3)" {
-		t.Errorf("negative class String = %q", got)
-	}
+	assert.Equal(t, "Class(99)", Class(99).String())
+	assert.Equal(t, "Class(-3)", Class(-3).String())
 }
 
 func TestClassValues(t *testing.T) {
@@ -70,30 +53,18 @@ func TestClassValues(t *testing.T) {
 	order := []Class{OK, Truncated, Command, Size, Reserved, Field, Reason,
 		BadWindow, Length, UTF8, Trailing, Range, Syntax}
 	for i, c := range order {
-		if int(c) != i {
-			t.Errorf("class %v = %d, want %d", c, int(c), i)
-		}
+		assert.Equal(t, i, int(c), "class %v", c)
 	}
 }
 
 func TestClassOf(t *testing.T) {
-	if ClassOf(nil) != OK {
-		t.Error("ClassOf(nil) != OK")
-	}
-	if ClassOf(Reserved) != Reserved {
-		t.Error("ClassOf(Reserved) != Reserved")
-	}
-	wrapped := fmt.Errorf("context: %w", UTF8)
-	if ClassOf(wrapped) != UTF8 {
-		t.Error("ClassOf(wrapped UTF8) != UTF8")
-	}
-	if ClassOf(errors.New("other")) != Class(-1) {
-		t.Error("ClassOf(foreign) != -1")
-	}
+	assert.Equal(t, OK, ClassOf(nil))
+	assert.Equal(t, Reserved, ClassOf(Reserved))
+	assert.Equal(t, UTF8, ClassOf(fmt.Errorf("context: %w", UTF8)))
+	assert.Equal(t, Class(-1), ClassOf(errors.New("other")))
 	var err error = Truncated
-	if !errors.Is(err, Truncated) || errors.Is(err, Size) {
-		t.Error("errors.Is does not compare classes")
-	}
+	assert.ErrorIs(t, err, Truncated)
+	assert.NotErrorIs(t, err, Size)
 }
 
 func TestRawHeaderSizes(t *testing.T) {
@@ -104,9 +75,7 @@ func TestRawHeaderSizes(t *testing.T) {
 		if name == "prologue" {
 			want = 128
 		}
-		if got := binary.Size(v); got != want {
-			t.Errorf("binary.Size(%s) = %d, want %d", name, got, want)
-		}
+		assert.Equal(t, want, binary.Size(v), "binary.Size(%s)", name)
 	}
 }
 
@@ -119,14 +88,12 @@ func TestSecretsNotFormatted(t *testing.T) {
 			out := fmt.Sprintf(verb, v)
 			for _, secret := range []string{"hunter2secret", "tok-SECRET-value"} {
 				for _, form := range []string{secret, hex.EncodeToString([]byte(secret)), strings.ToUpper(hex.EncodeToString([]byte(secret))), fmt.Sprint([]byte(secret))} {
-					if strings.Contains(out, form) {
-						t.Errorf("%s shows a secret: %s", verb, out)
-					}
+					assert.NotContains(t, out, form, "%s shows a secret", verb)
 				}
 			}
 		}
 	}
-	if out := fmt.Sprint(lr); !strings.Contains(out, "iggy") || !strings.Contains(out, "[redacted]") {
-		t.Errorf("formatted login = %s", out)
-	}
+	out := fmt.Sprint(lr)
+	assert.Contains(t, out, "iggy")
+	assert.Contains(t, out, "[redacted]")
 }

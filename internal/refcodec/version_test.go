@@ -3,6 +3,9 @@ package refcodec
 import (
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestPack(t *testing.T) {
@@ -23,10 +26,8 @@ func TestPack(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, err := Pack(c.ma, c.mi, c.pa)
-		wantClass(t, "Pack", err, c.class)
-		if got != c.want {
-			t.Errorf("Pack(%d,%d,%d) = %#x, want %#x", c.ma, c.mi, c.pa, got, c.want)
-		}
+		assert.Equal(t, c.class, ClassOf(err), "Pack(%d,%d,%d)", c.ma, c.mi, c.pa)
+		assert.Equal(t, c.want, got, "Pack(%d,%d,%d)", c.ma, c.mi, c.pa)
 	}
 }
 
@@ -86,10 +87,8 @@ func TestParseVersion(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, err := ParseVersion(c.in)
-		wantClass(t, "ParseVersion("+c.in+")", err, c.class)
-		if got != c.want {
-			t.Errorf("ParseVersion(%q) = %#x, want %#x", c.in, got, c.want)
-		}
+		assert.Equal(t, c.class, ClassOf(err), "ParseVersion(%q)", c.in)
+		assert.Equal(t, c.want, got, "ParseVersion(%q)", c.in)
 	}
 }
 
@@ -103,24 +102,20 @@ func TestFormatVersion(t *testing.T) {
 		1<<20 | 2<<10 | 3: "1.2.3",
 	}
 	for v, want := range cases {
-		if got := FormatVersion(v); got != want {
-			t.Errorf("FormatVersion(%#x) = %q, want %q", v, got, want)
-		}
+		assert.Equal(t, want, FormatVersion(v), "FormatVersion(%#x)", v)
 	}
 	// Format then parse gives the value back (bits 29..0).
 	for _, v := range []uint32{0, 1, 1023, 1024, 0x2C00, 0x2C03, 0x0010_0000, 0x3FFF_FFFF, 0xC000_0001} {
 		got, err := ParseVersion(FormatVersion(v))
-		if err != nil || got != v&0x3FFF_FFFF {
-			t.Errorf("round trip %#x: %#x, %v", v, got, err)
+		if assert.NoError(t, err, "round trip %#x", v) {
+			assert.Equal(t, v&0x3FFF_FFFF, got, "round trip %#x", v)
 		}
 	}
 }
 
 func TestValidVersion(t *testing.T) {
 	for v, want := range map[uint32]bool{0: true, 0x2C00: true, 0x3FFF_FFFF: true, 0x4000_0000: false, 0x8000_0000: false, 0xFFFF_FFFF: false} {
-		if ValidVersion(v) != want {
-			t.Errorf("ValidVersion(%#x) != %v", v, want)
-		}
+		assert.Equal(t, want, ValidVersion(v), "ValidVersion(%#x)", v)
 	}
 }
 
@@ -135,13 +130,9 @@ func TestDefaultWindow(t *testing.T) {
 		{0x3FF, Window{Min: 0, Max: 0x3FF}},                               // 0.0.1023 -> 0.0.0
 	}
 	for _, c := range cases {
-		if got := DefaultWindow(c.server); got != c.want {
-			t.Errorf("DefaultWindow(%#x) = %+v, want %+v", c.server, got, c.want)
-		}
+		assert.Equal(t, c.want, DefaultWindow(c.server), "DefaultWindow(%#x)", c.server)
 	}
-	if WindowValid(DefaultWindow(0x3FF)) {
-		t.Error("a default window with min 0 is not well-formed")
-	}
+	assert.False(t, WindowValid(DefaultWindow(0x3FF)), "a default window with min 0 is not well-formed")
 }
 
 func TestWindowValid(t *testing.T) {
@@ -149,18 +140,14 @@ func TestWindowValid(t *testing.T) {
 		{0, 0}: false, {0, 5}: false, {1, 0}: false, {5, 4}: false,
 		{1, 1}: true, {1, 5}: true, {0x2C00, 0x2C03}: true,
 	} {
-		if WindowValid(w) != want {
-			t.Errorf("WindowValid(%+v) != %v", w, want)
-		}
+		assert.Equal(t, want, WindowValid(w), "WindowValid(%+v)", w)
 	}
 }
 
 func TestAccepts(t *testing.T) {
 	v := func(ma, mi, pa uint32) uint32 {
 		p, err := Pack(ma, mi, pa)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return p
 	}
 	zeroX := DefaultWindow(v(0, 11, 3)) // {0.11.0, 0.11.3}
@@ -192,8 +179,6 @@ func TestAccepts(t *testing.T) {
 		{Window{Min: 1, Max: 0xFFFF_FFFF}, 0xC000_2C00, false},
 	}
 	for _, c := range cases {
-		if got := Accepts(c.w, c.v); got != c.want {
-			t.Errorf("Accepts(%+v, %s=%#x) = %v, want %v", c.w, FormatVersion(c.v), c.v, got, c.want)
-		}
+		assert.Equal(t, c.want, Accepts(c.w, c.v), "Accepts(%+v, %s=%#x)", c.w, FormatVersion(c.v), c.v)
 	}
 }

@@ -87,8 +87,8 @@ func TestUpToDate(t *testing.T) {
 	require.NoError(t, err)
 	for _, e := range entries {
 		_, written := files[e.Name()]
-		if strings.HasSuffix(e.Name(), ".json") && e.Name() != "schema.json" && !written {
-			t.Errorf("vectors/%s is not written by make vectors", e.Name())
+		if strings.HasSuffix(e.Name(), ".json") && e.Name() != "schema.json" {
+			assert.True(t, written, "vectors/%s is not written by make vectors", e.Name())
 		}
 	}
 }
