@@ -42,10 +42,15 @@ func (e *Eviction) validate() error {
 // checks. The first line is the whole rule at once, small enough to inline;
 // reasonError says which part broke.
 func checkReason(r EvictionReason, w Window) error {
-	if r == ReasonIncompatibleProtocol && w.Valid() || r != ReasonIncompatibleProtocol && r.Known() && w == (Window{}) {
+	if reasonOK(r, w) {
 		return nil
 	}
 	return reasonError(r)
+}
+
+// reasonOK is the reason and window rule as one boolean.
+func reasonOK(r EvictionReason, w Window) bool {
+	return r == ReasonIncompatibleProtocol && w.Valid() || r != ReasonIncompatibleProtocol && r.Known() && w == (Window{})
 }
 
 // reasonError is the error of a reason and window that checkReason
@@ -94,31 +99,33 @@ func DecodeEviction(src []byte) (e Eviction, err error) {
 	if err != nil {
 		return Eviction{}, err
 	}
-	if le32(b, offSize) != HeaderSize {
-		return Eviction{}, newError(ErrSize, "size", offSize, "size == 256")
-	}
-	client := le128(b, offEvClient)
-	if client.IsZero() {
-		return Eviction{}, clientError(offEvClient)
-	}
-	if err := checkEvictionReserved(b); err != nil {
-		return Eviction{}, err
-	}
-	w := Window{Max: Version(le32(b, offEvWindowMax)), Min: Version(le32(b, offEvWindowMin))}
-	reason := EvictionReason(b[offEvReason])
-	if err := checkReason(reason, w); err != nil {
-		return Eviction{}, err
-	}
+	// The fields are stored first and the rules checked after: the stores
+	// are then done by the time a caller copies the value, instead of being
+	// forwarded to its loads.
 	e.Checksum = le128(b, offChecksum)
 	e.ChecksumBody = le128(b, offChecksumBody)
 	e.Cluster = le128(b, offCluster)
 	e.View = le32(b, offView)
 	e.Release = le32(b, offRelease)
 	e.Replica = b[offReplica]
-	e.Client = client
-	e.Window = w
-	e.Reason = reason
-	return e, nil
+	e.Client = le128(b, offEvClient)
+	e.Window = Window{Max: Version(le32(b, offEvWindowMax)), Min: Version(le32(b, offEvWindowMin))}
+	e.Reason = EvictionReason(b[offEvReason])
+	// One test of every rule for the common, valid eviction; only one that
+	// fails it is checked rule by rule, in the reference's order.
+	if le32(b, offSize) == HeaderSize && !e.Client.IsZero() && evictionReservedBits(b) == 0 && reasonOK(e.Reason, e.Window) {
+		return e, nil
+	}
+	if le32(b, offSize) != HeaderSize {
+		return Eviction{}, newError(ErrSize, "size", offSize, "size == 256")
+	}
+	if e.Client.IsZero() {
+		return Eviction{}, clientError(offEvClient)
+	}
+	if err := checkEvictionReserved(b); err != nil {
+		return Eviction{}, err
+	}
+	return Eviction{}, reasonError(e.Reason)
 }
 
 // Err returns what e means to a client (wire reference section 8): an

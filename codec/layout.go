@@ -155,6 +155,29 @@ func evReserved(h *hdr) uint64 {
 	return or32(h, 152) | or32(h, 184) | or32(h, 216) | le64(h, 247)>>8
 }
 
+// The decoders' fast path tests every reserved area of a header at once,
+// with the words of the functions above OR-ed in one function (calls to
+// them would not be inlined); TestReservedAreas checks each against the
+// areas it stands for.
+
+// requestReservedBits is reservedFrame | reqPadding | reqReserved(from).
+func requestReservedBits(h *hdr, from int) uint64 {
+	return le64(h, 56)>>48 | or32(h, 64) | or32(h, 96) | le64(h, offReqOperation)>>8 |
+		le64(h, 192)>>(8*(from-192)) | or32(h, 200) | or32(h, 224)
+}
+
+// replyReservedBits is reservedFrame | repPadding | repReserved.
+func replyReservedBits(h *hdr) uint64 {
+	return le64(h, 56)>>48 | or32(h, 64) | or32(h, 96) | le64(h, offRepOperation)>>8 |
+		le64(h, 216)>>32 | or32(h, 224)
+}
+
+// evictionReservedBits is reservedFrame | evReserved.
+func evictionReservedBits(h *hdr) uint64 {
+	return le64(h, 56)>>48 | or32(h, 64) | or32(h, 96) |
+		or32(h, 152) | or32(h, 184) | or32(h, 216) | le64(h, 247)>>8
+}
+
 // checkRequestReserved is the last rule of a request header: reserved_frame,
 // the operation padding, then the reserved area from byte from are zero. All
 // three are tested at once; only a failure looks for which.

@@ -270,6 +270,27 @@ func TestReservedAreas(t *testing.T) {
 		{"reply reserved", offRepReserved, offRepReserved + sizeRepReserved, repReserved},
 		{"eviction reserved", offEvReserved, offEvReserved + sizeEvReserved, evReserved},
 	}
+	// The fast path's combined tests: each is the union of its areas.
+	combined := []struct {
+		name string
+		in   func(i int) bool
+		test func(*hdr) uint64
+	}{
+		{"request", func(i int) bool { return i >= 62 && i < 128 || i >= 177 && i < 184 || i >= 196 }, func(h *hdr) uint64 { return requestReservedBits(h, offReqReserved) }},
+		{"NonReplicated request", func(i int) bool { return i >= 62 && i < 128 || i >= 177 && i < 184 || i >= 200 }, func(h *hdr) uint64 { return requestReservedBits(h, offReqCode+sizeReqCode) }},
+		{"reply", func(i int) bool { return i >= 62 && i < 128 || i >= 209 && i < 216 || i >= 220 }, replyReservedBits},
+		{"eviction", func(i int) bool { return i >= 62 && i < 128 || i >= 152 && i < 255 }, evictionReservedBits},
+	}
+	for _, c := range combined {
+		var h hdr
+		for i := range h {
+			h[i] = 0xff
+			if (c.test(&h) != 0) != c.in(i) {
+				t.Errorf("%s reserved bits: byte %d set gives %#x", c.name, i, c.test(&h))
+			}
+			h[i] = 0
+		}
+	}
 	for _, a := range areas {
 		var h hdr
 		if a.test(&h) != 0 {

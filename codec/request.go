@@ -117,11 +117,31 @@ func DecodeRequestHeader(src []byte) (h RequestHeader, err error) {
 		h.Code = Code(le32(b, offReqCode))
 		reserved += sizeReqCode
 	}
-	if err := h.validate(); err != nil {
-		return RequestHeader{}, err
-	}
-	if err := checkRequestReserved(b, reserved); err != nil {
-		return RequestHeader{}, err
+	// One test of every rule for the common, valid header; only a header
+	// that fails it goes through validate and the reserved-area checks,
+	// which name the first broken rule in the reference's order.
+	if !h.wellFormed() || requestReservedBits(b, reserved) != 0 {
+		if err := h.validate(); err != nil {
+			return RequestHeader{}, err
+		}
+		if err := checkRequestReserved(b, reserved); err != nil {
+			return RequestHeader{}, err
+		}
 	}
 	return h, nil
+}
+
+// wellFormed is validate's rules as one boolean, for the decoder's fast
+// path; validate says which rule broke.
+func (h *RequestHeader) wellFormed() bool {
+	if h.Size < HeaderSize || h.Size > MaxFrameSize || h.Client.IsZero() {
+		return false
+	}
+	switch h.Operation {
+	case OperationRegister:
+		return h.Session|h.Request|uint64(h.Code) == 0
+	case OperationNonReplicated:
+		return h.Code != 0
+	}
+	return h.Operation.Known() && h.Operation != OperationReserved && h.Session != 0 && h.Request != 0 && h.Code == 0
 }
