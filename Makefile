@@ -41,7 +41,7 @@ gremlins: ## mutation testing of codec/ by its own tests (slow: minutes)
 # MUTANTS_JSON=path also keeps gremlins' machine-readable report.
 MUTANTS_JSON ?=
 mutants-workbench: ## gremlins on codec/ judged by props/ and fuzz/ alone; prints efficacy and mutant coverage (slow: ~40 min on 2 cores)
-	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
+	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT INT TERM; \
 	tar --exclude=./.git --exclude=./bin -cf - . | tar -xf - -C "$$dir"; \
 	find "$$dir" -name '*_test.go' ! -path "$$dir/props/*" ! -path "$$dir/fuzz/*" -delete; \
 	echo "mutants-workbench: tests left: $$(cd "$$dir" && find . -name '*_test.go' | sort | tr '\n' ' ')"; \
