@@ -37,11 +37,11 @@ seeds="$WORK/seeds"
 go run ./internal/fuzzrun -seeds "$seeds"
 
 # compile_native_go_fuzzer builds with go-118-fuzz-build, which compiles no
-# *_test.go file, and every target here lives in one and shares helpers
+# *_test.go file, and every target here lives in one and shares checking code
 # with the others. As go-118-fuzz-build documents, such files are renamed
 # so they do not end in _test.go. Each also imports the shim (its package
 # name is testing) in place of "testing", so that the *testing.T a
-# target's body receives and the *testing.T its helpers in other files
+# target's body receives and the *testing.T its shared checks in other files
 # take are one type. The import carries no name: go-118-fuzz-build adds an
 # unnamed one itself and would otherwise declare testing twice.
 go get "$shim"
