@@ -178,3 +178,20 @@ func TestFrameSizeBoundary(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, codec.MaxFrameSize, n)
 }
+
+// TestTextInvalidUTF8Offset: AppendTo refuses a text with an invalid byte
+// wherever it sits, the first byte included, and names that byte's offset
+// (username starts at 10 after protocol, "go" and "1" with their lengths).
+func TestTextInvalidUTF8Offset(t *testing.T) {
+	info := codec.ClientVersionInfo{Protocol: codec.MustPack(0, 11, 0), SDKName: []byte("go"), SDKVersion: []byte("1")}
+	for i := 0; i < 3; i++ {
+		name := []byte("abc")
+		name[i] = 0xff
+		_, err := codec.LoginRegister{Info: info, Username: name, Password: codec.Secret("p")}.AppendTo(nil)
+		require.ErrorIs(t, err, codec.ErrUTF8, "0xff at %d", i)
+		var ce *codec.Error
+		require.ErrorAs(t, err, &ce)
+		assert.Equal(t, "username", ce.Field)
+		assert.Equal(t, 10+i, ce.Offset, "0xff at %d", i)
+	}
+}
