@@ -5,8 +5,9 @@ T        ?=
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BENCHSTAT   := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 GREMLINS    := github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0
+ACTIONLINT  := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 
-.PHONY: help test props bench benchstat race mutants gremlins lint fuzz fuzz-one corpus-seed corpus-promote cover-corpus triage loginserver
+.PHONY: help test props bench benchstat race mutants gremlins mutants-workbench lint fuzz fuzz-one corpus-seed corpus-promote cover-corpus triage loginserver
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -36,8 +37,22 @@ mutants: ## mutation check: each deliberate codec bug must fail a property (opt-
 gremlins: ## mutation testing of codec/ by its own tests (slow: minutes)
 	$(GO) run $(GREMLINS) unleash --workers 2 ./codec
 
-lint: ## staticcheck, pinned
+# The workbench's own mutation score: codec/ mutated, and only props/ and
+# fuzz/ (corpus and crashers replayed) left to notice. The module is copied
+# so deleting every other *_test.go never touches the working tree.
+# MUTANTS_JSON=path also keeps gremlins' machine-readable report.
+MUTANTS_JSON ?=
+mutants-workbench: ## gremlins on codec/ judged by props/ and fuzz/ alone; prints efficacy and mutant coverage (slow: ~40 min on 2 cores)
+	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT INT TERM; \
+	tar --exclude=./.git --exclude=./bin -cf - . | tar -xf - -C "$$dir"; \
+	find "$$dir" -name '*_test.go' ! -path "$$dir/props/*" ! -path "$$dir/fuzz/*" -delete; \
+	echo "mutants-workbench: tests left: $$(cd "$$dir" && find . -name '*_test.go' | sort | tr '\n' ' ')"; \
+	cd "$$dir" && $(GO) run $(GREMLINS) unleash --integration --workers 2 --timeout-coefficient 3 \
+		--coverpkg ./codec/... $(if $(MUTANTS_JSON),--output $(abspath $(MUTANTS_JSON))) ./codec
+
+lint: ## staticcheck and actionlint (every workflow), pinned
 	$(GO) run $(STATICCHECK) ./...
+	$(GO) run $(ACTIONLINT)
 
 fuzz: ## the main job: every fuzz target for FUZZTIME (7s, or a count like 50000x) each, then a summary table
 	$(GO) run ./internal/fuzzrun -fuzztime $(FUZZTIME)
@@ -55,8 +70,9 @@ vectors: ## regenerate the conformance vectors in vectors/ (reproducible; checke
 corpus-promote: ## copy what fuzzing found into corpus/ as raw files
 	$(GO) run ./internal/fuzzrun -promote
 
-cover-corpus: ## replay corpus/ and crashers/ only; print codec/ statement coverage
-	$(GO) run ./internal/fuzzrun -cover
+COVER_HTML ?=
+cover-corpus: ## replay corpus/ and crashers/ only; print codec/ statement coverage (COVER_HTML=file.html: also the annotated page)
+	$(GO) run ./internal/fuzzrun -cover $(if $(COVER_HTML),-html $(COVER_HTML))
 
 triage: ## decode every crasher into named fields
 	@for f in $$(find crashers -type f ! -name '*.md' | sort); do echo "== $$f"; $(GO) run ./cmd/wiredump $$f || true; done

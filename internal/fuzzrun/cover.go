@@ -44,6 +44,24 @@ func cover(c config, stdout io.Writer) error {
 	for _, b := range p.Uncovered {
 		fmt.Fprintln(stdout, "  not reached:", b)
 	}
+	if c.html == "" {
+		return nil
+	}
+	return writeHTML(profile, c.html, stdout)
+}
+
+// writeHTML turns the profile into go tool cover's annotated source page.
+func writeHTML(profile, out string, stdout io.Writer) error {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command("go", "tool", "cover", "-html="+profile, "-o", abs)
+	cmd.Stdout, cmd.Stderr = stdout, stdout
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go tool cover -html: %w", err)
+	}
+	fmt.Fprintln(stdout, "coverage page:", out)
 	return nil
 }
 

@@ -3,7 +3,10 @@
 // executions, execs/s, new inputs, corpus size and PASS or the crasher's
 // path; a failing input is copied to crashers/<Target>/ as raw bytes.
 // -promote copies what fuzzing found into corpus/; -cover replays corpus/
-// and crashers/ alone and prints codec/'s statement coverage.
+// and crashers/ alone and prints codec/'s statement coverage (-html also
+// writes the annotated source as a page); -seeds writes the corpus as
+// libFuzzer seeds for a ClusterFuzzLite or OSS-Fuzz build. When $GITHUB_STEP_SUMMARY is set,
+// as in a GitHub Actions step, the table is appended to it as Markdown too.
 //
 // It must be run from the module root, as the Makefile does.
 package main
@@ -17,6 +20,9 @@ import (
 	"time"
 )
 
+// defaultPkg is the package whose fuzz targets every job runs.
+const defaultPkg = "./fuzz/"
+
 // config is everything the flags say.
 type config struct {
 	fuzztime budget
@@ -27,6 +33,9 @@ type config struct {
 	max      int
 	pkg      string
 	root     string
+	summary  string // append the table as Markdown here too (GitHub's step summary)
+	html     string // with -cover: also write go tool cover's HTML page here
+	seeds    string // write libFuzzer seed corpora here instead of fuzzing
 }
 
 func main() {
@@ -44,8 +53,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&c.promote, "promote", false, "copy inputs fuzzing found into corpus/ instead of fuzzing")
 	fs.BoolVar(&c.cover, "cover", false, "replay corpus/ and crashers/ and print codec/ coverage instead of fuzzing")
 	fs.IntVar(&c.max, "max", DefaultMaxPerTarget, "with -promote: most files a corpus/<Target>/ may hold")
-	fs.StringVar(&c.pkg, "pkg", "./fuzz/", "package holding the fuzz targets")
+	fs.StringVar(&c.pkg, "pkg", defaultPkg, "package holding the fuzz targets")
 	fs.StringVar(&c.root, "root", ".", "module root")
+	fs.StringVar(&c.summary, "summary", os.Getenv("GITHUB_STEP_SUMMARY"), "also append the table as Markdown to this file (default $GITHUB_STEP_SUMMARY)")
+	fs.StringVar(&c.seeds, "seeds", "", "write every target's corpus and crashers as libFuzzer seeds (the compile_native_go_fuzzer encoding) under this directory, one folder per target, instead of fuzzing")
+	fs.StringVar(&c.html, "html", "", "with -cover: also write an HTML coverage page (go tool cover -html) to this file")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -55,6 +67,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = promoteAll(c, stdout)
 	case c.cover:
 		err = cover(c, stdout)
+	case c.seeds != "":
+		err = writeSeeds(c, stdout)
 	default:
 		err = fuzzAll(c, stdout)
 	}

@@ -27,7 +27,7 @@ func promoteAll(c config, stdout io.Writer) error {
 		return fmt.Errorf("go env GOCACHE: %w", err)
 	}
 	cache := filepath.Join(strings.TrimSpace(string(out)), "fuzz", filepath.FromSlash(fuzzCachePkg))
-	targets, err := listTargets(c.pkg)
+	targets, err := listTargets(c.root, c.pkg)
 	if err != nil {
 		return err
 	}

@@ -13,9 +13,12 @@ import (
 	"time"
 )
 
-// listTargets asks `go test -list` for the fuzz targets of pkg.
-func listTargets(pkg string) ([]string, error) {
-	out, err := exec.Command("go", "test", "-list", "^Fuzz", pkg).Output()
+// listTargets asks `go test -list`, run in the module root, for the fuzz
+// targets of pkg.
+func listTargets(root, pkg string) ([]string, error) {
+	cmd := exec.Command("go", "test", "-list", "^Fuzz", pkg)
+	cmd.Dir = root
+	out, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("go test -list %s: %w", pkg, err)
 	}
@@ -36,7 +39,7 @@ func parseList(out string) []string {
 // fuzzAll runs the targets one after another, prints the table, and fails
 // if any target failed.
 func fuzzAll(c config, stdout io.Writer) error {
-	targets, err := listTargets(c.pkg)
+	targets, err := listTargets(c.root, c.pkg)
 	if err != nil {
 		return err
 	}
@@ -53,6 +56,9 @@ func fuzzAll(c config, stdout io.Writer) error {
 	}
 	fmt.Fprintln(stdout)
 	if err := Render(stdout, results); err != nil {
+		return err
+	}
+	if err := appendSummary(c.summary, results); err != nil {
 		return err
 	}
 	if n := failures(results); n > 0 {
@@ -75,6 +81,7 @@ func contains(list []string, s string) bool {
 func fuzzOne(c config, target string, stdout io.Writer) Result {
 	cmd := exec.Command("go", "test", "-run=^$", "-fuzz=^"+target+"$",
 		"-fuzztime="+c.fuzztime.String(), "-parallel="+strconv.Itoa(c.parallel), c.pkg)
+	cmd.Dir = c.root
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
 	r := Result{Target: target}
@@ -99,7 +106,7 @@ func fuzzOne(c config, target string, stdout io.Writer) Result {
 		r.Failure = "go test failed without a failing input (see output above)"
 		return r
 	}
-	path, err := saveCrasher(c.root, filepath.Join(c.pkg, failing), target)
+	path, err := saveCrasher(c.root, filepath.Join(c.root, c.pkg, failing), target)
 	if err != nil {
 		r.Failure = err.Error()
 		return r

@@ -1,0 +1,197 @@
+package props
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/iggywire/iggywire/codec"
+)
+
+// The tables of WIRE.md sections 5 and 6, restated here rather than asked
+// of the codec, and checked for every value a u8 can carry: these checks
+// are exhaustive, so they need no generator.
+
+// wireKnownOperation is WIRE.md section 6: 0..3, internal 64..68, metadata
+// 128..149, partition 160..162.
+func wireKnownOperation(o int) bool {
+	return o <= 3 || 64 <= o && o <= 68 || 128 <= o && o <= 149 || 160 <= o && o <= 162
+}
+
+// wireOperationName is the name String must give o: the four lifecycle
+// operations by name, range members by range and number.
+func wireOperationName(o int) string {
+	switch {
+	case o < 4:
+		return [...]string{"Reserved", "Register", "NonReplicated", "Logout"}[o]
+	case 64 <= o && o <= 68:
+		return "internal_" + strconv.Itoa(o)
+	case 128 <= o && o <= 149:
+		return "metadata_" + strconv.Itoa(o)
+	case 160 <= o && o <= 162:
+		return "partition_" + strconv.Itoa(o)
+	}
+	return "UNKNOWN_OPERATION_" + strconv.Itoa(o)
+}
+
+// wireReasons is WIRE.md section 6's eviction reasons 0..15.
+var wireReasons = [...]string{
+	"Reserved", "NoSession", "ClientReleaseTooLow", "ClientReleaseTooHigh",
+	"InvalidRequestOperation", "InvalidRequestBody", "InvalidRequestBodySize", "SessionTooLow",
+	"SessionReleaseMismatch", "InvalidCredentials", "InvalidToken", "UserInactive",
+	"SessionError", "StaleClient", "IncompatibleProtocol", "MalformedLogin",
+}
+
+// TestCommandTable: commands 0..29 are known (section 5), 30..255 are not,
+// and String says which.
+func TestCommandTable(t *testing.T) {
+	named := map[int]bool{0: true, 5: true, 8: true, 13: true}
+	for c := 0; c <= 255; c++ {
+		cmd := codec.Command(c)
+		assert.Equal(t, c <= 29, cmd.Known(), "Command(%d).Known()", c)
+		s := cmd.String()
+		switch {
+		case c > 29:
+			assert.Equal(t, "UNKNOWN_COMMAND_"+strconv.Itoa(c), s)
+		case !named[c]:
+			assert.Equal(t, "command_"+strconv.Itoa(c), s)
+		default:
+			assert.False(t, strings.Contains(s, "_"), "Command(%d) has a name, got %q", c, s)
+		}
+	}
+}
+
+// TestOperationTable: Known, IsMetadata, IsPartition and String for every
+// operation, and what a request and a reply header say of each: a request
+// takes a known operation other than 0, a reply any known one.
+func TestOperationTable(t *testing.T) {
+	for o := 0; o <= 255; o++ {
+		op := codec.Operation(o)
+		known := wireKnownOperation(o)
+		assert.Equal(t, known, op.Known(), "Operation(%d).Known()", o)
+		assert.Equal(t, 128 <= o && o <= 149, op.IsMetadata(), "Operation(%d).IsMetadata()", o)
+		assert.Equal(t, 160 <= o && o <= 162, op.IsPartition(), "Operation(%d).IsPartition()", o)
+		assert.Equal(t, wireOperationName(o), op.String(), "Operation(%d).String()", o)
+
+		req := codec.RequestHeader{Size: codec.HeaderSize, Client: codec.Uint128From(7), Operation: op, Session: 1, Request: 1, Code: codec.CodePing}
+		if op == codec.OperationRegister {
+			req.Session, req.Request = 0, 0
+		}
+		assert.Equal(t, !known || o == 0, isFieldError(req.Validate(), "operation"), "request operation %d: %v", o, req.Validate())
+
+		rep := codec.ReplyHeader{Size: codec.HeaderSize, Operation: op}
+		assert.Equal(t, !known, isFieldError(rep.Validate(), "operation"), "reply operation %d: %v", o, rep.Validate())
+	}
+}
+
+func isFieldError(err error, field string) bool {
+	var ce *codec.Error
+	return errors.As(err, &ce) && ce.Field == field
+}
+
+// TestEvictionReasonTable: reasons 1..15 travel, 0 and 16..255 do not,
+// and String names 0..15 only.
+func TestEvictionReasonTable(t *testing.T) {
+	for r := 0; r <= 255; r++ {
+		reason := codec.EvictionReason(r)
+		assert.Equal(t, 1 <= r && r <= 15, reason.Known(), "EvictionReason(%d).Known()", r)
+		want := "UNKNOWN_REASON_" + strconv.Itoa(r)
+		if r < len(wireReasons) {
+			want = wireReasons[r]
+		}
+		assert.Equal(t, want, reason.String(), "EvictionReason(%d).String()", r)
+	}
+}
+
+// TestCodeTable: the command codes WIRE.md section 6 names (and 12,
+// GET_CLUSTER_METADATA, which the lifecycle answers) are known, the codes
+// next to them are not.
+func TestCodeTable(t *testing.T) {
+	known := map[codec.Code]bool{1: true, 12: true, 38: true, 39: true, 40: true, 44: true, 45: true}
+	for c := codec.Code(0); c <= 64; c++ {
+		assert.Equal(t, known[c], c.Known(), "Code(%d).Known()", c)
+		if !known[c] {
+			assert.Equal(t, "CODE_"+strconv.Itoa(int(c)), c.String())
+		}
+	}
+}
+
+// TestInvalidVersionText: a version with reserved bits prints all eight
+// hex digits of its u32.
+func TestInvalidVersionText(t *testing.T) {
+	for _, v := range []uint32{0xC000_0000, 0xC000_000F, 0xFFFF_FFFF, 0x4000_1234, 0x8ABC_DEF1} {
+		ver := codec.Version(v)
+		require.False(t, ver.Valid(), "%#x has reserved bits", v)
+		assert.Equal(t, fmt.Sprintf("invalid(0x%08x)", v), ver.String())
+	}
+}
+
+// TestSecretVerbs: %#v prints the Go syntax redaction, every other verb
+// and flag the bare one; no verb shows a byte of the secret.
+func TestSecretVerbs(t *testing.T) {
+	s := codec.Secret("hunter2")
+	assert.Equal(t, s.GoString(), fmt.Sprintf("%#v", s))
+	assert.Equal(t, "codec.Secret([REDACTED])", fmt.Sprintf("%#v", s))
+	for _, verb := range []string{"%v", "%+v", "%s", "%q", "%x", "%X", "%#x", "%#q", "%#s", "%d"} {
+		got := fmt.Sprintf(verb, s)
+		assert.Equal(t, "[REDACTED]", got, verb)
+	}
+}
+
+// TestTextLengthBoundary: a u8-prefixed text of exactly 255 bytes is
+// encoded and read back; 256 bytes is ErrLength on the length prefix.
+func TestTextLengthBoundary(t *testing.T) {
+	info := codec.ClientVersionInfo{Protocol: codec.MustPack(0, 11, 0), SDKName: []byte("go"), SDKVersion: []byte("1")}
+	name := bytes.Repeat([]byte("u"), 255)
+	body, err := codec.LoginRegister{Info: info, Username: name, Password: codec.Secret("p")}.AppendTo(nil)
+	require.NoError(t, err)
+	got, err := codec.ParseLoginRegister(body)
+	require.NoError(t, err)
+	assert.Equal(t, name, got.Username)
+
+	_, err = codec.LoginRegister{Info: info, Username: append(name, 'u'), Password: codec.Secret("p")}.AppendTo(nil)
+	require.ErrorIs(t, err, codec.ErrLength)
+	assert.True(t, isFieldError(err, "username_len"), "%v", err)
+}
+
+// TestFrameSizeBoundary: a body that makes a frame of exactly 64 MiB is
+// framed with that size; one byte more is refused, never wrapped or
+// clamped into range.
+func TestFrameSizeBoundary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates 64 MiB")
+	}
+	h := codec.RequestHeader{Client: codec.Uint128From(7), Operation: codec.OperationNonReplicated, Code: codec.CodePing}
+	body := make([]byte, codec.MaxFrameSize-codec.HeaderSize+1)
+	_, err := codec.AppendRequestFrame(nil, h, body)
+	require.ErrorIs(t, err, codec.ErrSize)
+
+	frame, err := codec.AppendRequestFrame(nil, h, body[:len(body)-1])
+	require.NoError(t, err)
+	n, err := codec.FrameSize(frame)
+	require.NoError(t, err)
+	assert.Equal(t, codec.MaxFrameSize, n)
+}
+
+// TestTextInvalidUTF8Offset: AppendTo refuses a text with an invalid byte
+// wherever it sits, the first byte included, and names that byte's offset
+// (username starts at 10 after protocol, "go" and "1" with their lengths).
+func TestTextInvalidUTF8Offset(t *testing.T) {
+	info := codec.ClientVersionInfo{Protocol: codec.MustPack(0, 11, 0), SDKName: []byte("go"), SDKVersion: []byte("1")}
+	for i := 0; i < 3; i++ {
+		name := []byte("abc")
+		name[i] = 0xff
+		_, err := codec.LoginRegister{Info: info, Username: name, Password: codec.Secret("p")}.AppendTo(nil)
+		require.ErrorIs(t, err, codec.ErrUTF8, "0xff at %d", i)
+		var ce *codec.Error
+		require.ErrorAs(t, err, &ce)
+		assert.Equal(t, "username", ce.Field)
+		assert.Equal(t, 10+i, ce.Offset, "0xff at %d", i)
+	}
+}
