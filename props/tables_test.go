@@ -117,7 +117,7 @@ func TestCodeTable(t *testing.T) {
 	for c := codec.Code(0); c <= 64; c++ {
 		assert.Equal(t, known[c], c.Known(), "Code(%d).Known()", c)
 		if !known[c] {
-			assert.Equal(t, "CODE_"+strconv.Itoa(int(c)), c.String())
+			assert.Equal(t, "UNKNOWN_CODE_"+strconv.Itoa(int(c)), c.String())
 		}
 	}
 }
@@ -135,7 +135,7 @@ func TestInvalidVersionText(t *testing.T) {
 // TestSecretVerbs: %#v prints the Go syntax redaction, every other verb
 // and flag the bare one; no verb shows a byte of the secret.
 func TestSecretVerbs(t *testing.T) {
-	s := codec.Secret("hunter2")
+	s := codec.NewSecret([]byte("hunter2"))
 	assert.Equal(t, s.GoString(), fmt.Sprintf("%#v", s))
 	assert.Equal(t, "codec.Secret([REDACTED])", fmt.Sprintf("%#v", s))
 	for _, verb := range []string{"%v", "%+v", "%s", "%q", "%x", "%X", "%#x", "%#q", "%#s", "%d"} {
@@ -149,13 +149,13 @@ func TestSecretVerbs(t *testing.T) {
 func TestTextLengthBoundary(t *testing.T) {
 	info := codec.ClientVersionInfo{Protocol: codec.MustPack(0, 11, 0), SDKName: []byte("go"), SDKVersion: []byte("1")}
 	name := bytes.Repeat([]byte("u"), 255)
-	body, err := codec.LoginRegister{Info: info, Username: name, Password: codec.Secret("p")}.AppendTo(nil)
+	body, err := codec.LoginRegister{Info: info, Username: name, Password: codec.NewSecret([]byte("p"))}.AppendTo(nil)
 	require.NoError(t, err)
 	got, err := codec.ParseLoginRegister(body)
 	require.NoError(t, err)
 	assert.Equal(t, name, got.Username)
 
-	_, err = codec.LoginRegister{Info: info, Username: append(name, 'u'), Password: codec.Secret("p")}.AppendTo(nil)
+	_, err = codec.LoginRegister{Info: info, Username: append(name, 'u'), Password: codec.NewSecret([]byte("p"))}.AppendTo(nil)
 	require.ErrorIs(t, err, codec.ErrLength)
 	assert.True(t, isFieldError(err, "username_len"), "%v", err)
 }
@@ -187,7 +187,7 @@ func TestTextInvalidUTF8Offset(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		name := []byte("abc")
 		name[i] = 0xff
-		_, err := codec.LoginRegister{Info: info, Username: name, Password: codec.Secret("p")}.AppendTo(nil)
+		_, err := codec.LoginRegister{Info: info, Username: name, Password: codec.NewSecret([]byte("p"))}.AppendTo(nil)
 		require.ErrorIs(t, err, codec.ErrUTF8, "0xff at %d", i)
 		var ce *codec.Error
 		require.ErrorAs(t, err, &ce)
