@@ -22,6 +22,7 @@ targets=(
 	FuzzParseVersion
 	FuzzReplyHeader
 	FuzzRequestHeader
+	FuzzSecretPrinting
 	FuzzSplitResult
 )
 
