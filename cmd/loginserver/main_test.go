@@ -124,23 +124,8 @@ func login(t *testing.T, addr net.Addr, build func(*lifecycle.Client) ([]byte, e
 // eviction 1 carries the server's id for the connection, which the Client
 // still reads as Unauthenticated.
 func TestRunTransientAndOwnID(t *testing.T) {
-	var logs syncBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	addrs := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"-addr", "127.0.0.1:0", "-user", "iggy:pw", "-transient", "57:1", "-evict-own-id"},
-			&logs, func(a net.Addr) { addrs <- a })
-	}()
-	var addr net.Addr
-	select {
-	case addr = <-addrs:
-	case err := <-done:
-		t.Fatal(err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("not listening")
-	}
+	s := startRun(t, "-user", "iggy:pw", "-transient", "57:1", "-evict-own-id")
+	addr := s.addr
 	c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0"})
 	require.NoError(t, err)
 	nc, err := net.DialTimeout("tcp", addr.String(), 10*time.Second)
@@ -183,6 +168,4 @@ func TestRunTransientAndOwnID(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, codec.ReasonNoSession, ev.Reason)
 	require.NotEqual(t, h.Client, ev.Client, "the server's own id, not the request's")
-	cancel()
-	require.NoError(t, <-done)
 }
