@@ -34,6 +34,14 @@ func ascii(b []byte) bool {
 	return acc&0x8080808080808080 == 0
 }
 
+// asciiTop reports whether the top n bytes of the little-endian word w are
+// ASCII, for 0 <= n <= 8 (n == 0 shifts the mask out). A text field shorter
+// than a word at the end of a body is tested by loading the word that ends
+// with it: one load instead of a byte loop.
+func asciiTop(w uint64, n int) bool {
+	return w&(0x8080808080808080<<(8*uint(8-n))) == 0
+}
+
 // scan is the fast path's cursor: a position and a flag that turns false on
 // the first doubt. It never builds an error.
 type scan struct {

@@ -90,6 +90,10 @@ func variants(src []byte) [][]byte {
 // needless fallback.
 func TestFastPathAgreesWithReader(t *testing.T) {
 	for _, c := range fastCases(t) {
+		textFrom := offInfoText
+		if c.name == "reply" {
+			textFrom = offReplyServerVersion + 1
+		}
 		for _, src := range variants(c.wire) {
 			for _, whole := range []bool{false, true} {
 				v, n, ok := c.fast(src, whole)
@@ -102,7 +106,7 @@ func TestFastPathAgreesWithReader(t *testing.T) {
 					require.NoError(t, r.err, "%s %x whole=%v: the fast path accepts what the reader rejects", c.name, src, whole)
 					assert.Equal(t, want, v, "%s %x", c.name, src)
 					assert.Equal(t, r.off, n, "%s %x", c.name, src)
-				} else if r.err == nil && ascii(src[min(len(src), offInfoText):]) && c.name != "reply" {
+				} else if r.err == nil && ascii(src[min(len(src), textFrom):]) {
 					t.Errorf("%s %x whole=%v: valid ASCII body left to the reader", c.name, src, whole)
 				}
 			}
@@ -124,6 +128,18 @@ func TestASCII(t *testing.T) {
 			b[i] = 0x80
 			assert.False(t, ascii(b), "len %d, 0x80 at %d", n, i)
 			b[i] = c
+		}
+	}
+}
+
+// TestASCIITop puts a high bit at every position of a word and asks about
+// its top n bytes: only a high bit among them fails.
+func TestASCIITop(t *testing.T) {
+	for n := 0; n <= 8; n++ {
+		assert.True(t, asciiTop(0x7f7f7f7f7f7f7f7f, n), "n %d", n)
+		for i := range 8 {
+			w := uint64(0x80) << (8 * i)
+			assert.Equal(t, i >= 8-n, !asciiTop(w, n), "n %d, high bit in byte %d", n, i)
 		}
 	}
 }

@@ -89,13 +89,30 @@ func ParseLoginReply(src []byte) (LoginReply, error) {
 	return parsed(r.loginReply(), &r)
 }
 
-// fastLoginReply is the fast path of both decoders (see fast.go); it
+// fastLoginReply is the fast path of both decoders (see fast.go), written
+// out for the reply's fixed layout: the length tests, the session, and the
+// version string's ASCII test, one masked word when it is short. It
 // returns the fields, which travel in registers (see fastClientInfo).
 func fastLoginReply(src []byte, whole bool) (uint32, uint64, Version, []byte, int, bool) {
-	s := scan{src: src, ok: true}
-	user, session, proto, version := s.u32(), s.u64(), Version(s.u32()), s.text8(1)
-	ok := session != 0 && s.done(whole, offReplyServerVersion)
-	return user, session, proto, version, s.p, ok
+	const text = offReplyServerVersion + 1
+	if len(src) <= text {
+		return 0, 0, 0, nil, 0, false
+	}
+	end := text + int(src[offReplyServerVersion])
+	session := binary.LittleEndian.Uint64(src[offReplySession:])
+	if end == text || end > len(src) || whole && end != len(src) || session == 0 {
+		return 0, 0, 0, nil, 0, false
+	}
+	if n := end - text; n <= 8 {
+		if !asciiTop(binary.LittleEndian.Uint64(src[end-8:end]), n) {
+			return 0, 0, 0, nil, 0, false
+		}
+	} else if !ascii(src[text:end]) {
+		return 0, 0, 0, nil, 0, false
+	}
+	user := binary.LittleEndian.Uint32(src[offReplyUserID:])
+	proto := Version(binary.LittleEndian.Uint32(src[offReplyServerProtocol:]))
+	return user, session, proto, src[text:end:end], end, true
 }
 
 func (r *reader) loginReply() LoginReply {
