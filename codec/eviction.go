@@ -71,19 +71,14 @@ func (Eviction) EncodedLen() int { return HeaderSize }
 // AppendTo validates e and appends its 256 bytes to dst. On error it returns
 // dst unchanged.
 func (e Eviction) AppendTo(dst []byte) ([]byte, error) {
-	if err := e.validate(); err != nil {
-		return dst, err
+	if e.Client.IsZero() || !reasonOK(e.Reason, e.Window) {
+		return dst, e.validate()
 	}
 	dst, b := growHeader(dst)
-	put128(b, offChecksum, e.Checksum)
-	put128(b, offChecksumBody, e.ChecksumBody)
-	put128(b, offCluster, e.Cluster)
-	put32(b, offSize, HeaderSize)
-	put32(b, offView, e.View)
-	put32(b, offRelease, e.Release)
-	b[offCommand] = byte(CommandEviction)
-	b[offReplica] = e.Replica
+	putSums(b, e.Checksum, e.ChecksumBody, e.Cluster)
+	putFrame(b, HeaderSize, e.View, e.Release, CommandEviction, e.Replica)
 	put128(b, offEvClient, e.Client)
+	*(*[HeaderSize - offEvWindowMax]byte)(b[offEvWindowMax:]) = [HeaderSize - offEvWindowMax]byte{}
 	put32(b, offEvWindowMax, uint32(e.Window.Max))
 	put32(b, offEvWindowMin, uint32(e.Window.Min))
 	b[offEvReason] = byte(e.Reason)

@@ -32,7 +32,7 @@ func TestInlining(t *testing.T) {
 	}
 	want := []string{
 		// header reads and writes at constant offsets
-		"le32", "le64", "le128", "put32", "put64", "put128", "header", "growHeader",
+		"le32", "le64", "le128", "put32", "put64", "put128", "header", "growHeader", "putSums", "putFrame",
 		"or32", "reqPadding", "repPadding", "checkSize",
 		// header rules
 		"Uint128.IsZero", "Window.Valid", "EvictionReason.Known", "Operation.Known",

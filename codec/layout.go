@@ -1,6 +1,9 @@
 package codec
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // Frame sizes.
 const (
@@ -270,10 +273,35 @@ func checkSize(size uint32) error {
 	return nil
 }
 
-// growHeader appends 256 zero bytes to dst and returns dst and the new
-// header; append of a make is compiled to an in-place extension.
+// growHeader extends dst by HeaderSize bytes and returns them as a header.
+// It does not clear them: every encoder writes all 256 bytes, its fields
+// and its zero areas, with whole-word stores (putPrologue and the encoders;
+// TestEncodersWriteEveryByte appends onto garbage to prove it). Clearing
+// first and then storing the fields wrote most bytes twice.
 func growHeader(dst []byte) ([]byte, *hdr) {
 	n := len(dst)
-	dst = append(dst, make([]byte, HeaderSize)...)
+	dst = slices.Grow(dst, HeaderSize)[:n+HeaderSize]
 	return dst, (*hdr)(dst[n:])
+}
+
+// The prologue (bytes 0..128 of every header) is written by two helpers,
+// each small enough to inline: putSums for the three 128-bit fields and
+// putFrame for the rest. Zero areas are cleared with whole-array stores
+// first and the fields stored over them: the compiler cannot merge the
+// byte stores of a word whose bytes it knows are zero, so packing a word of
+// fields and zeros into one put64 came out as four narrow stores.
+
+func putSums(h *hdr, checksum, checksumBody, cluster Uint128) {
+	put128(h, offChecksum, checksum)
+	put128(h, offChecksumBody, checksumBody)
+	put128(h, offCluster, cluster)
+}
+
+func putFrame(h *hdr, size, view, release uint32, c Command, replica uint8) {
+	*(*[offKind - offSize]byte)(h[offSize:offKind]) = [offKind - offSize]byte{} // reserved_frame and the rest
+	put32(h, offSize, size)
+	put32(h, offView, view)
+	put32(h, offRelease, release)
+	h[offCommand] = byte(c)
+	h[offReplica] = replica
 }

@@ -305,3 +305,47 @@ func TestReservedAreas(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodersWriteEveryByte appends each header kind onto a buffer whose
+// spare capacity is garbage: growHeader does not clear it, so the encoding
+// must come out the same as onto a fresh buffer. Every field is set to all
+// ones in one case, so a field stored short shows too.
+func TestEncodersWriteEveryByte(t *testing.T) {
+	ones := Uint128{Lo: ^uint64(0), Hi: ^uint64(0)}
+	cases := map[string]interface{ AppendTo([]byte) ([]byte, error) }{
+		"request register": RequestHeader{Size: 300, Client: Uint128From(7), Operation: OperationRegister},
+		"request ping": RequestHeader{
+			Size: 256, Client: Uint128From(7), Operation: OperationNonReplicated, Code: CodePing, UserID: 9,
+		},
+		"request ones": RequestHeader{
+			Checksum: ones, ChecksumBody: ones, Cluster: ones, Size: MaxFrameSize, View: ^uint32(0),
+			Release: ^uint32(0), Replica: 0xff, Client: ones, RequestChecksum: ones, Timestamp: ^uint64(0),
+			Request: ^uint64(0), Operation: OperationNonReplicated, Session: ^uint64(0), UserID: ^uint32(0),
+			Code: Code(^uint32(0)),
+		},
+		"reply": ReplyHeader{Size: 256, Client: Uint128From(7), Request: 3, Operation: OperationNonReplicated},
+		"reply ones": ReplyHeader{
+			Checksum: ones, ChecksumBody: ones, Cluster: ones, Size: 256, View: ^uint32(0),
+			Release: ^uint32(0), Replica: 0xff, RequestChecksum: ones, Context: ones, Client: ones,
+			Op: ^uint64(0), Commit: ^uint64(0), Timestamp: ^uint64(0), Request: ^uint64(0),
+			Operation: OperationNonReplicated, Status: Status(^uint32(0)),
+		},
+		"eviction": NewEviction(Uint128From(7), ReasonNoSession),
+		"eviction ones": Eviction{
+			Checksum: ones, ChecksumBody: ones, Cluster: ones, View: ^uint32(0), Release: ^uint32(0),
+			Replica: 0xff, Client: ones, Window: Window{Max: ^Version(0), Min: 1}, Reason: ReasonIncompatibleProtocol,
+		},
+	}
+	for name, v := range cases {
+		want, err := v.AppendTo(nil)
+		require.NoError(t, err, name)
+		dirty := make([]byte, 3+HeaderSize)
+		for i := range dirty {
+			dirty[i] = 0xff ^ byte(i)
+		}
+		got, err := v.AppendTo(dirty[:3])
+		require.NoError(t, err, name)
+		assert.Equal(t, dirty[:3], got[:3], "%s: dst kept", name)
+		assert.Equal(t, want, got[3:], "%s: every byte written", name)
+	}
+}

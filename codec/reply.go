@@ -40,18 +40,12 @@ func (ReplyHeader) EncodedLen() int { return HeaderSize }
 // AppendTo validates h and appends its 256 bytes to dst. On error it returns
 // dst unchanged.
 func (h ReplyHeader) AppendTo(dst []byte) ([]byte, error) {
-	if err := h.validate(); err != nil {
-		return dst, err
+	if !h.wellFormed() {
+		return dst, h.validate()
 	}
 	dst, b := growHeader(dst)
-	put128(b, offChecksum, h.Checksum)
-	put128(b, offChecksumBody, h.ChecksumBody)
-	put128(b, offCluster, h.Cluster)
-	put32(b, offSize, h.Size)
-	put32(b, offView, h.View)
-	put32(b, offRelease, h.Release)
-	b[offCommand] = byte(CommandReply)
-	b[offReplica] = h.Replica
+	putSums(b, h.Checksum, h.ChecksumBody, h.Cluster)
+	putFrame(b, h.Size, h.View, h.Release, CommandReply, h.Replica)
 	put128(b, offRepRequestChecksum, h.RequestChecksum)
 	put128(b, offRepContext, h.Context)
 	put128(b, offRepClient, h.Client)
@@ -59,6 +53,7 @@ func (h ReplyHeader) AppendTo(dst []byte) ([]byte, error) {
 	put64(b, offRepCommit, h.Commit)
 	put64(b, offRepTimestamp, h.Timestamp)
 	put64(b, offRepRequest, h.Request)
+	*(*[HeaderSize - offRepOperation]byte)(b[offRepOperation:]) = [HeaderSize - offRepOperation]byte{}
 	b[offRepOperation] = byte(h.Operation)
 	put32(b, offRepStatus, uint32(h.Status))
 	return dst, nil
@@ -101,8 +96,10 @@ func DecodeReplyHeader(src []byte) (h ReplyHeader, err error) {
 	return h, nil
 }
 
-// wellFormed is validate's rules as one boolean, for the decoder's fast
-// path; validate says which rule broke.
+// wellFormed is validate's rules as one boolean, for the fast paths of the
+// decoder and AppendTo; validate says which rule broke. They must agree
+// (TestWellFormedAgreesWithValidate): AppendTo returns validate's error
+// whenever wellFormed is false.
 func (h *ReplyHeader) wellFormed() bool {
 	return h.Size >= HeaderSize && h.Size <= MaxFrameSize && h.Operation.Known() &&
 		(h.Status == StatusOK || h.Size == HeaderSize)

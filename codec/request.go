@@ -66,26 +66,21 @@ func (RequestHeader) EncodedLen() int { return HeaderSize }
 // AppendTo validates h and appends its 256 bytes to dst. On error it returns
 // dst unchanged.
 func (h RequestHeader) AppendTo(dst []byte) ([]byte, error) {
-	if err := h.validate(); err != nil {
-		return dst, err
+	if !h.wellFormed() {
+		return dst, h.validate()
 	}
 	dst, b := growHeader(dst)
-	put128(b, offChecksum, h.Checksum)
-	put128(b, offChecksumBody, h.ChecksumBody)
-	put128(b, offCluster, h.Cluster)
-	put32(b, offSize, h.Size)
-	put32(b, offView, h.View)
-	put32(b, offRelease, h.Release)
-	b[offCommand] = byte(CommandRequest)
-	b[offReplica] = h.Replica
+	putSums(b, h.Checksum, h.ChecksumBody, h.Cluster)
+	putFrame(b, h.Size, h.View, h.Release, CommandRequest, h.Replica)
 	put128(b, offReqClient, h.Client)
 	put128(b, offReqRequestChecksum, h.RequestChecksum)
 	put64(b, offReqTimestamp, h.Timestamp)
 	put64(b, offReqRequest, h.Request)
+	*(*[HeaderSize - offReqOperation]byte)(b[offReqOperation:]) = [HeaderSize - offReqOperation]byte{}
 	b[offReqOperation] = byte(h.Operation)
 	put64(b, offReqSession, h.Session)
 	put32(b, offReqUserID, h.UserID)
-	put32(b, offReqCode, uint32(h.Code))
+	put32(b, offReqCode, uint32(h.Code)) // 0 unless the operation is NonReplicated (wellFormed)
 	return dst, nil
 }
 
@@ -131,8 +126,10 @@ func DecodeRequestHeader(src []byte) (h RequestHeader, err error) {
 	return h, nil
 }
 
-// wellFormed is validate's rules as one boolean, for the decoder's fast
-// path; validate says which rule broke.
+// wellFormed is validate's rules as one boolean, for the fast paths of the
+// decoder and AppendTo; validate says which rule broke. They must agree
+// (TestWellFormedAgreesWithValidate): AppendTo returns validate's error
+// whenever wellFormed is false.
 func (h *RequestHeader) wellFormed() bool {
 	if h.Size < HeaderSize || h.Size > MaxFrameSize || h.Client.IsZero() {
 		return false

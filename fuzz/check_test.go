@@ -118,6 +118,18 @@ func checkDetached(t *testing.T, name string, src, field []byte) {
 // append rather than overwrite.
 const prefix = "\xa5\x5a"
 
+// dirtyPrefix returns prefix in a buffer with room for n more bytes, that
+// room filled with garbage: an encoder that grows dst without clearing it
+// (the header encoders) must still write every byte it appends.
+func dirtyPrefix(n int) []byte {
+	b := make([]byte, len(prefix)+n)
+	for i := range b {
+		b[i] = 0xa5 ^ byte(i)
+	}
+	copy(b, prefix)
+	return b[:len(prefix)]
+}
+
 // checkAppended fails unless out is prefix followed by want.
 func checkAppended(t *testing.T, what string, out, want []byte) {
 	t.Helper()
