@@ -60,16 +60,6 @@ func (s *scan) u32() uint32 {
 	return v
 }
 
-func (s *scan) u64() uint64 {
-	if !s.ok || len(s.src)-s.p < 8 {
-		s.ok = false
-		return 0
-	}
-	v := binary.LittleEndian.Uint64(s.src[s.p:])
-	s.p += 8
-	return v
-}
-
 // text8 takes a u8 length of at least minLen and that many bytes, aliased
 // like the reader's spans (capacity capped, nil when empty). UTF-8 is left
 // to the caller's one test over the whole body.

@@ -37,7 +37,7 @@ func TestInlining(t *testing.T) {
 		// header rules
 		"Uint128.IsZero", "Window.Valid", "EvictionReason.Known", "Operation.Known",
 		// body fast path and encoders
-		"ascii", "asciiTop", "fitsU32", "(*scan).u32", "(*scan).u64", "(*scan).take", "(*scan).text8",
+		"ascii", "asciiTop", "fitsU32", "(*scan).u32", "(*scan).take", "(*scan).text8",
 		"appendText8", "appendText32", "ClientVersionInfo.lengthsOK", "ClientVersionInfo.appendTo",
 		"LoginReply.appendTo",
 	}

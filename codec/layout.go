@@ -141,17 +141,8 @@ func reservedFrame(h *hdr) uint64 {
 // reqPadding covers a request's operation padding, bytes 177..184.
 func reqPadding(h *hdr) uint64 { return le64(h, offReqOperation) >> 8 }
 
-// reqReserved covers a request's reserved area from byte from (196, or 200
-// past a NonReplicated code) to 256.
-func reqReserved(h *hdr, from int) uint64 {
-	return le64(h, 192)>>(8*(from-192)) | or32(h, 200) | or32(h, 224)
-}
-
 // repPadding covers a reply's operation padding, bytes 209..216.
 func repPadding(h *hdr) uint64 { return le64(h, offRepOperation) >> 8 }
-
-// repReserved covers a reply's reserved area, bytes 220..256.
-func repReserved(h *hdr) uint64 { return le64(h, 216)>>32 | or32(h, 224) }
 
 // evReserved covers an eviction's reserved area, bytes 152..255.
 func evReserved(h *hdr) uint64 {
@@ -163,13 +154,15 @@ func evReserved(h *hdr) uint64 {
 // them would not be inlined); TestReservedAreas checks each against the
 // areas it stands for.
 
-// requestReservedBits is reservedFrame | reqPadding | reqReserved(from).
+// requestReservedBits is reservedFrame | reqPadding | the reserved area from
+// byte from (196, or 200 past a NonReplicated code) to 256.
 func requestReservedBits(h *hdr, from int) uint64 {
 	return le64(h, 56)>>48 | or32(h, 64) | or32(h, 96) | le64(h, offReqOperation)>>8 |
 		le64(h, 192)>>(8*(from-192)) | or32(h, 200) | or32(h, 224)
 }
 
-// replyReservedBits is reservedFrame | repPadding | repReserved.
+// replyReservedBits is reservedFrame | repPadding | the reserved area,
+// bytes 220..256.
 func replyReservedBits(h *hdr) uint64 {
 	return le64(h, 56)>>48 | or32(h, 64) | or32(h, 96) | le64(h, offRepOperation)>>8 |
 		le64(h, 216)>>32 | or32(h, 224)
@@ -181,13 +174,11 @@ func evictionReservedBits(h *hdr) uint64 {
 		or32(h, 152) | or32(h, 184) | or32(h, 216) | le64(h, 247)>>8
 }
 
-// checkRequestReserved is the last rule of a request header: reserved_frame,
-// the operation padding, then the reserved area from byte from are zero. All
-// three are tested at once; only a failure looks for which.
-func checkRequestReserved(h *hdr, from int) error {
-	if reservedFrame(h)|reqPadding(h)|reqReserved(h, from) == 0 {
-		return nil
-	}
+// requestReservedError is the error of the last rule of a request header,
+// for a header whose requestReservedBits are not zero: reserved_frame, the
+// operation padding, then the reserved area from byte from must be zero,
+// and it names the first that is not.
+func requestReservedError(h *hdr, from int) error {
 	switch {
 	case reservedFrame(h) != 0:
 		return reservedError(h, offReservedFrame, offKind, "reserved_frame")
@@ -197,11 +188,8 @@ func checkRequestReserved(h *hdr, from int) error {
 	return reservedError(h, from, HeaderSize, "reserved")
 }
 
-// checkReplyReserved is checkRequestReserved for a reply header.
-func checkReplyReserved(h *hdr) error {
-	if reservedFrame(h)|repPadding(h)|repReserved(h) == 0 {
-		return nil
-	}
+// replyReservedError is requestReservedError for a reply header.
+func replyReservedError(h *hdr) error {
 	switch {
 	case reservedFrame(h) != 0:
 		return reservedError(h, offReservedFrame, offKind, "reserved_frame")
@@ -211,8 +199,8 @@ func checkReplyReserved(h *hdr) error {
 	return reservedError(h, offRepReserved, offRepReserved+sizeRepReserved, "reserved")
 }
 
-// checkEvictionReserved is checkRequestReserved for an eviction:
-// reserved_frame, then the reserved area.
+// checkEvictionReserved is the reserved rule of an eviction, which comes
+// before its reason rule: reserved_frame, then the reserved area, are zero.
 func checkEvictionReserved(h *hdr) error {
 	if reservedFrame(h)|evReserved(h) == 0 {
 		return nil

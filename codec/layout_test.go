@@ -264,13 +264,11 @@ func TestReservedAreas(t *testing.T) {
 	}{
 		{"reserved_frame", offReservedFrame, offKind, reservedFrame},
 		{"request operation_padding", offReqOperationPad, offReqOperationPad + sizeReqOperationPad, reqPadding},
-		{"request reserved", offReqReserved, HeaderSize, func(h *hdr) uint64 { return reqReserved(h, offReqReserved) }},
-		{"request reserved past the code", offReqCode + sizeReqCode, HeaderSize, func(h *hdr) uint64 { return reqReserved(h, offReqCode+sizeReqCode) }},
 		{"reply operation_padding", offRepOperationPad, offRepOperationPad + sizeRepOperationPad, repPadding},
-		{"reply reserved", offRepReserved, offRepReserved + sizeRepReserved, repReserved},
 		{"eviction reserved", offEvReserved, offEvReserved + sizeEvReserved, evReserved},
 	}
-	// The fast path's combined tests: each is the union of its areas.
+	// The fast path's combined tests: each is the union of its areas (the
+	// request's and reply's reserved areas are tested only here).
 	combined := []struct {
 		name string
 		in   func(i int) bool

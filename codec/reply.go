@@ -89,9 +89,7 @@ func DecodeReplyHeader(src []byte) (h ReplyHeader, err error) {
 		if err := h.validate(); err != nil {
 			return ReplyHeader{}, err
 		}
-		if err := checkReplyReserved(b); err != nil {
-			return ReplyHeader{}, err
-		}
+		return ReplyHeader{}, replyReservedError(b) // a reserved bit is set
 	}
 	return h, nil
 }

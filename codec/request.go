@@ -119,9 +119,8 @@ func DecodeRequestHeader(src []byte) (h RequestHeader, err error) {
 		if err := h.validate(); err != nil {
 			return RequestHeader{}, err
 		}
-		if err := checkRequestReserved(b, reserved); err != nil {
-			return RequestHeader{}, err
-		}
+		// validate agrees with wellFormed, so a reserved bit is set.
+		return RequestHeader{}, requestReservedError(b, reserved)
 	}
 	return h, nil
 }
