@@ -50,6 +50,9 @@ func successPaths() []measured {
 		{"DecodeRequestHeader", func() { sinkReqH, sinkErr = codec.DecodeRequestHeader(reqMetadataHex) }},
 		{"DecodeReplyHeader", func() { sinkRepH, sinkErr = codec.DecodeReplyHeader(repOKHex) }},
 		{"DecodeEviction", func() { sinkEv, sinkErr = codec.DecodeEviction(ev14Hex) }},
+		{"RequestHeader.Decode", func() { sinkErr = sinkReqH.Decode(reqMetadataHex) }},
+		{"ReplyHeader.Decode", func() { sinkErr = sinkRepH.Decode(repOKHex) }},
+		{"Eviction.Decode", func() { sinkErr = sinkEv.Decode(ev14Hex) }},
 		{"AppendRequestFrame", func() {
 			sinkBytes, sinkErr = codec.AppendRequestFrame(buf[:0], codec.RequestHeader{Client: client5, Operation: codec.OperationRegister}, login)
 		}},

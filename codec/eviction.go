@@ -88,39 +88,50 @@ func (e Eviction) AppendTo(dst []byte) ([]byte, error) {
 // DecodeEviction decodes the first 256 bytes of src as an eviction. It
 // checks, in the reference's order: the length, command == 13, size == 256,
 // client != 0, reserved_frame zero, reserved zero, then the reason and
-// window rules of Validate.
+// window rules of Validate. It is Eviction.Decode returning a value; Decode
+// avoids the copy.
 func DecodeEviction(src []byte) (e Eviction, err error) {
+	err = e.Decode(src)
+	return e, err
+}
+
+// Decode decodes the first 256 bytes of src into e, with the checks of
+// DecodeEviction in the same order. On error e is the zero value. Like
+// RequestHeader.Decode, it spares the caller the copy of a returned value.
+func (e *Eviction) Decode(src []byte) error {
 	b, err := header(src, CommandEviction)
 	if err != nil {
-		return Eviction{}, err
+		*e = Eviction{}
+		return err
 	}
-	// The fields are stored first and the rules checked after: the stores
-	// are then done by the time a caller copies the value, instead of being
-	// forwarded to its loads.
-	e.Checksum = le128(b, offChecksum)
-	e.ChecksumBody = le128(b, offChecksumBody)
-	e.Cluster = le128(b, offCluster)
-	e.View = le32(b, offView)
-	e.Release = le32(b, offRelease)
-	e.Replica = b[offReplica]
+	e.Checksum, e.ChecksumBody, e.Cluster = getSums(b)
+	_, e.View, e.Release, e.Replica = getFrame(b) // an eviction's size is checked below, not kept
 	e.Client = le128(b, offEvClient)
 	e.Window = Window{Max: Version(le32(b, offEvWindowMax)), Min: Version(le32(b, offEvWindowMin))}
 	e.Reason = EvictionReason(b[offEvReason])
 	// One test of every rule for the common, valid eviction; only one that
 	// fails it is checked rule by rule, in the reference's order.
 	if le32(b, offSize) == HeaderSize && !e.Client.IsZero() && evictionReservedBits(b) == 0 && reasonOK(e.Reason, e.Window) {
-		return e, nil
+		return nil
 	}
+	err = evictionError(b, e)
+	*e = Eviction{}
+	return err
+}
+
+// evictionError names the first broken rule of an eviction that Decode's
+// one test rejected, in the reference's order.
+func evictionError(b *hdr, e *Eviction) error {
 	if le32(b, offSize) != HeaderSize {
-		return Eviction{}, newError(ErrSize, "size", offSize, "size == 256")
+		return newError(ErrSize, "size", offSize, "size == 256")
 	}
 	if e.Client.IsZero() {
-		return Eviction{}, clientError(offEvClient)
+		return clientError(offEvClient)
 	}
 	if err := checkEvictionReserved(b); err != nil {
-		return Eviction{}, err
+		return err
 	}
-	return Eviction{}, reasonError(e.Reason)
+	return reasonError(e.Reason)
 }
 
 // Err returns what e means to a client (wire reference section 8): an

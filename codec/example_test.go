@@ -119,3 +119,28 @@ func ExampleParseVersion() {
 	// v1.2.3 -> codec: version at offset 0: component is one or more digits (syntax error)
 	// 1.2.1024 -> codec: version at offset 4: component <= 1023 (out of range)
 }
+
+// A server reads each request header into one value it keeps for the
+// connection, so decoding copies nothing; on error the value is zero and the
+// error names the field, its offset and the rule.
+func ExampleRequestHeader_Decode() {
+	frame, err := codec.AppendRequestFrame(nil,
+		codec.RequestHeader{Client: codec.Uint128From(7), Operation: codec.OperationNonReplicated, Code: 1}, nil)
+	if err != nil {
+		panic(err)
+	}
+	var h codec.RequestHeader
+	if err := h.Decode(frame); err != nil {
+		panic(err)
+	}
+	fmt.Println(h.Operation, h.Code, h.Size)
+
+	frame[codec.HeaderSize-1] = 1 // a reserved byte
+	err = h.Decode(frame)
+	fmt.Println(errors.Is(err, codec.ErrReserved), h.Operation)
+	fmt.Println(err)
+	// Output:
+	// NonReplicated PING 256
+	// true Reserved
+	// codec: reserved at offset 255: reserved byte == 0 (non-zero reserved byte)
+}

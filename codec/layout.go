@@ -279,6 +279,16 @@ func growHeader(dst []byte) ([]byte, *hdr) {
 // byte stores of a word whose bytes it knows are zero, so packing a word of
 // fields and zeros into one put64 came out as four narrow stores.
 
+// getSums and getFrame read what putSums and putFrame write, for the
+// decoders (the command byte aside: header checked it).
+func getSums(h *hdr) (checksum, checksumBody, cluster Uint128) {
+	return le128(h, offChecksum), le128(h, offChecksumBody), le128(h, offCluster)
+}
+
+func getFrame(h *hdr) (size, view, release uint32, replica uint8) {
+	return le32(h, offSize), le32(h, offView), le32(h, offRelease), h[offReplica]
+}
+
 func putSums(h *hdr, checksum, checksumBody, cluster Uint128) {
 	put128(h, offChecksum, checksum)
 	put128(h, offChecksumBody, checksumBody)

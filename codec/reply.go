@@ -61,19 +61,24 @@ func (h ReplyHeader) AppendTo(dst []byte) ([]byte, error) {
 
 // DecodeReplyHeader decodes the first 256 bytes of src as a reply header.
 // It checks, in order: the length, the command byte, the rules of Validate,
-// then that every reserved and padding byte is zero.
+// then that every reserved and padding byte is zero. It is
+// ReplyHeader.Decode returning a value; Decode avoids the copy.
 func DecodeReplyHeader(src []byte) (h ReplyHeader, err error) {
+	err = h.Decode(src)
+	return h, err
+}
+
+// Decode decodes the first 256 bytes of src into h, with the checks of
+// DecodeReplyHeader in the same order. On error h is the zero value. Like
+// RequestHeader.Decode, it spares the caller the copy of a returned value.
+func (h *ReplyHeader) Decode(src []byte) error {
 	b, err := header(src, CommandReply)
 	if err != nil {
-		return ReplyHeader{}, err
+		*h = ReplyHeader{}
+		return err
 	}
-	h.Checksum = le128(b, offChecksum)
-	h.ChecksumBody = le128(b, offChecksumBody)
-	h.Cluster = le128(b, offCluster)
-	h.Size = le32(b, offSize)
-	h.View = le32(b, offView)
-	h.Release = le32(b, offRelease)
-	h.Replica = b[offReplica]
+	h.Checksum, h.ChecksumBody, h.Cluster = getSums(b)
+	h.Size, h.View, h.Release, h.Replica = getFrame(b)
 	h.RequestChecksum = le128(b, offRepRequestChecksum)
 	h.Context = le128(b, offRepContext)
 	h.Client = le128(b, offRepClient)
@@ -84,14 +89,16 @@ func DecodeReplyHeader(src []byte) (h ReplyHeader, err error) {
 	h.Operation = Operation(b[offRepOperation])
 	h.Status = Status(le32(b, offRepStatus))
 	// One test of every rule for the common, valid header (see
-	// DecodeRequestHeader).
+	// RequestHeader.Decode).
 	if !h.wellFormed() || replyReservedBits(b) != 0 {
-		if err := h.validate(); err != nil {
-			return ReplyHeader{}, err
+		err := h.validate()
+		if err == nil {
+			err = replyReservedError(b) // a reserved bit is set
 		}
-		return ReplyHeader{}, replyReservedError(b) // a reserved bit is set
+		*h = ReplyHeader{}
+		return err
 	}
-	return h, nil
+	return nil
 }
 
 // wellFormed is validate's rules as one boolean, for the fast paths of the

@@ -87,19 +87,30 @@ func (h RequestHeader) AppendTo(dst []byte) ([]byte, error) {
 // DecodeRequestHeader decodes the first 256 bytes of src as a request
 // header. It checks, in order: the length, the command byte, the rules of
 // Validate, then that every reserved and padding byte is zero (bytes
-// 196..200 included unless the operation is NonReplicated).
+// 196..200 included unless the operation is NonReplicated). It is
+// RequestHeader.Decode returning a value; Decode avoids the copy.
 func DecodeRequestHeader(src []byte) (h RequestHeader, err error) {
+	err = h.Decode(src)
+	return h, err
+}
+
+// Decode decodes the first 256 bytes of src into h, with the checks of
+// DecodeRequestHeader in the same order. On error h is the zero value.
+//
+// It exists for speed: DecodeRequestHeader returns a 136-byte value, which
+// the caller copies with 16-byte loads right after the decoder's narrower
+// stores; a load spanning two pending stores cannot be forwarded and waits
+// for them to reach the cache. Decoding into a header the caller keeps (a
+// connection's field, a reused variable) writes each field once and copies
+// nothing. The README's speed section has the figures.
+func (h *RequestHeader) Decode(src []byte) error {
 	b, err := header(src, CommandRequest)
 	if err != nil {
-		return RequestHeader{}, err
+		*h = RequestHeader{}
+		return err
 	}
-	h.Checksum = le128(b, offChecksum)
-	h.ChecksumBody = le128(b, offChecksumBody)
-	h.Cluster = le128(b, offCluster)
-	h.Size = le32(b, offSize)
-	h.View = le32(b, offView)
-	h.Release = le32(b, offRelease)
-	h.Replica = b[offReplica]
+	h.Checksum, h.ChecksumBody, h.Cluster = getSums(b)
+	h.Size, h.View, h.Release, h.Replica = getFrame(b)
 	h.Client = le128(b, offReqClient)
 	h.RequestChecksum = le128(b, offReqRequestChecksum)
 	h.Timestamp = le64(b, offReqTimestamp)
@@ -107,6 +118,7 @@ func DecodeRequestHeader(src []byte) (h RequestHeader, err error) {
 	h.Operation = Operation(b[offReqOperation])
 	h.Session = le64(b, offReqSession)
 	h.UserID = le32(b, offReqUserID)
+	h.Code = 0
 	reserved := offReqReserved
 	if h.Operation == OperationNonReplicated {
 		h.Code = Code(le32(b, offReqCode))
@@ -116,13 +128,15 @@ func DecodeRequestHeader(src []byte) (h RequestHeader, err error) {
 	// that fails it goes through validate and the reserved-area checks,
 	// which name the first broken rule in the reference's order.
 	if !h.wellFormed() || requestReservedBits(b, reserved) != 0 {
-		if err := h.validate(); err != nil {
-			return RequestHeader{}, err
+		err := h.validate()
+		if err == nil {
+			// validate agrees with wellFormed, so a reserved bit is set.
+			err = requestReservedError(b, reserved)
 		}
-		// validate agrees with wellFormed, so a reserved bit is set.
-		return RequestHeader{}, requestReservedError(b, reserved)
+		*h = RequestHeader{}
+		return err
 	}
-	return h, nil
+	return nil
 }
 
 // wellFormed is validate's rules as one boolean, for the fast paths of the

@@ -9,18 +9,28 @@ import (
 
 // headerAPI is the API every 256-byte header type offers.
 type headerAPI[T any] struct {
-	name     string
-	command  codec.Command
-	decode   func([]byte) (T, error)
-	appendTo func(T, []byte) ([]byte, error)
-	validate func(T) error
-	encLen   func(T) int
-	size     func(T) uint32 // the size the header carries
+	name    string
+	command codec.Command
+	decode  func([]byte) (T, error)
+	// decodeInto is the in-place Decode method, and dirty a value with
+	// every field set that it decodes over: it must leave nothing of it.
+	decodeInto func(*T, []byte) error
+	dirty      T
+	appendTo   func(T, []byte) ([]byte, error)
+	validate   func(T) error
+	encLen     func(T) int
+	size       func(T) uint32 // the size the header carries
 }
 
 // checkHeader holds one input to every invariant of a header's API.
 func checkHeader[T any](t *testing.T, api headerAPI[T], src []byte) {
 	h, err := api.decode(src)
+	into := api.dirty
+	intoErr := api.decodeInto(&into, src)
+	sameErr(t, api.name+": in-place Decode", intoErr, err)
+	if !reflect.DeepEqual(into, h) {
+		t.Fatalf("%s: in-place Decode gives %+v, the function %+v", api.name, into, h)
+	}
 	if len(src) >= codec.HeaderSize {
 		// Only the first 256 bytes are the header; what follows is body.
 		h2, err2 := api.decode(src[:codec.HeaderSize])
@@ -73,9 +83,15 @@ func checkHeaderErr[T any](t *testing.T, api headerAPI[T], src []byte, err error
 }
 
 var requestAPI = headerAPI[codec.RequestHeader]{
-	name:     "RequestHeader",
-	command:  codec.CommandRequest,
-	decode:   codec.DecodeRequestHeader,
+	name:       "RequestHeader",
+	command:    codec.CommandRequest,
+	decode:     codec.DecodeRequestHeader,
+	decodeInto: (*codec.RequestHeader).Decode,
+	dirty: codec.RequestHeader{
+		Checksum: codec.Uint128From(1), ChecksumBody: codec.Uint128From(2), Cluster: codec.Uint128From(3),
+		Size: 300, View: 4, Release: 5, Replica: 6, Client: codec.Uint128From(7), RequestChecksum: codec.Uint128From(8),
+		Timestamp: 9, Request: 10, Operation: codec.OperationNonReplicated, Session: 11, UserID: 12, Code: 13,
+	},
 	appendTo: codec.RequestHeader.AppendTo,
 	validate: codec.RequestHeader.Validate,
 	encLen:   codec.RequestHeader.EncodedLen,
@@ -83,9 +99,16 @@ var requestAPI = headerAPI[codec.RequestHeader]{
 }
 
 var replyAPI = headerAPI[codec.ReplyHeader]{
-	name:     "ReplyHeader",
-	command:  codec.CommandReply,
-	decode:   codec.DecodeReplyHeader,
+	name:       "ReplyHeader",
+	command:    codec.CommandReply,
+	decode:     codec.DecodeReplyHeader,
+	decodeInto: (*codec.ReplyHeader).Decode,
+	dirty: codec.ReplyHeader{
+		Checksum: codec.Uint128From(1), ChecksumBody: codec.Uint128From(2), Cluster: codec.Uint128From(3),
+		Size: 300, View: 4, Release: 5, Replica: 6, RequestChecksum: codec.Uint128From(7), Context: codec.Uint128From(8),
+		Client: codec.Uint128From(9), Op: 10, Commit: 11, Timestamp: 12, Request: 13,
+		Operation: codec.OperationNonReplicated, Status: 14,
+	},
 	appendTo: codec.ReplyHeader.AppendTo,
 	validate: codec.ReplyHeader.Validate,
 	encLen:   codec.ReplyHeader.EncodedLen,
@@ -93,9 +116,15 @@ var replyAPI = headerAPI[codec.ReplyHeader]{
 }
 
 var evictionAPI = headerAPI[codec.Eviction]{
-	name:     "Eviction",
-	command:  codec.CommandEviction,
-	decode:   codec.DecodeEviction,
+	name:       "Eviction",
+	command:    codec.CommandEviction,
+	decode:     codec.DecodeEviction,
+	decodeInto: (*codec.Eviction).Decode,
+	dirty: codec.Eviction{
+		Checksum: codec.Uint128From(1), ChecksumBody: codec.Uint128From(2), Cluster: codec.Uint128From(3),
+		View: 4, Release: 5, Replica: 6, Client: codec.Uint128From(7),
+		Window: codec.Window{Max: 8, Min: 9}, Reason: codec.ReasonIncompatibleProtocol,
+	},
 	appendTo: codec.Eviction.AppendTo,
 	validate: codec.Eviction.Validate,
 	encLen:   codec.Eviction.EncodedLen,

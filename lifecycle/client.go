@@ -350,8 +350,8 @@ func (c *Client) evicted(frame []byte) error {
 }
 
 func (c *Client) reply(frame []byte) (Response, error) {
-	h, err := codec.DecodeReplyHeader(frame)
-	if err != nil {
+	var h codec.ReplyHeader // decoded in place: no copy of the value
+	if err := h.Decode(frame); err != nil {
 		return Response{}, c.fail(&malformedError{err})
 	}
 	if err := c.matches(&h); err != nil {

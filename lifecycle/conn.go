@@ -102,8 +102,8 @@ func (c *Conn) Handle(frame, out []byte) ([]byte, error) {
 		c.close()
 		return out, err
 	}
-	h, err := codec.DecodeRequestHeader(frame)
-	if err != nil {
+	var h codec.RequestHeader // decoded in place: no copy of the 136-byte value
+	if err := h.Decode(frame); err != nil {
 		return out, &DroppedError{Err: err}
 	}
 	body := frame[codec.HeaderSize:]
