@@ -1,7 +1,6 @@
 package lifecycle_test
 
 import (
-	"encoding/binary"
 	"errors"
 	"testing"
 	"testing/iotest"
@@ -10,33 +9,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/lifecycletest"
 	"github.com/iggywire/iggywire/lifecycle"
 )
-
-// ids is a deterministic randomness source: each 16-byte read is the next
-// client id 1, 2, 3, ... (after any zero ids queued in zeros).
-type ids struct {
-	next  uint64
-	zeros int
-}
-
-func (r *ids) Read(p []byte) (int, error) {
-	clear(p)
-	if r.zeros > 0 {
-		r.zeros--
-		return len(p), nil
-	}
-	r.next++
-	binary.LittleEndian.PutUint64(p, r.next)
-	return len(p), nil
-}
-
-func newTestClient(t testing.TB) *lifecycle.Client {
-	t.Helper()
-	c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0", Rand: &ids{}})
-	require.NoError(t, err)
-	return c
-}
 
 func id(n uint64) codec.Uint128 { return codec.Uint128{Lo: n} }
 
@@ -124,11 +99,11 @@ func TestClientRefusals(t *testing.T) {
 
 	_, err = lifecycle.NewClient(lifecycle.ClientConfig{SDKVersion: "1"})
 	require.ErrorIs(t, err, codec.ErrLength)
-	_, err = lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "a", SDKVersion: "1", Rand: &ids{zeros: 100}})
+	_, err = lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "a", SDKVersion: "1", Rand: &lifecycletest.IDs{Zeros: 100}})
 	require.ErrorIs(t, err, lifecycle.ErrRandom)
 	_, err = lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "a", SDKVersion: "1", Rand: iotest.ErrReader(errors.New("no entropy"))})
 	require.ErrorIs(t, err, lifecycle.ErrRandom)
-	c, err = lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "a", SDKVersion: "1", Rand: &ids{zeros: 2}})
+	c, err = lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "a", SDKVersion: "1", Rand: &lifecycletest.IDs{Zeros: 2}})
 	require.NoError(t, err)
 	require.Equal(t, id(1), c.ID(), "zero ids are skipped")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/lifecycletest"
 	"github.com/iggywire/iggywire/lifecycle"
 )
 
@@ -103,23 +104,12 @@ func pingClient(addr net.Addr, password string, n int) error {
 	if err := nc.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
 		return err
 	}
-	do := func(frame []byte, err error) error {
-		if err == nil {
-			_, err = nc.Write(frame)
-		}
-		if err == nil {
-			frame, err = lifecycle.ReadFrame(nc, nil, codec.MaxFrameSize)
-		}
-		if err == nil {
-			_, err = c.Receive(frame)
-		}
-		return err
-	}
-	if err := do(c.Login(nil, []byte("iggy"), []byte(password))); err != nil {
+	w := lifecycletest.Wire{Conn: nc, Client: c}
+	if _, err := w.Do(c.Login(nil, []byte("iggy"), []byte(password))); err != nil {
 		return err
 	}
 	for range n {
-		if err := do(c.Ping(nil)); err != nil {
+		if _, err := w.Do(c.Ping(nil)); err != nil {
 			return err
 		}
 	}

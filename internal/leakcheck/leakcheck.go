@@ -24,10 +24,10 @@ import (
 // there and walks it by reflection instead.
 type hidden[T any] struct{ v T }
 
-// printForms returns every printed form of v this test knows: each fmt verb
-// with and without flags, Sprint and Sprintln, JSON, and slog's text and
-// JSON handlers.
-func printForms(v any) map[string]string {
+// PrintForms returns every printed form of v this package knows, by how
+// it was printed: each fmt verb with and without flags, Sprint and
+// Sprintln, JSON (when v marshals), and slog's text and JSON handlers.
+func PrintForms(v any) map[string]string {
 	out := map[string]string{}
 	verbs := []string{"v", "+v", "#v", "s", "q", "x", "X", " x", "#x", "d", "o", "O", "b", "c", "U", "e", "f", "g", "t", "p", "T", "10v", "-12s", "08x", "+q", "#q"}
 	for _, verb := range verbs {
@@ -124,7 +124,7 @@ func Leak(secret []byte) (string, error) {
 	}
 	forms := secretForms(secret)
 	for name, v := range holders {
-		for how, text := range printForms(v) {
+		for how, text := range PrintForms(v) {
 			for _, f := range forms {
 				if strings.Contains(text, f) {
 					return fmt.Sprintf("%s printed with %s shows the secret as %q: %s", name, how, f, text), nil
@@ -139,7 +139,7 @@ func Leak(secret []byte) (string, error) {
 // the printed forms: the probe that proves Leak can see printed bytes.
 func Shows(b []byte) bool {
 	forms := secretForms(b)
-	for _, text := range printForms(hidden[[]byte]{b}) {
+	for _, text := range PrintForms(hidden[[]byte]{b}) {
 		for _, f := range forms {
 			if strings.Contains(text, f) {
 				return true

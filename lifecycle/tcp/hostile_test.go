@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/lifecycletest"
 	"github.com/iggywire/iggywire/lifecycle"
 	"github.com/iggywire/iggywire/lifecycle/tcp"
 )
@@ -108,7 +109,7 @@ func heapNow() uint64 {
 func startArena(t *testing.T, srv *lifecycle.Server, opts tcp.ServeOptions) *arena {
 	t.Helper()
 	if srv == nil {
-		srv = newTestServer(t)
+		srv = lifecycletest.NewServer(t)
 	}
 	a := &arena{t: t, rec: newRecorder(), goroutines: runtime.NumGoroutine(), heap: heapNow(), served: make(chan error, 1)}
 	opts.Observer = a.rec
@@ -173,7 +174,7 @@ func dialFrom(t testing.TB, addr net.Addr, local net.IP) *wire {
 	require.NoError(t, err)
 	require.NoError(t, nc.SetDeadline(time.Now().Add(testTimeout)))
 	t.Cleanup(func() { _ = nc.Close() })
-	return &wire{t: t, nc: nc, c: newTestClient(t)}
+	return &wire{t: t, nc: nc, c: lifecycletest.NewClient(t)}
 }
 
 // crowd runs n peers, each doing act on its own connection until the test
@@ -191,7 +192,7 @@ func startCrowd(t *testing.T, addr net.Addr, n int, act func(nc net.Conn, c *lif
 	for range n {
 		nc, err := net.DialTimeout("tcp", addr.String(), testTimeout)
 		require.NoError(t, err)
-		cr.add(nc, newTestClient(t), act)
+		cr.add(nc, lifecycletest.NewClient(t), act)
 	}
 	return cr
 }
@@ -350,10 +351,10 @@ func TestHostileLoggedInPeers(t *testing.T) {
 // bigLogin is a valid login frame of about size bytes (a long context).
 func bigLogin(t testing.TB, c *lifecycle.Client, size int) []byte {
 	t.Helper()
-	body, err := codec.LoginRegister{Info: info(v011), Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy")),
+	body, err := codec.LoginRegister{Info: lifecycletest.Info(lifecycletest.V011), Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy")),
 		Context: bytes.Repeat([]byte("c"), size-codec.HeaderSize-300)}.AppendTo(nil)
 	require.NoError(t, err)
-	return register(t, c.ID(), body)
+	return lifecycletest.Register(t, c.ID(), body)
 }
 
 // TestHostileLargeFrames: many connections each send one large (valid)
@@ -363,7 +364,7 @@ func bigLogin(t testing.TB, c *lifecycle.Client, size int) []byte {
 func TestHostileLargeFrames(t *testing.T) {
 	const conns, size, budget = 16, 200 << 10, 512 << 10
 	a := startArena(t, nil, tcp.ServeOptions{MaxFrame: 256 << 10, LargeFrameMemory: budget, MaxPreLogin: 64})
-	frame := bigLogin(t, newTestClient(t), size)
+	frame := bigLogin(t, lifecycletest.NewClient(t), size)
 	var answered atomic.Int64
 	cr := startCrowd(t, a.l.Addr(), conns, func(nc net.Conn, c *lifecycle.Client, _ <-chan struct{}) {
 		// The client's id is minted by Login; the raw frame carries id 1,
@@ -396,7 +397,7 @@ func TestHostileOverCap(t *testing.T) {
 	require.NoError(t, err)
 	answer, err := lifecycle.ReadFrame(w.nc, nil, codec.MaxFrameSize)
 	require.NoError(t, err)
-	require.Equal(t, evictionFrame(t, w.c.ID(), codec.ReasonInvalidRequestBodySize), answer)
+	require.Equal(t, lifecycletest.EvictionFrame(t, w.c.ID(), codec.ReasonInvalidRequestBodySize), answer)
 	require.True(t, w.closedByServer())
 	require.NoError(t, w.nc.Close()) // ends the server's drain of the body
 	require.Eventually(t, func() bool { a.rec.mu.Lock(); defer a.rec.mu.Unlock(); return a.rec.reasons[6] == 1 },
@@ -424,8 +425,8 @@ func (c *countingAuth) Password(u []byte, p codec.Secret) (uint32, error) {
 // the test; refilling is TestThrottleBucket's.
 func TestHostileGuessing(t *testing.T) {
 	const burst, guesses = 3, 30
-	auth := &countingAuth{Authenticator: testAuth}
-	srv, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Version: testServerVersion, Auth: auth})
+	auth := &countingAuth{Authenticator: lifecycletest.Auth}
+	srv, err := lifecycle.NewServer(lifecycle.Config{Window: lifecycletest.Window, Version: lifecycletest.ServerVersion, Auth: auth})
 	require.NoError(t, err)
 	a := startArena(t, srv, tcp.ServeOptions{LoginBurst: burst, LoginRate: 0.001})
 	attacker := net.IPv4(127, 0, 0, 1)
@@ -437,7 +438,7 @@ func TestHostileGuessing(t *testing.T) {
 		require.NoError(t, err)
 		answer, err := lifecycle.ReadFrame(w.nc, nil, codec.MaxFrameSize)
 		require.NoError(t, err)
-		require.Equal(t, evictionFrame(t, w.c.ID(), codec.ReasonInvalidCredentials), answer,
+		require.Equal(t, lifecycletest.EvictionFrame(t, w.c.ID(), codec.ReasonInvalidCredentials), answer,
 			"a throttled answer is the wrong-password answer")
 		require.NoError(t, w.nc.Close())
 	}
@@ -455,8 +456,8 @@ func TestHostileGuessing(t *testing.T) {
 
 // TestHostileThrottleOff: a negative LoginBurst checks every login.
 func TestHostileThrottleOff(t *testing.T) {
-	auth := &countingAuth{Authenticator: testAuth}
-	srv, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Version: testServerVersion, Auth: auth})
+	auth := &countingAuth{Authenticator: lifecycletest.Auth}
+	srv, err := lifecycle.NewServer(lifecycle.Config{Window: lifecycletest.Window, Version: lifecycletest.ServerVersion, Auth: auth})
 	require.NoError(t, err)
 	a := startArena(t, srv, tcp.ServeOptions{LoginBurst: -1})
 	for range 30 {
@@ -472,7 +473,7 @@ func TestHostileThrottleOff(t *testing.T) {
 // (a body over the 64 MiB cap) is answered with status 1 and reported.
 func TestListenerAnswersUnencodable(t *testing.T) {
 	huge := make([]byte, codec.MaxFrameSize)
-	srv, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Version: testServerVersion, Auth: testAuth,
+	srv, err := lifecycle.NewServer(lifecycle.Config{Window: lifecycletest.Window, Version: lifecycletest.ServerVersion, Auth: lifecycletest.Auth,
 		Handler: func(lifecycle.Request) (codec.Status, []byte) { return codec.StatusOK, huge }})
 	require.NoError(t, err)
 	a := startArena(t, srv, tcp.ServeOptions{})

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/lifecycletest"
 	"github.com/iggywire/iggywire/lifecycle"
 	"github.com/iggywire/iggywire/lifecycle/tcp"
 )
@@ -30,7 +31,7 @@ func startListener(t *testing.T, opts tcp.ServeOptions) *tcp.Listener {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	l := tcp.NewListener(ln, newTestServer(t), opts)
+	l := tcp.NewListener(ln, lifecycletest.NewServer(t), opts)
 	served := make(chan error, 1)
 	go func() { served <- l.Serve(context.Background()) }()
 	t.Cleanup(func() {
@@ -84,7 +85,7 @@ func (w *wire) closedByServer() bool {
 func TestListenerLifecycle(t *testing.T) {
 	var traced atomic.Int64
 	l := startListener(t, tcp.ServeOptions{Trace: func(tcp.Exchange) { traced.Add(1) }})
-	c := newTestClient(t)
+	c := lifecycletest.NewClient(t)
 	w := dial(t, l.Addr(), c)
 
 	_, err := w.do(c.Ping(nil))
@@ -133,21 +134,12 @@ func TestListenerConcurrentLogins(t *testing.T) {
 			}
 			defer nc.Close()
 			_ = nc.SetDeadline(time.Now().Add(testTimeout))
+			w := lifecycletest.Wire{Conn: nc, Client: c}
 			for _, build := range []func() ([]byte, error){
 				func() ([]byte, error) { return c.Login(nil, []byte("iggy"), []byte("iggy")) },
 				func() ([]byte, error) { return c.Ping(nil) },
 			} {
-				frame, err := build()
-				if err == nil {
-					_, err = nc.Write(frame)
-				}
-				if err == nil {
-					frame, err = lifecycle.ReadFrame(nc, nil, codec.MaxFrameSize)
-				}
-				if err == nil {
-					_, err = c.Receive(frame)
-				}
-				if err != nil {
+				if _, err := w.Do(build()); err != nil {
 					t.Error(err)
 					return
 				}
@@ -167,8 +159,8 @@ func TestListenerConcurrentLogins(t *testing.T) {
 
 func TestListenerUnusableSize(t *testing.T) {
 	l := startListener(t, tcp.ServeOptions{})
-	w := dial(t, l.Addr(), newTestClient(t))
-	frame := nonReplicated(t, clientA, 1, codec.CodePing)
+	w := dial(t, l.Addr(), lifecycletest.NewClient(t))
+	frame := lifecycletest.NonReplicated(t, lifecycletest.ClientA, 1, codec.CodePing)
 	binary.LittleEndian.PutUint32(frame[48:], 100)
 	_, err := w.nc.Write(frame)
 	require.NoError(t, err)
@@ -186,21 +178,21 @@ func TestListenerDroppedAndOverCap(t *testing.T) {
 		errs = append(errs, e.Err)
 		mu.Unlock()
 	}})
-	c := newTestClient(t)
+	c := lifecycletest.NewClient(t)
 	w := dial(t, l.Addr(), c)
-	bad := nonReplicated(t, clientA, 1, codec.CodePing)
+	bad := lifecycletest.NonReplicated(t, lifecycletest.ClientA, 1, codec.CodePing)
 	bad[60] = 8 // not a Request: dropped
 	_, err := w.nc.Write(bad)
 	require.NoError(t, err)
 	_, err = w.do(c.Ping(nil))
 	require.NoError(t, err, "the connection lives on and answers the next frame")
 
-	big := request(t, codec.RequestHeader{Client: clientA, Request: 1, Operation: codec.OperationNonReplicated, Code: 1}, make([]byte, 1000))
+	big := lifecycletest.Request(t, codec.RequestHeader{Client: lifecycletest.ClientA, Request: 1, Operation: codec.OperationNonReplicated, Code: 1}, make([]byte, 1000))
 	_, err = w.nc.Write(big)
 	require.NoError(t, err)
 	answer, err := lifecycle.ReadFrame(w.nc, nil, codec.MaxFrameSize)
 	require.NoError(t, err)
-	require.Equal(t, evictionFrame(t, clientA, codec.ReasonInvalidRequestBodySize), answer, "eviction 6")
+	require.Equal(t, lifecycletest.EvictionFrame(t, lifecycletest.ClientA, codec.ReasonInvalidRequestBodySize), answer, "eviction 6")
 	require.True(t, w.closedByServer(), "closed after the eviction")
 	mu.Lock()
 	defer mu.Unlock()
@@ -212,7 +204,7 @@ func TestListenerDroppedAndOverCap(t *testing.T) {
 
 func TestListenerReadTimeout(t *testing.T) {
 	l := startListener(t, tcp.ServeOptions{ReadTimeout: 20 * time.Millisecond})
-	w := dial(t, l.Addr(), newTestClient(t))
+	w := dial(t, l.Addr(), lifecycletest.NewClient(t))
 	_, err := w.nc.Write(make([]byte, 100)) // a header that never completes
 	require.NoError(t, err)
 	require.True(t, w.closedByServer(), "an idle connection is closed")
@@ -224,7 +216,7 @@ func TestListenerLoginTimeout(t *testing.T) {
 	const limit = 200 * time.Millisecond
 	l := startListener(t, tcp.ServeOptions{LoginTimeout: limit})
 	start := time.Now() // before the accept, so the close cannot come sooner than limit after it
-	pinger, member := dial(t, l.Addr(), newTestClient(t)), dial(t, l.Addr(), newTestClient(t))
+	pinger, member := dial(t, l.Addr(), lifecycletest.NewClient(t)), dial(t, l.Addr(), lifecycletest.NewClient(t))
 	_, err := member.do(member.c.Login(nil, []byte("iggy"), []byte("iggy")))
 	require.NoError(t, err)
 	for time.Since(start) < 5*limit {
@@ -251,18 +243,18 @@ func TestListenerLoginTimeout(t *testing.T) {
 // never left waiting; once a connection leaves, a new one is served.
 func TestListenerMaxConns(t *testing.T) {
 	l := startListener(t, tcp.ServeOptions{MaxConns: 1})
-	c1 := newTestClient(t)
+	c1 := lifecycletest.NewClient(t)
 	w1 := dial(t, l.Addr(), c1)
 	_, err := w1.do(c1.Ping(nil))
 	require.NoError(t, err)
-	w2 := dial(t, l.Addr(), newTestClient(t))
+	w2 := dial(t, l.Addr(), lifecycletest.NewClient(t))
 	require.True(t, w2.closedByServer(), "the second connection is closed at once")
 	_, err = w1.do(c1.Ping(nil))
 	require.NoError(t, err, "the first one is still served")
 	require.NoError(t, w1.nc.Close())
 	deadline := time.Now().Add(testTimeout)
 	for {
-		c3 := newTestClient(t)
+		c3 := lifecycletest.NewClient(t)
 		w3 := dial(t, l.Addr(), c3)
 		frame, err := c3.Ping(nil)
 		require.NoError(t, err)
@@ -281,11 +273,11 @@ func TestListenerMaxConns(t *testing.T) {
 func TestListenerContextCancel(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	l := tcp.NewListener(ln, newTestServer(t), tcp.ServeOptions{})
+	l := tcp.NewListener(ln, lifecycletest.NewServer(t), tcp.ServeOptions{})
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() { served <- l.Serve(ctx) }()
-	c := newTestClient(t)
+	c := lifecycletest.NewClient(t)
 	w := dial(t, l.Addr(), c)
 	_, err = w.do(c.Ping(nil))
 	require.NoError(t, err)
@@ -329,10 +321,10 @@ func TestListenerAcceptRetries(t *testing.T) {
 		&net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.ENFILE)},
 		&net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.ENOBUFS)},
 	}
-	l := tcp.NewListener(&flakyListener{Listener: ln, errs: passing}, newTestServer(t), tcp.ServeOptions{})
+	l := tcp.NewListener(&flakyListener{Listener: ln, errs: passing}, lifecycletest.NewServer(t), tcp.ServeOptions{})
 	served := make(chan error, 1)
 	go func() { served <- l.Serve(context.Background()) }()
-	w := dial(t, l.Addr(), newTestClient(t))
+	w := dial(t, l.Addr(), lifecycletest.NewClient(t))
 	_, err = w.do(w.c.Ping(nil))
 	require.NoError(t, err, "served after passing Accept errors")
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
@@ -343,7 +335,7 @@ func TestListenerAcceptRetries(t *testing.T) {
 	ln, err = net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	fatal := errors.New("listener broke")
-	l = tcp.NewListener(&flakyListener{Listener: ln, errs: []error{fatal}}, newTestServer(t), tcp.ServeOptions{})
+	l = tcp.NewListener(&flakyListener{Listener: ln, errs: []error{fatal}}, lifecycletest.NewServer(t), tcp.ServeOptions{})
 	require.ErrorIs(t, l.Serve(context.Background()), fatal)
 }
 
@@ -353,8 +345,8 @@ func TestServe(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	served := make(chan error, 1)
-	go func() { served <- tcp.Serve(ln, newTestServer(t)) }()
-	w := dial(t, ln.Addr(), newTestClient(t))
+	go func() { served <- tcp.Serve(ln, lifecycletest.NewServer(t)) }()
+	w := dial(t, ln.Addr(), lifecycletest.NewClient(t))
 	_, err = w.do(w.c.Login(nil, []byte("iggy"), []byte("iggy")))
 	require.NoError(t, err)
 	require.NoError(t, ln.Close())
