@@ -19,10 +19,15 @@ test: ## go vet, then every test (corpus and crashers replay as regression tests
 props: ## the gopter property suite (PROPS_SEED=n, PROPS_COUNT=n to explore)
 	$(GO) test ./props/... -count=1 -v -run . $(if $(PROPS_COUNT),-args -props.count=$(PROPS_COUNT))
 
-BENCHCOUNT ?= 5
+BENCHCOUNT ?= 7
 BENCHTIME  ?= 300ms
-bench: ## codec and lifecycle benchmarks, then each codec path's ratio to its floor (writes bench.new.txt)
-	$(GO) test ./codec/ ./lifecycle/ -run '^$$' -bench . -benchmem -count=$(BENCHCOUNT) -benchtime=$(BENCHTIME) | tee bench.new.txt
+# BENCHCOUNT rounds of every benchmark once, not -count (each benchmark
+# BENCHCOUNT times in a row): benchratio pairs each path with the floor of
+# the same round, so a machine whose speed drifts during the run moves both.
+bench: ## codec and lifecycle benchmarks in BENCHCOUNT rounds, then each codec path's ratio to its floor (writes bench.new.txt)
+	@set -e; for i in $$(seq $(BENCHCOUNT)); do \
+		$(GO) test ./codec/ ./lifecycle/ -run '^$$' -bench . -benchmem -count=1 -benchtime=$(BENCHTIME); \
+	done | tee bench.new.txt
 	$(GO) run ./internal/benchratio < bench.new.txt
 
 benchstat: ## compare bench.old.txt with bench.new.txt (BENCHCOUNT=6 make bench twice, renaming the first)

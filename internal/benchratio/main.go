@@ -1,8 +1,13 @@
 // Command benchratio reads `go test -bench` output of the codec package and
 // prints one table: every measured path next to its floor from the same
-// run, the ratio of their medians, and the goal it is held to.
+// run, their medians, the median of their per-round ratios, and the goal it
+// is held to.
 //
-//	go test ./codec/ -run '^$' -bench . -count 5 | go run ./internal/benchratio
+//	for i in 1 2 3 4 5; do go test ./codec/ -run '^$' -bench . -count 1; done | go run ./internal/benchratio
+//
+// Rounds (every benchmark once, five times over) rather than -count 5
+// (each benchmark five times in a row) pair each figure with a floor
+// measured seconds from it; see pairedRatio.
 //
 // With -check it exits 1 when a ratio misses its goal or a benchmark is
 // missing, so a script can hold the goals.
@@ -54,10 +59,10 @@ func ns(v float64) string {
 }
 
 func ratio(r row) string {
-	if r.ns == 0 || r.floorNS == 0 {
+	if r.ratio == 0 {
 		return "—"
 	}
-	return fmt.Sprintf("%.2fx", r.ns/r.floorNS)
+	return fmt.Sprintf("%.2fx", r.ratio)
 }
 
 func goal(g float64) string {

@@ -57,3 +57,13 @@ func TestEveryPathNamesABenchmarkOfTheCodec(t *testing.T) {
 		assert.True(t, strings.HasPrefix(p.Floor, "Floor/"), p.Floor)
 	}
 }
+
+func TestPairedRatioFollowsRounds(t *testing.T) {
+	// The machine halves its speed in round 2: each round's ratio is 2, the
+	// ratio of the medians (20/5 = 4, from different rounds) is not.
+	path := []float64{10, 40, 10}
+	floor := []float64{5, 20, 5}
+	assert.InDelta(t, 2.0, pairedRatio(path, floor), 1e-9)
+	assert.InDelta(t, 2.2, pairedRatio([]float64{10, 12}, []float64{5}), 1e-9, "unequal counts: ratio of the medians (11/5)")
+	assert.Zero(t, pairedRatio(nil, floor))
+}
