@@ -21,8 +21,11 @@ type path struct {
 // reference.
 func paths() []path {
 	return []path{
+		{"Decode/Eviction", "Floor/Equal256", 2.0},
 		{"Decode/EvictionInPlace", "Floor/Equal256", 2.0},
+		{"Decode/RequestHeader", "Floor/Equal256", 2.5},
 		{"Decode/RequestHeaderInPlace", "Floor/Equal256", 2.5},
+		{"Decode/ReplyHeader", "Floor/Equal256", 2.5},
 		{"Decode/ReplyHeaderInPlace", "Floor/Equal256", 2.5},
 		{"Encode/RequestHeader", "Floor/Copy256", 2.5},
 		{"Encode/Eviction", "Floor/Copy256", 2.5},
@@ -38,9 +41,6 @@ func paths() []path {
 		{"Encode/LoginRegisterPATMax", "Floor/UTF8/LoginRegisterPATMax", 1.5},
 		{"Decode/LoginReplyMax", "Floor/UTF8/LoginReplyMax", 1.5},
 		{"Encode/LoginReplyMax", "Floor/UTF8/LoginReplyMax", 1.5},
-		{"Decode/Eviction", "Floor/Equal256", 0},
-		{"Decode/RequestHeader", "Floor/Equal256", 0},
-		{"Decode/ReplyHeader", "Floor/Equal256", 0},
 		{"Decode/LoginRegisterPAT", "Floor/UTF8/LoginRegisterPAT", 0},
 		{"Encode/ClientVersionInfo", "Floor/UTF8/ClientVersionInfo", 0},
 		{"Encode/LoginRegisterPAT", "Floor/UTF8/LoginRegisterPAT", 0},
