@@ -27,6 +27,10 @@ func FrameSize(src []byte) (int, error) {
 	return int(size), nil
 }
 
+// AppendRequestFrame and AppendReplyFrame are the same four lines for two
+// header types: a generic form would need a Size setter on both, which the
+// API has no other use for.
+
 // AppendRequestFrame appends a request frame: h with Size set to 256 plus
 // len(body), then body. It validates h first; on error dst is unchanged.
 func AppendRequestFrame(dst []byte, h RequestHeader, body []byte) ([]byte, error) {

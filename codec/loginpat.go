@@ -57,6 +57,11 @@ func (l LoginRegisterPAT) Clone() LoginRegisterPAT {
 	return l
 }
 
+// The decoders below have LoginRegister's shape on purpose: each fills the
+// caller's result in place on its fast path, which a shared helper taking
+// the body as a parameter would not (it would return the value through
+// memory, the copy the fast path exists to avoid).
+
 // DecodeLoginRegisterPAT decodes a LoginRegisterPAT from the start of src and
 // returns it with the number of bytes it used. Like the reference server it
 // ignores bytes after the last field; use ParseLoginRegisterPAT to reject

@@ -47,6 +47,8 @@ func (r *reader) u8(field string) uint8 {
 	return v
 }
 
+// u32 and u64 are written out per width, like kbin's primitives: a width
+// parameter would turn the constant-size load into a loop or a switch.
 func (r *reader) u32(field string) uint32 {
 	if !r.need(4, field) {
 		return 0

@@ -72,6 +72,9 @@ func DecodeReplyHeader(src []byte) (h ReplyHeader, err error) {
 // DecodeReplyHeader in the same order. On error h is the zero value. Like
 // RequestHeader.Decode, it spares the caller the copy of a returned value.
 func (h *ReplyHeader) Decode(src []byte) error {
+	// The shape of RequestHeader.Decode and Eviction.Decode by design: each
+	// reads its own layout top to bottom, as WIRE.md's table of it does;
+	// the prologue they share is read by getSums and getFrame.
 	b, err := header(src, CommandReply)
 	if err != nil {
 		*h = ReplyHeader{}

@@ -54,6 +54,12 @@ func (c *client) do(frame []byte, err error) error {
 	if _, err := c.nc.Write(frame); err != nil {
 		return err
 	}
+	return c.receive()
+}
+
+// receive reads the answer to what was just sent and hands it to the
+// client.
+func (c *client) receive() error {
 	answer, err := lifecycle.ReadFrame(c.nc, nil, codec.MaxFrameSize)
 	if err != nil {
 		return err
@@ -228,10 +234,5 @@ func (c *client) sendLogin(body []byte) error {
 	if _, err := bufs.WriteTo(c.nc); err != nil {
 		return err
 	}
-	answer, err := lifecycle.ReadFrame(c.nc, nil, codec.MaxFrameSize)
-	if err != nil {
-		return err
-	}
-	_, err = c.c.Receive(answer)
-	return err
+	return c.receive()
 }
