@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -146,20 +147,67 @@ func TestSecretVerbs(t *testing.T) {
 	}
 }
 
-// TestTextLengthBoundary: a u8-prefixed text of exactly 255 bytes is
-// encoded and read back; 256 bytes is ErrLength on the length prefix.
+// TestTextLengthBoundary: every u8-prefixed text field of every message
+// is encoded and read back at exactly 255 bytes (the fast and the exact
+// paths alike), and 256 bytes is ErrLength on that field's length prefix.
 func TestTextLengthBoundary(t *testing.T) {
 	info := codec.ClientVersionInfo{Protocol: codec.MustPack(0, 11, 0), SDKName: []byte("go"), SDKVersion: []byte("1")}
-	name := bytes.Repeat([]byte("u"), 255)
-	body, err := codec.LoginRegister{Info: info, Username: name, Password: codec.NewSecret([]byte("p"))}.AppendTo(nil)
-	require.NoError(t, err)
-	got, err := codec.ParseLoginRegister(body)
-	require.NoError(t, err)
-	assert.Equal(t, name, got.Username)
+	login := codec.LoginRegister{Info: info, Username: []byte("u"), Password: codec.NewSecret([]byte("p"))}
+	pat := codec.LoginRegisterPAT{Info: info, Token: codec.NewSecret([]byte("t"))}
+	reply := codec.LoginReply{UserID: 1, Session: 1, ServerProtocol: 1, ServerVersion: []byte("v")}
+	for _, text := range []string{"u", "日"} { // ASCII (fast path) and multi-byte (the exact path)
+		fill := func(n int) []byte { return bytes.Repeat([]byte(text), n/len(text)+1)[:n] }
+		for _, c := range []struct {
+			field string
+			with  func(b []byte) (message, func([]byte) (any, error))
+		}{
+			{"sdk_name_len", func(b []byte) (message, func([]byte) (any, error)) {
+				v := info
+				v.SDKName = b
+				return v, func(e []byte) (any, error) { r, err := codec.ParseClientVersionInfo(e); return r.SDKName, err }
+			}},
+			{"sdk_version_len", func(b []byte) (message, func([]byte) (any, error)) {
+				v := info
+				v.SDKVersion = b
+				return v, func(e []byte) (any, error) { r, err := codec.ParseClientVersionInfo(e); return r.SDKVersion, err }
+			}},
+			{"username_len", func(b []byte) (message, func([]byte) (any, error)) {
+				v := login
+				v.Username = b
+				return v, func(e []byte) (any, error) { r, err := codec.ParseLoginRegister(e); return r.Username, err }
+			}},
+			{"password_len", func(b []byte) (message, func([]byte) (any, error)) {
+				v := login
+				v.Password = codec.NewSecret(b)
+				return v, func(e []byte) (any, error) { r, err := codec.ParseLoginRegister(e); return r.Password.Bytes(), err }
+			}},
+			{"token_len", func(b []byte) (message, func([]byte) (any, error)) {
+				v := pat
+				v.Token = codec.NewSecret(b)
+				return v, func(e []byte) (any, error) { r, err := codec.ParseLoginRegisterPAT(e); return r.Token.Bytes(), err }
+			}},
+			{"server_version_len", func(b []byte) (message, func([]byte) (any, error)) {
+				v := reply
+				v.ServerVersion = b
+				return v, func(e []byte) (any, error) { r, err := codec.ParseLoginReply(e); return r.ServerVersion, err }
+			}},
+		} {
+			full := fill(255)
+			require.True(t, utf8.Valid(full), "the 255-byte text is whole runes")
+			v, parse := c.with(full)
+			enc, err := v.AppendTo(nil)
+			require.NoError(t, err, "%s at 255 bytes (%q)", c.field, text)
+			require.Len(t, enc, v.EncodedLen(), c.field)
+			got, err := parse(enc)
+			require.NoError(t, err, c.field)
+			assert.Equal(t, full, got, "%s at 255 bytes reads back", c.field)
 
-	_, err = codec.LoginRegister{Info: info, Username: append(name, 'u'), Password: codec.NewSecret([]byte("p"))}.AppendTo(nil)
-	require.ErrorIs(t, err, codec.ErrLength)
-	assert.True(t, isFieldError(err, "username_len"), "%v", err)
+			over, _ := c.with(append(full, 'x'))
+			_, err = over.AppendTo(nil)
+			require.ErrorIs(t, err, codec.ErrLength, c.field)
+			assert.True(t, isFieldError(err, c.field), "%s at 256 bytes: %v", c.field, err)
+		}
+	}
 }
 
 // TestFrameSizeBoundary: a body that makes a frame of exactly 64 MiB is
