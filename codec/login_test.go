@@ -64,7 +64,15 @@ func TestLoginRegisterEncodeErrors(t *testing.T) {
 		{"bad password", with(func(l *codec.LoginRegister) { l.Password = codec.NewSecret([]byte("ab\xff")) }), codec.ErrUTF8, "password", 25},
 		{"bad context", with(func(l *codec.LoginRegister) { l.Context = []byte("\xe6\x97") }), codec.ErrUTF8, "context", 31},
 	})
-	// An empty password is allowed.
-	_, err := with(func(l *codec.LoginRegister) { l.Password = codec.Secret{} }).AppendTo(nil)
-	require.NoError(t, err)
+	// An empty password is allowed, and so is one of 255 bytes, the last
+	// length the u8 prefix holds: both are written and read back.
+	for _, pw := range [][]byte{nil, long[:255]} {
+		v := with(func(l *codec.LoginRegister) { l.Password = codec.NewSecret(pw) })
+		b, err := v.AppendTo(nil)
+		require.NoError(t, err)
+		require.Len(t, b, v.EncodedLen())
+		got, err := codec.ParseLoginRegister(b)
+		require.NoError(t, err)
+		require.True(t, got.Password.Equal(pw), "a %d-byte password reads back", len(pw))
+	}
 }

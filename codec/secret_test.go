@@ -66,6 +66,10 @@ func TestSecretNeverPrints(t *testing.T) {
 		checkNoLeak(t, name+" as JSON", string(b))
 	}
 	require.Equal(t, "[REDACTED]", sec.String(), "String")
+	require.Equal(t, sec.GoString(), fmt.Sprintf("%#v", sec), "%#v is GoString")
+	for _, verb := range []string{"%v", "%+v", "%#x", "%#s", "%#q"} {
+		require.Equal(t, "[REDACTED]", fmt.Sprintf(verb, sec), "%s is the bare redaction", verb)
+	}
 	require.Equal(t, "codec.Secret([REDACTED])", sec.GoString(), "GoString")
 	text, err := sec.MarshalText()
 	require.NoError(t, err)

@@ -93,6 +93,7 @@ func TestParseVersion(t *testing.T) {
 		off  int
 	}{
 		{"", codec.ErrSyntax, 0},
+		{"0.0.10230", codec.ErrRange, 4}, // past 1023 the component saturates, never wraps back into range
 		{"1", codec.ErrSyntax, 1},
 		{"1.2", codec.ErrSyntax, 3},
 		{"1.2.", codec.ErrSyntax, 4},
