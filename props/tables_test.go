@@ -112,6 +112,20 @@ func TestEvictionReasonTable(t *testing.T) {
 	}
 }
 
+// TestFieldKindTable: the layout's field kinds print their names, and
+// every other value of the u8 prints as unknown instead of indexing past
+// the table.
+func TestFieldKindTable(t *testing.T) {
+	names := []string{"", "uint", "command", "operation", "status", "code", "version", "reason", "bytes"}
+	for k := 0; k <= 255; k++ {
+		want := "UNKNOWN_FIELD_KIND_" + strconv.Itoa(k)
+		if 1 <= k && k < len(names) {
+			want = names[k]
+		}
+		assert.Equal(t, want, codec.FieldKind(k).String(), "FieldKind(%d)", k)
+	}
+}
+
 // TestCodeTable: the command codes WIRE.md section 6 names (and 12,
 // GET_CLUSTER_METADATA, which the lifecycle answers) are known, the codes
 // next to them are not.
