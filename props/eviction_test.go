@@ -111,8 +111,21 @@ func TestEvictionRules(t *testing.T) {
 			if !errors.Is(err, want.err) || !errors.As(err, &ce) || ce.Field != want.field {
 				return fmt.Sprintf("rules %07b broken: got %v; want %v naming %q", mask, err, want.err, want.field)
 			}
+			if want.field == "window" && ce.Rule != windowRule(e.Reason) {
+				return fmt.Sprintf("reason %d, window broken: rule %q; want %q", e.Reason, ce.Rule, windowRule(e.Reason))
+			}
 			return ""
 		}, GenEviction(), subset, pick[uint32](0, ^uint32(0), 0, 1, 2, 3)))
+}
+
+// windowRule is the rule a broken window breaks, which depends on the
+// reason (WIRE.md section 5): reason 14 needs a well-formed window, every
+// other reason a zero one.
+func windowRule(r codec.EvictionReason) string {
+	if r == codec.ReasonIncompatibleProtocol {
+		return "reason == 14 => 1 <= min <= max"
+	}
+	return "reason != 14 => window == 0"
 }
 
 // TestEvictionValidateRules: Validate reports each rule of a value, the
