@@ -51,7 +51,8 @@ func fuzzAll(c config, stdout io.Writer) error {
 	}
 	var results []Result
 	for _, t := range targets {
-		fmt.Fprintf(stdout, "=== %s for %s\n", t, &c.fuzztime)
+		b := c.budgetFor(t)
+		fmt.Fprintf(stdout, "=== %s for %s\n", t, &b)
 		results = append(results, fuzzOne(c, t, stdout))
 	}
 	fmt.Fprintln(stdout)
@@ -79,8 +80,9 @@ func contains(list []string, s string) bool {
 // fuzzOne runs one target, echoing its output, and copies a failing
 // input to crashers/.
 func fuzzOne(c config, target string, stdout io.Writer) Result {
+	b := c.budgetFor(target)
 	cmd := exec.Command("go", "test", "-run=^$", "-fuzz=^"+target+"$",
-		"-fuzztime="+c.fuzztime.String(), "-parallel="+strconv.Itoa(c.parallel), c.pkg)
+		"-fuzztime="+b.String(), "-parallel="+strconv.Itoa(c.parallel), c.pkg)
 	cmd.Dir = c.root
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
