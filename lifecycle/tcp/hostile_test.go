@@ -380,7 +380,10 @@ func TestHostileLargeFrames(t *testing.T) {
 	require.Eventually(t, func() bool { return answered.Load() == conns }, testTimeout, 10*time.Millisecond,
 		"every large frame is answered (none dropped while waiting for the budget)")
 	assert.LessOrEqual(t, tcp.LargeFramePeak(a.l), int64(budget))
-	assert.GreaterOrEqual(t, tcp.LargeFramePeak(a.l), int64(size), "the frames did go through the budget")
+	// At least one whole frame was held under the budget. Whether two ever
+	// overlap depends on scheduling (the frame is a little under size, so
+	// comparing with size asked for two and failed when they came in turn).
+	assert.GreaterOrEqual(t, tcp.LargeFramePeak(a.l), int64(len(frame)), "the frames did go through the budget")
 	// The connections are open and logged in, and hold no large buffer.
 	assert.Less(t, heapNow(), a.heap+conns*size/4, "large buffers are let go of once answered")
 	cr.end()
