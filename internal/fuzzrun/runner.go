@@ -43,6 +43,11 @@ func fuzzAll(c config, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	for t := range c.budgets { // a misspelt -budget would otherwise do nothing
+		if !contains(targets, t) {
+			return fmt.Errorf("-budget names no fuzz target of %s: %q (have %s)", c.pkg, t, strings.Join(targets, ", "))
+		}
+	}
 	if c.run != "" {
 		if !contains(targets, c.run) {
 			return fmt.Errorf("no fuzz target %q in %s (have %s)", c.run, c.pkg, strings.Join(targets, ", "))
