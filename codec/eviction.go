@@ -105,24 +105,25 @@ func (e *Eviction) Decode(src []byte) error {
 		return err
 	}
 	e.Checksum, e.ChecksumBody, e.Cluster = getSums(b)
-	_, e.View, e.Release, e.Replica = getFrame(b) // an eviction's size is checked below, not kept
+	size, view, release, replica := getFrame(b) // an eviction's size is checked, not kept
+	e.View, e.Release, e.Replica = view, release, replica
 	e.Client = le128(b, offEvClient)
 	e.Window = Window{Max: Version(le32(b, offEvWindowMax)), Min: Version(le32(b, offEvWindowMin))}
 	e.Reason = EvictionReason(b[offEvReason])
 	// One test of every rule for the common, valid eviction; only one that
 	// fails it is checked rule by rule, in the reference's order.
-	if le32(b, offSize) == HeaderSize && !e.Client.IsZero() && evictionReservedBits(b) == 0 && reasonOK(e.Reason, e.Window) {
+	if size == HeaderSize && !e.Client.IsZero() && evictionReservedBits(b) == 0 && reasonOK(e.Reason, e.Window) {
 		return nil
 	}
-	err = evictionError(b, e)
+	err = evictionError(b, size, e)
 	*e = Eviction{}
 	return err
 }
 
 // evictionError names the first broken rule of an eviction that Decode's
 // one test rejected, in the reference's order.
-func evictionError(b *hdr, e *Eviction) error {
-	if le32(b, offSize) != HeaderSize {
+func evictionError(b *hdr, size uint32, e *Eviction) error {
+	if size != HeaderSize {
 		return newError(ErrSize, "size", offSize, "size == 256")
 	}
 	if e.Client.IsZero() {

@@ -85,7 +85,7 @@ func mutations() []mutation {
 			"\th.Code = 0\n", "",
 			"DecodeInPlace", "decoding a Register request in place keeps the code of the header decoded before it"},
 		{"eviction-decode-error-keeps-value", "eviction.go",
-			"\terr = evictionError(b, e)\n\t*e = Eviction{}\n", "\terr = evictionError(b, e)\n",
+			"\terr = evictionError(b, size, e)\n\t*e = Eviction{}\n", "\terr = evictionError(b, size, e)\n",
 			"DecodeInPlace", "a failed in-place eviction decode leaves the fields it read"},
 		{"parse-ignores-one-trailing-byte", "text.go",
 			`if n < len(src) {`, `if n < len(src)-1 {`,
