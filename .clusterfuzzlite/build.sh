@@ -32,6 +32,14 @@ pkg=github.com/iggywire/iggywire/fuzz
 
 cd "$SRC/iggywire"
 
+# The fuzz targets are in the root module (go.mod), whose go line the
+# builder's Go satisfies; cmd/ is another module with its own go.mod and
+# nothing here builds it. COPY . in the Dockerfile also copies a go.work a
+# developer may keep uncommitted, whose go line would be cmd's: every go
+# command below, compile_native_go_fuzzer's included, uses the root module
+# alone.
+export GOWORK=off
+
 # Seeds first, while fuzz/ is still a test package: raw inputs become the
 # length-prefixed form the built harness reads its []byte argument from.
 seeds="$WORK/seeds"

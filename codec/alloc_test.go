@@ -13,7 +13,7 @@ var (
 	sinkN       int
 	sinkBool    bool
 	sinkBytes   []byte
-	sinkCode    uint32
+	sinkCode    codec.Status
 	sinkCommand codec.Command
 	sinkVersion codec.Version
 	sinkWindow  codec.Window

@@ -1,11 +1,14 @@
+//go:build go1.24
+
+// The benchmarks use testing.B.Loop, new in Go 1.24; the module's go
+// directive is lower, so they build only with a Go that has it.
+
 package codec_test
 
 import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
 )
@@ -138,7 +141,9 @@ func BenchmarkDecode(b *testing.B) {
 			for b.Loop() {
 				sinkInfo, sinkErr = codec.ParseClientVersionInfo(src)
 			}
-			require.NoError(b, sinkErr, "last iteration")
+			if sinkErr != nil {
+				b.Fatalf("last iteration: err = %v", sinkErr)
+			}
 		})
 	}
 	for _, c := range []struct {
@@ -152,7 +157,9 @@ func BenchmarkDecode(b *testing.B) {
 			for b.Loop() {
 				sinkLogin, sinkErr = codec.ParseLoginRegister(src)
 			}
-			require.NoError(b, sinkErr, "last iteration")
+			if sinkErr != nil {
+				b.Fatalf("last iteration: err = %v", sinkErr)
+			}
 		})
 	}
 	for _, c := range []struct {
@@ -166,7 +173,9 @@ func BenchmarkDecode(b *testing.B) {
 			for b.Loop() {
 				sinkPAT, sinkErr = codec.ParseLoginRegisterPAT(src)
 			}
-			require.NoError(b, sinkErr, "last iteration")
+			if sinkErr != nil {
+				b.Fatalf("last iteration: err = %v", sinkErr)
+			}
 		})
 	}
 	for _, c := range []struct {
@@ -180,7 +189,9 @@ func BenchmarkDecode(b *testing.B) {
 			for b.Loop() {
 				sinkReply, sinkErr = codec.ParseLoginReply(src)
 			}
-			require.NoError(b, sinkErr, "last iteration")
+			if sinkErr != nil {
+				b.Fatalf("last iteration: err = %v", sinkErr)
+			}
 		})
 	}
 	b.Run("RequestHeader", func(b *testing.B) {
@@ -190,7 +201,9 @@ func BenchmarkDecode(b *testing.B) {
 		for b.Loop() {
 			sinkReqH, sinkErr = codec.DecodeRequestHeader(src)
 		}
-		require.NoError(b, sinkErr, "last iteration")
+		if sinkErr != nil {
+			b.Fatalf("last iteration: err = %v", sinkErr)
+		}
 	})
 	b.Run("ReplyHeader", func(b *testing.B) {
 		src := mustEncode(benchRepH)
@@ -199,7 +212,9 @@ func BenchmarkDecode(b *testing.B) {
 		for b.Loop() {
 			sinkRepH, sinkErr = codec.DecodeReplyHeader(src)
 		}
-		require.NoError(b, sinkErr, "last iteration")
+		if sinkErr != nil {
+			b.Fatalf("last iteration: err = %v", sinkErr)
+		}
 	})
 	b.Run("Eviction", func(b *testing.B) {
 		src := mustEncode(benchEv)
@@ -208,7 +223,9 @@ func BenchmarkDecode(b *testing.B) {
 		for b.Loop() {
 			sinkEv, sinkErr = codec.DecodeEviction(src)
 		}
-		require.NoError(b, sinkErr, "last iteration")
+		if sinkErr != nil {
+			b.Fatalf("last iteration: err = %v", sinkErr)
+		}
 	})
 	// The in-place forms decode straight into the sink a caller keeps, so
 	// no 136-byte result is copied (see RequestHeader.Decode).
@@ -219,7 +236,9 @@ func BenchmarkDecode(b *testing.B) {
 		for b.Loop() {
 			sinkErr = sinkReqH.Decode(src)
 		}
-		require.NoError(b, sinkErr, "last iteration")
+		if sinkErr != nil {
+			b.Fatalf("last iteration: err = %v", sinkErr)
+		}
 	})
 	b.Run("ReplyHeaderInPlace", func(b *testing.B) {
 		src := mustEncode(benchRepH)
@@ -228,7 +247,9 @@ func BenchmarkDecode(b *testing.B) {
 		for b.Loop() {
 			sinkErr = sinkRepH.Decode(src)
 		}
-		require.NoError(b, sinkErr, "last iteration")
+		if sinkErr != nil {
+			b.Fatalf("last iteration: err = %v", sinkErr)
+		}
 	})
 	b.Run("EvictionInPlace", func(b *testing.B) {
 		src := mustEncode(benchEv)
@@ -237,7 +258,9 @@ func BenchmarkDecode(b *testing.B) {
 		for b.Loop() {
 			sinkErr = sinkEv.Decode(src)
 		}
-		require.NoError(b, sinkErr, "last iteration")
+		if sinkErr != nil {
+			b.Fatalf("last iteration: err = %v", sinkErr)
+		}
 	})
 }
 
@@ -263,7 +286,9 @@ func BenchmarkEncode(b *testing.B) {
 			for b.Loop() {
 				sinkBytes, sinkErr = c.v.AppendTo(buf[:0])
 			}
-			require.NoError(b, sinkErr, "last iteration")
+			if sinkErr != nil {
+				b.Fatalf("last iteration: err = %v", sinkErr)
+			}
 		})
 	}
 	// The paths with goals call the concrete method, as a caller would.
@@ -278,7 +303,9 @@ func BenchmarkEncode(b *testing.B) {
 			for b.Loop() {
 				sinkBytes, sinkErr = c.v.AppendTo(buf[:0])
 			}
-			require.NoError(b, sinkErr, "last iteration")
+			if sinkErr != nil {
+				b.Fatalf("last iteration: err = %v", sinkErr)
+			}
 		})
 	}
 	buf := make([]byte, 0, 256)
@@ -288,7 +315,9 @@ func BenchmarkEncode(b *testing.B) {
 		for b.Loop() {
 			sinkBytes, sinkErr = benchReqH.AppendTo(buf[:0])
 		}
-		require.NoError(b, sinkErr, "last iteration")
+		if sinkErr != nil {
+			b.Fatalf("last iteration: err = %v", sinkErr)
+		}
 	})
 	b.Run("Eviction", func(b *testing.B) {
 		b.SetBytes(256)
@@ -296,7 +325,9 @@ func BenchmarkEncode(b *testing.B) {
 		for b.Loop() {
 			sinkBytes, sinkErr = benchEv.AppendTo(buf[:0])
 		}
-		require.NoError(b, sinkErr, "last iteration")
+		if sinkErr != nil {
+			b.Fatalf("last iteration: err = %v", sinkErr)
+		}
 	})
 }
 
@@ -315,7 +346,9 @@ func BenchmarkFrame(b *testing.B) {
 		for b.Loop() {
 			sinkBytes, sinkErr = codec.AppendRequestFrame(buf[:0], h, login)
 		}
-		require.NoError(b, sinkErr, "last iteration")
+		if sinkErr != nil {
+			b.Fatalf("last iteration: err = %v", sinkErr)
+		}
 	})
 	b.Run("AppendLoginReplyFrame", func(b *testing.B) {
 		h := codec.ReplyHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}
@@ -324,7 +357,9 @@ func BenchmarkFrame(b *testing.B) {
 		for b.Loop() {
 			sinkBytes, sinkErr = codec.AppendLoginReplyFrame(buf[:0], h, benchReply)
 		}
-		require.NoError(b, sinkErr, "last iteration")
+		if sinkErr != nil {
+			b.Fatalf("last iteration: err = %v", sinkErr)
+		}
 	})
 	b.Run("SplitResult", func(b *testing.B) {
 		body := frame[256:]
@@ -333,7 +368,9 @@ func BenchmarkFrame(b *testing.B) {
 		for b.Loop() {
 			sinkBytes, sinkCode, sinkErr = codec.SplitResult(body)
 		}
-		require.NoError(b, sinkErr, "last iteration")
+		if sinkErr != nil {
+			b.Fatalf("last iteration: err = %v", sinkErr)
+		}
 	})
 	b.Run("FrameSize", func(b *testing.B) {
 		b.SetBytes(256)
@@ -341,7 +378,9 @@ func BenchmarkFrame(b *testing.B) {
 		for b.Loop() {
 			sinkN, sinkErr = codec.FrameSize(frame)
 		}
-		require.NoError(b, sinkErr, "last iteration")
+		if sinkErr != nil {
+			b.Fatalf("last iteration: err = %v", sinkErr)
+		}
 	})
 }
 
@@ -354,7 +393,9 @@ func BenchmarkParseVersion(b *testing.B) {
 			for b.Loop() {
 				sinkVersion, sinkErr = codec.ParseVersion(s)
 			}
-			require.NoError(b, sinkErr, "last iteration")
+			if sinkErr != nil {
+				b.Fatalf("last iteration: err = %v", sinkErr)
+			}
 		})
 	}
 }

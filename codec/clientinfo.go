@@ -10,9 +10,9 @@ import "encoding/binary"
 // the wire; a server gates it with Window.Accepts. Decoded byte fields alias
 // the input; see Clone.
 type ClientVersionInfo struct {
-	Protocol   Version
-	SDKName    []byte
-	SDKVersion []byte
+	Protocol   Version // the protocol version the client speaks, any u32 on the wire
+	SDKName    []byte  // the SDK's name, UTF-8 of 1..255 bytes
+	SDKVersion []byte  // the SDK's version text, UTF-8 of 1..255 bytes
 }
 
 // EncodedLen returns the number of bytes AppendTo writes for a valid value.
@@ -24,11 +24,11 @@ func (c ClientVersionInfo) Validate() error { return c.validate(0) }
 // validate checks c as if encoded at offset base of a larger body.
 func (c ClientVersionInfo) validate(base int) error {
 	off := base + 4
-	if err := checkText(c.SDKName, "sdk_name_len", "sdk_name", off, 1, 1); err != nil {
+	if err := checkText(c.SDKName, &fieldSDKName, off); err != nil {
 		return err
 	}
 	off += 1 + len(c.SDKName)
-	return checkText(c.SDKVersion, "sdk_version_len", "sdk_version", off, 1, 1)
+	return checkText(c.SDKVersion, &fieldSDKVersion, off)
 }
 
 // AppendTo validates c and appends its encoding to dst. On error it returns
@@ -73,7 +73,7 @@ func DecodeClientVersionInfo(src []byte) (ClientVersionInfo, int, error) {
 	if proto, name, version, n, ok := fastClientInfo(src, false); ok {
 		return ClientVersionInfo{Protocol: proto, SDKName: name, SDKVersion: version}, n, nil
 	}
-	r := reader{src: src}
+	r := reader{src: src, truncated: ruleCVITruncated}
 	return decoded(r.clientInfo(), &r)
 }
 
@@ -83,8 +83,8 @@ func ParseClientVersionInfo(src []byte) (ClientVersionInfo, error) {
 	if proto, name, version, _, ok := fastClientInfo(src, true); ok {
 		return ClientVersionInfo{Protocol: proto, SDKName: name, SDKVersion: version}, nil
 	}
-	r := reader{src: src}
-	return parsed(r.clientInfo(), &r)
+	r := reader{src: src, truncated: ruleCVITruncated}
+	return parsed(r.clientInfo(), &r, ruleBodyTrailing)
 }
 
 // fastClientInfo is the fast path of both decoders (see fast.go); whole
@@ -102,10 +102,16 @@ func fastClientInfo(src []byte, whole bool) (Version, []byte, []byte, int, bool)
 // after the protocol version.
 const offInfoText = 4
 
+// clientInfo reads a ClientVersionInfo, alone or as the prefix of a login
+// body: either way a field of it that is missing breaks cvi.truncated, so
+// the message's own truncation rule is set aside while it reads.
 func (r *reader) clientInfo() ClientVersionInfo {
+	outer := r.truncated
+	r.truncated = ruleCVITruncated
 	var c ClientVersionInfo
 	c.Protocol = Version(r.u32("protocol_version"))
-	c.SDKName = r.text8("sdk_name_len", "sdk_name", 1)
-	c.SDKVersion = r.text8("sdk_version_len", "sdk_version", 1)
+	c.SDKName = r.text8(&fieldSDKName)
+	c.SDKVersion = r.text8(&fieldSDKVersion)
+	r.truncated = outer
 	return c
 }

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/iggywire/iggywire/codec"
 )
 
@@ -52,8 +50,14 @@ func TestClientVersionInfoEncodeErrors(t *testing.T) {
 func TestClientVersionInfoPrefix(t *testing.T) {
 	for _, body := range []string{loginIggyHex, patTokHex} {
 		info, n, err := codec.DecodeClientVersionInfo(hx(body))
-		require.NoError(t, err)
-		require.Equal(t, 17, n, "bytes used")
-		require.Equal(t, infoGoSDK, info, "info")
+		if err != nil {
+			t.Fatalf("DecodeClientVersionInfo(%s): err = %v", body, err)
+		}
+		if n != 17 {
+			t.Fatalf("DecodeClientVersionInfo(%s): bytes used = %d, want 17", body, n)
+		}
+		if !sameValue(info, infoGoSDK) {
+			t.Fatalf("DecodeClientVersionInfo(%s): info = %+v, want %+v", body, info, infoGoSDK)
+		}
 	}
 }

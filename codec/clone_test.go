@@ -1,11 +1,10 @@
 package codec_test
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
 )
@@ -38,29 +37,41 @@ func checkAliasing[T interface{ Clone() T }](t *testing.T, wire []byte, want T, 
 	t.Helper()
 	src := append([]byte{}, wire...)
 	v, _, err := decode(src)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("decode(%x): err = %v", wire, err)
+	}
 	clone := v.Clone()
-	require.Equal(t, want, clone, "clone")
+	if !sameValue(clone, want) {
+		t.Fatalf("clone = %+v, want %+v", clone, want)
+	}
 	for name, f := range fieldsOf(v) {
 		if len(f) == 0 {
-			require.Equal(t, true, f == nil, name+" is nil when empty")
+			if f != nil {
+				t.Fatalf("%s = %#v, want nil when empty", name, f)
+			}
 			continue
 		}
-		require.Equal(t, len(f), cap(f), name+" capacity")
+		if cap(f) != len(f) {
+			t.Fatalf("%s capacity = %d, want its length %d", name, cap(f), len(f))
+		}
 		before := append([]byte{}, src...)
 		_ = append(f, 0xEE) // must copy, not write into src
-		require.Equal(t, before, src, "input after appending to "+name)
+		if !bytes.Equal(src, before) {
+			t.Fatalf("input after appending to %s = %x, want %x", name, src, before)
+		}
 	}
 	for name, f := range fieldsOf(clone) {
-		if len(f) == 0 {
-			require.Equal(t, true, f == nil, "clone's "+name+" is nil when empty")
+		if len(f) == 0 && f != nil {
+			t.Fatalf("clone's %s = %#v, want nil when empty", name, f)
 		}
 	}
 	for i := range src {
 		src[i] ^= 0xFF
 	}
-	require.Equal(t, want, clone, "clone after the input changed")
-	if reflect.DeepEqual(want, v) {
+	if !sameValue(clone, want) {
+		t.Fatalf("clone after the input changed = %+v, want %+v", clone, want)
+	}
+	if sameValue(want, v) {
 		t.Fatalf("decoded value did not change with its input: it does not alias it")
 	}
 }
@@ -88,16 +99,24 @@ func TestCloneOfBuiltValue(t *testing.T) {
 	}
 	c := l.Clone()
 	c.Info.SDKName[0], c.Username[0], c.Password.Bytes()[0], c.Context[0] = 'X', 'X', 'X', 'X'
-	require.Equal(t, "go u p c", fmt.Sprintf("%s %s %s %s", l.Info.SDKName, l.Username, l.Password.Bytes(), l.Context), "original")
-	require.Equal(t, []byte(nil), c.Info.SDKVersion, "empty field of a clone")
+	if got, want := fmt.Sprintf("%s %s %s %s", l.Info.SDKName, l.Username, l.Password.Bytes(), l.Context), "go u p c"; got != want {
+		t.Fatalf("original after editing its clone = %q, want %q", got, want)
+	}
+	if c.Info.SDKVersion != nil {
+		t.Fatalf("empty field of a clone = %#v, want nil", c.Info.SDKVersion)
+	}
 
 	p := codec.LoginRegisterPAT{Token: codec.NewSecret([]byte("t"))}
 	pc := p.Clone()
 	pc.Token.Bytes()[0] = 'X'
-	require.Equal(t, "t", string(p.Token.Bytes()), "token of the original")
+	if got := string(p.Token.Bytes()); got != "t" {
+		t.Fatalf("token of the original = %q, want %q", got, "t")
+	}
 
 	r := codec.LoginReply{Session: 1, ServerVersion: []byte("v")}
 	rc := r.Clone()
 	rc.ServerVersion[0] = 'X'
-	require.Equal(t, "v", string(r.ServerVersion), "server version of the original")
+	if got := string(r.ServerVersion); got != "v" {
+		t.Fatalf("server version of the original = %q, want %q", got, "v")
+	}
 }

@@ -15,9 +15,12 @@ const (
 // commandKnownMax is the highest known command value.
 const commandKnownMax = 29
 
-// Known reports whether c is one of the known values 0..29. It compares
-// rather than reading the name table because the header decoders call it.
-func (c Command) Known() bool { return c <= commandKnownMax }
+// Known reports whether c is one of the known values 0..29.
+func (c Command) Known() bool {
+	// A comparison, not a look-up in the name table: the header decoders
+	// call it.
+	return c <= commandKnownMax
+}
 
 // commandNames is the name table of Command: the client-facing kinds by
 // name, the other known values numbered.
@@ -57,10 +60,11 @@ const (
 )
 
 // Known reports whether o is a known value: 0..3, 64..68, 128..149 or
-// 160..162. A reply may echo 0; a request never carries it. It compares
-// rather than reading the name table because the header decoders call it
-// (it must stay inlinable); a test holds the two to the same set.
+// 160..162. A reply may echo 0; a request never carries it.
 func (o Operation) Known() bool {
+	// A comparison, not a look-up in the name table: the header decoders
+	// call it and it must stay inlinable. A test holds the two to the
+	// same set.
 	return o <= OperationLogout || o.IsInternal() || o.inMetadataRange() || o.IsPartition()
 }
 
@@ -102,16 +106,50 @@ const (
 	CodeLoginRegisterWithPAT Code = 45
 )
 
-// codeNames is the name table of Code.
-func codeNames() [7]enumName {
+// The replicated client commands of WIRE.md section 6: each rides its own
+// operation (OperationForCode) and its code never travels in the header.
+const (
+	CodeCreateUser                Code = 33
+	CodeDeleteUser                Code = 34
+	CodeUpdateUser                Code = 35
+	CodeUpdatePermissions         Code = 36
+	CodeChangePassword            Code = 37
+	CodeCreatePersonalAccessToken Code = 42
+	CodeDeletePersonalAccessToken Code = 43
+	CodeSendMessages              Code = 101
+	CodeStoreConsumerOffset       Code = 121
+	CodeDeleteConsumerOffset      Code = 122
+	CodeCreateStream              Code = 202
+	CodeDeleteStream              Code = 203
+	CodeUpdateStream              Code = 204
+	CodePurgeStream               Code = 205
+	CodeCreateTopic               Code = 302
+	CodeDeleteTopic               Code = 303
+	CodeUpdateTopic               Code = 304
+	CodePurgeTopic                Code = 305
+	CodeCreatePartitions          Code = 402
+	CodeDeletePartitions          Code = 403
+	CodeDeleteSegments            Code = 503
+	CodeCreateConsumerGroup       Code = 602
+	CodeDeleteConsumerGroup       Code = 603
+	CodeJoinConsumerGroup         Code = 604
+	CodeLeaveConsumerGroup        Code = 605
+)
+
+// codeNames is the name table of Code: the lifecycle's codes, then the
+// replicated client commands in WIRE.md section 6's order.
+func codeNames() [32]enumName {
 	return [...]enumName{
 		{1, 1, "PING"}, {12, 12, "GET_CLUSTER_METADATA"}, {38, 38, "LOGIN_USER"},
 		{39, 39, "LOGOUT_USER"}, {40, 40, "LOGIN_REGISTER"},
 		{44, 44, "LOGIN_WITH_PERSONAL_ACCESS_TOKEN"}, {45, 45, "LOGIN_REGISTER_WITH_PAT"},
+		{33, 33, "CREATE_USER"}, {34, 34, "DELETE_USER"}, {35, 35, "UPDATE_USER"}, {36, 36, "UPDATE_PERMISSIONS"}, {37, 37, "CHANGE_PASSWORD"}, {42, 42, "CREATE_PERSONAL_ACCESS_TOKEN"}, {43, 43, "DELETE_PERSONAL_ACCESS_TOKEN"}, {101, 101, "SEND_MESSAGES"}, {121, 121, "STORE_CONSUMER_OFFSET"}, {122, 122, "DELETE_CONSUMER_OFFSET"}, {202, 202, "CREATE_STREAM"}, {203, 203, "DELETE_STREAM"}, {204, 204, "UPDATE_STREAM"}, {205, 205, "PURGE_STREAM"}, {302, 302, "CREATE_TOPIC"}, {303, 303, "DELETE_TOPIC"}, {304, 304, "UPDATE_TOPIC"}, {305, 305, "PURGE_TOPIC"}, {402, 402, "CREATE_PARTITIONS"}, {403, 403, "DELETE_PARTITIONS"}, {503, 503, "DELETE_SEGMENTS"}, {602, 602, "CREATE_CONSUMER_GROUP"}, {603, 603, "DELETE_CONSUMER_GROUP"}, {604, 604, "JOIN_CONSUMER_GROUP"}, {605, 605, "LEAVE_CONSUMER_GROUP"},
 	}
 }
 
-// Known reports whether c is one of the codes named above.
+// Known reports whether c is one of the codes named above: the
+// lifecycle's own and every replicated client command, so that
+// Operation.Code and OperationForCode name the same commands.
 func (c Code) Known() bool {
 	names := codeNames()
 	_, ok := lookupName(names[:], uint32(c))
@@ -161,10 +199,13 @@ func reasonNames() [16]enumName {
 	}
 }
 
-// Known reports whether r is a reason that may travel: 1..15. It compares
-// rather than reading the name table because the header decoders call it
-// (and Reserved has a name but may not travel).
-func (r EvictionReason) Known() bool { return r >= ReasonNoSession && r <= ReasonMalformedLogin }
+// Known reports whether r is a reason that may travel: 1..15 (Reserved has
+// a name but may not travel).
+func (r EvictionReason) Known() bool {
+	// A comparison, not a look-up in the name table: the header decoders
+	// call it.
+	return r >= ReasonNoSession && r <= ReasonMalformedLogin
+}
 
 // String names reasons 0..15 and prints others as "UNKNOWN_REASON_N".
 func (r EvictionReason) String() string {

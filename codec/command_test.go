@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/iggywire/iggywire/codec"
 )
 
@@ -14,20 +12,28 @@ import (
 // the client-facing kinds and admits the unknown.
 func TestCommand(t *testing.T) {
 	for c := range 256 {
-		require.Equal(t, c <= 29, codec.Command(c).Known(), fmt.Sprintf("Command(%d).Known", c))
+		if got, want := codec.Command(c).Known(), c <= 29; got != want {
+			t.Fatalf("Command(%d).Known() = %v, want %v", c, got, want)
+		}
 	}
 	names := map[codec.Command]string{
 		0: "Reserved", 5: "Request", 8: "Reply", 13: "Eviction",
 		1: "command_1", 29: "command_29", 30: "UNKNOWN_COMMAND_30", 255: "UNKNOWN_COMMAND_255",
 	}
 	for c, want := range names {
-		require.Equal(t, want, c.String(), fmt.Sprintf("Command(%d).String", c))
+		if got := c.String(); got != want {
+			t.Fatalf("Command(%d).String() = %q, want %q", c, got, want)
+		}
 	}
 	for c := range 256 {
 		cmd := codec.Command(c)
-		require.Equal(t, !cmd.Known(), strings.HasPrefix(cmd.String(), "UNKNOWN_COMMAND_"), "Command(%d): Known and the name table agree", c)
+		if unknown := strings.HasPrefix(cmd.String(), "UNKNOWN_COMMAND_"); unknown != !cmd.Known() {
+			t.Fatalf("Command(%d): Known and the name table agree: Known() = %v, String() = %q", c, cmd.Known(), cmd.String())
+		}
 	}
-	require.Equal(t, [3]codec.Command{5, 8, 13}, [3]codec.Command{codec.CommandRequest, codec.CommandReply, codec.CommandEviction}, "values")
+	if got, want := [3]codec.Command{codec.CommandRequest, codec.CommandReply, codec.CommandEviction}, [3]codec.Command{5, 8, 13}; got != want {
+		t.Fatalf("values: got %d, want %d", got, want)
+	}
 }
 
 // operationKnown is WIRE.md section 6 written out independently: 0..3,
@@ -41,7 +47,9 @@ func operationKnown(o int) bool {
 func TestOperation(t *testing.T) {
 	for o := range 256 {
 		op := codec.Operation(o)
-		require.Equal(t, operationKnown(o), op.Known(), fmt.Sprintf("Operation(%d).Known", o))
+		if got, want := op.Known(), operationKnown(o); got != want {
+			t.Fatalf("Operation(%d).Known() = %v, want %v", o, got, want)
+		}
 	}
 	names := map[codec.Operation]string{
 		0: "Reserved", 1: "Register", 2: "NonReplicated", 3: "Logout",
@@ -52,39 +60,68 @@ func TestOperation(t *testing.T) {
 		163: "UNKNOWN_OPERATION_163", 255: "UNKNOWN_OPERATION_255",
 	}
 	for o, want := range names {
-		require.Equal(t, want, o.String(), fmt.Sprintf("Operation(%d).String", o))
+		if got := o.String(); got != want {
+			t.Fatalf("Operation(%d).String() = %q, want %q", o, got, want)
+		}
 	}
 	for o := range 256 {
 		op := codec.Operation(o)
-		require.Equal(t, !op.Known(), strings.HasPrefix(op.String(), "UNKNOWN_OPERATION_"), "Operation(%d): Known and the name table agree", o)
+		if unknown := strings.HasPrefix(op.String(), "UNKNOWN_OPERATION_"); unknown != !op.Known() {
+			t.Fatalf("Operation(%d): Known and the name table agree: Known() = %v, String() = %q", o, op.Known(), op.String())
+		}
 	}
-	require.Equal(t, [4]codec.Operation{0, 1, 2, 3}, [4]codec.Operation{codec.OperationReserved, codec.OperationRegister, codec.OperationNonReplicated, codec.OperationLogout}, "values")
-	require.Equal(t, [6]codec.Operation{64, 68, 128, 149, 160, 162}, [6]codec.Operation{
+	if got, want := [4]codec.Operation{codec.OperationReserved, codec.OperationRegister, codec.OperationNonReplicated, codec.OperationLogout}, [4]codec.Operation{0, 1, 2, 3}; got != want {
+		t.Fatalf("values: got %d, want %d", got, want)
+	}
+	if got, want := [6]codec.Operation{
 		codec.OperationInternalFirst, codec.OperationInternalLast, codec.OperationMetadataFirst,
 		codec.OperationMetadataLast, codec.OperationPartitionFirst, codec.OperationPartitionLast,
-	}, "range bounds")
+	}, [6]codec.Operation{64, 68, 128, 149, 160, 162}; got != want {
+		t.Fatalf("range bounds: got %d, want %d", got, want)
+	}
 }
 
-// TestCode: the codes of WIRE.md sections 6 and 7 are known; any other u32
-// prints as UNKNOWN_CODE_N.
+// TestCode: the codes of WIRE.md sections 6 and 7 are known, the lifecycle's
+// and the 25 replicated client commands (so that Operation.Code names what
+// OperationForCode knows); any other u32 prints as UNKNOWN_CODE_N.
 func TestCode(t *testing.T) {
 	names := map[codec.Code]string{
 		1: "PING", 12: "GET_CLUSTER_METADATA", 38: "LOGIN_USER", 39: "LOGOUT_USER",
 		40: "LOGIN_REGISTER", 44: "LOGIN_WITH_PERSONAL_ACCESS_TOKEN", 45: "LOGIN_REGISTER_WITH_PAT",
+		33: "CREATE_USER", 34: "DELETE_USER", 35: "UPDATE_USER", 36: "UPDATE_PERMISSIONS", 37: "CHANGE_PASSWORD",
+		42: "CREATE_PERSONAL_ACCESS_TOKEN", 43: "DELETE_PERSONAL_ACCESS_TOKEN",
+		101: "SEND_MESSAGES", 121: "STORE_CONSUMER_OFFSET", 122: "DELETE_CONSUMER_OFFSET",
+		202: "CREATE_STREAM", 203: "DELETE_STREAM", 204: "UPDATE_STREAM", 205: "PURGE_STREAM",
+		302: "CREATE_TOPIC", 303: "DELETE_TOPIC", 304: "UPDATE_TOPIC", 305: "PURGE_TOPIC",
+		402: "CREATE_PARTITIONS", 403: "DELETE_PARTITIONS", 503: "DELETE_SEGMENTS",
+		602: "CREATE_CONSUMER_GROUP", 603: "DELETE_CONSUMER_GROUP", 604: "JOIN_CONSUMER_GROUP", 605: "LEAVE_CONSUMER_GROUP",
 	}
-	for c := range codec.Code(300) {
+	for op := range 256 {
+		if c, ok := codec.Operation(op).Code(); ok && (!c.Known() || codec.OperationForCode(c) != codec.Operation(op)) {
+			t.Fatalf("Operation(%d).Code() = %v (known %t), which rides %v", op, c, c.Known(), codec.OperationForCode(c))
+		}
+	}
+	for c := range codec.Code(700) {
 		want, known := names[c]
-		require.Equal(t, known, c.Known(), fmt.Sprintf("Code(%d).Known", c))
+		if got := c.Known(); got != known {
+			t.Fatalf("Code(%d).Known() = %v, want %v", c, got, known)
+		}
 		if !known {
 			want = fmt.Sprintf("UNKNOWN_CODE_%d", c)
 		}
-		require.Equal(t, want, c.String(), fmt.Sprintf("Code(%d).String", c))
+		if got := c.String(); got != want {
+			t.Fatalf("Code(%d).String() = %q, want %q", c, got, want)
+		}
 	}
-	require.Equal(t, "UNKNOWN_CODE_4294967295", codec.Code(1<<32-1).String(), "max")
-	require.Equal(t, [7]codec.Code{1, 12, 38, 39, 40, 44, 45}, [7]codec.Code{
+	if got, want := codec.Code(1<<32-1).String(), "UNKNOWN_CODE_4294967295"; got != want {
+		t.Fatalf("max: Code(1<<32-1).String() = %q, want %q", got, want)
+	}
+	if got, want := [7]codec.Code{
 		codec.CodePing, codec.CodeGetClusterMetadata, codec.CodeLoginUser, codec.CodeLogoutUser,
 		codec.CodeLoginRegister, codec.CodeLoginWithPAT, codec.CodeLoginRegisterWithPAT,
-	}, "values")
+	}, [7]codec.Code{1, 12, 38, 39, 40, 44, 45}; got != want {
+		t.Fatalf("values: got %d, want %d", got, want)
+	}
 }
 
 // TestEvictionReason: names and values of WIRE.md section 6; Known is
@@ -98,14 +135,20 @@ func TestEvictionReason(t *testing.T) {
 	}
 	for r := range 256 {
 		reason := codec.EvictionReason(r)
-		require.Equal(t, 1 <= r && r <= 15, reason.Known(), fmt.Sprintf("reason %d Known", r))
+		if got, want := reason.Known(), 1 <= r && r <= 15; got != want {
+			t.Fatalf("reason %d Known() = %v, want %v", r, got, want)
+		}
 		want := fmt.Sprintf("UNKNOWN_REASON_%d", r)
 		if r < len(names) {
 			want = names[r]
 		}
-		require.Equal(t, want, reason.String(), fmt.Sprintf("reason %d String", r))
+		if got := reason.String(); got != want {
+			t.Fatalf("reason %d String() = %q, want %q", r, got, want)
+		}
 	}
-	require.Equal(t, [4]codec.EvictionReason{1, 9, 14, 15}, [4]codec.EvictionReason{
+	if got, want := [4]codec.EvictionReason{
 		codec.ReasonNoSession, codec.ReasonInvalidCredentials, codec.ReasonIncompatibleProtocol, codec.ReasonMalformedLogin,
-	}, "values")
+	}, [4]codec.EvictionReason{1, 9, 14, 15}; got != want {
+		t.Fatalf("values: got %d, want %d", got, want)
+	}
 }

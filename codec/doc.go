@@ -30,9 +30,23 @@
 // # Errors
 //
 // Every decode and validation failure is a *Error naming the field, its byte
-// offset and the rule that was broken. Each *Error matches exactly one of the
+// offset and the rule that was broken, as WIRE.md section 9 says a decoder
+// reports an error (it states where offsets point). Error.Rule is the rule's
+// stable id, the one the conformance vectors use (vectors/rules.json:
+// "cvi.sdk_name.utf8", "request.size", ...), and an encoder's Validate
+// reports the id that decoding the same bytes would; Error.Want is the rule
+// written like code, for people. Each *Error matches exactly one of the
 // sentinels (ErrTruncated, ErrCommand, ...) with errors.Is. Checks run in the
-// order the wire reference lists them, and the first broken rule is reported.
+// order the wire reference lists them, and the first broken rule is
+// reported. An error's text names the field, the offset, the class, what
+// the rule wants and its id, never a byte of the input.
+//
+// What a frame means to a client is a second kind of error: Status.Err and
+// Eviction.Err return an *IggyError (match one with errors.Is(err,
+// StatusInvalidCredentials.Err())) or an *IncompatibleProtocolError, and
+// nil for StatusOK. Every error type of the package has a pointer receiver,
+// so errors.As wants a **Error, **IggyError or **IncompatibleProtocolError.
+// ReadFrame's ErrFrameTooLarge is a plain sentinel.
 //
 // Passwords and tokens are carried as Secret, which holds no byte slice:
 // every way of printing it, or a value that contains it, shows a redaction

@@ -40,21 +40,53 @@ var (
 
 // Error reports the first broken rule of a decode, parse or validation.
 //
-// Field is the wire name of the field (as in the reference layout), Offset
-// the byte offset of that field in the input (or, for an encoder, in the
-// encoding it would have produced; for version text, the index of the
-// offending character), and Rule the rule written like code. Err is the
-// sentinel it matches. An Error never contains the bytes of a secret.
+// Rule is the stable id of that rule, the id vectors/rules.json gives it
+// ("cvi.sdk_name.utf8", "request.size"; a validity rule, or for the few
+// limits only an encoder can break, such as a password over 255 bytes, an
+// encoding rule): a program may branch on it, and ids are append-only like
+// the vectors' own (a rule keeps its id, and new rules get new ids). The id
+// depends on the message: an error in the ClientVersionInfo prefix of a
+// login body is a cvi.* rule. Want is the same rule written like code for
+// people ("valid UTF-8", "1 <= reason <= 15"); its wording may change.
+// Field and Offset say where the rule broke (WIRE.md section 9), and Err is
+// the sentinel of the class of failure, which errors.Is matches. An Error
+// never contains the bytes of its input, so never those of a secret.
 type Error struct {
-	Field  string
+	// Field is the wire name of the field that breaks the rule, as in
+	// the reference layout ("sdk_name", "reserved", "header").
+	Field string
+	// Offset is the byte offset of that field in the input, or of its
+	// first bad byte (WIRE.md section 9). For an encoder it is the offset
+	// in the encoding it would have produced, and for version text the
+	// index of the offending character.
 	Offset int
-	Rule   string
-	Err    error
+	// Rule is the stable id of the broken rule in vectors/rules.json.
+	// It never changes for a given rule.
+	Rule string
+	// Want is what the rule wants, written like code, for people; its
+	// wording may change, so a program should read Rule instead.
+	Want string
+	// Err is the sentinel the error matches (ErrTruncated, ErrUTF8, ...).
+	Err error
 }
 
-// Error returns "codec: FIELD at offset N: RULE (CLASS)".
+// Error reads "codec: FIELD at offset N: CLASS, want WANT (rule ID)", as
+// in "codec: sdk_name at offset 6: invalid UTF-8, want valid UTF-8 (rule
+// cvi.sdk_name.utf8)": what was found, what the rule wants, and its id. An
+// Error built by hand without a Want or a Rule leaves that part out.
 func (e *Error) Error() string {
-	return "codec: " + e.Field + " at offset " + strconv.Itoa(e.Offset) + ": " + e.Rule + " (" + e.Err.Error() + ")"
+	class := "<nil>"
+	if e.Err != nil {
+		class = e.Err.Error()
+	}
+	s := "codec: " + e.Field + " at offset " + strconv.Itoa(e.Offset) + ": " + class
+	if e.Want != "" {
+		s += ", want " + e.Want
+	}
+	if e.Rule != "" {
+		s += " (rule " + e.Rule + ")"
+	}
+	return s
 }
 
 // Unwrap returns the sentinel, so errors.Is(err, ErrTruncated) works.
@@ -62,9 +94,9 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // newError is the single allocation of an error path. It is kept out of
 // line so that the many error returns of a decoder stay small calls and the
-// success path stays short.
+// success path stays short. rule is one of the constants of rules.go.
 //
 //go:noinline
-func newError(kind error, field string, off int, rule string) error {
-	return &Error{Field: field, Offset: off, Rule: rule, Err: kind}
+func newError(kind error, field string, off int, rule, want string) error {
+	return &Error{Field: field, Offset: off, Rule: rule, Want: want, Err: kind}
 }

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/codectest"
 )
@@ -16,10 +13,13 @@ import (
 // sentinel.
 func TestErrorText(t *testing.T) {
 	_, err := codec.ParseClientVersionInfo(hx("00 2c 00 00 | 02 61 ff | 01 31"))
-	require.Equal(t, "codec: sdk_name at offset 6: valid UTF-8 (invalid UTF-8)", err.Error(), "Error")
+	if got, want := err.Error(), "codec: sdk_name at offset 6: invalid UTF-8, want valid UTF-8 (rule cvi.sdk_name.utf8)"; got != want {
+		t.Fatalf("Error() = %q, want %q", got, want)
+	}
 	ce := codecError(t, err)
-	require.Equal(t, codec.ErrUTF8, ce.Unwrap(), "Unwrap")
-	require.Equal(t, codec.ErrUTF8, errors.Unwrap(err), "errors.Unwrap")
+	if ce.Unwrap() != codec.ErrUTF8 || errors.Unwrap(err) != codec.ErrUTF8 {
+		t.Fatalf("Unwrap = %v, errors.Unwrap = %v; want ErrUTF8", ce.Unwrap(), errors.Unwrap(err))
+	}
 }
 
 // TestSentinelsDistinct: no sentinel matches another, so "exactly one"
@@ -28,13 +28,19 @@ func TestSentinelsDistinct(t *testing.T) {
 	sentinels := codectest.Sentinels()
 	seen := map[string]bool{}
 	for i, a := range sentinels {
-		assert.False(t, seen[a.Error()], "two sentinels read %q", a.Error())
+		if seen[a.Error()] {
+			t.Errorf("two sentinels read %q", a.Error())
+		}
 		seen[a.Error()] = true
 		for j, b := range sentinels {
-			require.Equal(t, i == j, errors.Is(a, b), a.Error()+" is "+b.Error())
+			if errors.Is(a, b) != (i == j) {
+				t.Fatalf("errors.Is(%v, %v) = %t, want %t", a, b, !(i == j), i == j)
+			}
 		}
 	}
-	require.Len(t, sentinels, 12, "sentinel count")
+	if len(sentinels) != 12 {
+		t.Fatalf("%d sentinels, want 12", len(sentinels))
+	}
 }
 
 // anyDecoders is every decoder of the package, results boxed; n is the

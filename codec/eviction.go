@@ -5,12 +5,20 @@ package codec
 // field. Window is non-zero only for ReasonIncompatibleProtocol, where it
 // carries the versions the server accepts (Max at byte 144, Min at 148).
 type Eviction struct {
+	// Checksum, ChecksumBody and Cluster (bytes 0, 16, 32) are carried as
+	// they are, as in every header.
 	Checksum, ChecksumBody, Cluster Uint128
-	View, Release                   uint32
-	Replica                         uint8
-	Client                          Uint128
-	Window                          Window
-	Reason                          EvictionReason
+	// View and Release (bytes 52, 56) are carried as they are.
+	View, Release uint32
+	// Replica (byte 61) is carried as it is.
+	Replica uint8
+	// Client (byte 128) is the client id evicted, never 0.
+	Client Uint128
+	// Window (bytes 144..152) is the accept window of a reason 14
+	// eviction, zero for every other reason.
+	Window Window
+	// Reason (byte 255) says why the session ends.
+	Reason EvictionReason
 }
 
 // NewEviction returns the eviction of client for reason, with a zero window.
@@ -33,7 +41,7 @@ func (e Eviction) Validate() error { return e.validate() }
 // validate is Validate on a pointer, so that AppendTo checks e in place.
 func (e *Eviction) validate() error {
 	if e.Client.IsZero() {
-		return clientError(offEvClient)
+		return clientError(offEvClient, ruleEvClient)
 	}
 	return checkReason(e.Reason, e.Window)
 }
@@ -58,11 +66,11 @@ func reasonOK(r EvictionReason, w Window) bool {
 func reasonError(r EvictionReason) error {
 	switch {
 	case !r.Known():
-		return newError(ErrReason, "reason", offEvReason, "1 <= reason <= 15")
+		return newError(ErrReason, "reason", offEvReason, ruleEvReason, "1 <= reason <= 15")
 	case r == ReasonIncompatibleProtocol:
-		return newError(ErrWindow, "window", offEvWindowMax, "reason == 14 => 1 <= min <= max")
+		return newError(ErrWindow, "window", offEvWindowMax, ruleEvWindow14, "reason == 14 => 1 <= min <= max")
 	}
-	return newError(ErrWindow, "window", offEvWindowMax, "reason != 14 => window == 0")
+	return newError(ErrWindow, "window", offEvWindowMax, ruleEvWindowZero, "reason != 14 => window == 0")
 }
 
 // EncodedLen returns HeaderSize.
@@ -88,8 +96,7 @@ func (e Eviction) AppendTo(dst []byte) ([]byte, error) {
 // DecodeEviction decodes the first 256 bytes of src as an eviction. It
 // checks, in the reference's order: the length, command == 13, size == 256,
 // client != 0, reserved_frame zero, reserved zero, then the reason and
-// window rules of Validate. It is Eviction.Decode returning a value; Decode
-// avoids the copy.
+// window rules of Validate. It is Eviction.Decode returning a value.
 func DecodeEviction(src []byte) (e Eviction, err error) {
 	err = e.Decode(src)
 	return e, err
@@ -97,7 +104,7 @@ func DecodeEviction(src []byte) (e Eviction, err error) {
 
 // Decode decodes the first 256 bytes of src into e, with the checks of
 // DecodeEviction in the same order. On error e is the zero value. Like
-// RequestHeader.Decode, it spares the caller the copy of a returned value.
+// RequestHeader.Decode, it writes into an eviction the caller keeps.
 func (e *Eviction) Decode(src []byte) error {
 	b, err := header(src, CommandEviction)
 	if err != nil {
@@ -124,10 +131,10 @@ func (e *Eviction) Decode(src []byte) error {
 // one test rejected, in the reference's order.
 func evictionError(b *hdr, size uint32, e *Eviction) error {
 	if size != HeaderSize {
-		return newError(ErrSize, "size", offSize, "size == 256")
+		return newError(ErrSize, "size", offSize, ruleEvSize, "size == 256")
 	}
 	if e.Client.IsZero() {
-		return clientError(offEvClient)
+		return clientError(offEvClient, ruleEvClient)
 	}
 	if err := checkEvictionReserved(b); err != nil {
 		return err
@@ -136,14 +143,22 @@ func evictionError(b *hdr, size uint32, e *Eviction) error {
 }
 
 // Err returns what e means to a client (wire reference section 8): an
-// IncompatibleProtocolError for reason 14 with a well-formed window, else a
-// Status (an unknown reason is StatusInvalidCommand).
+// *IncompatibleProtocolError for reason 14 with a well-formed window, else
+// the *IggyError of Status. An eviction always ends the session, so Err is
+// never nil.
 func (e Eviction) Err() error {
+	if e.Reason == ReasonIncompatibleProtocol && e.Window.Valid() {
+		return &IncompatibleProtocolError{Window: e.Window}
+	}
+	return e.Status().Err()
+}
+
+// Status returns the status e maps to for a client (wire reference section
+// 8): never StatusOK. Reason 14 maps to StatusUnauthenticated here; Err
+// says more when its window is well-formed.
+func (e Eviction) Status() Status {
 	switch e.Reason {
 	case ReasonIncompatibleProtocol:
-		if e.Window.Valid() {
-			return IncompatibleProtocolError{Window: e.Window}
-		}
 		return StatusUnauthenticated
 	case ReasonNoSession, ReasonSessionTooLow, ReasonSessionReleaseMismatch,
 		ReasonUserInactive, ReasonSessionError:

@@ -1,10 +1,9 @@
 package codec_test
 
 import (
+	"errors"
+	"reflect"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
 )
@@ -22,11 +21,19 @@ func TestDecodeEvictionForClientIllFormed(t *testing.T) {
 	for _, w := range []codec.Window{{Min: 0x2C00, Max: 0x2800}, {}, {Min: 0, Max: 5}, {Min: 5, Max: 0}} {
 		b := applyRules(ev14Hex, breakRule{mutate: setLE(144, 4, uint64(w.Max))}, breakRule{mutate: setLE(148, 4, uint64(w.Min))})
 		_, err := codec.DecodeEviction(b)
-		require.ErrorIs(t, err, codec.ErrWindow, "DecodeEviction refuses %v", w)
+		if !errors.Is(err, codec.ErrWindow) {
+			t.Fatalf("DecodeEviction refuses %v: err = %v, want %v", w, err, codec.ErrWindow)
+		}
 		e, err := codec.DecodeEvictionForClient(b)
-		require.NoError(t, err, "window %v", w)
-		assert.Equal(t, codec.Eviction{Client: client5, Window: w, Reason: codec.ReasonIncompatibleProtocol}, e)
-		assert.Equal(t, error(codec.StatusUnauthenticated), e.Err(), "window %v", w)
+		if err != nil {
+			t.Fatalf("DecodeEvictionForClient, window %v: err = %v", w, err)
+		}
+		if want := (codec.Eviction{Client: client5, Window: w, Reason: codec.ReasonIncompatibleProtocol}); e != want {
+			t.Errorf("DecodeEvictionForClient, window %v = %+v, want %+v", w, e, want)
+		}
+		if got, want := e.Err(), codec.StatusUnauthenticated.Err(); !errors.Is(got, want) {
+			t.Errorf("window %v: Err() = %v, want %v", w, got, want)
+		}
 	}
 }
 
@@ -46,8 +53,12 @@ func TestDecodeEvictionForClientAgrees(t *testing.T) {
 		if wantErr != nil && len(b) == codec.HeaderSize && b[255] == 14 {
 			continue // the ill-formed window case, tested above
 		}
-		assert.Equal(t, want, got)
-		assert.Equal(t, wantErr, err)
+		if got != want {
+			t.Errorf("DecodeEvictionForClient(%x) = %+v, want DecodeEviction's %+v", b, got, want)
+		}
+		if !reflect.DeepEqual(err, wantErr) {
+			t.Errorf("DecodeEvictionForClient(%x): err = %v, want DecodeEviction's %v", b, err, wantErr)
+		}
 	}
 }
 
@@ -70,8 +81,12 @@ func TestDecodeEvictionForClientRuleOrder(t *testing.T) {
 func TestDecodeEvictionForClientAllocs(t *testing.T) {
 	b := ev14IllFormed()
 	allocs := testing.AllocsPerRun(100, func() { sinkEv, sinkErr = codec.DecodeEvictionForClient(b) })
-	assert.Zero(t, allocs)
-	require.NoError(t, sinkErr)
+	if allocs != 0 {
+		t.Errorf("DecodeEvictionForClient: %v allocations, want 0", allocs)
+	}
+	if sinkErr != nil {
+		t.Fatalf("DecodeEvictionForClient: err = %v", sinkErr)
+	}
 }
 
 // TestIncompatibleProtocolErrorClient: the error of WIRE.md section 8,
@@ -80,8 +95,14 @@ func TestDecodeEvictionForClientAllocs(t *testing.T) {
 func TestIncompatibleProtocolErrorClient(t *testing.T) {
 	w := codec.Window{Min: 0x2800, Max: 0x2C00}
 	e := codec.IncompatibleProtocolError{Client: codec.MustPack(0, 12, 1), Window: w}
-	assert.Equal(t, "incompatible protocol version: client speaks 0.12.1, server accepts [0.10.0, 0.11.0]", e.Error())
-	assert.Equal(t, "incompatible protocol version: server accepts [0.10.0, 0.11.0]", codec.IncompatibleProtocolError{Window: w}.Error())
-	assert.Equal(t, codec.IncompatibleProtocolError{Window: w}, codec.NewIncompatibleProtocol(client5, w).Err(),
-		"an eviction alone does not know the client's version")
+	if got, want := e.Error(), "incompatible protocol version: client speaks 0.12.1, server accepts [0.10.0, 0.11.0]"; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	if got, want := (&codec.IncompatibleProtocolError{Window: w}).Error(), "incompatible protocol version: server accepts [0.10.0, 0.11.0]"; got != want {
+		t.Errorf("Error() without a client version = %q, want %q", got, want)
+	}
+	got, ok := codec.NewIncompatibleProtocol(client5, w).Err().(*codec.IncompatibleProtocolError)
+	if want := (codec.IncompatibleProtocolError{Window: w}); !ok || *got != want {
+		t.Errorf("an eviction alone does not know the client's version: Err() = %#v, want %#v", got, want)
+	}
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/iggywire/iggywire/codec"
 )
 
@@ -68,8 +66,12 @@ func TestEvictionWindowRules(t *testing.T) {
 			wantErr(t, err, codec.ErrWindow, "window", 144)
 			continue
 		}
-		require.NoError(t, err)
-		require.Equal(t, codec.Window{Min: codec.Version(c.min), Max: codec.Version(c.max)}, got.Window, "window")
+		if err != nil {
+			t.Fatalf("reason %d, max %#x, min %#x: err = %v", c.reason, c.max, c.min, err)
+		}
+		if want := (codec.Window{Min: codec.Version(c.min), Max: codec.Version(c.max)}); got.Window != want {
+			t.Fatalf("reason %d: window = %v, want %v", c.reason, got.Window, want)
+		}
 	}
 }
 
@@ -84,8 +86,12 @@ func TestEvictionEveryReason(t *testing.T) {
 		case r == 14:
 			wantErr(t, err, codec.ErrWindow, "window", 144)
 		default:
-			require.NoError(t, err)
-			require.Equal(t, codec.EvictionReason(r), got.Reason, "reason")
+			if err != nil {
+				t.Fatalf("reason %d: err = %v", r, err)
+			}
+			if got.Reason != codec.EvictionReason(r) {
+				t.Fatalf("reason = %d, want %d", got.Reason, r)
+			}
 		}
 	}
 }
@@ -94,8 +100,12 @@ func TestEvictionEveryReason(t *testing.T) {
 // and the constructors.
 func TestEvictionValidate(t *testing.T) {
 	w := codec.Window{Min: 0x2800, Max: 0x2C00}
-	require.Equal(t, ev14, codec.NewIncompatibleProtocol(client5, w), "NewIncompatibleProtocol")
-	require.Equal(t, codec.Eviction{Client: client5, Reason: codec.ReasonStaleClient}, codec.NewEviction(client5, codec.ReasonStaleClient), "NewEviction")
+	if got := codec.NewIncompatibleProtocol(client5, w); got != ev14 {
+		t.Fatalf("NewIncompatibleProtocol = %+v, want %+v", got, ev14)
+	}
+	if got, want := codec.NewEviction(client5, codec.ReasonStaleClient), (codec.Eviction{Client: client5, Reason: codec.ReasonStaleClient}); got != want {
+		t.Fatalf("NewEviction = %+v, want %+v", got, want)
+	}
 	cases := []struct {
 		name  string
 		e     codec.Eviction
@@ -115,15 +125,19 @@ func TestEvictionValidate(t *testing.T) {
 			wantErr(t, c.e.Validate(), c.kind, c.field, c.off)
 			out, err := c.e.AppendTo(nil)
 			wantErr(t, err, c.kind, c.field, c.off)
-			require.Equal(t, []byte(nil), out, "dst after a failed AppendTo")
+			if out != nil {
+				t.Fatalf("dst after a failed AppendTo = %#v, want nil", out)
+			}
 		})
 	}
-	require.Equal(t, 256, ev1.EncodedLen(), "EncodedLen")
+	if got := ev1.EncodedLen(); got != 256 {
+		t.Fatalf("EncodedLen() = %d, want 256", got)
+	}
 }
 
 // TestEvictionErr maps every reason byte as WIRE.md section 8 does.
 func TestEvictionErr(t *testing.T) {
-	want := func(r int) error {
+	want := func(r int) codec.Status {
 		switch r {
 		case 1, 7, 8, 11, 12:
 			return codec.StatusUnauthenticated
@@ -142,25 +156,34 @@ func TestEvictionErr(t *testing.T) {
 	}
 	for r := range 256 {
 		e := codec.Eviction{Client: client5, Reason: codec.EvictionReason(r)}
-		require.Equal(t, want(r), e.Err(), fmt.Sprintf("reason %d", r))
+		var ie *codec.IggyError
+		if got := e.Err(); !errors.As(got, &ie) || ie.Status != want(r) || e.Status() != want(r) {
+			t.Fatalf("reason %d: Err() = %v, Status() = %v; want %v", r, got, e.Status(), want(r))
+		}
 	}
 
 	// Reason 14 with a well-formed window is IncompatibleProtocolError.
 	err := ev14.Err()
-	var ipe codec.IncompatibleProtocolError
+	var ipe *codec.IncompatibleProtocolError
 	if !errors.As(fmt.Errorf("login: %w", err), &ipe) {
 		t.Fatalf("reason 14: got %v, want IncompatibleProtocolError", err)
 	}
-	require.Equal(t, ev14.Window, ipe.Window, "window")
-	require.Equal(t, "incompatible protocol version: server accepts [0.10.0, 0.11.0]", err.Error(), "Error")
+	if ipe.Window != ev14.Window {
+		t.Fatalf("window = %v, want %v", ipe.Window, ev14.Window)
+	}
+	if got, want := err.Error(), "incompatible protocol version: server accepts [0.10.0, 0.11.0]"; got != want {
+		t.Fatalf("Error() = %q, want %q", got, want)
+	}
 	for _, bad := range []codec.Window{{}, {Min: 2, Max: 1}, {Min: 0, Max: 5}} {
 		e := codec.NewIncompatibleProtocol(client5, bad)
-		require.Equal(t, error(codec.StatusUnauthenticated), e.Err(), fmt.Sprintf("14 with %v", bad))
+		if got, want := e.Err(), codec.StatusUnauthenticated.Err(); !errors.Is(got, want) {
+			t.Fatalf("14 with %v: Err() = %v, want %v", bad, got, want)
+		}
 	}
 
-	// A Status survives wrapping.
+	// A status error survives wrapping, and matches its own status only.
 	wrapped := fmt.Errorf("connect: %w", codec.Eviction{Reason: codec.ReasonSessionTooLow}.Err())
-	if !errors.Is(wrapped, codec.StatusUnauthenticated) || errors.Is(wrapped, codec.StatusInvalidCommand) {
+	if !errors.Is(wrapped, codec.StatusUnauthenticated.Err()) || errors.Is(wrapped, codec.StatusInvalidCommand.Err()) {
 		t.Fatalf("errors.Is through %%w: %v", wrapped)
 	}
 }

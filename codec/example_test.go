@@ -1,6 +1,7 @@
 package codec_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -47,12 +48,12 @@ func ExampleEviction_Err() {
 		panic(err)
 	}
 	err = fmt.Errorf("login: %w", ev.Err())
-	var ipe codec.IncompatibleProtocolError
+	var ipe *codec.IncompatibleProtocolError
 	if errors.As(err, &ipe) {
 		fmt.Println(ev.Reason, ipe.Window)
 	}
 	fmt.Println(err)
-	fmt.Println(errors.Is(codec.NewEviction(codec.Uint128From(7), codec.ReasonNoSession).Err(), codec.StatusUnauthenticated))
+	fmt.Println(errors.Is(codec.NewEviction(codec.Uint128From(7), codec.ReasonNoSession).Err(), codec.StatusUnauthenticated.Err()))
 	// Output:
 	// IncompatibleProtocol [0.11.0, 0.11.0]
 	// login: incompatible protocol version: server accepts [0.11.0, 0.11.0]
@@ -102,6 +103,37 @@ func ExampleSplitResult() {
 	// OK 1 42 0.11.0 0.6.0
 }
 
+// A client reads the server's answer from the connection with ReadFrame,
+// which checks the size field before it reads a body, and then decodes the
+// frame it got: only that frame, however many bytes follow it.
+func ExampleReadFrame() {
+	// What the server sent, and the start of what it sends next.
+	sent, _ := codec.AppendLoginReplyFrame(nil,
+		codec.ReplyHeader{Client: codec.Uint128From(0x5eed), Operation: codec.OperationRegister},
+		codec.LoginReply{UserID: 1, Session: 42, ServerProtocol: 0x2C00, ServerVersion: []byte("0.6.0")})
+	conn := bytes.NewReader(append(sent, "next frame"...))
+
+	frame, err := codec.ReadFrame(conn, nil, codec.MaxFrameSize)
+	if err != nil {
+		panic(err)
+	}
+	h, err := codec.DecodeReplyHeader(frame)
+	if err != nil {
+		panic(err)
+	}
+	payload, code, err := codec.SplitResult(frame[codec.HeaderSize:])
+	if err != nil || code != codec.StatusOK {
+		panic(fmt.Sprint(err, code))
+	}
+	reply, err := codec.ParseLoginReply(payload)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(h.Status, reply.UserID, reply.Session, reply.ServerProtocol, string(reply.ServerVersion), conn.Len())
+	// Output:
+	// OK 1 42 0.11.0 0.6.0 10
+}
+
 // ParseVersion accepts a pre-release or build suffix and ignores it.
 func ExampleParseVersion() {
 	for _, s := range []string{"0.11.0", "0.11.0-edge.2", "1.2.3+build.5", "v1.2.3", "1.2.1024"} {
@@ -116,8 +148,8 @@ func ExampleParseVersion() {
 	// 0.11.0 -> 0.11.0 (0x00002c00)
 	// 0.11.0-edge.2 -> 0.11.0 (0x00002c00)
 	// 1.2.3+build.5 -> 1.2.3 (0x00100803)
-	// v1.2.3 -> codec: version at offset 0: component is one or more digits (syntax error)
-	// 1.2.1024 -> codec: version at offset 4: component <= 1023 (out of range)
+	// v1.2.3 -> codec: version at offset 0: syntax error, want one or more digits (rule version.text.digits)
+	// 1.2.1024 -> codec: version at offset 4: out of range, want component <= 1023 (rule version.text.range)
 }
 
 // A server reads each request header into one value it keeps for the
@@ -142,5 +174,5 @@ func ExampleRequestHeader_Decode() {
 	// Output:
 	// NonReplicated PING 256
 	// true Reserved
-	// codec: reserved at offset 255: reserved byte == 0 (non-zero reserved byte)
+	// codec: reserved at offset 255: non-zero reserved byte, want reserved byte == 0 (rule request.reserved)
 }

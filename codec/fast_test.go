@@ -1,10 +1,8 @@
 package codec
 
 import (
+	"reflect"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // fastCase is one body kind: its fast path and its reader.
@@ -20,7 +18,9 @@ func fastCases(t *testing.T) []fastCase {
 	infoUTF8 := ClientVersionInfo{Protocol: 0x2C00, SDKName: []byte("gö"), SDKVersion: []byte("1")}
 	enc := func(v interface{ AppendTo([]byte) ([]byte, error) }) []byte {
 		b, err := v.AppendTo(nil)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatalf("AppendTo(%+v): err = %v", v, err)
+		}
 		return b
 	}
 	var cases []fastCase
@@ -100,12 +100,18 @@ func TestFastPathAgreesWithReader(t *testing.T) {
 				r := reader{src: src}
 				want := c.read(&r)
 				if r.err == nil && whole {
-					r.err = trailing(src, r.off)
+					r.err = trailing(src, r.off, ruleBodyTrailing)
 				}
 				if ok {
-					require.NoError(t, r.err, "%s %x whole=%v: the fast path accepts what the reader rejects", c.name, src, whole)
-					assert.Equal(t, want, v, "%s %x", c.name, src)
-					assert.Equal(t, r.off, n, "%s %x", c.name, src)
+					if r.err != nil {
+						t.Fatalf("%s %x whole=%v: the fast path accepts what the reader rejects: %v", c.name, src, whole, r.err)
+					}
+					if !reflect.DeepEqual(v, want) {
+						t.Errorf("%s %x: fast path value %+v, want the reader's %+v", c.name, src, v, want)
+					}
+					if n != r.off {
+						t.Errorf("%s %x: fast path used %d bytes, want the reader's %d", c.name, src, n, r.off)
+					}
 				} else if r.err == nil && ascii(src[min(len(src), textFrom):]) {
 					t.Errorf("%s %x whole=%v: valid ASCII body left to the reader", c.name, src, whole)
 				}
@@ -122,11 +128,15 @@ func TestASCII(t *testing.T) {
 		for i := range b {
 			b[i] = 'a' + byte(i%26)
 		}
-		assert.True(t, ascii(b), "len %d", n)
+		if !ascii(b) {
+			t.Errorf("len %d: ascii(%q) = false, want true", n, b)
+		}
 		for i := range b {
 			c := b[i]
 			b[i] = 0x80
-			assert.False(t, ascii(b), "len %d, 0x80 at %d", n, i)
+			if ascii(b) {
+				t.Errorf("len %d, 0x80 at %d: ascii(%q) = true, want false", n, i, b)
+			}
 			b[i] = c
 		}
 	}
@@ -136,10 +146,14 @@ func TestASCII(t *testing.T) {
 // its top n bytes: only a high bit among them fails.
 func TestASCIITop(t *testing.T) {
 	for n := 0; n <= 8; n++ {
-		assert.True(t, asciiTop(0x7f7f7f7f7f7f7f7f, n), "n %d", n)
+		if !asciiTop(0x7f7f7f7f7f7f7f7f, n) {
+			t.Errorf("n %d: asciiTop(0x7f7f7f7f7f7f7f7f, %d) = false, want true", n, n)
+		}
 		for i := range 8 {
 			w := uint64(0x80) << (8 * i)
-			assert.Equal(t, i >= 8-n, !asciiTop(w, n), "n %d, high bit in byte %d", n, i)
+			if fails, want := !asciiTop(w, n), i >= 8-n; fails != want {
+				t.Errorf("n %d, high bit in byte %d: asciiTop(%#x, %d) = %v, want %v", n, i, w, n, !fails, !want)
+			}
 		}
 	}
 }

@@ -7,7 +7,7 @@ import "encoding/binary"
 // the decoder.
 func PeekCommand(src []byte) (Command, error) {
 	if len(src) < HeaderSize {
-		return 0, newError(ErrTruncated, "header", len(src), "len >= 256")
+		return 0, newError(ErrTruncated, "header", len(src), ruleHeaderLength, wantHeader)
 	}
 	return Command(src[offCommand]), nil
 }
@@ -15,13 +15,15 @@ func PeekCommand(src []byte) (Command, error) {
 // FrameSize returns the total size of the frame whose header starts src: the
 // header's size field, checked to be within 256..MaxFrameSize. A reader uses
 // it to know how many body bytes follow; a size outside the range means the
-// next frame cannot be found and the connection must end.
+// next frame cannot be found and the connection must end. It reads a header
+// of any kind, so its size error is the frame's rule, frame.size, not a
+// Request's or Reply's.
 func FrameSize(src []byte) (int, error) {
 	if len(src) < HeaderSize {
-		return 0, newError(ErrTruncated, "header", len(src), "len >= 256")
+		return 0, newError(ErrTruncated, "header", len(src), ruleHeaderLength, wantHeader)
 	}
 	size := binary.LittleEndian.Uint32(src[offSize:])
-	if err := checkSize(size); err != nil {
+	if err := checkSize(size, ruleFrameSize); err != nil {
 		return 0, err
 	}
 	return int(size), nil
@@ -89,17 +91,17 @@ func AppendLoginReplyFrame(dst []byte, h ReplyHeader, reply LoginReply) ([]byte,
 // as code with a nil payload and a nil error: the server reported an error
 // and there is no payload. Fewer than 4 bytes, or fewer than 4+8*count, is
 // ErrTruncated; an empty body is therefore an error.
-func SplitResult(body []byte) (payload []byte, code uint32, err error) {
+func SplitResult(body []byte) (payload []byte, code Status, err error) {
 	if len(body) < 4 {
-		return nil, 0, newError(ErrTruncated, "result_count", 0, ruleTruncated)
+		return nil, 0, newError(ErrTruncated, "result_count", 0, ruleResultCount, "len >= 4")
 	}
 	count := binary.LittleEndian.Uint32(body)
 	end := 4 + 8*uint64(count)
 	if uint64(len(body)) < end {
-		return nil, 0, newError(ErrTruncated, "result_entries", 4, ruleTruncated)
+		return nil, 0, newError(ErrTruncated, "result_entries", 4, ruleResultEntries, "len >= 4+8*count")
 	}
 	if count > 0 {
-		if code = binary.LittleEndian.Uint32(body[8:]); code != 0 {
+		if code = Status(binary.LittleEndian.Uint32(body[8:])); code != StatusOK {
 			return nil, code, nil
 		}
 	}

@@ -1,9 +1,8 @@
 package codec_test
 
 import (
+	"bytes"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
 )
@@ -16,8 +15,9 @@ func TestPeekCommand(t *testing.T) {
 	}
 	for c := range 256 {
 		got, err := codec.PeekCommand(applyRules(reqPingHex, breakRule{mutate: setByte(60, byte(c))}))
-		require.NoError(t, err)
-		require.Equal(t, codec.Command(c), got, "command")
+		if err != nil || got != codec.Command(c) {
+			t.Fatalf("PeekCommand with byte 60 = %d: %v, %v", c, got, err)
+		}
 	}
 }
 
@@ -36,11 +36,14 @@ func TestFrameSize(t *testing.T) {
 		got, err := codec.FrameSize(h)
 		if !c.ok {
 			wantErr(t, err, codec.ErrSize, "size", 48)
-			require.Equal(t, 0, got, "size on error")
+			if got != 0 {
+				t.Fatalf("size %d: FrameSize = %d on error, want 0", c.size, got)
+			}
 			continue
 		}
-		require.NoError(t, err)
-		require.Equal(t, int(c.size), got, "size")
+		if err != nil || got != int(c.size) {
+			t.Fatalf("size %d: FrameSize = %d, %v", c.size, got, err)
+		}
 	}
 }
 
@@ -52,7 +55,9 @@ func TestAppendFrameErrors(t *testing.T) {
 	check := func(name string, out []byte, err error, kind error, field string, off int) {
 		t.Helper()
 		wantErr(t, err, kind, field, off)
-		require.Equal(t, []byte{9}, out, name+": dst after an error")
+		if !bytes.Equal(out, []byte{9}) {
+			t.Fatalf("%s: dst after an error = %x, want 09", name, out)
+		}
 	}
 	out, err := codec.AppendRequestFrame(dst, reqPing, huge)
 	check("request, body over the cap", out, err, codec.ErrSize, "size", 48)
@@ -71,9 +76,11 @@ func TestAppendFrameErrors(t *testing.T) {
 
 	// The largest body fits exactly.
 	out, err = codec.AppendRequestFrame(nil, reqPing, huge[1:])
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("the largest frame: %v", err)
+	}
 	size, err := codec.FrameSize(out)
-	require.NoError(t, err)
-	require.Equal(t, codec.MaxFrameSize, size, "size of the largest frame")
-	require.Equal(t, codec.MaxFrameSize, len(out), "length of the largest frame")
+	if err != nil || size != codec.MaxFrameSize || len(out) != codec.MaxFrameSize {
+		t.Fatalf("the largest frame: size %d, length %d, %v; want %d", size, len(out), err, codec.MaxFrameSize)
+	}
 }

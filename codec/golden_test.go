@@ -1,12 +1,11 @@
 package codec_test
 
 import (
+	"bytes"
 	"encoding/hex"
-	"fmt"
+	"errors"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
 )
@@ -283,21 +282,37 @@ func TestGoldenDecode(t *testing.T) {
 	for _, g := range goldens {
 		t.Run(g.name, func(t *testing.T) {
 			v, n, err := g.decode(g.wire)
-			require.NoError(t, err)
-			require.Equal(t, g.want, v, "value")
-			require.Equal(t, len(g.wire), n, "bytes used")
+			if err != nil {
+				t.Fatalf("decode: err = %v", err)
+			}
+			if !sameValue(v, g.want) {
+				t.Fatalf("decode: value = %+v, want %+v", v, g.want)
+			}
+			if n != len(g.wire) {
+				t.Fatalf("decode: bytes used = %d, want %d", n, len(g.wire))
+			}
 
 			extra := append(append([]byte{}, g.wire...), 0x99)
 			v, n, err = g.decode(extra)
-			require.NoError(t, err)
-			require.Equal(t, g.want, v, "value")
-			require.Equal(t, len(g.wire), n, "a prefix decode stops at the last field")
+			if err != nil {
+				t.Fatalf("decode with a trailing byte: err = %v", err)
+			}
+			if !sameValue(v, g.want) {
+				t.Fatalf("decode with a trailing byte: value = %+v, want %+v", v, g.want)
+			}
+			if n != len(g.wire) {
+				t.Fatalf("decode with a trailing byte: bytes used = %d, want %d (a prefix decode stops at the last field)", n, len(g.wire))
+			}
 			if g.parse == nil {
 				return
 			}
 			v, err = g.parse(g.wire)
-			require.NoError(t, err)
-			require.Equal(t, g.want, v, "value")
+			if err != nil {
+				t.Fatalf("parse: err = %v", err)
+			}
+			if !sameValue(v, g.want) {
+				t.Fatalf("parse: value = %+v, want %+v", v, g.want)
+			}
 			_, err = g.parse(extra)
 			wantErr(t, err, codec.ErrTrailing, "body", len(g.wire))
 		})
@@ -309,10 +324,16 @@ func TestGoldenDecode(t *testing.T) {
 func TestGoldenEncode(t *testing.T) {
 	for _, g := range goldens {
 		t.Run(g.name, func(t *testing.T) {
-			require.Equal(t, len(g.wire), g.want.EncodedLen(), "EncodedLen")
+			if got := g.want.EncodedLen(); got != len(g.wire) {
+				t.Fatalf("EncodedLen() = %d, want %d", got, len(g.wire))
+			}
 			out, err := g.want.AppendTo([]byte{0xab, 0xcd})
-			require.NoError(t, err)
-			require.Equal(t, cat([]byte{0xab, 0xcd}, g.wire), out, "encoding")
+			if err != nil {
+				t.Fatalf("AppendTo: err = %v", err)
+			}
+			if want := cat([]byte{0xab, 0xcd}, g.wire); !bytes.Equal(out, want) {
+				t.Fatalf("encoding = %x, want %x", out, want)
+			}
 		})
 	}
 }
@@ -329,10 +350,14 @@ func TestGoldenTruncated(t *testing.T) {
 					wantErr(t, err, codec.ErrTruncated, "header", n)
 					continue
 				}
-				require.ErrorIs(t, err, codec.ErrTruncated, fmt.Sprintf("cut at %d", n))
+				if !errors.Is(err, codec.ErrTruncated) {
+					t.Fatalf("decode, cut at %d: err = %v, want %v", n, err, codec.ErrTruncated)
+				}
 				codecError(t, err)
 				_, err = g.parse(cut)
-				require.ErrorIs(t, err, codec.ErrTruncated, fmt.Sprintf("cut at %d", n))
+				if !errors.Is(err, codec.ErrTruncated) {
+					t.Fatalf("parse, cut at %d: err = %v, want %v", n, err, codec.ErrTruncated)
+				}
 				codecError(t, err)
 			}
 		})
@@ -349,10 +374,16 @@ func TestGoldenRequestFrame(t *testing.T) {
 		at{176, "01"},
 	), hx(loginIggyHex))
 	body, err := loginIggy.AppendTo(nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("AppendTo: err = %v", err)
+	}
 	out, err := codec.AppendRequestFrame([]byte{}, codec.RequestHeader{Client: client5, Operation: codec.OperationRegister}, body)
-	require.NoError(t, err)
-	require.Equal(t, want, out, "frame")
+	if err != nil {
+		t.Fatalf("AppendRequestFrame: err = %v", err)
+	}
+	if !bytes.Equal(out, want) {
+		t.Fatalf("frame = %x, want %x", out, want)
+	}
 }
 
 // TestGoldenReplyFrames checks AppendReplyFrame (a ping reply, empty body)
@@ -361,8 +392,12 @@ func TestGoldenReplyFrames(t *testing.T) {
 	t.Run("ping", func(t *testing.T) {
 		want := hdr256(at{48, "00 01 00 00"}, at{60, "08"}, at{160, "05"}, at{200, "01"}, at{208, "02"})
 		out, err := codec.AppendReplyFrame(nil, codec.ReplyHeader{Client: client5, Request: 1, Operation: codec.OperationNonReplicated}, nil)
-		require.NoError(t, err)
-		require.Equal(t, want, out, "frame")
+		if err != nil {
+			t.Fatalf("AppendReplyFrame: err = %v", err)
+		}
+		if !bytes.Equal(out, want) {
+			t.Fatalf("frame = %x, want %x", out, want)
+		}
 	})
 	t.Run("login", func(t *testing.T) {
 		want := cat(hdr256(
@@ -374,19 +409,35 @@ func TestGoldenReplyFrames(t *testing.T) {
 		), hx("00 00 00 00"), hx(replyBodyHex))
 		h := codec.ReplyHeader{Size: 1, Client: client5, Commit: 11, Operation: codec.OperationRegister} // Size is overwritten
 		out, err := codec.AppendLoginReplyFrame([]byte{}, h, replyBody)
-		require.NoError(t, err)
-		require.Equal(t, want, out, "frame")
+		if err != nil {
+			t.Fatalf("AppendLoginReplyFrame: err = %v", err)
+		}
+		if !bytes.Equal(out, want) {
+			t.Fatalf("frame = %x, want %x", out, want)
+		}
 
 		// And back: header, result section, body.
 		got, err := codec.DecodeReplyHeader(out)
-		require.NoError(t, err)
-		require.Equal(t, uint32(282), got.Size, "size")
+		if err != nil {
+			t.Fatalf("DecodeReplyHeader: err = %v", err)
+		}
+		if got.Size != uint32(282) {
+			t.Fatalf("size = %d, want 282", got.Size)
+		}
 		payload, code, err := codec.SplitResult(out[256:got.Size])
-		require.NoError(t, err)
-		require.Equal(t, uint32(0), code, "code")
+		if err != nil {
+			t.Fatalf("SplitResult: err = %v", err)
+		}
+		if code != codec.StatusOK {
+			t.Fatalf("code = %d, want 0", code)
+		}
 		reply, err := codec.ParseLoginReply(payload)
-		require.NoError(t, err)
-		require.Equal(t, replyBody, reply, "reply")
+		if err != nil {
+			t.Fatalf("ParseLoginReply: err = %v", err)
+		}
+		if !sameValue(reply, replyBody) {
+			t.Fatalf("reply = %+v, want %+v", reply, replyBody)
+		}
 	})
 }
 
@@ -397,7 +448,7 @@ func TestGoldenSplitResult(t *testing.T) {
 		name    string
 		body    string
 		payload string
-		code    uint32
+		code    codec.Status
 	}{
 		{"count 0 with payload", "00 00 00 00 | aa bb", "aa bb", 0},
 		{"count 0 no payload", "00 00 00 00", "", 0},
@@ -410,14 +461,24 @@ func TestGoldenSplitResult(t *testing.T) {
 	for _, c := range ok {
 		t.Run(c.name, func(t *testing.T) {
 			payload, code, err := codec.SplitResult(hx(c.body))
-			require.NoError(t, err)
-			require.Equal(t, c.code, code, "code")
+			if err != nil {
+				t.Fatalf("SplitResult(%s): err = %v", c.body, err)
+			}
+			if code != c.code {
+				t.Fatalf("code = %d, want %d", code, c.code)
+			}
 			if c.payload == "" {
-				require.Equal(t, []byte(nil), payload, "payload")
+				if payload != nil {
+					t.Fatalf("payload = %#v, want nil", payload)
+				}
 				return
 			}
-			require.Equal(t, hx(c.payload), payload, "payload")
-			require.Equal(t, len(payload), cap(payload), "payload capacity")
+			if want := hx(c.payload); !bytes.Equal(payload, want) {
+				t.Fatalf("payload = %x, want %x", payload, want)
+			}
+			if cap(payload) != len(payload) {
+				t.Fatalf("payload capacity = %d, want its length %d", cap(payload), len(payload))
+			}
 		})
 	}
 	bad := []struct {
@@ -436,8 +497,12 @@ func TestGoldenSplitResult(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			payload, code, err := codec.SplitResult(hx(c.body))
 			wantErr(t, err, codec.ErrTruncated, c.field, c.off)
-			require.Equal(t, []byte(nil), payload, "payload")
-			require.Equal(t, uint32(0), code, "code")
+			if payload != nil {
+				t.Fatalf("payload = %#v, want nil", payload)
+			}
+			if code != codec.StatusOK {
+				t.Fatalf("code = %d, want 0", code)
+			}
 		})
 	}
 }

@@ -5,11 +5,11 @@ package codec
 // (must be zero). Tools that walk a header (dumps, mutators, tests) read
 // these tables instead of keeping their own copy of WIRE.md section 5.
 type HeaderField struct {
-	Name     string
-	Offset   int
-	Size     int
-	Kind     FieldKind
-	Reserved bool
+	Name     string    // the wire name, as errors name the field
+	Offset   int       // the byte offset in the header
+	Size     int       // the field's size in bytes
+	Kind     FieldKind // how its bytes are read
+	Reserved bool      // the field is reserved or padding and must be zero
 }
 
 // End returns the offset just past f.

@@ -1,11 +1,10 @@
 package codec_test
 
 import (
+	"bytes"
 	"errors"
+	"reflect"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/codectest"
@@ -27,19 +26,22 @@ func cat(parts ...[]byte) []byte {
 }
 
 // codecError requires err to be a *codec.Error matching exactly one
-// sentinel (testify can say "is one of", not "is exactly one of") and
-// returns it.
+// sentinel ("exactly one of", not merely "one of") and returns it.
 func codecError(t testing.TB, err error) *codec.Error {
 	t.Helper()
 	var ce *codec.Error
-	require.ErrorAs(t, err, &ce)
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v (%T), want a *codec.Error", err, err)
+	}
 	var matched []error
 	for _, s := range codectest.Sentinels() {
 		if errors.Is(err, s) {
 			matched = append(matched, s)
 		}
 	}
-	require.Len(t, matched, 1, "sentinels matched by %v", err)
+	if len(matched) != 1 {
+		t.Fatalf("sentinels matched by %v: %d %v, want exactly 1", err, len(matched), matched)
+	}
 	return ce
 }
 
@@ -47,10 +49,16 @@ func codecError(t testing.TB, err error) *codec.Error {
 // offset off: the three things every error of the codec promises.
 func wantErr(t testing.TB, err error, kind error, field string, off int) {
 	t.Helper()
-	require.Error(t, err, "want %v for %s at %d", kind, field, off)
+	if err == nil {
+		t.Fatalf("err = nil, want %v for %s at %d", kind, field, off)
+	}
 	ce := codecError(t, err)
-	require.ErrorIs(t, err, kind)
-	require.Equal(t, errPlace{field, off}, errPlace{ce.Field, ce.Offset}, "field and offset of %v", err)
+	if !errors.Is(err, kind) {
+		t.Fatalf("err = %v, want %v", err, kind)
+	}
+	if got, want := (errPlace{ce.Field, ce.Offset}), (errPlace{field, off}); got != want {
+		t.Fatalf("field and offset of %v: got %+v, want %+v", err, got, want)
+	}
 }
 
 // errPlace is where an error points: its field and byte offset.
@@ -119,19 +127,25 @@ func applyRules(base []byte, rules ...breakRule) []byte {
 // (the rules are listed in WIRE.md's order) is the one reported.
 func checkRuleOrder(t *testing.T, base []byte, decode func([]byte) error, rules []breakRule) {
 	t.Helper()
-	require.NoError(t, decode(base), "base header")
+	if err := decode(base); err != nil {
+		t.Fatalf("base header: err = %v, want nil", err)
+	}
 	single := make([]errKey, len(rules))
 	for i, r := range rules {
 		err := decode(applyRules(base, r))
 		single[i] = keyOf(t, err)
 		got := single[i]
 		got.rule = r.want.rule // not compared for single breaks
-		assert.Equal(t, r.want, got, "%s alone (rule %q)", r.name, single[i].rule)
+		if got != r.want {
+			t.Errorf("%s alone (rule %q): got %+v, want %+v", r.name, single[i].rule, got, r.want)
+		}
 	}
 	for i := range rules {
 		for j := i + 1; j < len(rules); j++ {
 			got := keyOf(t, decode(applyRules(base, rules[i], rules[j])))
-			assert.Equal(t, single[i], got, "%s + %s: want the first rule's error", rules[i].name, rules[j].name)
+			if got != single[i] {
+				t.Errorf("%s + %s: got %+v, want the first rule's error %+v", rules[i].name, rules[j].name, got, single[i])
+			}
 		}
 	}
 }
@@ -155,11 +169,17 @@ func checkBadBodies[T any](t *testing.T, decode func([]byte) (T, int, error), pa
 			v, n, err := decode(src)
 			wantErr(t, err, c.kind, c.field, c.off)
 			var zero T
-			require.Equal(t, zero, v, "value on error")
-			require.Equal(t, 0, n, "bytes used on error")
+			if !reflect.DeepEqual(v, zero) {
+				t.Fatalf("decode: value on error = %+v, want the zero value", v)
+			}
+			if n != 0 {
+				t.Fatalf("decode: bytes used on error = %d, want 0", n)
+			}
 			v, err = parse(src)
 			wantErr(t, err, c.kind, c.field, c.off)
-			require.Equal(t, zero, v, "value on error")
+			if !reflect.DeepEqual(v, zero) {
+				t.Fatalf("parse: value on error = %+v, want the zero value", v)
+			}
 		})
 	}
 }
@@ -186,7 +206,12 @@ func checkBadValues[T interface {
 			dst := make([]byte, 2, 1024)
 			out, err := c.v.AppendTo(dst)
 			wantErr(t, err, c.kind, c.field, c.off)
-			require.Equal(t, []byte{0, 0}, out, "dst after a failed AppendTo")
+			if want := []byte{0, 0}; !bytes.Equal(out, want) {
+				t.Fatalf("dst after a failed AppendTo = %x, want %x", out, want)
+			}
 		})
 	}
 }
+
+// sameValue is codectest.Same: bodies by value, Secrets by their bytes.
+func sameValue(a, b any) bool { return codectest.Same(a, b) }

@@ -177,26 +177,32 @@ func evictionReservedBits(h *hdr) uint64 {
 // requestReservedError is the error of the last rule of a request header,
 // for a header whose requestReservedBits are not zero: reserved_frame, the
 // operation padding, then the reserved area from byte from must be zero,
-// and it names the first that is not.
+// and it names the first that is not. A first non-zero byte at 196..200
+// (from is 196 unless the operation is NonReplicated) breaks
+// request.reserved.code, as RequestHeader.Validate reports a Code there.
 func requestReservedError(h *hdr, from int) error {
 	switch {
 	case reservedFrame(h) != 0:
-		return reservedError(h, offReservedFrame, offKind, "reserved_frame")
+		return reservedError(h, offReservedFrame, offKind, "reserved_frame", ruleReqReservedFrame)
 	case reqPadding(h) != 0:
-		return reservedError(h, offReqOperationPad, offReqOperationPad+sizeReqOperationPad, "operation_padding")
+		return reservedError(h, offReqOperationPad, offReqOperationPad+sizeReqOperationPad, "operation_padding", ruleReqPadding)
 	}
-	return reservedError(h, from, HeaderSize, "reserved")
+	at := firstNonZero(h, from, HeaderSize)
+	if at < offReqCode+sizeReqCode {
+		return newError(ErrReserved, "reserved", at, ruleReqReservedCode, wantReservedCode)
+	}
+	return newError(ErrReserved, "reserved", at, ruleReqReserved, wantReserved)
 }
 
 // replyReservedError is requestReservedError for a reply header.
 func replyReservedError(h *hdr) error {
 	switch {
 	case reservedFrame(h) != 0:
-		return reservedError(h, offReservedFrame, offKind, "reserved_frame")
+		return reservedError(h, offReservedFrame, offKind, "reserved_frame", ruleRepReservedFrame)
 	case repPadding(h) != 0:
-		return reservedError(h, offRepOperationPad, offRepOperationPad+sizeRepOperationPad, "operation_padding")
+		return reservedError(h, offRepOperationPad, offRepOperationPad+sizeRepOperationPad, "operation_padding", ruleRepPadding)
 	}
-	return reservedError(h, offRepReserved, offRepReserved+sizeRepReserved, "reserved")
+	return reservedError(h, offRepReserved, offRepReserved+sizeRepReserved, "reserved", ruleRepReserved)
 }
 
 // checkEvictionReserved is the reserved rule of an eviction, which comes
@@ -206,19 +212,26 @@ func checkEvictionReserved(h *hdr) error {
 		return nil
 	}
 	if reservedFrame(h) != 0 {
-		return reservedError(h, offReservedFrame, offKind, "reserved_frame")
+		return reservedError(h, offReservedFrame, offKind, "reserved_frame", ruleEvReservedFrame)
 	}
-	return reservedError(h, offEvReserved, offEvReserved+sizeEvReserved, "reserved")
+	return reservedError(h, offEvReserved, offEvReserved+sizeEvReserved, "reserved", ruleEvReserved)
 }
 
 // reservedError is the ErrReserved of a reserved area h[from:to] that its
-// test above found non-zero: it reports the first non-zero byte.
-func reservedError(h *hdr, from, to int, field string) error {
+// test above found non-zero: it reports the first non-zero byte under the
+// area's rule id.
+func reservedError(h *hdr, from, to int, field, rule string) error {
+	return newError(ErrReserved, field, firstNonZero(h, from, to), rule, wantReserved)
+}
+
+// firstNonZero is the offset of the first non-zero byte of h[from:to], which
+// the caller knows holds one (to-1 otherwise).
+func firstNonZero(h *hdr, from, to int) int {
 	i := from
 	for i < to-1 && h[i] == 0 {
 		i++
 	}
-	return newError(ErrReserved, field, i, "reserved byte == 0")
+	return i
 }
 
 // header returns the first 256 bytes of src as a header after checking the
@@ -234,29 +247,28 @@ func header(src []byte, want Command) (*hdr, error) {
 // byte.
 func headerError(src []byte, want Command) error {
 	if len(src) < HeaderSize {
-		return newError(ErrTruncated, "header", len(src), "len >= 256")
+		return newError(ErrTruncated, "header", len(src), ruleHeaderLength, wantHeader)
 	}
-	return newError(ErrCommand, "command", offCommand, commandRule(want))
-}
-
-func commandRule(c Command) string {
-	switch c {
+	switch want {
 	case CommandRequest:
-		return "command == 5 (Request)"
+		return newError(ErrCommand, "command", offCommand, ruleReqCommand, "command == 5")
 	case CommandReply:
-		return "command == 8 (Reply)"
+		return newError(ErrCommand, "command", offCommand, ruleRepCommand, "command == 8")
 	}
-	return "command == 13 (Eviction)"
+	return newError(ErrCommand, "command", offCommand, ruleEvCommand, "command == 13")
 }
 
-// clientError is the client rule of requests and evictions, broken: the
-// client id at off is 0.
-func clientError(off int) error { return newError(ErrField, "client", off, "client != 0") }
+// clientError is the client rule of requests and evictions (rule is
+// request.client or eviction.client), broken: the client id at off is 0.
+func clientError(off int, rule string) error {
+	return newError(ErrField, "client", off, rule, wantClient)
+}
 
-// checkSize is the size rule of Request and Reply headers.
-func checkSize(size uint32) error {
+// checkSize is the size rule of Request and Reply headers, and of
+// FrameSize: rule is request.size, reply.size or frame.size.
+func checkSize(size uint32, rule string) error {
 	if size < HeaderSize || size > MaxFrameSize {
-		return newError(ErrSize, "size", offSize, "256 <= size <= 64 MiB")
+		return newError(ErrSize, "size", offSize, rule, wantSize)
 	}
 	return nil
 }

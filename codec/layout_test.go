@@ -2,18 +2,17 @@ package codec
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // wireRow is one parsed row of a WIRE.md table.
@@ -26,7 +25,7 @@ type wireRow struct {
 // prologue (key ""), then one table under each "### Kind" heading.
 func wireTables(t *testing.T) map[string][]wireRow {
 	t.Helper()
-	f, err := os.Open("testdata/WIRE.md")
+	f, err := os.Open("../docs/WIRE.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,32 +139,52 @@ func wireKind(name string, reserved bool) FieldKind {
 // by the tables.
 func TestLayoutMatchesWire(t *testing.T) {
 	tables := wireTables(t)
-	require.Len(t, tables, 4, "WIRE.md section 5: the prologue and 3 kind tables")
+	if len(tables) != 4 {
+		t.Fatalf("WIRE.md section 5: %d tables, want the prologue and 3 kind tables", len(tables))
+	}
 	for _, c := range []Command{CommandRequest, CommandReply, CommandEviction} {
 		t.Run(c.String(), func(t *testing.T) {
 			rows := append(append([]wireRow{}, tables[""]...), tables[c.String()]...)
 			fields := HeaderLayout(c)
-			require.Len(t, fields, len(rows))
+			if len(fields) != len(rows) {
+				t.Fatalf("HeaderLayout(%v) has %d fields, want WIRE.md's %d rows", c, len(fields), len(rows))
+			}
 			end := 0
 			for i, f := range fields {
 				r := rows[i]
-				assert.Equal(t, tableName(r), f.Name, "row %d", i)
-				assert.Equal(t, [2]int{r.off, r.size}, [2]int{f.Offset, f.Size}, "%s: offset and size", f.Name)
-				reserved := strings.HasPrefix(r.name, "reserved") || strings.Contains(r.text, "(zero)")
-				assert.Equal(t, reserved, f.Reserved, "%s: WIRE.md says %q", f.Name, r.text)
-				assert.Equal(t, wireKind(f.Name, reserved), f.Kind, "%s: kind", f.Name)
-				if w, ok := kindWidth[f.Kind]; ok {
-					assert.Equal(t, w, f.Size, "%s: a %s is %d bytes", f.Name, f.Kind, w)
-				} else if f.Kind == FieldUint {
-					assert.Contains(t, []int{1, 4, 8, 16}, f.Size, "%s: uint width", f.Name)
+				if want := tableName(r); f.Name != want {
+					t.Errorf("row %d: name %q, want %q", i, f.Name, want)
 				}
-				assert.Equal(t, end, f.Offset, "%s: gap or overlap", f.Name)
+				if got, want := [2]int{f.Offset, f.Size}, [2]int{r.off, r.size}; got != want {
+					t.Errorf("%s: offset and size %v, want %v", f.Name, got, want)
+				}
+				reserved := strings.HasPrefix(r.name, "reserved") || strings.Contains(r.text, "(zero)")
+				if f.Reserved != reserved {
+					t.Errorf("%s: WIRE.md says %q: Reserved = %v, want %v", f.Name, r.text, f.Reserved, reserved)
+				}
+				if want := wireKind(f.Name, reserved); f.Kind != want {
+					t.Errorf("%s: kind %v, want %v", f.Name, f.Kind, want)
+				}
+				if w, ok := kindWidth[f.Kind]; ok {
+					if f.Size != w {
+						t.Errorf("%s: a %s is %d bytes, got %d", f.Name, f.Kind, w, f.Size)
+					}
+				} else if f.Kind == FieldUint {
+					if widths := []int{1, 4, 8, 16}; !slices.Contains(widths, f.Size) {
+						t.Errorf("%s: uint width %d, want one of %v", f.Name, f.Size, widths)
+					}
+				}
+				if f.Offset != end {
+					t.Errorf("%s: gap or overlap: offset %d, want %d", f.Name, f.Offset, end)
+				}
 				end = f.End()
-				if i == len(tables[""]) {
-					assert.Equal(t, offKind, f.Offset, "the kind part starts at offKind")
+				if i == len(tables[""]) && f.Offset != offKind {
+					t.Errorf("the kind part starts at offKind: offset %d, want %d", f.Offset, offKind)
 				}
 			}
-			assert.Equal(t, HeaderSize, end, "the layout ends at the header size")
+			if end != HeaderSize {
+				t.Errorf("the layout ends at the header size: end %d, want %d", end, HeaderSize)
+			}
 		})
 	}
 
@@ -179,11 +198,19 @@ func TestLayoutMatchesWire(t *testing.T) {
 			}
 		}
 		m := regexp.MustCompile(`\((\d+)\.\.(\d+)\) hold the command code u32`).FindStringSubmatch(reserved.text)
-		require.NotNil(t, m, "Request reserved row does not name the code bytes: %q", reserved.text)
+		if m == nil {
+			t.Fatalf("Request reserved row does not name the code bytes: %q", reserved.text)
+		}
 		code := RequestCodeField()
-		assert.Equal(t, m[1]+".."+m[2], strconv.Itoa(code.Offset)+".."+strconv.Itoa(code.End()))
-		assert.Equal(t, reserved.off, code.Offset, "the code starts the reserved area")
-		assert.Equal(t, HeaderField{"code", code.Offset, 4, FieldCode, false}, code)
+		if got, want := strconv.Itoa(code.Offset)+".."+strconv.Itoa(code.End()), m[1]+".."+m[2]; got != want {
+			t.Errorf("code bytes %s, want WIRE.md's %s", got, want)
+		}
+		if code.Offset != reserved.off {
+			t.Errorf("the code starts the reserved area: offset %d, want %d", code.Offset, reserved.off)
+		}
+		if want := (HeaderField{"code", code.Offset, 4, FieldCode, false}); code != want {
+			t.Errorf("RequestCodeField() = %+v, want %+v", code, want)
+		}
 	})
 
 	// Nothing in layout.go escapes the checks above: every off*/size*
@@ -191,8 +218,8 @@ func TestLayoutMatchesWire(t *testing.T) {
 	t.Run("every constant", func(t *testing.T) {
 		used := identsIn(t, "headerlayout.go")
 		for name := range layoutConsts(t) {
-			if name != "offKind" {
-				assert.True(t, used[name], "layout.go declares %s, which no header table uses", name)
+			if name != "offKind" && !used[name] {
+				t.Errorf("layout.go declares %s, which no header table uses", name)
 			}
 		}
 	})
@@ -202,7 +229,9 @@ func TestLayoutMatchesWire(t *testing.T) {
 func identsIn(t *testing.T, file string) map[string]bool {
 	t.Helper()
 	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	used := map[string]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {
@@ -220,18 +249,29 @@ func TestHeaderLayoutCopies(t *testing.T) {
 	first := HeaderLayout(CommandReply)
 	first[0].Name, first[0].Offset = "changed", 99
 	again := HeaderLayout(CommandReply)
-	assert.Equal(t, "checksum", again[0].Name)
-	assert.Equal(t, 0, again[0].Offset)
-	assert.Nil(t, HeaderLayout(CommandReserved))
-	assert.Nil(t, HeaderLayout(Command(48)))
+	if again[0].Name != "checksum" {
+		t.Errorf("HeaderLayout(CommandReply)[0].Name = %q after a caller changed its copy, want %q", again[0].Name, "checksum")
+	}
+	if again[0].Offset != 0 {
+		t.Errorf("HeaderLayout(CommandReply)[0].Offset = %d after a caller changed its copy, want 0", again[0].Offset)
+	}
+	for _, c := range []Command{CommandReserved, Command(48)} {
+		if got := HeaderLayout(c); got != nil {
+			t.Errorf("HeaderLayout(%d) = %+v, want nil", c, got)
+		}
+	}
 }
 
 // TestFieldKindString checks the names, and that an unknown kind says so.
 func TestFieldKindString(t *testing.T) {
-	assert.Equal(t, "uint", FieldUint.String())
-	assert.Equal(t, "bytes", FieldBytes.String())
-	assert.Equal(t, "UNKNOWN_FIELD_KIND_0", FieldKind(0).String())
-	assert.Equal(t, "UNKNOWN_FIELD_KIND_9", FieldKind(9).String())
+	for _, c := range []struct {
+		k    FieldKind
+		want string
+	}{{FieldUint, "uint"}, {FieldBytes, "bytes"}, {FieldKind(0), "UNKNOWN_FIELD_KIND_0"}, {FieldKind(9), "UNKNOWN_FIELD_KIND_9"}} {
+		if got := c.k.String(); got != c.want {
+			t.Errorf("FieldKind(%d).String() = %q, want %q", c.k, got, c.want)
+		}
+	}
 }
 
 // TestReservedError puts one non-zero byte at each position of every range
@@ -243,7 +283,7 @@ func TestReservedError(t *testing.T) {
 			for i := from; i < to; i++ {
 				h[i], h[to-1] = 0x80, 1
 				var e *Error
-				err := reservedError(&h, from, to, "r")
+				err := reservedError(&h, from, to, "r", ruleReqReserved)
 				if !errors.As(err, &e) || e.Offset != i || e.Err != ErrReserved || e.Field != "r" {
 					t.Fatalf("[%d:%d] first non-zero at %d: got %v", from, to, i, err)
 				}
@@ -336,14 +376,26 @@ func TestEncodersWriteEveryByte(t *testing.T) {
 	}
 	for name, v := range cases {
 		want, err := v.AppendTo(nil)
-		require.NoError(t, err, name)
+		if err != nil {
+			t.Fatalf("%s: AppendTo(nil): err = %v", name, err)
+		}
 		dirty := make([]byte, 3+HeaderSize)
 		for i := range dirty {
 			dirty[i] = 0xff ^ byte(i)
 		}
 		got, err := v.AppendTo(dirty[:3])
-		require.NoError(t, err, name)
-		assert.Equal(t, dirty[:3], got[:3], "%s: dst kept", name)
-		assert.Equal(t, want, got[3:], "%s: every byte written", name)
+		if err != nil {
+			t.Fatalf("%s: AppendTo(dirty): err = %v", name, err)
+		}
+		if !bytes.Equal(got[:3], dirty[:3]) {
+			t.Errorf("%s: dst kept: got %x, want %x", name, got[:3], dirty[:3])
+		}
+		// Nil and empty differ here: a nil want is an AppendTo that wrote
+		// nothing, which the empty got[3:] must not pass for.
+		if rest := got[3:]; !bytes.Equal(rest, want) {
+			t.Errorf("%s: every byte written: got %x, want %x", name, rest, want)
+		} else if (rest == nil) != (want == nil) {
+			t.Errorf("%s: every byte written: got %#v, want %#v", name, rest, want)
+		}
 	}
 }

@@ -8,10 +8,10 @@ package codec
 // Context is UTF-8, empty when context_len is 0. Decoded byte fields alias
 // the input; see Clone. The password prints only as a redaction.
 type LoginRegister struct {
-	Info     ClientVersionInfo
-	Username []byte
-	Password Secret
-	Context  []byte
+	Info     ClientVersionInfo // the client's protocol and SDK
+	Username []byte            // UTF-8, 1..255 bytes
+	Password Secret            // UTF-8, 0..255 bytes
+	Context  []byte            // UTF-8, any length the frame holds; nil when empty
 }
 
 // EncodedLen returns the number of bytes AppendTo writes for a valid value.
@@ -25,15 +25,15 @@ func (l LoginRegister) Validate() error {
 		return err
 	}
 	off := l.Info.EncodedLen()
-	if err := checkText(l.Username, "username_len", "username", off, 1, 1); err != nil {
+	if err := checkText(l.Username, &fieldUsername, off); err != nil {
 		return err
 	}
 	off += 1 + len(l.Username)
-	if err := checkText(l.Password.Bytes(), "password_len", "password", off, 1, 0); err != nil {
+	if err := checkText(l.Password.Bytes(), &fieldPassword, off); err != nil {
 		return err
 	}
 	off += 1 + l.Password.Len()
-	return checkText(l.Context, "context_len", "context", off, 4, 0)
+	return checkText(l.Context, &fieldLoginContext, off)
 }
 
 // AppendTo validates l and appends its encoding to dst. On error it returns
@@ -71,7 +71,7 @@ func DecodeLoginRegister(src []byte) (l LoginRegister, n int, err error) {
 	if n, ok := l.fast(src, false); ok {
 		return l, n, nil
 	}
-	r := reader{src: src}
+	r := reader{src: src, truncated: ruleLoginTruncated}
 	return decoded(r.loginRegister(), &r)
 }
 
@@ -81,8 +81,8 @@ func ParseLoginRegister(src []byte) (l LoginRegister, err error) {
 	if _, ok := l.fast(src, true); ok {
 		return l, nil
 	}
-	r := reader{src: src}
-	return parsed(r.loginRegister(), &r)
+	r := reader{src: src, truncated: ruleLoginTruncated}
+	return parsed(r.loginRegister(), &r, ruleBodyTrailing)
 }
 
 // fast is the fast path of both decoders (see fast.go). It fills l in
@@ -98,8 +98,8 @@ func (l *LoginRegister) fast(src []byte, whole bool) (n int, ok bool) {
 func (r *reader) loginRegister() LoginRegister {
 	var l LoginRegister
 	l.Info = r.clientInfo()
-	l.Username = r.text8("username_len", "username", 1)
-	l.Password = NewSecret(r.text8("password_len", "password", 0))
-	l.Context = r.text32("context_len", "context")
+	l.Username = r.text8(&fieldUsername)
+	l.Password = NewSecret(r.text8(&fieldPassword))
+	l.Context = r.text32(&fieldLoginContext)
 	return l
 }

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/iggywire/iggywire/codec"
 )
 
@@ -69,10 +67,18 @@ func TestLoginRegisterEncodeErrors(t *testing.T) {
 	for _, pw := range [][]byte{nil, long[:255]} {
 		v := with(func(l *codec.LoginRegister) { l.Password = codec.NewSecret(pw) })
 		b, err := v.AppendTo(nil)
-		require.NoError(t, err)
-		require.Len(t, b, v.EncodedLen())
+		if err != nil {
+			t.Fatalf("AppendTo with a %d-byte password: err = %v", len(pw), err)
+		}
+		if len(b) != v.EncodedLen() {
+			t.Fatalf("AppendTo with a %d-byte password: %d bytes, want EncodedLen() = %d", len(pw), len(b), v.EncodedLen())
+		}
 		got, err := codec.ParseLoginRegister(b)
-		require.NoError(t, err)
-		require.True(t, got.Password.Equal(pw), "a %d-byte password reads back", len(pw))
+		if err != nil {
+			t.Fatalf("ParseLoginRegister with a %d-byte password: err = %v", len(pw), err)
+		}
+		if !got.Password.Equal(pw) {
+			t.Fatalf("a %d-byte password reads back as a different %d-byte one", len(pw), got.Password.Len())
+		}
 	}
 }

@@ -8,9 +8,9 @@ package codec
 // is 0. Decoded byte fields alias the input; see Clone. The token prints
 // only as a redaction.
 type LoginRegisterPAT struct {
-	Info    ClientVersionInfo
-	Token   Secret
-	Context []byte
+	Info    ClientVersionInfo // the client's protocol and SDK
+	Token   Secret            // the personal access token, UTF-8 of 0..255 bytes
+	Context []byte            // UTF-8, any length the frame holds; nil when empty
 }
 
 // EncodedLen returns the number of bytes AppendTo writes for a valid value.
@@ -24,11 +24,11 @@ func (l LoginRegisterPAT) Validate() error {
 		return err
 	}
 	off := l.Info.EncodedLen()
-	if err := checkText(l.Token.Bytes(), "token_len", "token", off, 1, 0); err != nil {
+	if err := checkText(l.Token.Bytes(), &fieldToken, off); err != nil {
 		return err
 	}
 	off += 1 + l.Token.Len()
-	return checkText(l.Context, "context_len", "context", off, 4, 0)
+	return checkText(l.Context, &fieldPATContext, off)
 }
 
 // AppendTo validates l and appends its encoding to dst. On error it returns
@@ -70,7 +70,7 @@ func DecodeLoginRegisterPAT(src []byte) (l LoginRegisterPAT, n int, err error) {
 	if n, ok := l.fast(src, false); ok {
 		return l, n, nil
 	}
-	r := reader{src: src}
+	r := reader{src: src, truncated: rulePATTruncated}
 	return decoded(r.loginRegisterPAT(), &r)
 }
 
@@ -80,8 +80,8 @@ func ParseLoginRegisterPAT(src []byte) (l LoginRegisterPAT, err error) {
 	if _, ok := l.fast(src, true); ok {
 		return l, nil
 	}
-	r := reader{src: src}
-	return parsed(r.loginRegisterPAT(), &r)
+	r := reader{src: src, truncated: rulePATTruncated}
+	return parsed(r.loginRegisterPAT(), &r, ruleBodyTrailing)
 }
 
 // fast is the fast path of both decoders (see fast.go); like
@@ -96,7 +96,7 @@ func (l *LoginRegisterPAT) fast(src []byte, whole bool) (n int, ok bool) {
 func (r *reader) loginRegisterPAT() LoginRegisterPAT {
 	var l LoginRegisterPAT
 	l.Info = r.clientInfo()
-	l.Token = NewSecret(r.text8("token_len", "token", 0))
-	l.Context = r.text32("context_len", "context")
+	l.Token = NewSecret(r.text8(&fieldToken))
+	l.Context = r.text32(&fieldPATContext)
 	return l
 }

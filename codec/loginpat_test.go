@@ -1,10 +1,9 @@
 package codec_test
 
 import (
+	"bytes"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
 )
@@ -45,13 +44,25 @@ func TestLoginRegisterPATEncodeErrors(t *testing.T) {
 func TestPasswordBodyAsTokenBody(t *testing.T) {
 	src := hx(infoGoSDKHex + "|" + iggy + "| 00 | 00 00 00 00")
 	login, err := codec.ParseLoginRegister(src)
-	require.NoError(t, err)
-	require.Equal(t, codec.Secret{}, login.Password, "password")
+	if err != nil {
+		t.Fatalf("ParseLoginRegister: err = %v", err)
+	}
+	if !login.Password.IsZero() {
+		t.Fatalf("password: a %d-byte Secret, want the zero Secret", login.Password.Len())
+	}
 	pat, n, err := codec.DecodeLoginRegisterPAT(src)
-	require.NoError(t, err)
-	require.Equal(t, len(src)-1, n, "bytes used")
-	require.Equal(t, []byte("iggy"), pat.Token.Bytes(), "token")
-	require.Equal(t, []byte(nil), pat.Context, "context")
+	if err != nil {
+		t.Fatalf("DecodeLoginRegisterPAT: err = %v", err)
+	}
+	if n != len(src)-1 {
+		t.Fatalf("bytes used = %d, want %d", n, len(src)-1)
+	}
+	if got, want := pat.Token.Bytes(), []byte("iggy"); !bytes.Equal(got, want) {
+		t.Fatalf("token = %q, want %q", got, want)
+	}
+	if pat.Context != nil {
+		t.Fatalf("context = %#v, want nil", pat.Context)
+	}
 	_, err = codec.ParseLoginRegisterPAT(src)
 	wantErr(t, err, codec.ErrTrailing, "body", len(src)-1)
 

@@ -11,10 +11,10 @@ import "encoding/binary"
 // ServerVersion is UTF-8 of 1..255 bytes. Decoded byte fields alias the
 // input; see Clone.
 type LoginReply struct {
-	UserID         uint32
-	Session        uint64
-	ServerProtocol Version
-	ServerVersion  []byte
+	UserID         uint32  // the user logged in as
+	Session        uint64  // the session bound, never 0
+	ServerProtocol Version // the server's protocol version (its window's Max)
+	ServerVersion  []byte  // the server's version text, UTF-8 of 1..255 bytes
 }
 
 // Login reply layout offsets.
@@ -31,12 +31,12 @@ func (l LoginReply) EncodedLen() int { return offReplyServerVersion + 1 + len(l.
 // Validate returns the first broken rule of l, in field order, or nil.
 func (l LoginReply) Validate() error {
 	if l.Session == 0 {
-		return newError(ErrField, "session", offReplySession, ruleSessionNonZero)
+		return newError(ErrField, "session", offReplySession, ruleLoginReplySession, wantSessionNonZero)
 	}
-	return checkText(l.ServerVersion, "server_version_len", "server_version", offReplyServerVersion, 1, 1)
+	return checkText(l.ServerVersion, &fieldServerVersion, offReplyServerVersion)
 }
 
-const ruleSessionNonZero = "session != 0"
+const wantSessionNonZero = "session != 0"
 
 // AppendTo validates l and appends its encoding to dst. On error it returns
 // dst unchanged.
@@ -75,7 +75,7 @@ func DecodeLoginReply(src []byte) (LoginReply, int, error) {
 	if user, session, proto, version, n, ok := fastLoginReply(src, false); ok {
 		return LoginReply{UserID: user, Session: session, ServerProtocol: proto, ServerVersion: version}, n, nil
 	}
-	r := reader{src: src}
+	r := reader{src: src, truncated: ruleLoginReplyTruncated}
 	return decoded(r.loginReply(), &r)
 }
 
@@ -85,8 +85,8 @@ func ParseLoginReply(src []byte) (LoginReply, error) {
 	if user, session, proto, version, _, ok := fastLoginReply(src, true); ok {
 		return LoginReply{UserID: user, Session: session, ServerProtocol: proto, ServerVersion: version}, nil
 	}
-	r := reader{src: src}
-	return parsed(r.loginReply(), &r)
+	r := reader{src: src, truncated: ruleLoginReplyTruncated}
+	return parsed(r.loginReply(), &r, ruleLoginReplyTrailing)
 }
 
 // fastLoginReply is the fast path of both decoders (see fast.go), written
@@ -120,9 +120,9 @@ func (r *reader) loginReply() LoginReply {
 	l.UserID = r.u32("user_id")
 	l.Session = r.u64("session")
 	if r.err == nil && l.Session == 0 {
-		r.fail(ErrField, "session", offReplySession, ruleSessionNonZero)
+		r.fail(ErrField, "session", offReplySession, ruleLoginReplySession, wantSessionNonZero)
 	}
 	l.ServerProtocol = Version(r.u32("server_protocol_version"))
-	l.ServerVersion = r.text8("server_version_len", "server_version", 1)
+	l.ServerVersion = r.text8(&fieldServerVersion)
 	return l
 }

@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
 	"github.com/iggywire/iggywire/codec"
 )
 
@@ -38,20 +35,43 @@ func wireTable() []wireRow {
 // operation, and the operation gives back its code.
 func TestOperationForCodeTable(t *testing.T) {
 	rows := wireTable()
-	require.Len(t, rows, 25)
-	for _, r := range rows {
-		assert.Equal(t, r.op, codec.OperationForCode(r.code), "%s (%d)", r.name, r.code)
-		code, ok := r.op.Code()
-		assert.True(t, ok, "%s: operation %d has a code", r.name, r.op)
-		assert.Equal(t, r.code, code, "%s: operation %d", r.name, r.op)
-		assert.True(t, r.op.Known(), "%s: operation %d is known", r.name, r.op)
+	if len(rows) != 25 {
+		t.Fatalf("the table has %d rows, want 25", len(rows))
 	}
-	assert.Equal(t, codec.OperationRegister, codec.OperationForCode(codec.CodeLoginRegister))
-	assert.Equal(t, codec.OperationRegister, codec.OperationForCode(codec.CodeLoginRegisterWithPAT))
-	assert.Equal(t, codec.OperationLogout, codec.OperationForCode(codec.CodeLogoutUser))
+	for _, r := range rows {
+		if got := codec.OperationForCode(r.code); got != r.op {
+			t.Errorf("%s (%d): OperationForCode = %d, want %d", r.name, r.code, got, r.op)
+		}
+		code, ok := r.op.Code()
+		if !ok {
+			t.Errorf("%s: operation %d has a code: Code() ok = false", r.name, r.op)
+		}
+		if code != r.code {
+			t.Errorf("%s: operation %d: Code() = %d, want %d", r.name, r.op, code, r.code)
+		}
+		if !r.op.Known() {
+			t.Errorf("%s: operation %d is known: Known() = false", r.name, r.op)
+		}
+	}
+	for _, c := range []struct {
+		code codec.Code
+		want codec.Operation
+	}{
+		{codec.CodeLoginRegister, codec.OperationRegister},
+		{codec.CodeLoginRegisterWithPAT, codec.OperationRegister},
+		{codec.CodeLogoutUser, codec.OperationLogout},
+	} {
+		if got := codec.OperationForCode(c.code); got != c.want {
+			t.Errorf("OperationForCode(%d) = %d, want %d", c.code, got, c.want)
+		}
+	}
 	code, ok := codec.OperationLogout.Code()
-	assert.True(t, ok)
-	assert.Equal(t, codec.CodeLogoutUser, code)
+	if !ok {
+		t.Errorf("OperationLogout.Code() ok = false, want true")
+	}
+	if code != codec.CodeLogoutUser {
+		t.Errorf("OperationLogout.Code() = %d, want %d", code, codec.CodeLogoutUser)
+	}
 }
 
 // TestOperationForCodeEveryCode walks every code up to 70000 and the u32
@@ -77,7 +97,9 @@ func TestOperationForCodeEveryCode(t *testing.T) {
 		}
 	}
 	for _, c := range []codec.Code{0, 1, 10, 12, 20, 31, 38, 44, 100, 120, 200, 201, 300, 600} {
-		assert.Equal(t, codec.OperationNonReplicated, codec.OperationForCode(c), "code %d (WIRE.md section 6 names it)", c)
+		if got := codec.OperationForCode(c); got != codec.OperationNonReplicated {
+			t.Errorf("code %d (WIRE.md section 6 names it): OperationForCode = %d, want %d", c, got, codec.OperationNonReplicated)
+		}
 	}
 }
 
@@ -87,22 +109,30 @@ func TestOperationForCodeEveryCode(t *testing.T) {
 func TestOperationCodeEveryOperation(t *testing.T) {
 	want := map[codec.Operation]codec.Code{codec.OperationLogout: codec.CodeLogoutUser}
 	for _, r := range wireTable() {
-		_, dup := want[r.op]
-		require.False(t, dup, "operation %d appears twice in the table", r.op)
+		if _, dup := want[r.op]; dup {
+			t.Fatalf("operation %d appears twice in the table", r.op)
+		}
 		want[r.op] = r.code
 	}
 	for o := range 256 {
 		op := codec.Operation(o)
 		code, ok := op.Code()
 		wantCode, wantOK := want[op]
-		require.Equal(t, wantOK, ok, "Operation(%d).Code ok", o)
-		require.Equal(t, wantCode, code, "Operation(%d).Code", o)
+		if ok != wantOK {
+			t.Fatalf("Operation(%d).Code() ok = %v, want %v", o, ok, wantOK)
+		}
+		if code != wantCode {
+			t.Fatalf("Operation(%d).Code() = %d, want %d", o, code, wantCode)
+		}
 		if ok {
-			require.Equal(t, op, codec.OperationForCode(code), "round trip of operation %d", o)
+			if got := codec.OperationForCode(code); got != op {
+				t.Fatalf("round trip of operation %d: OperationForCode(%d) = %d", o, code, got)
+			}
 		}
 	}
-	_, ok := codec.OperationRegister.Code()
-	assert.False(t, ok, "Register stands for two codes, 40 and 45")
+	if _, ok := codec.OperationRegister.Code(); ok {
+		t.Errorf("Register stands for two codes, 40 and 45: OperationRegister.Code() ok = true, want false")
+	}
 }
 
 // TestOperationClasses checks IsInternal, IsMetadata and IsPartition on
@@ -116,12 +146,27 @@ func TestOperationClasses(t *testing.T) {
 		metadata := internal || 128 <= o && o <= 149 && o != 138
 		partition := 160 <= o && o <= 162
 		name := fmt.Sprintf("Operation(%d)", o)
-		require.Equal(t, internal, op.IsInternal(), name+".IsInternal")
-		require.Equal(t, metadata, op.IsMetadata(), name+".IsMetadata")
-		require.Equal(t, partition, op.IsPartition(), name+".IsPartition")
+		if got := op.IsInternal(); got != internal {
+			t.Fatalf("%s.IsInternal() = %v, want %v", name, got, internal)
+		}
+		if got := op.IsMetadata(); got != metadata {
+			t.Fatalf("%s.IsMetadata() = %v, want %v", name, got, metadata)
+		}
+		if got := op.IsPartition(); got != partition {
+			t.Fatalf("%s.IsPartition() = %v, want %v", name, got, partition)
+		}
 	}
-	assert.Equal(t, codec.Operation(138), codec.OperationDeleteSegments)
-	assert.Equal(t, codec.Operation(68), codec.OperationTruncatePartition)
-	assert.Equal(t, codec.OperationDeleteSegments, codec.OperationForCode(503))
-	assert.False(t, codec.OperationDeleteSegments.IsMetadata() || codec.OperationDeleteSegments.IsPartition())
+	if codec.OperationDeleteSegments != codec.Operation(138) {
+		t.Errorf("OperationDeleteSegments = %d, want 138", codec.OperationDeleteSegments)
+	}
+	if codec.OperationTruncatePartition != codec.Operation(68) {
+		t.Errorf("OperationTruncatePartition = %d, want 68", codec.OperationTruncatePartition)
+	}
+	if got := codec.OperationForCode(503); got != codec.OperationDeleteSegments {
+		t.Errorf("OperationForCode(503) = %d, want OperationDeleteSegments (%d)", got, codec.OperationDeleteSegments)
+	}
+	if codec.OperationDeleteSegments.IsMetadata() || codec.OperationDeleteSegments.IsPartition() {
+		t.Errorf("OperationDeleteSegments: IsMetadata() = %v, IsPartition() = %v, want neither",
+			codec.OperationDeleteSegments.IsMetadata(), codec.OperationDeleteSegments.IsPartition())
+	}
 }

@@ -9,37 +9,44 @@ import (
 // later read is a no-op returning zero values, so decoders read straight down
 // a layout and look at the error once. Every length is checked against the
 // bytes left before it is used, and nothing is ever allocated from one.
+//
+// truncated is the rule id of a field missing from the input: the
+// message's own (login.truncated), set by the decoder that makes the
+// reader, and cvi.truncated while clientInfo reads the prefix of a login
+// body. It is a constant, chosen by the decoder, never built.
 type reader struct {
-	src []byte
-	off int
-	err error
+	src       []byte
+	off       int
+	err       error
+	truncated string
 }
 
 // left is the number of unread bytes.
 func (r *reader) left() int { return len(r.src) - r.off }
 
 // fail records the first error only.
-func (r *reader) fail(kind error, field string, off int, rule string) {
+func (r *reader) fail(kind error, field string, off int, rule, want string) {
 	if r.err == nil {
-		r.err = newError(kind, field, off, rule)
+		r.err = newError(kind, field, off, rule, want)
 	}
 }
 
 // need reports whether n more bytes are present, failing with ErrTruncated
-// for field otherwise. n is an int64 so that a u32 claim cannot overflow.
-func (r *reader) need(n int64, field string) bool {
+// for field under rule otherwise. n is an int64 so that a u32 claim cannot
+// overflow.
+func (r *reader) need(n int64, field, rule string) bool {
 	if r.err != nil {
 		return false
 	}
 	if n > int64(r.left()) {
-		r.fail(ErrTruncated, field, r.off, ruleTruncated)
+		r.fail(ErrTruncated, field, r.off, rule, wantInInput)
 		return false
 	}
 	return true
 }
 
 func (r *reader) u8(field string) uint8 {
-	if !r.need(1, field) {
+	if !r.need(1, field, r.truncated) {
 		return 0
 	}
 	v := r.src[r.off]
@@ -50,7 +57,7 @@ func (r *reader) u8(field string) uint8 {
 // u32 and u64 are written out per width, like kbin's primitives: a width
 // parameter would turn the constant-size load into a loop or a switch.
 func (r *reader) u32(field string) uint32 {
-	if !r.need(4, field) {
+	if !r.need(4, field, r.truncated) {
 		return 0
 	}
 	v := binary.LittleEndian.Uint32(r.src[r.off:])
@@ -59,7 +66,7 @@ func (r *reader) u32(field string) uint32 {
 }
 
 func (r *reader) u64(field string) uint64 {
-	if !r.need(8, field) {
+	if !r.need(8, field, r.truncated) {
 		return 0
 	}
 	v := binary.LittleEndian.Uint64(r.src[r.off:])
@@ -68,9 +75,10 @@ func (r *reader) u64(field string) uint64 {
 }
 
 // span returns the next n bytes, aliasing the input with capacity capped at
-// n; a zero-length span is nil.
-func (r *reader) span(n int64, field string) []byte {
-	if !r.need(n, field) || n == 0 {
+// n; a zero-length span is nil. rule is the id reported when they are
+// missing.
+func (r *reader) span(n int64, field, rule string) []byte {
+	if !r.need(n, field, rule) || n == 0 {
 		return nil
 	}
 	b := r.src[r.off : r.off+int(n) : r.off+int(n)]
@@ -78,34 +86,35 @@ func (r *reader) span(n int64, field string) []byte {
 	return b
 }
 
-// text reads a UTF-8 field of n bytes.
-func (r *reader) text(n int64, field string) []byte {
+// text reads the n bytes of the UTF-8 field f.
+func (r *reader) text(n int64, f *textField) []byte {
 	start := r.off
-	b := r.span(n, field)
+	b := r.span(n, f.name, f.truncated)
 	if r.err == nil {
 		if i := invalidUTF8(b); i >= 0 {
-			r.fail(ErrUTF8, field, start+i, ruleUTF8)
+			r.fail(ErrUTF8, f.name, start+i, f.utf8, wantUTF8)
 		}
 	}
 	return b
 }
 
-// text8 reads a u8 length then that many bytes of UTF-8; a length below
-// minLen is ErrLength at the length byte.
-func (r *reader) text8(lenField, field string, minLen int) []byte {
+// text8 reads the u8 length of f then that many bytes of UTF-8; a length
+// below f.minLen is ErrLength at the length byte.
+func (r *reader) text8(f *textField) []byte {
 	at := r.off
-	n := r.u8(lenField)
-	if r.err == nil && int(n) < minLen {
-		r.fail(ErrLength, lenField, at, ruleNonEmpty)
+	n := r.u8(f.lenName)
+	if r.err == nil && int(n) < f.minLen {
+		r.fail(ErrLength, f.lenName, at, f.length, wantNonEmpty)
 	}
-	return r.text(int64(n), field)
+	return r.text(int64(n), f)
 }
 
-// text32 reads a u32 length then that many bytes of UTF-8. The length is a
-// claim checked against the bytes present, never an allocation size.
-func (r *reader) text32(lenField, field string) []byte {
-	n := r.u32(lenField)
-	return r.text(int64(n), field)
+// text32 reads the u32 length of f then that many bytes of UTF-8. The
+// length is a claim checked against the bytes present, never an
+// allocation size.
+func (r *reader) text32(f *textField) []byte {
+	n := r.u32(f.lenName)
+	return r.text(int64(n), f)
 }
 
 // invalidUTF8 returns the index of the first byte of b that does not start a
@@ -125,16 +134,6 @@ func invalidUTF8(b []byte) int {
 	}
 }
 
-// Rules shared by bodies, written like code.
-const (
-	ruleTruncated = "field extends past the end of the input"
-	ruleNonEmpty  = "len >= 1"
-	ruleUTF8      = "valid UTF-8"
-	ruleMax8      = "len <= 255"
-	ruleMax32     = "len <= 4294967295"
-	ruleTrailing  = "no bytes after the last field"
-)
-
 // decoded returns v, read by r, with the bytes r used, or r's error: the
 // exact, rule-by-rule path of every body decoder, as in
 // decoded(r.loginReply(), &r).
@@ -147,10 +146,10 @@ func decoded[T any](v T, r *reader) (T, int, error) {
 }
 
 // parsed is decoded for a whole-buffer parse: bytes after v are
-// ErrTrailing.
-func parsed[T any](v T, r *reader) (T, error) {
+// ErrTrailing, under the rule id trail.
+func parsed[T any](v T, r *reader, trail string) (T, error) {
 	if r.err == nil {
-		r.err = trailing(r.src, r.off)
+		r.err = trailing(r.src, r.off, trail)
 	}
 	if r.err != nil {
 		var zero T

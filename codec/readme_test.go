@@ -4,9 +4,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // TestREADMEQuotesExamples holds the README's codec snippets to the runnable
@@ -14,15 +11,25 @@ import (
 // output is checked.
 func TestREADMEQuotesExamples(t *testing.T) {
 	readme, err := os.ReadFile("../README.md")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	src, err := os.ReadFile("example_test.go")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, name := range []string{"ExampleAppendRequestFrame", "ExampleSplitResult"} {
 		start := strings.Index(string(src), "func "+name+"() {")
-		require.GreaterOrEqual(t, start, 0, "%s not in example_test.go", name)
+		if start < 0 {
+			t.Fatalf("%s not in example_test.go", name)
+		}
 		end := strings.Index(string(src[start:]), "\n}\n")
-		require.Positive(t, end, "%s has no end", name)
+		if end <= 0 {
+			t.Fatalf("%s has no end", name)
+		}
 		fn := string(src[start : start+end+3])
-		assert.Contains(t, string(readme), "```go\n"+fn+"```\n", "the README does not quote %s as it is", name)
+		if !strings.Contains(string(readme), "```go\n"+fn+"```\n") {
+			t.Errorf("the README does not quote %s as it is; want it to contain:\n```go\n%s```", name, fn)
+		}
 	}
 }

@@ -4,14 +4,40 @@ package codec
 // byte not named here is reserved and zero. Status 0 is success; a non-zero
 // Status is a denial decided before commit and carries no body. The zero
 // value is not valid (size 0).
+//
+// Op and Operation are different fields: Op is a u64 sequence number of
+// the server's state machine (with Commit), Operation the u8 operation the
+// request rode, echoed.
 type ReplyHeader struct {
-	Checksum, ChecksumBody, Cluster  Uint128
-	Size, View, Release              uint32
-	Replica                          uint8
-	RequestChecksum, Context, Client Uint128
-	Op, Commit, Timestamp, Request   uint64
-	Operation                        Operation
-	Status                           Status
+	// Checksum, ChecksumBody and Cluster (bytes 0, 16, 32) are carried as
+	// they are: nobody verifies them on client-facing frames.
+	Checksum, ChecksumBody, Cluster Uint128
+	// Size (byte 48) is the frame's total length, header included:
+	// 256..MaxFrameSize. AppendReplyFrame sets it.
+	Size uint32
+	// View and Release (bytes 52, 56) are carried as they are.
+	View, Release uint32
+	// Replica (byte 61) is carried as it is.
+	Replica uint8
+	// RequestChecksum (byte 128) echoes the request's.
+	RequestChecksum Uint128
+	// Context (byte 144) is carried as it is.
+	Context Uint128
+	// Client (byte 160) is the client id of the request answered.
+	Client Uint128
+	// Op and Commit (bytes 176, 184) are the server's op and commit
+	// numbers; a server fills them as it sees fit (a login reply carries
+	// the session in both).
+	Op, Commit uint64
+	// Timestamp (byte 192) is carried as it is.
+	Timestamp uint64
+	// Request (byte 200) echoes the request number answered.
+	Request uint64
+	// Operation (byte 208) is the operation answered; it may differ from
+	// the request's (WIRE.md section 7, point 9).
+	Operation Operation
+	// Status (byte 216) is 0 for success, or the error code of a denial.
+	Status Status
 }
 
 // Validate returns the first broken rule of h in the order of the wire
@@ -22,14 +48,14 @@ func (h ReplyHeader) Validate() error { return h.validate() }
 // validate is Validate on a pointer, so that decoding checks the value in
 // place instead of copying it.
 func (h *ReplyHeader) validate() error {
-	if err := checkSize(h.Size); err != nil {
+	if err := checkSize(h.Size, ruleRepSize); err != nil {
 		return err
 	}
 	if !h.Operation.Known() {
-		return newError(ErrField, "operation", offRepOperation, "operation is known")
+		return newError(ErrField, "operation", offRepOperation, ruleRepOperation, "operation known")
 	}
 	if h.Status != StatusOK && h.Size != HeaderSize {
-		return newError(ErrSize, "size", offSize, "status != 0 => size == 256")
+		return newError(ErrSize, "size", offSize, ruleRepStatus, "status != 0 => size == 256")
 	}
 	return nil
 }
@@ -62,7 +88,7 @@ func (h ReplyHeader) AppendTo(dst []byte) ([]byte, error) {
 // DecodeReplyHeader decodes the first 256 bytes of src as a reply header.
 // It checks, in order: the length, the command byte, the rules of Validate,
 // then that every reserved and padding byte is zero. It is
-// ReplyHeader.Decode returning a value; Decode avoids the copy.
+// ReplyHeader.Decode returning a value.
 func DecodeReplyHeader(src []byte) (h ReplyHeader, err error) {
 	err = h.Decode(src)
 	return h, err
@@ -70,7 +96,7 @@ func DecodeReplyHeader(src []byte) (h ReplyHeader, err error) {
 
 // Decode decodes the first 256 bytes of src into h, with the checks of
 // DecodeReplyHeader in the same order. On error h is the zero value. Like
-// RequestHeader.Decode, it spares the caller the copy of a returned value.
+// RequestHeader.Decode, it writes into a header the caller keeps.
 func (h *ReplyHeader) Decode(src []byte) error {
 	// The shape of RequestHeader.Decode and Eviction.Decode by design: each
 	// reads its own layout top to bottom, as WIRE.md's table of it does;

@@ -1,9 +1,8 @@
 package codec_test
 
 import (
+	"bytes"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
 )
@@ -24,11 +23,15 @@ func TestReplyRuleOrder(t *testing.T) {
 		ruleReserved("reserved", 255),
 	})
 	// The size rule and the denial rule share a class, field and offset;
-	// the rule text tells them apart.
+	// the rule id tells them apart.
 	_, err := codec.DecodeReplyHeader(applyRules(repOKHex, ruleSizeLow, breakRule{mutate: setLE(216, 4, 40)}))
-	require.Equal(t, "256 <= size <= 64 MiB", codecError(t, err).Rule, "rule")
+	if got, want := codecError(t, err).Rule, "reply.size"; got != want {
+		t.Fatalf("size 255 and status 40: rule = %q, want %q", got, want)
+	}
 	_, err = codec.DecodeReplyHeader(applyRules(repOKHex, breakRule{mutate: setLE(216, 4, 40)}))
-	require.Equal(t, "status != 0 => size == 256", codecError(t, err).Rule, "rule")
+	if got, want := codecError(t, err).Rule, "reply.status"; got != want {
+		t.Fatalf("status 40 with a body: rule = %q, want %q", got, want)
+	}
 }
 
 // TestReplyEveryOperation: a reply accepts every known operation, 0
@@ -40,8 +43,12 @@ func TestReplyEveryOperation(t *testing.T) {
 			wantErr(t, err, codec.ErrField, "operation", 208)
 			continue
 		}
-		require.NoError(t, err)
-		require.Equal(t, codec.Operation(op), got.Operation, "operation")
+		if err != nil {
+			t.Fatalf("operation %d: err = %v", op, err)
+		}
+		if got.Operation != codec.Operation(op) {
+			t.Fatalf("operation = %d, want %d", got.Operation, op)
+		}
 	}
 }
 
@@ -51,8 +58,12 @@ func TestReplyDenial(t *testing.T) {
 	for _, status := range []uint64{1, 3, 40, 1<<32 - 1} {
 		h := applyRules(repDenyHex, breakRule{mutate: setLE(216, 4, status)})
 		got, err := codec.DecodeReplyHeader(h)
-		require.NoError(t, err)
-		require.Equal(t, codec.Status(status), got.Status, "status")
+		if err != nil {
+			t.Fatalf("status %d: err = %v", status, err)
+		}
+		if got.Status != codec.Status(status) {
+			t.Fatalf("status = %d, want %d", got.Status, status)
+		}
 		_, err = codec.DecodeReplyHeader(applyRules(h, breakRule{mutate: setLE(48, 4, 257)}))
 		wantErr(t, err, codec.ErrSize, "size", 48)
 	}
@@ -77,9 +88,15 @@ func TestReplyValidate(t *testing.T) {
 			wantErr(t, c.h.Validate(), c.kind, c.field, c.off)
 			out, err := c.h.AppendTo([]byte{7})
 			wantErr(t, err, c.kind, c.field, c.off)
-			require.Equal(t, []byte{7}, out, "dst after a failed AppendTo")
+			if want := []byte{7}; !bytes.Equal(out, want) {
+				t.Fatalf("dst after a failed AppendTo = %x, want %x", out, want)
+			}
 		})
 	}
-	require.NoError(t, repDeny.Validate())
-	require.Equal(t, 256, repDeny.EncodedLen(), "EncodedLen")
+	if err := repDeny.Validate(); err != nil {
+		t.Fatalf("repDeny.Validate() = %v, want nil", err)
+	}
+	if got := repDeny.EncodedLen(); got != 256 {
+		t.Fatalf("EncodedLen() = %d, want 256", got)
+	}
 }

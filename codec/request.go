@@ -1,61 +1,94 @@
 package codec
 
+import "math/bits"
+
 // RequestHeader is the 256-byte header of a client's request (command 5).
 // Every byte not named here is reserved and zero. Code travels at bytes
 // 196..200 and only for OperationNonReplicated; for any other operation it
 // must be 0. The zero value is not valid (client 0, operation 0).
+//
+// The prologue (bytes 0..128) is the same in every header kind; WIRE.md
+// section 5 gives each field's offset, and HeaderLayout gives them as data.
 type RequestHeader struct {
+	// Checksum, ChecksumBody and Cluster (bytes 0, 16, 32) are carried as
+	// they are: nobody verifies them on client-facing frames, and the
+	// SDKs send zero.
 	Checksum, ChecksumBody, Cluster Uint128
-	Size, View, Release             uint32
-	Replica                         uint8
-	Client, RequestChecksum         Uint128
-	Timestamp, Request              uint64
-	Operation                       Operation
-	Session                         uint64
-	UserID                          uint32
-	Code                            Code
+	// Size (byte 48) is the frame's total length, header included:
+	// 256..MaxFrameSize. AppendRequestFrame sets it.
+	Size uint32
+	// View and Release (bytes 52, 56) are carried as they are, like the
+	// checksums.
+	View, Release uint32
+	// Replica (byte 61) is carried as it is.
+	Replica uint8
+	// Client (byte 128) is the client id, never 0.
+	Client Uint128
+	// RequestChecksum (byte 144) is 0 when unstamped; a reply echoes it.
+	RequestChecksum Uint128
+	// Timestamp (byte 160) is carried as it is.
+	Timestamp uint64
+	// Request (byte 168) is the request number (WIRE.md section 7, point
+	// 9); a reply echoes it.
+	Request uint64
+	// Operation (byte 176) is the state-machine operation the request
+	// rides; see OperationForCode.
+	Operation Operation
+	// Session (byte 184) is the session the request claims: 0 for a
+	// login, the bound session for every replicated operation.
+	Session uint64
+	// UserID (byte 192) is set by the server; clients send 0.
+	UserID uint32
+	// Code (bytes 196..200) is the command code of a NonReplicated
+	// request; for every other operation those bytes are reserved and
+	// Code must be 0.
+	Code Code
 }
 
 // Validate returns the first broken rule of h in the order of the wire
 // reference: size, client, operation, then the session and request rules of
 // the operation (Register: session 0 then request 0; NonReplicated: code
 // non-zero; any other: session then request non-zero), and last a Code on an
-// operation that does not carry one (ErrReserved).
+// operation that does not carry one, reported as the reserved area's (field
+// "reserved", ErrReserved, the offset of its first non-zero byte).
 func (h RequestHeader) Validate() error { return h.validate() }
 
 // validate is Validate on a pointer, so that decoding checks the value in
-// place instead of copying its 140 bytes.
+// place instead of copying it.
 func (h *RequestHeader) validate() error {
-	if err := checkSize(h.Size); err != nil {
+	if err := checkSize(h.Size, ruleReqSize); err != nil {
 		return err
 	}
 	if h.Client.IsZero() {
-		return clientError(offReqClient)
+		return clientError(offReqClient, ruleReqClient)
 	}
 	switch {
 	case !h.Operation.Known() || h.Operation == OperationReserved:
-		return newError(ErrField, "operation", offReqOperation, "operation is known and != 0")
+		return newError(ErrField, "operation", offReqOperation, ruleReqOperation, "operation known and != 0")
 	case h.Operation == OperationRegister:
 		if h.Session != 0 {
-			return newError(ErrField, "session", offReqSession, "operation == Register => session == 0")
+			return newError(ErrField, "session", offReqSession, ruleReqRegisterSession, "operation == Register => session == 0")
 		}
 		if h.Request != 0 {
-			return newError(ErrField, "request", offReqRequest, "operation == Register => request == 0")
+			return newError(ErrField, "request", offReqRequest, ruleReqRegisterRequest, "operation == Register => request == 0")
 		}
 	case h.Operation == OperationNonReplicated:
 		if h.Code == 0 {
-			return newError(ErrField, "code", offReqCode, "operation == NonReplicated => code != 0")
+			return newError(ErrField, "code", offReqCode, ruleReqCode, "operation == NonReplicated => code != 0")
 		}
 	default:
 		if h.Session == 0 {
-			return newError(ErrField, "session", offReqSession, "replicated operation => session > 0")
+			return newError(ErrField, "session", offReqSession, ruleReqSession, "replicated operation => session > 0")
 		}
 		if h.Request == 0 {
-			return newError(ErrField, "request", offReqRequest, "replicated operation => request > 0")
+			return newError(ErrField, "request", offReqRequest, ruleReqRequest, "replicated operation => request > 0")
 		}
 	}
 	if h.Code != 0 && h.Operation != OperationNonReplicated {
-		return newError(ErrReserved, "reserved", offReqCode, "operation != NonReplicated => bytes 196..200 == 0")
+		// Reported as the reserved area's first non-zero byte (WIRE.md
+		// sections 5 and 9), which is where a decoder meets it.
+		at := offReqCode + bits.TrailingZeros32(uint32(h.Code))/8
+		return newError(ErrReserved, "reserved", at, ruleReqReservedCode, wantReservedCode)
 	}
 	return nil
 }
@@ -88,7 +121,7 @@ func (h RequestHeader) AppendTo(dst []byte) ([]byte, error) {
 // header. It checks, in order: the length, the command byte, the rules of
 // Validate, then that every reserved and padding byte is zero (bytes
 // 196..200 included unless the operation is NonReplicated). It is
-// RequestHeader.Decode returning a value; Decode avoids the copy.
+// RequestHeader.Decode returning a value.
 func DecodeRequestHeader(src []byte) (h RequestHeader, err error) {
 	err = h.Decode(src)
 	return h, err
@@ -96,13 +129,9 @@ func DecodeRequestHeader(src []byte) (h RequestHeader, err error) {
 
 // Decode decodes the first 256 bytes of src into h, with the checks of
 // DecodeRequestHeader in the same order. On error h is the zero value.
-//
-// It exists for speed: DecodeRequestHeader returns a 136-byte value, which
-// the caller copies with 16-byte loads right after the decoder's narrower
-// stores; a load spanning two pending stores cannot be forwarded and waits
-// for them to reach the cache. Decoding into a header the caller keeps (a
-// connection's field, a reused variable) writes each field once and copies
-// nothing. The README's speed section has the figures.
+// Decoding into a header the caller keeps (a connection's field, a reused
+// variable) writes each field once and returns no copy; it is the faster
+// of the two forms in a loop.
 func (h *RequestHeader) Decode(src []byte) error {
 	b, err := header(src, CommandRequest)
 	if err != nil {

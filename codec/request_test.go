@@ -1,10 +1,9 @@
 package codec_test
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
 )
@@ -82,8 +81,12 @@ func TestRequestSizeBounds(t *testing.T) {
 		h := applyRules(reqLogoutHex, breakRule{mutate: setLE(48, 4, c.size)})
 		got, err := codec.DecodeRequestHeader(h)
 		if c.ok {
-			require.NoError(t, err)
-			require.Equal(t, uint32(c.size), got.Size, "size")
+			if err != nil {
+				t.Fatalf("size %d: err = %v", c.size, err)
+			}
+			if got.Size != uint32(c.size) {
+				t.Fatalf("size = %d, want %d", got.Size, c.size)
+			}
 			continue
 		}
 		wantErr(t, err, codec.ErrSize, "size", 48)
@@ -108,8 +111,12 @@ func TestRequestEveryOperation(t *testing.T) {
 		case o == codec.OperationNonReplicated:
 			wantErr(t, err, codec.ErrField, "code", 196)
 		default:
-			require.NoError(t, err)
-			require.Equal(t, o, got.Operation, "operation")
+			if err != nil {
+				t.Fatalf("operation %d: err = %v", op, err)
+			}
+			if got.Operation != o {
+				t.Fatalf("operation = %d, want %d", got.Operation, o)
+			}
 		}
 	}
 }
@@ -153,9 +160,15 @@ func TestRequestValidate(t *testing.T) {
 			dst := []byte{1, 2, 3}
 			out, err := h.AppendTo(dst)
 			wantErr(t, err, c.kind, c.field, c.off)
-			require.Equal(t, []byte{1, 2, 3}, out, "dst after a failed AppendTo")
+			if want := []byte{1, 2, 3}; !bytes.Equal(out, want) {
+				t.Fatalf("dst after a failed AppendTo = %x, want %x", out, want)
+			}
 		})
 	}
-	require.NoError(t, ok.Validate())
-	require.Equal(t, 256, ok.EncodedLen(), "EncodedLen")
+	if err := ok.Validate(); err != nil {
+		t.Fatalf("reqLogout.Validate() = %v, want nil", err)
+	}
+	if got := ok.EncodedLen(); got != 256 {
+		t.Fatalf("EncodedLen() = %d, want 256", got)
+	}
 }

@@ -16,11 +16,20 @@ import (
 // an address, never what it points to. Lengths are not secret on the wire
 // and show as such.
 //
+// Reflection-based printers and comparers (those that walk unexported
+// fields) see only an untyped pointer and a length, never a byte: the
+// pointer is an unsafe.Pointer, which they print as an address and never
+// follow. Secret is not comparable with == (so neither are the bodies that
+// hold one): compare secrets with Equal, and bodies field by field.
+// reflect.DeepEqual reports two Secrets equal only when they hold the same
+// memory.
+//
 // Bytes is the one way to read the bytes; Equal compares them in constant
 // time. A decoded Secret aliases the input like every decoded field; the
 // zero value is the empty secret.
 type Secret struct {
-	p *byte
+	_ [0]func() // not comparable: == would compare addresses, not bytes
+	p unsafe.Pointer
 	n int
 }
 
@@ -30,7 +39,7 @@ func NewSecret(b []byte) Secret {
 	if len(b) == 0 {
 		return Secret{}
 	}
-	return Secret{p: unsafe.SliceData(b), n: len(b)}
+	return Secret{p: unsafe.Pointer(unsafe.SliceData(b)), n: len(b)}
 }
 
 // Bytes returns the secret's bytes (nil when empty), aliasing what the
@@ -43,7 +52,7 @@ func (s Secret) Bytes() []byte {
 	if s.n == 0 {
 		return nil
 	}
-	return unsafe.Slice(s.p, s.n)
+	return unsafe.Slice((*byte)(s.p), s.n)
 }
 
 // Len returns the number of bytes.

@@ -5,11 +5,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
 )
@@ -38,7 +36,9 @@ func leaks(s string) string {
 // the secret.
 func checkNoLeak(t *testing.T, what, s string) {
 	t.Helper()
-	assert.Empty(t, leaks(s), "%s leaks the secret in %s", what, s)
+	if f := leaks(s); f != "" {
+		t.Errorf("%s leaks the secret (%q) in %s", what, f, s)
+	}
 }
 
 // TestSecretNeverPrints formats a Secret, and both login bodies by value
@@ -62,22 +62,35 @@ func TestSecretNeverPrints(t *testing.T) {
 		checkNoLeak(t, name+" with Sprint", fmt.Sprint(v))
 		checkNoLeak(t, name+" with Sprintln", fmt.Sprintln(v))
 		b, err := json.Marshal(v)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatalf("json.Marshal(%s): %v", name, err)
+		}
 		checkNoLeak(t, name+" as JSON", string(b))
 	}
-	require.Equal(t, "[REDACTED]", sec.String(), "String")
-	require.Equal(t, sec.GoString(), fmt.Sprintf("%#v", sec), "%#v is GoString")
-	for _, verb := range []string{"%v", "%+v", "%#x", "%#s", "%#q"} {
-		require.Equal(t, "[REDACTED]", fmt.Sprintf(verb, sec), "%s is the bare redaction", verb)
+	if got := sec.String(); got != "[REDACTED]" {
+		t.Errorf("String() = %q", got)
 	}
-	require.Equal(t, "codec.Secret([REDACTED])", sec.GoString(), "GoString")
+	if got := fmt.Sprintf("%#v", sec); got != sec.GoString() {
+		t.Errorf("%%#v = %q, want GoString %q", got, sec.GoString())
+	}
+	for _, verb := range []string{"%v", "%+v", "%#x", "%#s", "%#q"} {
+		if got := fmt.Sprintf(verb, sec); got != "[REDACTED]" {
+			t.Errorf("%s = %q, want the bare redaction", verb, got)
+		}
+	}
+	if got := sec.GoString(); got != "codec.Secret([REDACTED])" {
+		t.Errorf("GoString() = %q", got)
+	}
 	text, err := sec.MarshalText()
-	require.NoError(t, err)
-	require.Equal(t, "[REDACTED]", string(text), "MarshalText")
-	require.Equal(t, len(secretText), sec.Len(), "Len")
+	if err != nil || string(text) != "[REDACTED]" {
+		t.Errorf("MarshalText() = %q, %v", text, err)
+	}
+	if sec.Len() != len(secretText) {
+		t.Errorf("Len() = %d, want %d", sec.Len(), len(secretText))
+	}
 	// The redaction still shows that a password is there: the username is
 	// printed, the password is not.
-	if s := fmt.Sprintf("%s", login); !strings.Contains(s, "iggy") || !strings.Contains(s, "[REDACTED]") {
+	if s := fmt.Sprint(login); !strings.Contains(s, "iggy") || !strings.Contains(s, "[REDACTED]") {
 		t.Errorf("%%s of a login: %s", s)
 	}
 }
@@ -129,5 +142,38 @@ func TestSecretNeverInErrors(t *testing.T) {
 	}
 	if failures < len(bodies)*3 {
 		t.Fatalf("only %d of the inputs failed; the test is not exercising error paths", failures)
+	}
+}
+
+// TestSecretReflection: what a printer or comparer that walks unexported
+// fields sees of a Secret (fmt on an unexported field, reflect itself) is
+// an untyped pointer and a length, never a byte; and DeepEqual does not
+// call two different passwords equal because they share a length and a
+// first byte.
+func TestSecretReflection(t *testing.T) {
+	sec := codec.NewSecret([]byte(secretText))
+	hidden := struct{ s codec.Secret }{sec} // fmt cannot call methods here
+	for _, verb := range []string{"%v", "%+v", "%#v", "%d", "%x"} {
+		checkNoLeak(t, "an unexported Secret field with "+verb, fmt.Sprintf(verb, hidden))
+	}
+	if ty := reflect.TypeOf(sec); ty.Comparable() {
+		t.Errorf("Secret is comparable with ==; it must not be (== would compare memory)")
+	}
+	rv := reflect.ValueOf(sec)
+	for i := range rv.NumField() {
+		switch k := rv.Field(i).Kind(); k {
+		case reflect.UnsafePointer, reflect.Int, reflect.Array:
+		default:
+			t.Errorf("Secret field %d is a %v: a reflection printer would follow it", i, k)
+		}
+	}
+	a := codec.LoginRegister{Info: infoGoSDK, Username: []byte("u"), Password: codec.NewSecret([]byte("Qa"))}
+	b := a
+	b.Password = codec.NewSecret([]byte("Qb"))
+	if reflect.DeepEqual(a, b) {
+		t.Errorf("DeepEqual calls bodies with passwords Qa and Qb equal")
+	}
+	if a.Equal(b) || !a.Equal(a.Clone()) {
+		t.Errorf("Equal: Qa vs Qb = %t, a vs its clone = %t; want false, true", a.Equal(b), a.Equal(a.Clone()))
 	}
 }

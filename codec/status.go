@@ -1,13 +1,18 @@
 package codec
 
 // Status is an error code an SDK maps a frame to: the status of a denial
-// Reply, or what an Eviction means to a client. It implements error, so
-// errors.Is(err, StatusUnauthenticated) works on whatever wraps it.
+// Reply, the result code of a login, or what an Eviction means to a
+// client. A Status is a number, not an error: Err turns a non-zero one
+// into an *IggyError, and StatusOK into nil, so that success can never be
+// mistaken for an error.
 type Status uint32
 
 // Status codes of the connection lifecycle.
 const (
-	StatusOK                         Status = 0
+	StatusOK Status = 0
+	// StatusError is the reference's generic Error: a server that cannot
+	// answer a request (an answer over the frame cap) denies it so.
+	StatusError                      Status = 1
 	StatusInvalidCommand             Status = 3
 	StatusInvalidFormat              Status = 4
 	StatusStaleClient                Status = 30
@@ -23,9 +28,9 @@ const (
 )
 
 // statusNames is the name table of Status.
-func statusNames() [9]enumName {
+func statusNames() [10]enumName {
 	return [...]enumName{
-		{0, 0, "OK"}, {3, 3, "InvalidCommand"}, {4, 4, "InvalidFormat"}, {30, 30, "StaleClient"},
+		{0, 0, "OK"}, {1, 1, "Error"}, {3, 3, "InvalidCommand"}, {4, 4, "InvalidFormat"}, {30, 30, "StaleClient"},
 		{40, 40, "Unauthenticated"}, {42, 42, "InvalidCredentials"},
 		{53, 53, "InvalidPersonalAccessToken"},
 		{57, 57, "TransientNotCommitted"}, {58, 58, "TransientNotAccepted"},
@@ -45,8 +50,33 @@ func (s Status) String() string {
 	return enumString(names[:], "STATUS", uint32(s))
 }
 
+// Err returns nil for StatusOK and an *IggyError carrying s otherwise.
+func (s Status) Err() error {
+	if s == StatusOK {
+		return nil
+	}
+	return &IggyError{Status: s}
+}
+
+// IggyError is a non-zero Status as an error: what a denial Reply, a
+// login's result code or an Eviction means to a client (Status.Err,
+// Eviction.Err). errors.Is(err, codec.StatusInvalidCredentials.Err())
+// matches an *IggyError of the same Status anywhere in err's chain;
+// errors.As(err, &target) with a target of type *IggyError reads it.
+type IggyError struct {
+	Status Status // never StatusOK
+}
+
 // Error returns "iggy status N (Name)".
-func (s Status) Error() string { return "iggy status " + itoa(uint64(s)) + " (" + s.String() + ")" }
+func (e *IggyError) Error() string {
+	return "iggy status " + itoa(uint64(e.Status)) + " (" + e.Status.String() + ")"
+}
+
+// Is reports whether target is an *IggyError of the same Status.
+func (e *IggyError) Is(target error) bool {
+	t, ok := target.(*IggyError)
+	return ok && t.Status == e.Status
+}
 
 // IncompatibleProtocolError is what an eviction with reason 14 and a
 // well-formed window means, IncompatibleProtocolVersion(client, min, max) in
@@ -55,13 +85,13 @@ func (s Status) Error() string { return "iggy status " + itoa(uint64(s)) + " (" 
 // carry the client's version, so Eviction.Err leaves Client zero; a client
 // that knows what it sent fills it (lifecycle.Client does).
 type IncompatibleProtocolError struct {
-	Client Version
-	Window Window
+	Client Version // the version the client sent; 0 when not known
+	Window Window  // the versions the server accepts
 }
 
 // Error names the client's version, when known, and the window the server
 // accepts.
-func (e IncompatibleProtocolError) Error() string {
+func (e *IncompatibleProtocolError) Error() string {
 	if e.Client == 0 {
 		return "incompatible protocol version: server accepts " + e.Window.String()
 	}

@@ -5,34 +5,51 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/iggywire/iggywire/codec"
 )
 
-// TestStatus: the codes of WIRE.md section 8, their names, and Status as an
-// error that survives wrapping.
+// TestStatus: the codes of WIRE.md section 8 and those the lifecycle
+// sends, their names, and Err: nil for StatusOK, an *IggyError otherwise
+// that survives wrapping and matches its own status only.
 func TestStatus(t *testing.T) {
 	names := map[codec.Status]string{
-		0: "OK", 3: "InvalidCommand", 4: "InvalidFormat", 30: "StaleClient",
+		0: "OK", 1: "Error", 3: "InvalidCommand", 4: "InvalidFormat", 30: "StaleClient",
 		40: "Unauthenticated", 42: "InvalidCredentials", 53: "InvalidPersonalAccessToken",
 		57: "TransientNotCommitted", 58: "TransientNotAccepted",
 	}
 	for s := range codec.Status(100) {
 		want, known := names[s]
-		require.Equal(t, known, s.Known(), fmt.Sprintf("Status(%d).Known", s))
+		if s.Known() != known {
+			t.Errorf("Status(%d).Known() = %t, want %t", s, s.Known(), known)
+		}
 		if !known {
 			want = fmt.Sprintf("UNKNOWN_STATUS_%d", s)
 		}
-		require.Equal(t, want, s.String(), fmt.Sprintf("Status(%d).String", s))
+		if s.String() != want {
+			t.Errorf("Status(%d).String() = %q, want %q", s, s.String(), want)
+		}
 	}
-	require.Equal(t, "iggy status 40 (Unauthenticated)", codec.StatusUnauthenticated.Error(), "Error")
-	require.Equal(t, "iggy status 7 (UNKNOWN_STATUS_7)", codec.Status(7).Error(), "Error")
+	if err := codec.StatusOK.Err(); err != nil {
+		t.Fatalf("StatusOK.Err() = %v, want nil: success is never an error", err)
+	}
+	for s, want := range map[codec.Status]string{
+		codec.StatusUnauthenticated: "iggy status 40 (Unauthenticated)",
+		7:                           "iggy status 7 (UNKNOWN_STATUS_7)",
+	} {
+		if got := s.Err().Error(); got != want {
+			t.Errorf("%d.Err().Error() = %q, want %q", s, got, want)
+		}
+	}
 
-	err := fmt.Errorf("ping: %w", codec.StatusUnauthenticated)
-	require.Equal(t, true, errors.Is(err, codec.StatusUnauthenticated), "errors.Is through %w")
-	require.Equal(t, false, errors.Is(err, codec.StatusInvalidCommand), "errors.Is another status")
-	var s codec.Status
-	require.Equal(t, true, errors.As(err, &s), "errors.As")
-	require.Equal(t, codec.StatusUnauthenticated, s, "errors.As value")
+	err := fmt.Errorf("ping: %w", codec.StatusUnauthenticated.Err())
+	if !errors.Is(err, codec.StatusUnauthenticated.Err()) {
+		t.Errorf("errors.Is through %%w: %v does not match its status", err)
+	}
+	if errors.Is(err, codec.StatusInvalidCommand.Err()) {
+		t.Errorf("errors.Is: %v matches another status", err)
+	}
+	var ie *codec.IggyError
+	if !errors.As(err, &ie) || ie.Status != codec.StatusUnauthenticated {
+		t.Errorf("errors.As(%v) = %v, want the *IggyError of 40", err, ie)
+	}
 }

@@ -5,25 +5,26 @@ import (
 	"math"
 )
 
-// checkText validates a text field about to be encoded at offset off (the
-// offset of its length prefix). prefix is the width of the length prefix (1
-// or 4); minLen is 0 or 1. It returns the first broken rule: too short, too
-// long, then invalid UTF-8.
-func checkText(b []byte, lenField, field string, off, prefix, minLen int) error {
-	if len(b) < minLen {
-		return newError(ErrLength, lenField, off, ruleNonEmpty)
+// checkText validates the text b of field f about to be encoded at offset
+// off (the offset of its length prefix). It returns the first broken rule:
+// too short, too long for the prefix, then invalid UTF-8, under the ids a
+// decoder reports for the same bytes (too long has no bytes: it is the
+// length rule of f).
+func checkText(b []byte, f *textField, off int) error {
+	if len(b) < f.minLen {
+		return newError(ErrLength, f.lenName, off, f.length, wantNonEmpty)
 	}
 	// One comparison for both widths, so that the 4 GiB bound needs no
 	// branch of its own that only a 4 GiB field could reach.
-	maxLen, rule := uint64(math.MaxUint8), ruleMax8
-	if prefix == 4 {
-		maxLen, rule = math.MaxUint32, ruleMax32
+	maxLen, want := uint64(math.MaxUint8), wantMax8
+	if f.prefix == 4 {
+		maxLen, want = math.MaxUint32, wantMax32
 	}
 	if uint64(len(b)) > maxLen {
-		return newError(ErrLength, lenField, off, rule)
+		return newError(ErrLength, f.lenName, off, f.length, want)
 	}
 	if i := invalidUTF8(b); i >= 0 {
-		return newError(ErrUTF8, field, off+prefix+i, ruleUTF8)
+		return newError(ErrUTF8, f.name, off+f.prefix+i, f.utf8, wantUTF8)
 	}
 	return nil
 }
@@ -40,10 +41,11 @@ func appendText32(dst, b []byte) []byte {
 	return append(dst, b...)
 }
 
-// trailing is the ErrTrailing of a Parse that consumed n of len(src) bytes.
-func trailing(src []byte, n int) error {
+// trailing is the ErrTrailing of a Parse that consumed n of len(src)
+// bytes, under the rule id rule.
+func trailing(src []byte, n int, rule string) error {
 	if n < len(src) {
-		return newError(ErrTrailing, "body", n, ruleTrailing)
+		return newError(ErrTrailing, "body", n, rule, wantNoTrail)
 	}
 	return nil
 }

@@ -6,7 +6,7 @@ import "strconv"
 // offset, Hi eight bytes later. The zero value is 0, which is not a valid
 // client id.
 type Uint128 struct {
-	Lo, Hi uint64
+	Lo, Hi uint64 // the low and high 64 bits
 }
 
 // IsZero reports whether u is 0.

@@ -20,7 +20,7 @@ const (
 // ErrRange.
 func Pack(major, minor, patch uint32) (Version, error) {
 	if major > versionMaxPart || minor > versionMaxPart || patch > versionMaxPart {
-		return 0, newError(ErrRange, "version", 0, "component <= 1023")
+		return 0, newError(ErrRange, "version", 0, ruleVersionRange, wantComponent)
 	}
 	return Version(major<<20 | minor<<10 | patch), nil
 }
@@ -127,7 +127,7 @@ func parseVersion[T string | []byte](s T) (Version, error) {
 	for p := range parts {
 		if p > 0 {
 			if i >= len(s) || s[i] != '.' {
-				return 0, newError(ErrSyntax, "version", i, "'.' between components")
+				return 0, newError(ErrSyntax, "version", i, ruleVersionDot, "'.' between components")
 			}
 			i++
 		}
@@ -140,15 +140,15 @@ func parseVersion[T string | []byte](s T) (Version, error) {
 			i++
 		}
 		if i == start {
-			return 0, newError(ErrSyntax, "version", i, "component is one or more digits")
+			return 0, newError(ErrSyntax, "version", i, ruleVersionDigits, "one or more digits")
 		}
 		if x > versionMaxPart {
-			return 0, newError(ErrRange, "version", start, "component <= 1023")
+			return 0, newError(ErrRange, "version", start, ruleVersionRange, wantComponent)
 		}
 		parts[p] = x
 	}
 	if i < len(s) && s[i] != '-' && s[i] != '+' {
-		return 0, newError(ErrSyntax, "version", i, "end, '-' or '+' after patch")
+		return 0, newError(ErrSyntax, "version", i, ruleVersionEnd, "end, '-' or '+' after patch")
 	}
 	return Version(parts[0]<<20 | parts[1]<<10 | parts[2]), nil
 }
@@ -157,7 +157,7 @@ func parseVersion[T string | []byte](s T) (Version, error) {
 // server's Max is its own version. The zero value is not well-formed and
 // accepts nothing.
 type Window struct {
-	Min, Max Version
+	Min, Max Version // the oldest and newest version accepted; Max is the server's own
 }
 
 // DefaultWindow returns the window a server of version server accepts by

@@ -1,14 +1,19 @@
 package codec_test
 
 import (
-	"fmt"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
 )
+
+// panics reports whether f panics, as the Must forms do on input their
+// error-returning forms refuse.
+func panics(f func()) (panicked bool) {
+	defer func() { _ = recover() }()
+	panicked = true
+	f()
+	return false
+}
 
 // TestPack checks the bit layout of WIRE.md section 1.
 func TestPack(t *testing.T) {
@@ -26,31 +31,54 @@ func TestPack(t *testing.T) {
 	}
 	for _, c := range cases {
 		v, err := codec.Pack(c.major, c.minor, c.patch)
-		require.NoError(t, err)
-		require.Equal(t, c.want, v, fmt.Sprintf("Pack(%d, %d, %d)", c.major, c.minor, c.patch))
-		require.Equal(t, [3]uint32{c.major, c.minor, c.patch}, [3]uint32{v.Major(), v.Minor(), v.Patch()}, "components")
-		require.Equal(t, true, v.Valid(), "Valid")
-		require.Equal(t, v, codec.MustPack(c.major, c.minor, c.patch), "MustPack")
+		if err != nil {
+			t.Fatalf("Pack(%d, %d, %d): err = %v", c.major, c.minor, c.patch, err)
+		}
+		if v != c.want {
+			t.Fatalf("Pack(%d, %d, %d) = %#x, want %#x", c.major, c.minor, c.patch, uint32(v), uint32(c.want))
+		}
+		if got, want := [3]uint32{v.Major(), v.Minor(), v.Patch()}, [3]uint32{c.major, c.minor, c.patch}; got != want {
+			t.Fatalf("components of %#x = %v, want %v", uint32(v), got, want)
+		}
+		if !v.Valid() {
+			t.Fatalf("%#x Valid() = false, want true", uint32(v))
+		}
+		if got := codec.MustPack(c.major, c.minor, c.patch); got != v {
+			t.Fatalf("MustPack(%d, %d, %d) = %#x, want %#x", c.major, c.minor, c.patch, uint32(got), uint32(v))
+		}
 	}
 	for _, bad := range [][3]uint32{{1024, 0, 0}, {0, 1024, 0}, {0, 0, 1024}, {1 << 31, 0, 0}} {
 		v, err := codec.Pack(bad[0], bad[1], bad[2])
 		wantErr(t, err, codec.ErrRange, "version", 0)
-		require.Equal(t, codec.Version(0), v, "value on error")
+		if v != codec.Version(0) {
+			t.Fatalf("Pack%v: value on error = %#x, want 0", bad, uint32(v))
+		}
 	}
-	assert.Panics(t, func() { codec.MustPack(0, 0, 1024) }, "MustPack(0, 0, 1024)")
+	if !panics(func() { codec.MustPack(0, 0, 1024) }) {
+		t.Errorf("MustPack(0, 0, 1024) did not panic")
+	}
 }
 
 // TestVersionReservedBits: a u32 with bits 31..30 set is not a version, but
 // its components still read from bits 29..0.
 func TestVersionReservedBits(t *testing.T) {
 	for _, v := range []codec.Version{0x4000_0000, 0x8000_0000, 0xC000_2C00, 0xFFFF_FFFF} {
-		require.Equal(t, false, v.Valid(), fmt.Sprintf("%#x Valid", uint32(v)))
+		if v.Valid() {
+			t.Fatalf("%#x Valid() = true, want false", uint32(v))
+		}
 	}
 	v := codec.Version(0xFFFF_FFFF)
-	require.Equal(t, [3]uint32{1023, 1023, 1023}, [3]uint32{v.Major(), v.Minor(), v.Patch()}, "components")
-	require.Equal(t, "invalid(0xffffffff)", v.String(), "String")
-	require.Equal(t, "invalid(0xc0002c00)", codec.Version(0xC000_2C00).String(), "String")
-	require.Equal(t, "invalid(0x40000000)", codec.Version(0x4000_0000).String(), "String")
+	if got, want := [3]uint32{v.Major(), v.Minor(), v.Patch()}, [3]uint32{1023, 1023, 1023}; got != want {
+		t.Fatalf("components of %#x = %v, want %v", uint32(v), got, want)
+	}
+	for _, c := range []struct {
+		v    codec.Version
+		want string
+	}{{v, "invalid(0xffffffff)"}, {0xC000_2C00, "invalid(0xc0002c00)"}, {0x4000_0000, "invalid(0x40000000)"}} {
+		if got := c.v.String(); got != c.want {
+			t.Fatalf("Version(%#x).String() = %q, want %q", uint32(c.v), got, c.want)
+		}
+	}
 }
 
 // TestVersionOrder: integer order equals semver order.
@@ -84,8 +112,12 @@ func TestParseVersion(t *testing.T) {
 	}
 	for _, c := range ok {
 		v, err := codec.ParseVersion(c.in)
-		require.NoError(t, err)
-		require.Equal(t, c.want, v, fmt.Sprintf("ParseVersion(%q)", c.in))
+		if err != nil {
+			t.Fatalf("ParseVersion(%q): err = %v", c.in, err)
+		}
+		if v != c.want {
+			t.Fatalf("ParseVersion(%q) = %#x, want %#x", c.in, uint32(v), uint32(c.want))
+		}
 	}
 	bad := []struct {
 		in   string
@@ -125,13 +157,19 @@ func TestParseVersion(t *testing.T) {
 		t.Run(c.in, func(t *testing.T) {
 			v, err := codec.ParseVersion(c.in)
 			wantErr(t, err, c.kind, "version", c.off)
-			require.Equal(t, codec.Version(0), v, "value on error")
+			if v != codec.Version(0) {
+				t.Fatalf("ParseVersion(%q): value on error = %#x, want 0", c.in, uint32(v))
+			}
 			var u codec.Version = 7
 			wantErr(t, u.UnmarshalText([]byte(c.in)), c.kind, "version", c.off)
-			require.Equal(t, codec.Version(7), u, "UnmarshalText leaves the value alone on error")
+			if u != codec.Version(7) {
+				t.Fatalf("UnmarshalText(%q) leaves the value alone on error: got %#x, want 0x7", c.in, uint32(u))
+			}
 		})
 	}
-	assert.Panics(t, func() { codec.MustParseVersion("v1") }, "MustParseVersion(v1)")
+	if !panics(func() { codec.MustParseVersion("v1") }) {
+		t.Errorf("MustParseVersion(%q) did not panic", "v1")
+	}
 }
 
 // TestVersionText: String, AppendText, MarshalText and UnmarshalText agree,
@@ -141,24 +179,46 @@ func TestVersionText(t *testing.T) {
 		v := codec.Version(x)
 		s := v.String()
 		b, err := v.MarshalText()
-		require.NoError(t, err)
-		require.Equal(t, s, string(b), "MarshalText")
+		if err != nil {
+			t.Fatalf("%#x MarshalText: err = %v", x, err)
+		}
+		if string(b) != s {
+			t.Fatalf("%#x MarshalText = %q, want String's %q", x, b, s)
+		}
 		b, err = v.AppendText([]byte("v="))
-		require.NoError(t, err)
-		require.Equal(t, "v="+s, string(b), "AppendText")
+		if err != nil {
+			t.Fatalf("%#x AppendText: err = %v", x, err)
+		}
+		if want := "v=" + s; string(b) != want {
+			t.Fatalf("%#x AppendText = %q, want %q", x, b, want)
+		}
 		p, err := codec.ParseVersion(s)
 		if v.Valid() {
-			require.NoError(t, err)
-			require.Equal(t, v, p, "round trip of "+s)
+			if err != nil {
+				t.Fatalf("ParseVersion(%q): err = %v", s, err)
+			}
+			if p != v {
+				t.Fatalf("round trip of %s: ParseVersion = %#x, want %#x", s, uint32(p), x)
+			}
 			var u codec.Version
-			require.NoError(t, u.UnmarshalText([]byte(s)))
-			require.Equal(t, v, u, "UnmarshalText")
+			if err := u.UnmarshalText([]byte(s)); err != nil {
+				t.Fatalf("UnmarshalText(%q): err = %v", s, err)
+			}
+			if u != v {
+				t.Fatalf("UnmarshalText(%q) = %#x, want %#x", s, uint32(u), x)
+			}
 			continue
 		}
 		wantErr(t, err, codec.ErrSyntax, "version", 0)
 	}
-	require.Equal(t, "0.11.0", codec.Version(0x2C00).String(), "String")
-	require.Equal(t, "1023.1023.1023", codec.Version(0x3FFF_FFFF).String(), "String")
+	for _, c := range []struct {
+		v    codec.Version
+		want string
+	}{{0x2C00, "0.11.0"}, {0x3FFF_FFFF, "1023.1023.1023"}} {
+		if got := c.v.String(); got != c.want {
+			t.Fatalf("Version(%#x).String() = %q, want %q", uint32(c.v), got, c.want)
+		}
+	}
 }
 
 // TestDefaultWindow: min is max with patch zeroed under 0.x, with minor and
@@ -175,9 +235,13 @@ func TestDefaultWindow(t *testing.T) {
 	}
 	for _, c := range cases {
 		w := codec.DefaultWindow(codec.MustParseVersion(c.server))
-		require.Equal(t, codec.Window{Min: codec.MustParseVersion(c.min), Max: codec.MustParseVersion(c.server)}, w, "DefaultWindow("+c.server+")")
+		if want := (codec.Window{Min: codec.MustParseVersion(c.min), Max: codec.MustParseVersion(c.server)}); w != want {
+			t.Fatalf("DefaultWindow(%s) = %v, want %v", c.server, w, want)
+		}
 	}
-	require.Equal(t, false, codec.DefaultWindow(codec.MustParseVersion("0.0.7")).Valid(), "0.0.7 default window is ill-formed")
+	if w := codec.DefaultWindow(codec.MustParseVersion("0.0.7")); w.Valid() {
+		t.Fatalf("0.0.7 default window is ill-formed: %v Valid() = true, want false", w)
+	}
 }
 
 // TestWindowAccepts checks both regimes and the boundary between them.
@@ -219,12 +283,18 @@ func TestWindowAccepts(t *testing.T) {
 	}
 	for _, c := range cases {
 		w := codec.Window{Min: codec.MustParseVersion(c.min), Max: codec.MustParseVersion(c.max)}
-		require.Equal(t, true, w.Valid(), w.String()+" Valid")
+		if !w.Valid() {
+			t.Fatalf("%v Valid() = false, want true", w)
+		}
 		for _, v := range c.yes {
-			require.Equal(t, true, w.Accepts(codec.MustParseVersion(v)), w.String()+" accepts "+v)
+			if !w.Accepts(codec.MustParseVersion(v)) {
+				t.Fatalf("%v accepts %s: Accepts = false, want true", w, v)
+			}
 		}
 		for _, v := range c.no {
-			require.Equal(t, false, w.Accepts(codec.MustParseVersion(v)), w.String()+" accepts "+v)
+			if w.Accepts(codec.MustParseVersion(v)) {
+				t.Fatalf("%v accepts %s: Accepts = true, want false", w, v)
+			}
 		}
 	}
 }
@@ -234,9 +304,13 @@ func TestWindowAccepts(t *testing.T) {
 func TestWindowAcceptsNothing(t *testing.T) {
 	probe := []codec.Version{0, 1, 0x2C00, 0x2C05, 1 << 20, 0x3FFF_FFFF}
 	for _, w := range []codec.Window{{}, {Min: 0, Max: 0x2C00}, {Min: 0x2C01, Max: 0x2C00}, {Min: 2, Max: 1}} {
-		require.Equal(t, false, w.Valid(), w.String()+" Valid")
+		if w.Valid() {
+			t.Fatalf("%v Valid() = true, want false", w)
+		}
 		for _, v := range probe {
-			require.Equal(t, false, w.Accepts(v), w.String()+" accepts "+v.String())
+			if w.Accepts(v) {
+				t.Fatalf("%v accepts %v: Accepts = true, want false", w, v)
+			}
 		}
 	}
 	windows := []codec.Window{
@@ -250,7 +324,9 @@ func TestWindowAcceptsNothing(t *testing.T) {
 		for _, low := range []uint32{0, 1, 0x2C00, 0x2C05, 0x00100803, 0x3FF0_0000, 0x3FFF_FFFF} {
 			for _, high := range []uint32{0x4000_0000, 0x8000_0000, 0xC000_0000} {
 				v := codec.Version(high | low)
-				require.Equal(t, false, w.Accepts(v), w.String()+" accepts "+v.String())
+				if w.Accepts(v) {
+					t.Fatalf("%v accepts %v: Accepts = true, want false", w, v)
+				}
 			}
 		}
 	}
@@ -258,6 +334,15 @@ func TestWindowAcceptsNothing(t *testing.T) {
 
 // TestWindowString prints both ends.
 func TestWindowString(t *testing.T) {
-	require.Equal(t, "[0.11.0, 0.11.5]", codec.Window{Min: 0x2C00, Max: 0x2C05}.String(), "String")
-	require.Equal(t, "[0.0.0, invalid(0xc0000000)]", codec.Window{Max: 0xC000_0000}.String(), "String")
+	for _, c := range []struct {
+		w    codec.Window
+		want string
+	}{
+		{codec.Window{Min: 0x2C00, Max: 0x2C05}, "[0.11.0, 0.11.5]"},
+		{codec.Window{Max: 0xC000_0000}, "[0.0.0, invalid(0xc0000000)]"},
+	} {
+		if got := c.w.String(); got != c.want {
+			t.Fatalf("Window{Min: %#x, Max: %#x}.String() = %q, want %q", uint32(c.w.Min), uint32(c.w.Max), got, c.want)
+		}
+	}
 }

@@ -2,8 +2,6 @@ package codec
 
 import (
 	"testing"
-
-	"github.com/stretchr/testify/assert"
 )
 
 // TestWellFormedAgreesWithValidate walks every operation byte against the
@@ -24,14 +22,18 @@ func TestWellFormedAgreesWithValidate(t *testing.T) {
 								Size: size, Client: client, Operation: Operation(op),
 								Session: session, Request: request, Code: code,
 							}
-							assert.Equal(t, h.validate() == nil, h.wellFormed(), "%+v", h)
+							if err := h.validate(); h.wellFormed() != (err == nil) {
+								t.Errorf("%+v: wellFormed() = %v, validate() = %v", h, h.wellFormed(), err)
+							}
 						}
 					}
 				}
 			}
 			for _, status := range []Status{StatusOK, StatusInvalidCommand} {
 				h := ReplyHeader{Size: size, Client: Uint128From(7), Operation: Operation(op), Status: status}
-				assert.Equal(t, h.validate() == nil, h.wellFormed(), "%+v", h)
+				if err := h.validate(); h.wellFormed() != (err == nil) {
+					t.Errorf("%+v: wellFormed() = %v, validate() = %v", h, h.wellFormed(), err)
+				}
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/codectest"
 )
 
 // bodyAPI is the API every body type offers, bound to one type so that a
@@ -52,7 +53,7 @@ func checkBody[T any](t *testing.T, api bodyAPI[T], src []byte) {
 		checkAlias(t, fmt.Sprintf("%s field %d", api.name, i), src[:n], fld)
 	}
 	c := api.clone(v)
-	if !reflect.DeepEqual(c, v) {
+	if !codectest.Same(c, v) {
 		t.Fatalf("%s: Clone differs from the value", api.name)
 	}
 	for i, fld := range api.fields(c) {
@@ -65,7 +66,7 @@ func checkBody[T any](t *testing.T, api bodyAPI[T], src []byte) {
 // and Decode of exactly those n bytes gives the same value.
 func checkParseAgrees[T any](t *testing.T, api bodyAPI[T], src []byte, v T, n int, p T, perr error) {
 	if n == len(src) {
-		if perr != nil || !reflect.DeepEqual(p, v) {
+		if perr != nil || !codectest.Same(p, v) {
 			t.Fatalf("%s: Decode used the whole input but Parse says %v", api.name, perr)
 		}
 	} else {
@@ -75,7 +76,7 @@ func checkParseAgrees[T any](t *testing.T, api bodyAPI[T], src []byte, v T, n in
 		}
 	}
 	v2, n2, err := api.decode(src[:n])
-	if err != nil || n2 != n || !reflect.DeepEqual(v2, v) {
+	if err != nil || n2 != n || !codectest.Same(v2, v) {
 		t.Fatalf("%s: Decode of its own prefix differs: n=%d err=%v", api.name, n2, err)
 	}
 }

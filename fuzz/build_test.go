@@ -3,10 +3,10 @@ package fuzz
 import (
 	"bytes"
 	"errors"
-	"reflect"
 	"testing"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/codectest"
 	"github.com/iggywire/iggywire/internal/refcodec"
 	"github.com/iggywire/iggywire/internal/refcodec/codecclass"
 )
@@ -56,7 +56,7 @@ func normInfo(c codec.ClientVersionInfo) codec.ClientVersionInfo {
 // a field longer than its u8 length can say.
 func tooLong(err error) bool {
 	var ce *codec.Error
-	return errors.As(err, &ce) && ce.Err == codec.ErrLength && ce.Rule == "len <= 255"
+	return errors.As(err, &ce) && ce.Err == codec.ErrLength && ce.Want == "len <= 255"
 }
 
 // checkBuilt holds a built body to the encode/decode contract. raw is its
@@ -82,7 +82,7 @@ func checkBuilt[T any](t *testing.T, api bodyAPI[T], v T, raw []byte, norm T, re
 		t.Fatalf("%s: EncodedLen %d, AppendTo wrote %d", api.name, n, len(raw))
 	}
 	p, perr := api.parse(raw)
-	if perr != nil || !reflect.DeepEqual(p, norm) {
+	if perr != nil || !codectest.Same(p, norm) {
 		t.Fatalf("%s: Parse(AppendTo(v)) = %v; does not give back v", api.name, perr)
 	}
 }
@@ -132,7 +132,7 @@ func checkBuiltHeader[T any](t *testing.T, api headerAPI[T], h T, raw []byte, re
 		return
 	}
 	checkAppended(t, api.name, out, raw)
-	if derr != nil || !reflect.DeepEqual(d, h) {
+	if derr != nil || !codectest.Same(d, h) {
 		t.Fatalf("%s: decode(AppendTo(h)) = %v; does not give back h", api.name, derr)
 	}
 }

@@ -63,10 +63,10 @@ func send(t *testing.T, c *lifecycle.Client, action byte) codec.Operation {
 	op := codec.OperationNonReplicated
 	switch action % 6 {
 	case 0:
-		_, err = c.Login(nil, []byte("iggy"), []byte("iggy"))
+		_, err = c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
 		op = codec.OperationRegister
 	case 1:
-		_, err = c.LoginWithToken(nil, []byte("tok"))
+		_, err = c.LoginWithToken(nil, codec.NewSecret([]byte("tok")))
 		op = codec.OperationRegister
 	case 2:
 		_, err = c.Ping(nil)
@@ -179,8 +179,8 @@ func checkReceive(t *testing.T, c *lifecycle.Client, sent codec.Operation, frame
 
 // checkReceiveErr: every error is one Receive documents, with its effect.
 func checkReceiveErr(t *testing.T, before, after lifecycle.ClientState, err error) {
-	var status codec.Status
-	var incompatible codec.IncompatibleProtocolError
+	var status *codec.IggyError
+	var incompatible *codec.IncompatibleProtocolError
 	var transient *lifecycle.TransientError
 	switch {
 	case err == nil:
@@ -206,7 +206,7 @@ func checkReceiveErr(t *testing.T, before, after lifecycle.ClientState, err erro
 			t.Fatalf("transient %v left the client %+v", err, after)
 		}
 	case errors.As(err, &status):
-		if status == codec.StatusOK {
+		if status.Status == codec.StatusOK {
 			t.Fatal("Receive returned status 0 as an error")
 		}
 	default:

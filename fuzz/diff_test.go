@@ -91,7 +91,7 @@ func diffFraming(t *testing.T, src []byte) {
 
 	payload, code, err := codec.SplitResult(src)
 	rpayload, rcode, rerr := refcodec.SplitResult(src)
-	agree(t, "SplitResult", [2]any{payload, code}, 0, err, [2]any{rpayload, rcode}, 0, rerr)
+	agree(t, "SplitResult", [2]any{payload, uint32(code)}, 0, err, [2]any{rpayload, rcode}, 0, rerr)
 }
 
 func diffVersions(t *testing.T, src []byte) {

@@ -12,5 +12,9 @@
 // error class; AppendTo's validation says what decoding the same bytes
 // would say.
 //
-// Run them all with `make fuzz`, one with `make fuzz-one T=FuzzX`.
+// Run them all with `make fuzz`, one with `make fuzz-one T=FuzzX` or with
+// plain go test, anchoring the name (FuzzLoginRegister is also the start of
+// FuzzLoginRegisterPAT):
+//
+//	go test ./fuzz -run '^$' -fuzz '^FuzzLoginRegister$' -fuzztime 30s
 package fuzz

@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,8 +30,11 @@ func checkEnums(t *testing.T, h []byte) {
 	checkCodeTable(t, code, codec.Operation(h[176]))
 	status := codec.Status(le.Uint32(h[216:]))
 	knownName(t, status.String(), status.Known(), "UNKNOWN_STATUS_")
-	if !strings.Contains(status.Error(), status.String()) {
-		t.Fatalf("status error %q does not name %q", status.Error(), status.String())
+	if se := (&codec.IggyError{Status: status}).Error(); !strings.Contains(se, status.String()) {
+		t.Fatalf("status error %q does not name %q", se, status.String())
+	}
+	if (status == codec.StatusOK) != (status.Err() == nil) {
+		t.Fatalf("%v.Err() = %v: nil exactly for StatusOK", status, status.Err())
 	}
 	reason := codec.EvictionReason(h[255])
 	knownName(t, reason.String(), reason <= 15, "UNKNOWN_REASON_")
@@ -75,13 +79,13 @@ func checkMeaning(t *testing.T, e codec.Eviction) {
 	got := e.Err()
 	if e.Reason == codec.ReasonIncompatibleProtocol {
 		if e.Window.Valid() {
-			ip, ok := got.(codec.IncompatibleProtocolError)
+			ip, ok := got.(*codec.IncompatibleProtocolError)
 			if !ok || ip.Window != e.Window || !strings.Contains(ip.Error(), e.Window.String()) {
 				t.Fatalf("reason 14 with window %v means %v", e.Window, got)
 			}
 			return
 		}
-		if got != codec.StatusUnauthenticated {
+		if !errors.Is(got, codec.StatusUnauthenticated.Err()) || e.Status() != codec.StatusUnauthenticated {
 			t.Fatalf("reason 14 with an ill-formed window means %v, want 40", got)
 		}
 		return
@@ -90,7 +94,8 @@ func checkMeaning(t *testing.T, e codec.Eviction) {
 	if !ok {
 		want = codec.StatusInvalidCommand // 0 and unknown reasons
 	}
-	if got != want {
+	var ie *codec.IggyError
+	if !errors.As(got, &ie) || ie.Status != want || e.Status() != want {
 		t.Fatalf("reason %d means %v, want %v", e.Reason, got, want)
 	}
 }

@@ -23,7 +23,7 @@ func FuzzSplitResult(f *testing.F) {
 			}
 			return
 		}
-		if err != nil || code != wantCode || !bytes.Equal(payload, wantPayload) {
+		if err != nil || code != codec.Status(wantCode) || !bytes.Equal(payload, wantPayload) {
 			t.Fatalf("SplitResult = %x, %d, %v; want %x, %d", payload, code, err, wantPayload, wantCode)
 		}
 		checkAlias(t, "payload", body, payload)

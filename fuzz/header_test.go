@@ -191,7 +191,7 @@ func checkEvictionRules(t *testing.T, e codec.Eviction) {
 		if !(1 <= w.Min && w.Min <= w.Max) {
 			t.Fatalf("reason 14 with an ill-formed window decoded: %v", w)
 		}
-		if _, ok := e.Err().(codec.IncompatibleProtocolError); !ok {
+		if _, ok := e.Err().(*codec.IncompatibleProtocolError); !ok {
 			t.Fatalf("reason 14 means %v, want IncompatibleProtocolError", e.Err())
 		}
 		return
@@ -199,7 +199,7 @@ func checkEvictionRules(t *testing.T, e codec.Eviction) {
 	if w != (codec.Window{}) {
 		t.Fatalf("reason %d with a non-zero window decoded: %v", e.Reason, w)
 	}
-	if _, ok := e.Err().(codec.Status); !ok || e.Err() == nil {
+	if _, ok := e.Err().(*codec.IggyError); !ok {
 		t.Fatalf("reason %d means %v, want a Status", e.Reason, e.Err())
 	}
 }

@@ -55,9 +55,10 @@ func FuzzConn(f *testing.F) {
 func checkHandle(t *testing.T, conn *lifecycle.Conn, frame []byte, lastSession uint64) uint64 {
 	before := conn.State()
 	checkConnState(t, before)
-	out, err := conn.Handle(frame, append([]byte(nil), prefix...))
+	out, o, err := conn.Handle(frame, append([]byte(nil), prefix...))
 	after := conn.State()
 	checkConnState(t, after)
+	checkOutcome(t, frame, out[len(prefix):], *o, before, after)
 	if err != nil {
 		checkUnchanged(t, "Handle", out)
 		checkHandleErr(t, frame, before, after, err)
@@ -75,6 +76,58 @@ func checkHandle(t *testing.T, conn *lifecycle.Conn, frame []byte, lastSession u
 		t.Fatalf("answered a frame that is not a valid request: %v", rerr)
 	}
 	return checkAnswer(t, req, frame[codec.HeaderSize:], answer, before, after, lastSession)
+}
+
+// checkOutcome: what Handle says it did is what the bytes show: the
+// request it names is the frame's header, the answer it names is the one
+// appended, and the phases and the login are the state's before and after.
+func checkOutcome(t *testing.T, frame, answer []byte, o lifecycle.Outcome, before, after lifecycle.ConnState) {
+	if o.Before != phaseOf(before) || o.After != phaseOf(after) {
+		t.Fatalf("Outcome phases %v -> %v, state %+v -> %+v", o.Before, o.After, before, after)
+	}
+	if o.LoggedIn() != (after.LoggedIn && after.Session != before.Session) {
+		t.Fatalf("Outcome.LoggedIn() = %t, state %+v -> %+v", o.LoggedIn(), before, after)
+	}
+	if o.LoggedIn() && (o.Login.Session != after.Session || o.Login.UserID != after.UserID) {
+		t.Fatalf("Outcome login %+v, state %+v", o.Login, after)
+	}
+	switch o.Answer {
+	case lifecycle.AnswerNone:
+		if len(answer) != 0 {
+			t.Fatalf("Outcome says no answer, %d bytes appended", len(answer))
+		}
+		return
+	case lifecycle.AnswerReply:
+		var h codec.ReplyHeader
+		if err := h.Decode(answer); err != nil || h.Status != o.Status || h.Client != o.Client || h.Request != o.Request {
+			t.Fatalf("Outcome reply status %v for client %v request %d; answer %+v, %v", o.Status, o.Client, o.Request, h, err)
+		}
+	case lifecycle.AnswerEviction:
+		e, err := codec.DecodeEviction(answer)
+		if err != nil || e.Reason != o.Reason || o.After != lifecycle.PhaseClosed {
+			t.Fatalf("Outcome eviction %v (after %v); answer %+v, %v", o.Reason, o.After, e, err)
+		}
+	default:
+		t.Fatalf("Outcome answer %v", o.Answer)
+	}
+	var req codec.RequestHeader
+	if err := req.Decode(frame); err != nil || req.Operation != o.Operation || req.Client != o.Client || req.Request != o.Request {
+		t.Fatalf("Outcome names %v/%v/%d, the frame is %+v (%v)", o.Operation, o.Client, o.Request, req, err)
+	}
+	if o.IsLogin() && o.Login.OK != o.LoggedIn() {
+		t.Fatalf("Outcome login %+v, LoggedIn %t", o.Login, o.LoggedIn())
+	}
+}
+
+// phaseOf is the Phase a ConnState stands for.
+func phaseOf(s lifecycle.ConnState) lifecycle.Phase {
+	switch {
+	case s.Closed:
+		return lifecycle.PhaseClosed
+	case s.LoggedIn:
+		return lifecycle.PhaseLoggedIn
+	}
+	return lifecycle.PhaseOpen
 }
 
 // checkConnState: the bound fields are set exactly when logged in, and a

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/leakcheck"
 	"github.com/iggywire/iggywire/lifecycle"
@@ -34,8 +32,12 @@ func TestStaticAuth(t *testing.T) {
 	}
 	for _, c := range cases {
 		id, err := c.call()
-		require.Equal(t, c.id, id, c.name)
-		require.Equal(t, c.err, err, c.name)
+		if id != c.id {
+			t.Fatalf("%s: id = %d, want %d", c.name, id, c.id)
+		}
+		if err != c.err {
+			t.Fatalf("%s: error = %v, want %v", c.name, err, c.err)
+		}
 	}
 }
 
@@ -46,20 +48,29 @@ func TestNoSecretsPrinted(t *testing.T) {
 	login := register(t, clientA, passwordBody(t, v011, "iggy", "hunter2"))
 	srv := newTestServer(t)
 	conn := srv.NewConn()
-	_, err := conn.Handle(login, nil)
-	require.NoError(t, err)
+	if _, _, err := conn.Handle(login, nil); err != nil {
+		t.Fatalf("login: %v", err)
+	}
 	secrets := []string{"hunter2", "bobpw", "tok-iggy", "68756e74657232" /* hunter2 in hex */, "aHVudGVyM" /* base64 */}
 	for _, v := range []any{testAuth, &testAuth, srv, conn} {
 		forms := leakcheck.PrintForms(v)
-		require.Contains(t, forms, "json", "%T marshals", v)
+		if _, ok := forms["json"]; !ok {
+			t.Fatalf("%T marshals: no json form among the %d printed forms", v, len(forms))
+		}
 		for how, s := range forms {
 			for _, secret := range secrets {
-				require.False(t, strings.Contains(s, secret), "%T printed with %s shows a secret: %s", v, how, s)
+				if strings.Contains(s, secret) {
+					t.Fatalf("%T printed with %s shows a secret: %s", v, how, s)
+				}
 			}
 		}
 	}
-	require.True(t, strings.Contains(fmt.Sprint(srv), `version "iggywire-test 1.0"`), "the server still says something: %v", srv)
+	if s := fmt.Sprint(srv); !strings.Contains(s, `version "iggywire-test 1.0"`) {
+		t.Fatalf("the server still says something: %v, want it to contain %q", s, `version "iggywire-test 1.0"`)
+	}
 	c := newTestClient(t)
-	_, err = c.Login(nil, []byte("iggy"), []byte("bad\xffsecret"))
-	require.True(t, err != nil && !strings.Contains(err.Error(), "secret"), "error text: %v", err)
+	_, err := c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("bad\xffsecret")))
+	if err == nil || strings.Contains(err.Error(), "secret") {
+		t.Fatalf("error text: %v, want an error that does not show the secret", err)
+	}
 }

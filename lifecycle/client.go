@@ -132,14 +132,14 @@ func (c *Client) Closed() bool { return c.closed }
 // session 0) to dst. The first login uses the client id the client was
 // created with, unless the client was closed; every later one mints a new
 // id, since a re-login is a new client. Login also opens a closed client. On error dst is unchanged.
-func (c *Client) Login(dst, username, password []byte) ([]byte, error) {
-	body := codec.LoginRegister{Info: c.info, Username: username, Password: codec.NewSecret(password)}
+func (c *Client) Login(dst, username []byte, password codec.Secret) ([]byte, error) {
+	body := codec.LoginRegister{Info: c.info, Username: username, Password: password}
 	return c.register(dst, body.EncodedLen(), body.AppendTo)
 }
 
 // LoginWithToken appends a LOGIN_REGISTER_WITH_PAT request; see Login.
-func (c *Client) LoginWithToken(dst, token []byte) ([]byte, error) {
-	body := codec.LoginRegisterPAT{Info: c.info, Token: codec.NewSecret(token)}
+func (c *Client) LoginWithToken(dst []byte, token codec.Secret) ([]byte, error) {
+	body := codec.LoginRegisterPAT{Info: c.info, Token: token}
 	return c.register(dst, body.EncodedLen(), body.AppendTo)
 }
 
@@ -300,13 +300,14 @@ type Response struct {
 //
 //   - nil after a successful Reply; after a login the client stores the
 //     session and user id, after a logout it forgets them.
-//   - the codec.Status of a denial Reply (status != 0) or of a non-zero
-//     result of a login reply; the client stays open. A transient result
-//     (57 or 58) is a *TransientError saying how the login may be retried.
+//   - the *codec.IggyError of a denial Reply's status (status != 0) or of
+//     a non-zero result of a login reply (Response.Status says it too); the
+//     client stays open. A transient result (57 or 58) is a *TransientError
+//     saying how the login may be retried.
 //   - for an Eviction, whatever non-zero client id it carries (the
 //     reference puts its own id for the connection on evictions 1 and 13,
 //     WIRE.md section 7, point 10), what it means (codec.Eviction.Err: a
-//     codec.Status, or a codec.IncompatibleProtocolError carrying the
+//     *codec.IggyError, or a *codec.IncompatibleProtocolError carrying the
 //     server's window and the version this client sent; reason 14 with an
 //     ill-formed window is codec.StatusUnauthenticated as WIRE.md section 8
 //     says); the client is closed until the next login.
@@ -342,9 +343,8 @@ func (c *Client) evicted(frame []byte) error {
 	}
 	c.fail(nil)
 	err = e.Err()
-	if ipe, ok := err.(codec.IncompatibleProtocolError); ok {
+	if ipe, ok := err.(*codec.IncompatibleProtocolError); ok {
 		ipe.Client = c.info.Protocol // the version every login of c sends
-		return ipe
 	}
 	return err
 }
@@ -361,7 +361,7 @@ func (c *Client) reply(frame []byte) (Response, error) {
 	c.pending = pending{}
 	r := Response{Operation: h.Operation, Request: h.Request, Status: h.Status}
 	if h.Status != codec.StatusOK {
-		return r, h.Status
+		return r, h.Status.Err()
 	}
 	if body := frame[codec.HeaderSize:]; len(body) > 0 {
 		r.Body = body
@@ -396,9 +396,9 @@ func (c *Client) loggedIn(r Response) (Response, error) {
 	if err != nil {
 		return Response{}, c.fail(&malformedError{err})
 	}
-	if code != 0 {
-		r.Body = nil
-		return r, c.loginRefused(codec.Status(code))
+	if code != codec.StatusOK {
+		r.Body, r.Status = nil, code
+		return r, c.loginRefused(code)
 	}
 	// Strict, as the conformance vectors decide (WIRE.md sections 3 and 4):
 	// a byte after the login reply makes the reply malformed.
@@ -422,7 +422,7 @@ func (c *Client) loginRefused(code codec.Status) error {
 	case codec.StatusTransientNotAccepted:
 		return &TransientError{Code: code}
 	}
-	return code
+	return code.Err()
 }
 
 // fail closes the client and returns err.
@@ -436,8 +436,17 @@ func (c *Client) fail(err error) error {
 // malformed reply to), and unwraps to the cause.
 type malformedError struct{ cause error }
 
+// Error returns "lifecycle: malformed frame: CAUSE".
 func (e *malformedError) Error() string { return ErrMalformed.Error() + ": " + e.cause.Error() }
+
+// Is reports whether target is ErrMalformed or the *codec.IggyError of
+// StatusInvalidCommand.
 func (e *malformedError) Is(target error) bool {
-	return target == ErrMalformed || target == codec.StatusInvalidCommand
+	if t, ok := target.(*codec.IggyError); ok {
+		return t.Status == codec.StatusInvalidCommand
+	}
+	return target == ErrMalformed
 }
+
+// Unwrap returns the decoding error.
 func (e *malformedError) Unwrap() error { return e.cause }

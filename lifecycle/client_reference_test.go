@@ -1,11 +1,10 @@
 package lifecycle_test
 
 import (
+	"bytes"
 	"encoding/binary"
+	"errors"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
@@ -69,21 +68,28 @@ func TestClientEvictionWithServerID(t *testing.T) {
 		want   error
 		reason string
 	}{
-		{"eviction 1, server's id", refEviction(serverConnID, 1), codec.StatusUnauthenticated, "40"},
-		{"eviction 13, server's id", refEviction(serverConnID, 13), codec.StatusStaleClient, "30"},
-		{"eviction 1, our id", refEviction(codec.Uint128{Lo: 1}, 1), codec.StatusUnauthenticated, "40"},
-		{"eviction 7, another id", refEviction(serverConnID, 7), codec.StatusUnauthenticated, "40"},
+		{"eviction 1, server's id", refEviction(serverConnID, 1), codec.StatusUnauthenticated.Err(), "40"},
+		{"eviction 13, server's id", refEviction(serverConnID, 13), codec.StatusStaleClient.Err(), "30"},
+		{"eviction 1, our id", refEviction(codec.Uint128{Lo: 1}, 1), codec.StatusUnauthenticated.Err(), "40"},
+		{"eviction 7, another id", refEviction(serverConnID, 7), codec.StatusUnauthenticated.Err(), "40"},
 		{"eviction 1, client id 0", refEviction(codec.Uint128{}, 1), lifecycle.ErrMalformed, "client id 0 is malformed"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := loggedInClient(t)
-			_, err := c.Request(nil, codec.CodeGetClusterMetadata, nil)
-			require.NoError(t, err)
-			_, err = c.Receive(tc.frame)
-			require.ErrorIs(t, err, tc.want, tc.reason)
-			assert.True(t, c.Closed(), "an eviction ends the connection")
-			assert.Zero(t, c.Session())
+			if _, err := c.Request(nil, codec.CodeGetClusterMetadata, nil); err != nil {
+				t.Fatalf("Request: %v", err)
+			}
+			_, err := c.Receive(tc.frame)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("Receive error = %v, want %v (%s)", err, tc.want, tc.reason)
+			}
+			if !c.Closed() {
+				t.Errorf("Closed() = false, want true: an eviction ends the connection")
+			}
+			if s := c.Session(); s != 0 {
+				t.Errorf("Session() = %d, want 0", s)
+			}
 		})
 	}
 }
@@ -103,7 +109,7 @@ func TestClientReplyUnderAnotherOperation(t *testing.T) {
 		closed bool
 	}{
 		{"DeleteSegments under 68", 503, refReply(us, 1, 68, 0), nil, false},
-		{"DeleteSegments, transient rejection under 68", 503, refReply(us, 1, 68, 58), codec.Status(58), false},
+		{"DeleteSegments, transient rejection under 68", 503, refReply(us, 1, 68, 58), codec.Status(58).Err(), false},
 		{"CreateTopic under 64", 302, refReply(us, 1, 64, 0), nil, false},
 		{"CreatePartitions under 65", 402, refReply(us, 1, 65, 0), nil, false},
 		{"DeleteSegments under 68, request 2", 503, refReply(us, 2, 68, 0), lifecycle.ErrMismatch, true},
@@ -112,19 +118,30 @@ func TestClientReplyUnderAnotherOperation(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := loggedInClient(t)
-			_, err := c.Request(nil, tc.code, []byte{1, 2, 3})
-			require.NoError(t, err)
+			if _, err := c.Request(nil, tc.code, []byte{1, 2, 3}); err != nil {
+				t.Fatalf("Request: %v", err)
+			}
 			r, err := c.Receive(tc.reply)
 			if tc.want == nil {
-				require.NoError(t, err)
-				assert.Equal(t, codec.Operation(tc.reply[208]), r.Operation, "the operation the reply carries")
-			} else {
-				require.ErrorIs(t, err, tc.want)
+				if err != nil {
+					t.Fatalf("Receive: %v", err)
+				}
+				if want := codec.Operation(tc.reply[208]); r.Operation != want {
+					t.Errorf("the operation the reply carries: Operation = %d, want %d", r.Operation, want)
+				}
+			} else if !errors.Is(err, tc.want) {
+				t.Fatalf("Receive error = %v, want %v", err, tc.want)
 			}
-			assert.Equal(t, tc.closed, c.Closed())
-			assert.False(t, c.State().Pending)
+			if got := c.Closed(); got != tc.closed {
+				t.Errorf("Closed() = %t, want %t", got, tc.closed)
+			}
+			if c.State().Pending {
+				t.Errorf("State().Pending = true, want false")
+			}
 			if !tc.closed {
-				assert.Equal(t, uint64(5), c.Session(), "the session stays")
+				if s := c.Session(); s != 5 {
+					t.Errorf("the session stays: Session() = %d, want 5", s)
+				}
 			}
 		})
 	}
@@ -156,13 +173,20 @@ func TestClientRequestRoutesByCode(t *testing.T) {
 	c := loggedInClient(t)
 	for _, s := range steps {
 		frame, err := c.Request(nil, s.code, body)
-		require.NoError(t, err, s.name)
-		require.Equal(t, s.want, frame, s.name)
-		_, err = c.Receive(refReply(us, le.Uint64(s.want[168:]), s.want[176], 0))
-		require.NoError(t, err, s.name)
+		if err != nil {
+			t.Fatalf("%s: Request: %v", s.name, err)
+		}
+		if !bytes.Equal(frame, s.want) {
+			t.Fatalf("%s: request bytes =\n%x\nwant\n%x", s.name, frame, s.want)
+		}
+		if _, err := c.Receive(refReply(us, le.Uint64(s.want[168:]), s.want[176], 0)); err != nil {
+			t.Fatalf("%s: Receive: %v", s.name, err)
+		}
 	}
 
 	fresh := newTestClient(t)
 	_, err := fresh.Request(nil, 202, body)
-	require.ErrorIs(t, err, lifecycle.ErrNoSession, "CreateStream before login is not sent as NonReplicated")
+	if !errors.Is(err, lifecycle.ErrNoSession) {
+		t.Fatalf("CreateStream before login is not sent as NonReplicated: error = %v, want %v", err, lifecycle.ErrNoSession)
+	}
 }

@@ -1,12 +1,11 @@
 package lifecycle_test
 
 import (
+	"bytes"
 	"errors"
+	"strings"
 	"testing"
 	"testing/iotest"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/lifecycletest"
@@ -22,106 +21,181 @@ func TestClientFrames(t *testing.T) {
 	srv := newTestServer(t).NewConn()
 	exchange := func(name string, frame []byte, want []byte) lifecycle.Response {
 		t.Helper()
-		require.Equal(t, want, frame, name+": request bytes")
-		answer, err := srv.Handle(frame, nil)
-		require.NoError(t, err, name)
+		if !bytes.Equal(frame, want) {
+			t.Fatalf("%s: request bytes =\n%x\nwant\n%x", name, frame, want)
+		}
+		answer, _, err := srv.Handle(frame, nil)
+		if err != nil {
+			t.Fatalf("%s: Handle: %v", name, err)
+		}
 		r, err := c.Receive(answer)
-		if err != nil && !errors.Is(err, codec.StatusInvalidCommand) {
+		if err != nil && !errors.Is(err, codec.StatusInvalidCommand.Err()) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		return r
 	}
 	f, err := c.Ping(nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
 	exchange("ping before login", f, nonReplicated(t, id(1), 1, codec.CodePing))
 
-	f, err = c.Login(nil, []byte("iggy"), []byte("iggy"))
-	require.NoError(t, err)
+	f, err = c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
+	if err != nil {
+		t.Fatalf("Login: %v", err)
+	}
 	r := exchange("login", f, register(t, id(1), passwordBody(t, v011, "iggy", "iggy")))
-	require.Equal(t, uint64(1), r.Login.Session)
-	require.Equal(t, uint32(1), r.Login.UserID)
-	require.Equal(t, testServerVersion, string(r.Login.ServerVersion))
-	require.Equal(t, lifecycle.ClientState{Client: id(1), Session: 1, UserID: 1, Watermark: 1}, c.State())
+	if r.Login.Session != 1 {
+		t.Fatalf("login: Login.Session = %d, want 1", r.Login.Session)
+	}
+	if r.Login.UserID != 1 {
+		t.Fatalf("login: Login.UserID = %d, want 1", r.Login.UserID)
+	}
+	if got := string(r.Login.ServerVersion); got != testServerVersion {
+		t.Fatalf("login: Login.ServerVersion = %q, want %q", got, testServerVersion)
+	}
+	if got, want := c.State(), (lifecycle.ClientState{Client: id(1), Session: 1, UserID: 1, Watermark: 1}); got != want {
+		t.Fatalf("after login: State() = %+v, want %+v", got, want)
+	}
 
 	f, err = c.Request(nil, codec.CodeGetClusterMetadata, nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("Request(GetClusterMetadata): %v", err)
+	}
 	want := request(t, codec.RequestHeader{Client: id(1), Request: 1, Session: 1, Operation: codec.OperationNonReplicated, Code: 12}, nil)
 	r = exchange("GetClusterMetadata", f, want)
-	require.Equal(t, codec.StatusInvalidCommand, r.Status)
+	if r.Status != codec.StatusInvalidCommand {
+		t.Fatalf("GetClusterMetadata: Status = %v, want %v", r.Status, codec.StatusInvalidCommand)
+	}
 
 	f, err = c.Replicated(nil, codec.OperationPartitionFirst, []byte{1})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("Replicated(PartitionFirst): %v", err)
+	}
 	exchange("partition op carries 1", f, request(t, codec.RequestHeader{Client: id(1), Request: 1, Session: 1, Operation: codec.OperationPartitionFirst}, []byte{1}))
 	f, err = c.Replicated(nil, codec.OperationMetadataFirst, nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("Replicated(MetadataFirst): %v", err)
+	}
 	exchange("metadata op consumes 1", f, replicated(t, id(1), codec.OperationMetadataFirst, 1, 1))
 	f, err = c.Replicated(nil, codec.OperationMetadataLast, nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("Replicated(MetadataLast): %v", err)
+	}
 	exchange("metadata op consumes 2", f, replicated(t, id(1), codec.OperationMetadataLast, 1, 2))
 	f, err = c.Ping(nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
 	exchange("ping carries 3", f, request(t, codec.RequestHeader{Client: id(1), Request: 3, Session: 1, Operation: codec.OperationNonReplicated, Code: 1}, nil))
 	f, err = c.Logout(nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("Logout: %v", err)
+	}
 	exchange("logout consumes 3", f, replicated(t, id(1), codec.OperationLogout, 1, 3))
-	require.Equal(t, lifecycle.ClientState{Client: id(1), Watermark: 4}, c.State())
+	if got, want := c.State(), (lifecycle.ClientState{Client: id(1), Watermark: 4}); got != want {
+		t.Fatalf("after logout: State() = %+v, want %+v", got, want)
+	}
 
-	f, err = c.LoginWithToken(nil, []byte("tok-iggy"))
-	require.NoError(t, err)
+	f, err = c.LoginWithToken(nil, codec.NewSecret([]byte("tok-iggy")))
+	if err != nil {
+		t.Fatalf("LoginWithToken: %v", err)
+	}
 	r = exchange("re-login mints id 2", f, register(t, id(2), tokenBody(t, v011, "tok-iggy")))
-	require.Equal(t, uint64(2), r.Login.Session)
-	require.Equal(t, lifecycle.ClientState{Client: id(2), Session: 2, UserID: 1, Watermark: 1}, c.State())
+	if r.Login.Session != 2 {
+		t.Fatalf("re-login: Login.Session = %d, want 2", r.Login.Session)
+	}
+	if got, want := c.State(), (lifecycle.ClientState{Client: id(2), Session: 2, UserID: 1, Watermark: 1}); got != want {
+		t.Fatalf("after re-login: State() = %+v, want %+v", got, want)
+	}
 }
 
 func TestClientRefusals(t *testing.T) {
 	c := newTestClient(t)
 	_, err := c.Logout([]byte("kept"))
-	require.ErrorIs(t, err, lifecycle.ErrNoSession)
+	if !errors.Is(err, lifecycle.ErrNoSession) {
+		t.Fatalf("Logout before login: error = %v, want %v", err, lifecycle.ErrNoSession)
+	}
 	f, err := c.Replicated([]byte("kept"), codec.OperationMetadataFirst, nil)
-	require.ErrorIs(t, err, lifecycle.ErrNoSession)
-	require.Equal(t, []byte("kept"), f)
+	if !errors.Is(err, lifecycle.ErrNoSession) {
+		t.Fatalf("Replicated(MetadataFirst) before login: error = %v, want %v", err, lifecycle.ErrNoSession)
+	}
+	if !bytes.Equal(f, []byte("kept")) {
+		t.Fatalf("Replicated(MetadataFirst) before login returned %q, want %q", f, "kept")
+	}
 	_, err = c.Replicated(nil, codec.OperationLogout, nil)
-	require.ErrorIs(t, err, lifecycle.ErrOperation)
+	if !errors.Is(err, lifecycle.ErrOperation) {
+		t.Fatalf("Replicated(Logout): error = %v, want %v", err, lifecycle.ErrOperation)
+	}
 	_, err = c.Replicated(nil, codec.OperationInternalFirst, nil)
-	require.ErrorIs(t, err, lifecycle.ErrOperation)
+	if !errors.Is(err, lifecycle.ErrOperation) {
+		t.Fatalf("Replicated(InternalFirst): error = %v, want %v", err, lifecycle.ErrOperation)
+	}
 	_, err = c.Request(nil, 0, nil)
-	require.ErrorIs(t, err, codec.ErrField)
-	_, err = c.Login(nil, nil, []byte("x"))
-	require.ErrorIs(t, err, codec.ErrLength)
-	_, err = c.Ping(nil)
-	require.NoError(t, err)
+	if !errors.Is(err, codec.ErrField) {
+		t.Fatalf("Request(code 0): error = %v, want %v", err, codec.ErrField)
+	}
+	_, err = c.Login(nil, nil, codec.NewSecret([]byte("x")))
+	if !errors.Is(err, codec.ErrLength) {
+		t.Fatalf("Login with no username: error = %v, want %v", err, codec.ErrLength)
+	}
+	if _, err = c.Ping(nil); err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
 	f, err = c.Ping([]byte("kept"))
-	require.ErrorIs(t, err, lifecycle.ErrPending)
-	require.Equal(t, []byte("kept"), f)
-	_, err = c.Login(nil, []byte("iggy"), []byte("iggy"))
-	require.ErrorIs(t, err, lifecycle.ErrPending)
-	require.Equal(t, lifecycle.ClientState{Client: id(1), Watermark: 1, Pending: true}, c.State())
+	if !errors.Is(err, lifecycle.ErrPending) {
+		t.Fatalf("Ping while pending: error = %v, want %v", err, lifecycle.ErrPending)
+	}
+	if !bytes.Equal(f, []byte("kept")) {
+		t.Fatalf("Ping while pending returned %q, want %q", f, "kept")
+	}
+	_, err = c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
+	if !errors.Is(err, lifecycle.ErrPending) {
+		t.Fatalf("Login while pending: error = %v, want %v", err, lifecycle.ErrPending)
+	}
+	if got, want := c.State(), (lifecycle.ClientState{Client: id(1), Watermark: 1, Pending: true}); got != want {
+		t.Fatalf("State() = %+v, want %+v", got, want)
+	}
 
 	_, err = lifecycle.NewClient(lifecycle.ClientConfig{SDKVersion: "1"})
-	require.ErrorIs(t, err, codec.ErrLength)
+	if !errors.Is(err, codec.ErrLength) {
+		t.Fatalf("NewClient with no SDK name: error = %v, want %v", err, codec.ErrLength)
+	}
 	_, err = lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "a", SDKVersion: "1", Rand: &lifecycletest.IDs{Zeros: 100}})
-	require.ErrorIs(t, err, lifecycle.ErrRandom)
+	if !errors.Is(err, lifecycle.ErrRandom) {
+		t.Fatalf("NewClient with only zero ids: error = %v, want %v", err, lifecycle.ErrRandom)
+	}
 	_, err = lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "a", SDKVersion: "1", Rand: iotest.ErrReader(errors.New("no entropy"))})
-	require.ErrorIs(t, err, lifecycle.ErrRandom)
+	if !errors.Is(err, lifecycle.ErrRandom) {
+		t.Fatalf("NewClient with a failing Rand: error = %v, want %v", err, lifecycle.ErrRandom)
+	}
 	c, err = lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "a", SDKVersion: "1", Rand: &lifecycletest.IDs{Zeros: 2}})
-	require.NoError(t, err)
-	require.Equal(t, id(1), c.ID(), "zero ids are skipped")
+	if err != nil {
+		t.Fatalf("NewClient: %v", err)
+	}
+	if got := c.ID(); got != id(1) {
+		t.Fatalf("zero ids are skipped: ID() = %v, want %v", got, id(1))
+	}
 }
 
 // loggedInClient returns a client logged in as session 5, user 1.
 func loggedInClient(t *testing.T) *lifecycle.Client {
 	c := newTestClient(t)
-	_, err := c.Login(nil, []byte("iggy"), []byte("iggy"))
-	require.NoError(t, err)
-	_, err = c.Receive(loginReplyAs(t, id(1), 5))
-	require.NoError(t, err)
+	if _, err := c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy"))); err != nil {
+		t.Fatalf("Login: %v", err)
+	}
+	if _, err := c.Receive(loginReplyAs(t, id(1), 5)); err != nil {
+		t.Fatalf("Receive(login reply): %v", err)
+	}
 	return c
 }
 
 func loginReplyAs(t *testing.T, client codec.Uint128, session uint64) []byte {
 	b, err := codec.AppendLoginReplyFrame(nil, codec.ReplyHeader{Client: client, Operation: codec.OperationRegister},
 		codec.LoginReply{UserID: 1, Session: session, ServerProtocol: v011, ServerVersion: []byte("x")})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("AppendLoginReplyFrame: %v", err)
+	}
 	return b
 }
 
@@ -130,7 +204,9 @@ func loginReplyAs(t *testing.T, client codec.Uint128, session uint64) []byte {
 func TestClientReceive(t *testing.T) {
 	loginReply := func(t *testing.T, body []byte) []byte {
 		b, err := codec.AppendReplyFrame(nil, codec.ReplyHeader{Client: id(1), Operation: codec.OperationRegister}, body)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatalf("AppendReplyFrame: %v", err)
+		}
 		return b
 	}
 	sessionZero := loginReplyAs(t, id(1), 5)
@@ -150,31 +226,37 @@ func TestClientReceive(t *testing.T) {
 		{"login reply, session 0", true, sessionZero, lifecycle.ErrMalformed, true, false, nil},
 		// The conformance vectors decide it: a byte after the reply body.
 		{"login reply, trailing byte", true, trailing, lifecycle.ErrMalformed, true, false, nil},
-		{"login reply, no result section", true, loginReply(t, nil), codec.StatusInvalidCommand, true, false, nil},
-		{"login reply, result code 42", true, withResult, codec.StatusInvalidCredentials, false, false, nil},
+		{"login reply, no result section", true, loginReply(t, nil), codec.StatusInvalidCommand.Err(), true, false, nil},
+		{"login reply, result code 42", true, withResult, codec.StatusInvalidCredentials.Err(), false, false, nil},
 		{"ping reply", false, replyFrame(t, id(1), 1, codec.OperationNonReplicated, 0), nil, false, false, nil},
-		{"deny 40", false, replyFrame(t, id(1), 1, codec.OperationNonReplicated, codec.StatusUnauthenticated), codec.StatusUnauthenticated, false, false, nil},
+		{"deny 40", false, replyFrame(t, id(1), 1, codec.OperationNonReplicated, codec.StatusUnauthenticated), codec.StatusUnauthenticated.Err(), false, false, nil},
 		{"request number mismatch", false, replyFrame(t, id(1), 2, codec.OperationNonReplicated, 0), lifecycle.ErrMismatch, true, false, nil},
 		// WIRE.md section 7, point 9: correlated by request number and
 		// client id; the request sent (a ping) decides what it means.
 		{"another operation, same request and client", false, replyFrame(t, id(1), 1, codec.OperationLogout, 0), nil, false, false, nil},
 		{"client mismatch", false, replyFrame(t, id(9), 1, codec.OperationNonReplicated, 0), lifecycle.ErrMismatch, true, false, nil},
-		{"eviction 9", true, evictionFrame(t, id(1), codec.ReasonInvalidCredentials), codec.StatusInvalidCredentials, true, false, nil},
-		{"eviction 10", true, evictionFrame(t, id(1), codec.ReasonInvalidToken), codec.StatusInvalidPersonalAccessToken, true, false, nil},
-		{"eviction 15", false, evictionFrame(t, id(1), codec.ReasonMalformedLogin), codec.StatusInvalidFormat, true, false, nil},
-		{"eviction 14", true, evictionFrame(t, id(1), codec.ReasonIncompatibleProtocol), codec.IncompatibleProtocolError{Client: v011, Window: testWindow}, true, false,
+		{"eviction 9", true, evictionFrame(t, id(1), codec.ReasonInvalidCredentials), codec.StatusInvalidCredentials.Err(), true, false, nil},
+		{"eviction 10", true, evictionFrame(t, id(1), codec.ReasonInvalidToken), codec.StatusInvalidPersonalAccessToken.Err(), true, false, nil},
+		{"eviction 15", false, evictionFrame(t, id(1), codec.ReasonMalformedLogin), codec.StatusInvalidFormat.Err(), true, false, nil},
+		{"eviction 14", true, evictionFrame(t, id(1), codec.ReasonIncompatibleProtocol), &codec.IncompatibleProtocolError{Client: v011, Window: testWindow}, true, false,
 			func(t *testing.T, err error) {
-				var e codec.IncompatibleProtocolError
-				require.True(t, errors.As(err, &e))
-				require.Equal(t, testWindow, e.Window)
-				require.Equal(t, v011, e.Client, "the version the client sent")
+				var e *codec.IncompatibleProtocolError
+				if !errors.As(err, &e) {
+					t.Fatalf("error %v is not a *codec.IncompatibleProtocolError", err)
+				}
+				if e.Window != testWindow {
+					t.Fatalf("Window = %v, want %v", e.Window, testWindow)
+				}
+				if e.Client != v011 {
+					t.Fatalf("the version the client sent: Client = %v, want %v", e.Client, v011)
+				}
 			}},
 		// WIRE.md section 8: reason 14 with an ill-formed window is 40.
-		{"eviction 14 ill-formed window", true, evictionIllFormed(t, id(1)), codec.StatusUnauthenticated, true, false, nil},
+		{"eviction 14 ill-formed window", true, evictionIllFormed(t, id(1)), codec.StatusUnauthenticated.Err(), true, false, nil},
 		// WIRE.md section 7, point 10: an eviction means what its reason
 		// says whatever non-zero client id it carries.
-		{"eviction 14 ill-formed window, another client", true, evictionIllFormed(t, id(2)), codec.StatusUnauthenticated, true, false, nil},
-		{"eviction for another client", false, evictionFrame(t, id(2), codec.ReasonNoSession), codec.StatusUnauthenticated, true, false, nil},
+		{"eviction 14 ill-formed window, another client", true, evictionIllFormed(t, id(2)), codec.StatusUnauthenticated.Err(), true, false, nil},
+		{"eviction for another client", false, evictionFrame(t, id(2), codec.ReasonNoSession), codec.StatusUnauthenticated.Err(), true, false, nil},
 		{"eviction with client id 0", false, func() []byte { b := evictionFrame(t, id(2), codec.ReasonNoSession); clear(b[128:144]); return b }(), lifecycle.ErrMalformed, true, false, nil},
 		{"request frame", false, nonReplicated(t, id(1), 1, 1), lifecycle.ErrMalformed, true, false, nil},
 		{"bad size", false, replyFrame(t, id(1), 1, codec.OperationNonReplicated, 0)[:200], lifecycle.ErrFrameSize, true, false, nil},
@@ -184,31 +266,61 @@ func TestClientReceive(t *testing.T) {
 			c := newTestClient(t)
 			var err error
 			if tc.login {
-				_, err = c.Login(nil, []byte("iggy"), []byte("iggy"))
+				_, err = c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
 			} else {
 				_, err = c.Ping(nil)
 			}
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatalf("sending the outstanding request: %v", err)
+			}
 			_, err = c.Receive(tc.frame)
-			if tc.err == nil {
-				require.NoError(t, err)
-			} else {
-				require.ErrorIs(t, err, tc.err)
+			var wantIPE *codec.IncompatibleProtocolError
+			switch {
+			case tc.err == nil:
+				if err != nil {
+					t.Fatalf("Receive: %v", err)
+				}
+			case errors.As(tc.err, &wantIPE):
+				var got *codec.IncompatibleProtocolError
+				if !errors.As(err, &got) {
+					t.Fatalf("Receive error = %v, want a *codec.IncompatibleProtocolError", err)
+				}
+				if *got != *wantIPE {
+					t.Fatalf("Receive error = %+v, want %+v", *got, *wantIPE)
+				}
+			default:
+				if !errors.Is(err, tc.err) {
+					t.Fatalf("Receive error = %v, want %v", err, tc.err)
+				}
 			}
 			if tc.extraTest != nil {
 				tc.extraTest(t, err)
 			}
-			require.Equal(t, tc.closed, c.Closed(), "closed")
-			require.Equal(t, tc.loggedIn, c.Session() != 0, "logged in")
-			require.Equal(t, false, c.State().Pending, "nothing outstanding")
+			if got := c.Closed(); got != tc.closed {
+				t.Fatalf("closed = %t, want %t", got, tc.closed)
+			}
+			if got := c.Session() != 0; got != tc.loggedIn {
+				t.Fatalf("logged in = %t (session %d), want %t", got, c.Session(), tc.loggedIn)
+			}
+			if c.State().Pending {
+				t.Fatalf("nothing outstanding: State().Pending = true, want false")
+			}
 			if tc.closed {
 				_, err = c.Ping(nil)
-				require.ErrorIs(t, err, lifecycle.ErrClosed)
+				if !errors.Is(err, lifecycle.ErrClosed) {
+					t.Fatalf("Ping on a closed client: error = %v, want %v", err, lifecycle.ErrClosed)
+				}
 				_, err = c.Receive(tc.frame)
-				require.ErrorIs(t, err, lifecycle.ErrClosed)
-				_, err = c.Login(nil, []byte("iggy"), []byte("iggy"))
-				require.NoError(t, err, "a login opens a closed client")
-				require.True(t, !c.Closed() && c.ID() == id(2), "reopened with a new id")
+				if !errors.Is(err, lifecycle.ErrClosed) {
+					t.Fatalf("Receive on a closed client: error = %v, want %v", err, lifecycle.ErrClosed)
+				}
+				_, err = c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
+				if err != nil {
+					t.Fatalf("a login opens a closed client: %v", err)
+				}
+				if c.Closed() || c.ID() != id(2) {
+					t.Fatalf("reopened with a new id: Closed() = %t, ID() = %v, want false, %v", c.Closed(), c.ID(), id(2))
+				}
 			}
 		})
 	}
@@ -220,26 +332,38 @@ func evictionIllFormed(t *testing.T, client codec.Uint128) []byte {
 	t.Helper()
 	b := evictionFrame(t, client, codec.ReasonNoSession)
 	b[144], b[148], b[255] = 1, 2, byte(codec.ReasonIncompatibleProtocol)
-	_, err := codec.DecodeEviction(b)
-	require.ErrorIs(t, err, codec.ErrWindow, "the fixture must be the frame the codec refuses")
+	if _, err := codec.DecodeEviction(b); !errors.Is(err, codec.ErrWindow) {
+		t.Fatalf("the fixture must be the frame the codec refuses: DecodeEviction error = %v, want %v", err, codec.ErrWindow)
+	}
 	return b
 }
 
 func TestClientUnexpectedReply(t *testing.T) {
 	c := loggedInClient(t)
 	_, err := c.Receive(replyFrame(t, id(1), 1, codec.OperationNonReplicated, 0))
-	require.ErrorIs(t, err, lifecycle.ErrMismatch)
-	require.True(t, c.Closed())
+	if !errors.Is(err, lifecycle.ErrMismatch) {
+		t.Fatalf("Receive error = %v, want %v", err, lifecycle.ErrMismatch)
+	}
+	if !c.Closed() {
+		t.Fatalf("Closed() = false, want true")
+	}
 }
 
 func TestClientDeniedLogoutKeepsSession(t *testing.T) {
 	c := loggedInClient(t)
-	_, err := c.Logout(nil)
-	require.NoError(t, err)
-	_, err = c.Receive(replyFrame(t, id(1), 1, codec.OperationLogout, codec.StatusInvalidCommand))
-	require.ErrorIs(t, err, codec.StatusInvalidCommand)
-	require.Equal(t, uint64(5), c.Session())
-	require.Equal(t, uint64(2), c.State().Watermark, "the watermark stays consumed")
+	if _, err := c.Logout(nil); err != nil {
+		t.Fatalf("Logout: %v", err)
+	}
+	_, err := c.Receive(replyFrame(t, id(1), 1, codec.OperationLogout, codec.StatusInvalidCommand))
+	if want := codec.StatusInvalidCommand.Err(); !errors.Is(err, want) {
+		t.Fatalf("Receive error = %v, want %v", err, want)
+	}
+	if s := c.Session(); s != 5 {
+		t.Fatalf("Session() = %d, want 5", s)
+	}
+	if w := c.State().Watermark; w != 2 {
+		t.Fatalf("the watermark stays consumed: State().Watermark = %d, want 2", w)
+	}
 }
 
 // refLoginResult is a Register reply as the reference frames a failed
@@ -270,36 +394,69 @@ func TestClientTransientLogin(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.code.String(), func(t *testing.T) {
 			c := newTestClient(t)
-			first, err := c.Login(nil, []byte("iggy"), []byte("iggy"))
-			require.NoError(t, err)
+			first, err := c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
+			if err != nil {
+				t.Fatalf("Login: %v", err)
+			}
 			r, err := c.Receive(refLoginResult(id(1), uint32(tc.code)))
-			require.ErrorIs(t, err, lifecycle.ErrTransient)
-			require.ErrorIs(t, err, tc.code)
+			if !errors.Is(err, lifecycle.ErrTransient) {
+				t.Fatalf("Receive error = %v, want %v", err, lifecycle.ErrTransient)
+			}
+			if want := tc.code.Err(); !errors.Is(err, want) {
+				t.Fatalf("Receive error = %v, want %v", err, want)
+			}
 			var te *lifecycle.TransientError
-			require.ErrorAs(t, err, &te)
-			assert.Equal(t, tc.code, te.Code)
-			assert.Equal(t, tc.replay, te.Replay())
-			assert.Equal(t, !tc.replay, te.Reissue())
-			assert.True(t, te.Temporary())
-			assert.Contains(t, err.Error(), tc.message)
-			assert.Nil(t, r.Body)
-			assert.Equal(t, lifecycle.ClientState{Client: id(1), Watermark: 1}, c.State(), "open, not logged in, nothing pending")
+			if !errors.As(err, &te) {
+				t.Fatalf("Receive error = %v, want a *lifecycle.TransientError", err)
+			}
+			if te.Code != tc.code {
+				t.Errorf("Code = %v, want %v", te.Code, tc.code)
+			}
+			if got := te.Replay(); got != tc.replay {
+				t.Errorf("Replay() = %t, want %t", got, tc.replay)
+			}
+			if got := te.Reissue(); got != !tc.replay {
+				t.Errorf("Reissue() = %t, want %t", got, !tc.replay)
+			}
+			if !strings.Contains(err.Error(), tc.message) {
+				t.Errorf("error text %q does not contain %q", err.Error(), tc.message)
+			}
+			if r.Body != nil {
+				t.Errorf("Body = %q, want nil", r.Body)
+			}
+			if got, want := c.State(), (lifecycle.ClientState{Client: id(1), Watermark: 1}); got != want {
+				t.Errorf("open, not logged in, nothing pending: State() = %+v, want %+v", got, want)
+			}
 
-			again, err := c.Login(nil, []byte("iggy"), []byte("iggy"))
-			require.NoError(t, err)
-			assert.Equal(t, tc.nextID, c.ID())
-			assert.Equal(t, tc.replay, string(first) == string(again), "the retry is the same request")
-			_, err = c.Receive(loginReplyAs(t, tc.nextID, 7))
-			require.NoError(t, err)
-			assert.Equal(t, uint64(7), c.Session())
+			again, err := c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
+			if err != nil {
+				t.Fatalf("retried Login: %v", err)
+			}
+			if got := c.ID(); got != tc.nextID {
+				t.Errorf("ID() = %v, want %v", got, tc.nextID)
+			}
+			if same := string(first) == string(again); same != tc.replay {
+				t.Errorf("the retry is the same request: same bytes = %t, want %t", same, tc.replay)
+			}
+			if _, err := c.Receive(loginReplyAs(t, tc.nextID, 7)); err != nil {
+				t.Fatalf("Receive(login reply): %v", err)
+			}
+			if s := c.Session(); s != 7 {
+				t.Errorf("Session() = %d, want 7", s)
+			}
 		})
 	}
 	c := newTestClient(t)
-	_, err := c.Login(nil, []byte("iggy"), []byte("iggy"))
-	require.NoError(t, err)
-	_, err = c.Receive(refLoginResult(id(1), 42))
-	require.ErrorIs(t, err, codec.StatusInvalidCredentials)
-	assert.NotErrorIs(t, err, lifecycle.ErrTransient, "only 57 and 58 are transient")
+	if _, err := c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy"))); err != nil {
+		t.Fatalf("Login: %v", err)
+	}
+	_, err := c.Receive(refLoginResult(id(1), 42))
+	if want := codec.StatusInvalidCredentials.Err(); !errors.Is(err, want) {
+		t.Fatalf("Receive error = %v, want %v", err, want)
+	}
+	if errors.Is(err, lifecycle.ErrTransient) {
+		t.Errorf("only 57 and 58 are transient: error %v matches %v", err, lifecycle.ErrTransient)
+	}
 }
 
 // TestClientRequestRefusals: Request builds neither a login nor a logout
@@ -308,35 +465,64 @@ func TestClientRequestRefusals(t *testing.T) {
 	c := newTestClient(t)
 	for _, code := range []codec.Code{codec.CodeLoginRegister, codec.CodeLoginRegisterWithPAT} {
 		f, err := c.Request([]byte("kept"), code, nil)
-		require.ErrorIs(t, err, lifecycle.ErrOperation, "code %d", code)
-		assert.Equal(t, []byte("kept"), f)
+		if !errors.Is(err, lifecycle.ErrOperation) {
+			t.Fatalf("code %d: Request error = %v, want %v", code, err, lifecycle.ErrOperation)
+		}
+		if !bytes.Equal(f, []byte("kept")) {
+			t.Errorf("code %d: Request returned %q, want %q", code, f, "kept")
+		}
 	}
 	_, err := c.Request(nil, codec.CodeLogoutUser, nil)
-	require.ErrorIs(t, err, lifecycle.ErrNoSession, "logout before login")
+	if !errors.Is(err, lifecycle.ErrNoSession) {
+		t.Fatalf("logout before login: error = %v, want %v", err, lifecycle.ErrNoSession)
+	}
 	_, err = c.Request(nil, 503, nil)
-	require.ErrorIs(t, err, lifecycle.ErrNoSession, "DeleteSegments before login")
-	assert.Equal(t, lifecycle.ClientState{Client: id(1), Watermark: 1}, c.State(), "nothing was built")
+	if !errors.Is(err, lifecycle.ErrNoSession) {
+		t.Fatalf("DeleteSegments before login: error = %v, want %v", err, lifecycle.ErrNoSession)
+	}
+	if got, want := c.State(), (lifecycle.ClientState{Client: id(1), Watermark: 1}); got != want {
+		t.Errorf("nothing was built: State() = %+v, want %+v", got, want)
+	}
 
 	c = loggedInClient(t)
 	_, err = c.Request(nil, codec.CodeLogoutUser, []byte{1})
-	require.ErrorIs(t, err, lifecycle.ErrOperation, "a logout carries no body")
+	if !errors.Is(err, lifecycle.ErrOperation) {
+		t.Fatalf("a logout carries no body: error = %v, want %v", err, lifecycle.ErrOperation)
+	}
 	f, err := c.Request(nil, codec.CodeLogoutUser, nil)
-	require.NoError(t, err)
-	assert.Equal(t, refRequest(id(1), 1, byte(codec.OperationLogout), 5, 0, nil), f, "39 is Logout")
+	if err != nil {
+		t.Fatalf("Request(LogoutUser): %v", err)
+	}
+	if want := refRequest(id(1), 1, byte(codec.OperationLogout), 5, 0, nil); !bytes.Equal(f, want) {
+		t.Errorf("39 is Logout: request bytes =\n%x\nwant\n%x", f, want)
+	}
 	_, err = c.Replicated(nil, codec.OperationDeleteSegments, nil)
-	require.ErrorIs(t, err, lifecycle.ErrPending)
-	_, err = c.Receive(refReply(id(1), 1, byte(codec.OperationLogout), 0))
-	require.NoError(t, err)
-	assert.Zero(t, c.Session(), "the logout ended the session")
+	if !errors.Is(err, lifecycle.ErrPending) {
+		t.Fatalf("Replicated(DeleteSegments) while pending: error = %v, want %v", err, lifecycle.ErrPending)
+	}
+	if _, err = c.Receive(refReply(id(1), 1, byte(codec.OperationLogout), 0)); err != nil {
+		t.Fatalf("Receive(logout reply): %v", err)
+	}
+	if s := c.Session(); s != 0 {
+		t.Errorf("the logout ended the session: Session() = %d, want 0", s)
+	}
 
 	c = loggedInClient(t)
 	for _, op := range []codec.Operation{codec.OperationReserved, codec.OperationRegister, codec.OperationNonReplicated,
 		codec.OperationLogout, codec.OperationInternalFirst, codec.OperationTruncatePartition, 150, 159, 163} {
 		_, err = c.Replicated(nil, op, nil)
-		require.ErrorIs(t, err, lifecycle.ErrOperation, "operation %d", op)
+		if !errors.Is(err, lifecycle.ErrOperation) {
+			t.Fatalf("operation %d: Replicated error = %v, want %v", op, err, lifecycle.ErrOperation)
+		}
 	}
 	f, err = c.Replicated(nil, codec.OperationDeleteSegments, nil)
-	require.NoError(t, err)
-	assert.Equal(t, refRequest(id(1), 1, 138, 5, 0, nil), f)
-	assert.Equal(t, uint64(2), c.State().Watermark, "DeleteSegments consumes the request number")
+	if err != nil {
+		t.Fatalf("Replicated(DeleteSegments): %v", err)
+	}
+	if want := refRequest(id(1), 1, 138, 5, 0, nil); !bytes.Equal(f, want) {
+		t.Errorf("request bytes =\n%x\nwant\n%x", f, want)
+	}
+	if w := c.State().Watermark; w != 2 {
+		t.Errorf("DeleteSegments consumes the request number: State().Watermark = %d, want 2", w)
+	}
 }

@@ -1,11 +1,10 @@
 package lifecycle_test
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
@@ -35,15 +34,24 @@ func runSteps(t *testing.T, steps []step) {
 	t.Helper()
 	conn := newTestServer(t).NewConn()
 	for i, s := range steps {
-		got, err := conn.Handle(s.in, nil)
+		got, _, err := conn.Handle(s.in, nil)
 		if s.err == nil {
-			require.NoError(t, err, "step %d %s", i, s.name)
-		} else {
-			require.ErrorIs(t, err, s.err, "step %d %s", i, s.name)
+			if err != nil {
+				t.Fatalf("step %d %s: Handle: %v", i, s.name, err)
+			}
+		} else if !errors.Is(err, s.err) {
+			t.Fatalf("step %d %s: Handle error = %v, want %v", i, s.name, err, s.err)
 		}
-		require.Equal(t, s.want, got, "step %d %s: answer bytes", i, s.name)
-		require.Equal(t, s.state, conn.State(), "step %d %s: state", i, s.name)
-		require.Equal(t, s.state.Closed, conn.Closed(), "step %d %s: Closed", i, s.name)
+		// No answer (want nil) is nil, not an empty slice.
+		if !bytes.Equal(got, s.want) || (got == nil) != (s.want == nil) {
+			t.Fatalf("step %d %s: answer bytes =\n%x (nil: %t)\nwant\n%x (nil: %t)", i, s.name, got, got == nil, s.want, s.want == nil)
+		}
+		if st := conn.State(); st != s.state {
+			t.Fatalf("step %d %s: state = %+v, want %+v", i, s.name, st, s.state)
+		}
+		if c := conn.Closed(); c != s.state.Closed {
+			t.Fatalf("step %d %s: Closed() = %t, want %t", i, s.name, c, s.state.Closed)
+		}
 	}
 }
 
@@ -163,15 +171,31 @@ func TestConnLifecycle(t *testing.T) {
 // from bytes 144..152, independently of the codec's encoder.
 func TestConnIncompatibleWindowBytes(t *testing.T) {
 	conn := newTestServer(t).NewConn()
-	out, err := conn.Handle(register(t, clientA, passwordBody(t, codec.MustPack(1, 0, 0), "iggy", "iggy")), nil)
-	require.NoError(t, err)
-	require.Equal(t, 256, len(out))
-	require.Equal(t, byte(13), out[60], "command")
-	require.Equal(t, uint32(256), binary.LittleEndian.Uint32(out[48:]), "size")
-	require.Equal(t, clientA.Lo, binary.LittleEndian.Uint64(out[128:]), "client lo")
-	require.Equal(t, clientA.Hi, binary.LittleEndian.Uint64(out[136:]), "client hi")
-	require.Equal(t, []byte{0x00, 0x2C, 0, 0, 0x00, 0x2C, 0, 0}, out[144:152], "window max then min")
-	require.Equal(t, byte(14), out[255], "reason")
+	out, _, err := conn.Handle(register(t, clientA, passwordBody(t, codec.MustPack(1, 0, 0), "iggy", "iggy")), nil)
+	if err != nil {
+		t.Fatalf("Handle: %v", err)
+	}
+	if len(out) != 256 {
+		t.Fatalf("answer is %d bytes, want 256", len(out))
+	}
+	if out[60] != 13 {
+		t.Fatalf("command = %d, want 13", out[60])
+	}
+	if size := binary.LittleEndian.Uint32(out[48:]); size != 256 {
+		t.Fatalf("size = %d, want 256", size)
+	}
+	if lo := binary.LittleEndian.Uint64(out[128:]); lo != clientA.Lo {
+		t.Fatalf("client lo = %#x, want %#x", lo, clientA.Lo)
+	}
+	if hi := binary.LittleEndian.Uint64(out[136:]); hi != clientA.Hi {
+		t.Fatalf("client hi = %#x, want %#x", hi, clientA.Hi)
+	}
+	if want := []byte{0x00, 0x2C, 0, 0, 0x00, 0x2C, 0, 0}; !bytes.Equal(out[144:152], want) {
+		t.Fatalf("window max then min = % x, want % x", out[144:152], want)
+	}
+	if out[255] != 14 {
+		t.Fatalf("reason = %d, want 14", out[255])
+	}
 }
 
 // TestConnDroppedHeaders: a frame whose header is not a valid Request gets
@@ -204,18 +228,29 @@ func TestConnDroppedHeaders(t *testing.T) {
 		conn := newTestServer(t).NewConn()
 		want := fresh
 		if loggedIn {
-			_, err := conn.Handle(register(t, clientA, passwordBody(t, v011, "iggy", "iggy")), nil)
-			require.NoError(t, err)
+			if _, _, err := conn.Handle(register(t, clientA, passwordBody(t, v011, "iggy", "iggy")), nil); err != nil {
+				t.Fatalf("login: %v", err)
+			}
 			want = bound(clientA, 1, 1)
 		}
 		for _, c := range cases {
-			out, err := conn.Handle(c.frame, []byte("kept"))
-			require.ErrorIs(t, err, lifecycle.ErrDropped, c.name)
-			require.ErrorIs(t, err, c.cause, c.name)
+			out, _, err := conn.Handle(c.frame, []byte("kept"))
+			if !errors.Is(err, lifecycle.ErrDropped) {
+				t.Fatalf("%s: Handle error = %v, want %v", c.name, err, lifecycle.ErrDropped)
+			}
+			if !errors.Is(err, c.cause) {
+				t.Fatalf("%s: Handle error = %v, want %v", c.name, err, c.cause)
+			}
 			var dropped *lifecycle.DroppedError
-			require.True(t, errors.As(err, &dropped), c.name)
-			require.Equal(t, []byte("kept"), out, c.name)
-			require.Equal(t, want, conn.State(), c.name)
+			if !errors.As(err, &dropped) {
+				t.Fatalf("%s: Handle error %v is not a *lifecycle.DroppedError", c.name, err)
+			}
+			if !bytes.Equal(out, []byte("kept")) {
+				t.Fatalf("%s: Handle returned %q, want %q", c.name, out, "kept")
+			}
+			if st := conn.State(); st != want {
+				t.Fatalf("%s: state = %+v, want %+v", c.name, st, want)
+			}
 		}
 	}
 }
@@ -244,13 +279,23 @@ func TestConnFrameSize(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			conn := newTestServer(t).NewConn()
-			out, err := conn.Handle(c.frame, nil)
-			require.ErrorIs(t, err, lifecycle.ErrFrameSize)
-			require.True(t, out == nil, "no answer")
-			require.True(t, conn.Closed())
-			out, err = conn.Handle(ping, nil)
-			require.ErrorIs(t, err, lifecycle.ErrClosed)
-			require.True(t, out == nil, "no answer")
+			out, _, err := conn.Handle(c.frame, nil)
+			if !errors.Is(err, lifecycle.ErrFrameSize) {
+				t.Fatalf("Handle error = %v, want %v", err, lifecycle.ErrFrameSize)
+			}
+			if out != nil {
+				t.Fatalf("no answer: Handle returned %x, want nil", out)
+			}
+			if !conn.Closed() {
+				t.Fatalf("Closed() = false, want true")
+			}
+			out, _, err = conn.Handle(ping, nil)
+			if !errors.Is(err, lifecycle.ErrClosed) {
+				t.Fatalf("Handle after the close: error = %v, want %v", err, lifecycle.ErrClosed)
+			}
+			if out != nil {
+				t.Fatalf("no answer: Handle after the close returned %x, want nil", out)
+			}
 		})
 	}
 }
@@ -259,15 +304,20 @@ func TestConnFrameSize(t *testing.T) {
 // caller changing one through errors.As cannot change another's.
 func TestConnDropErrorsAreFresh(t *testing.T) {
 	conn := newTestServer(t).NewConn()
-	_, err := conn.Handle(register(t, clientA, passwordBody(t, v011, "iggy", "iggy")), nil)
-	require.NoError(t, err)
+	if _, _, err := conn.Handle(register(t, clientA, passwordBody(t, v011, "iggy", "iggy")), nil); err != nil {
+		t.Fatalf("login: %v", err)
+	}
 	ahead := replicated(t, clientA, codec.OperationLogout, 1<<40, 1)
-	_, err1 := conn.Handle(ahead, nil)
+	_, _, err1 := conn.Handle(ahead, nil)
 	var d1 *lifecycle.DroppedError
-	require.True(t, errors.As(err1, &d1))
+	if !errors.As(err1, &d1) {
+		t.Fatalf("Handle error %v is not a *lifecycle.DroppedError", err1)
+	}
 	d1.Err = errors.New("changed by a caller")
-	_, err2 := conn.Handle(ahead, nil)
-	require.ErrorIs(t, err2, lifecycle.ErrSessionAhead, "the next drop is untouched")
+	_, _, err2 := conn.Handle(ahead, nil)
+	if !errors.Is(err2, lifecycle.ErrSessionAhead) {
+		t.Fatalf("the next drop is untouched: error = %v, want %v", err2, lifecycle.ErrSessionAhead)
+	}
 }
 
 // TestConnFrameSizeLogsOut: a logged-in connection that ends on an unusable
@@ -275,12 +325,20 @@ func TestConnDropErrorsAreFresh(t *testing.T) {
 // connection.
 func TestConnFrameSizeLogsOut(t *testing.T) {
 	conn := newTestServer(t).NewConn()
-	_, err := conn.Handle(register(t, clientA, passwordBody(t, v011, "iggy", "iggy")), nil)
-	require.NoError(t, err)
-	require.True(t, conn.State().LoggedIn, "logged in")
-	_, err = conn.Handle(make([]byte, 100), nil)
-	require.ErrorIs(t, err, lifecycle.ErrFrameSize)
-	require.Equal(t, lifecycle.ConnState{Closed: true}, conn.State())
+	_, _, err := conn.Handle(register(t, clientA, passwordBody(t, v011, "iggy", "iggy")), nil)
+	if err != nil {
+		t.Fatalf("login: %v", err)
+	}
+	if !conn.State().LoggedIn {
+		t.Fatalf("logged in: State() = %+v, want LoggedIn", conn.State())
+	}
+	_, _, err = conn.Handle(make([]byte, 100), nil)
+	if !errors.Is(err, lifecycle.ErrFrameSize) {
+		t.Fatalf("Handle error = %v, want %v", err, lifecycle.ErrFrameSize)
+	}
+	if got, want := conn.State(), (lifecycle.ConnState{Closed: true}); got != want {
+		t.Fatalf("State() = %+v, want %+v", got, want)
+	}
 }
 
 // TestConnEchoes: the request checksum, client id and request number come
@@ -289,12 +347,18 @@ func TestConnEchoes(t *testing.T) {
 	h := codec.RequestHeader{Client: clientB, RequestChecksum: codec.Uint128{Lo: 7, Hi: 9}, Request: 1 << 40,
 		Operation: codec.OperationNonReplicated, Code: codec.CodePing, Timestamp: 123}
 	conn := newTestServer(t).NewConn()
-	out, err := conn.Handle(request(t, h, nil), []byte("prefix"))
-	require.NoError(t, err)
+	out, _, err := conn.Handle(request(t, h, nil), []byte("prefix"))
+	if err != nil {
+		t.Fatalf("Handle: %v", err)
+	}
 	want, err := codec.AppendReplyFrame([]byte("prefix"), codec.ReplyHeader{RequestChecksum: h.RequestChecksum,
 		Client: clientB, Request: 1 << 40, Operation: codec.OperationNonReplicated}, nil)
-	require.NoError(t, err)
-	require.Equal(t, want, out)
+	if err != nil {
+		t.Fatalf("AppendReplyFrame: %v", err)
+	}
+	if !bytes.Equal(out, want) {
+		t.Fatalf("answer bytes =\n%x\nwant\n%x", out, want)
+	}
 }
 
 // TestConnSessionsIncrease: sessions grow across every login on a Server,
@@ -305,12 +369,16 @@ func TestConnSessionsIncrease(t *testing.T) {
 	for i := range 5 {
 		conn := srv.NewConn()
 		for range i % 2 { // the second login on one connection replaces the binding
-			_, err := conn.Handle(register(t, clientA, tokenBody(t, v011, "tok-iggy")), nil)
-			require.NoError(t, err)
+			if _, _, err := conn.Handle(register(t, clientA, tokenBody(t, v011, "tok-iggy")), nil); err != nil {
+				t.Fatalf("first login: %v", err)
+			}
 		}
-		_, err := conn.Handle(register(t, clientA, tokenBody(t, v011, "tok-iggy")), nil)
-		require.NoError(t, err)
-		require.True(t, conn.State().Session > last, "session grows")
+		if _, _, err := conn.Handle(register(t, clientA, tokenBody(t, v011, "tok-iggy")), nil); err != nil {
+			t.Fatalf("login: %v", err)
+		}
+		if s := conn.State().Session; s <= last {
+			t.Fatalf("session grows: session = %d, want above %d", s, last)
+		}
 		last = conn.State().Session
 	}
 }
@@ -325,35 +393,63 @@ func TestConnHandler(t *testing.T) {
 			}
 			return codec.StatusUnauthenticated, []byte("ignored")
 		}})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("NewServer: %v", err)
+	}
 	conn := srv.NewConn()
-	_, err = conn.Handle(register(t, clientA, passwordBody(t, v011, "iggy", "iggy")), nil)
-	require.NoError(t, err)
-	out, err := conn.Handle(nonReplicated(t, clientA, 1, 100), nil)
-	require.NoError(t, err)
+	if _, _, err = conn.Handle(register(t, clientA, passwordBody(t, v011, "iggy", "iggy")), nil); err != nil {
+		t.Fatalf("login: %v", err)
+	}
+	out, _, err := conn.Handle(nonReplicated(t, clientA, 1, 100), nil)
+	if err != nil {
+		t.Fatalf("Handle(code 100): %v", err)
+	}
 	want, err := codec.AppendReplyFrame(nil, codec.ReplyHeader{Client: clientA, Request: 1, Operation: codec.OperationNonReplicated}, []byte("hello"))
-	require.NoError(t, err)
-	require.Equal(t, want, out)
-	out, err = conn.Handle(nonReplicated(t, clientA, 1, 101), nil)
-	require.NoError(t, err)
-	require.Equal(t, replyFrame(t, clientA, 1, codec.OperationNonReplicated, codec.StatusUnauthenticated), out)
+	if err != nil {
+		t.Fatalf("AppendReplyFrame: %v", err)
+	}
+	if !bytes.Equal(out, want) {
+		t.Fatalf("answer to code 100 =\n%x\nwant\n%x", out, want)
+	}
+	out, _, err = conn.Handle(nonReplicated(t, clientA, 1, 101), nil)
+	if err != nil {
+		t.Fatalf("Handle(code 101): %v", err)
+	}
+	if want := replyFrame(t, clientA, 1, codec.OperationNonReplicated, codec.StatusUnauthenticated); !bytes.Equal(out, want) {
+		t.Fatalf("answer to code 101 =\n%x\nwant\n%x", out, want)
+	}
 }
 
 func TestNewServerConfig(t *testing.T) {
-	_, err := lifecycle.NewServer(lifecycle.Config{Window: codec.Window{Min: 2, Max: 1}, Auth: testAuth})
-	require.True(t, err != nil, "config error")
-	_, err = lifecycle.NewServer(lifecycle.Config{Window: testWindow})
-	require.True(t, err != nil, "config error")
-	_, err = lifecycle.NewServer(lifecycle.Config{Window: testWindow, Auth: testAuth, Version: string([]byte{0xff})})
-	require.True(t, err != nil, "config error")
+	if _, err := lifecycle.NewServer(lifecycle.Config{Window: codec.Window{Min: 2, Max: 1}, Auth: testAuth}); err == nil {
+		t.Fatalf("NewServer with an ill-formed window: no config error")
+	}
+	if _, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow}); err == nil {
+		t.Fatalf("NewServer without Auth: no config error")
+	}
+	if _, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Auth: testAuth, Version: string([]byte{0xff})}); err == nil {
+		t.Fatalf("NewServer with a version that is not UTF-8: no config error")
+	}
 	s, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Auth: testAuth})
-	require.NoError(t, err)
-	out, err := s.NewConn().Handle(register(t, clientA, passwordBody(t, v011, "iggy", "iggy")), nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("NewServer: %v", err)
+	}
+	out, _, err := s.NewConn().Handle(register(t, clientA, passwordBody(t, v011, "iggy", "iggy")), nil)
+	if err != nil {
+		t.Fatalf("login: %v", err)
+	}
 	_, code, err := codec.SplitResult(out[256:])
-	require.NoError(t, err)
-	require.Equal(t, uint32(0), code)
+	if err != nil {
+		t.Fatalf("SplitResult: %v", err)
+	}
+	if code != codec.StatusOK {
+		t.Fatalf("result code = %v, want %v", code, codec.StatusOK)
+	}
 	reply, err := codec.ParseLoginReply(out[260:])
-	require.NoError(t, err)
-	require.Equal(t, "0.11.0", string(reply.ServerVersion), "default version text is the window's max")
+	if err != nil {
+		t.Fatalf("ParseLoginReply: %v", err)
+	}
+	if got := string(reply.ServerVersion); got != "0.11.0" {
+		t.Fatalf("default version text is the window's max: ServerVersion = %q, want %q", got, "0.11.0")
+	}
 }

@@ -10,8 +10,11 @@
 // A Server holds what every connection shares: the accept window, the
 // server version text, the Authenticator, the Handler for commands after
 // login and the session counter. Server.NewConn returns one Conn per
-// connection; Conn.Handle takes one request frame and appends the answer,
-// if any, to a caller-owned buffer. ReadFrame cuts frames out of a byte
+// connection (Server.NewConnWith one with a Guard in front of its
+// credential checks); Conn.Handle takes one request frame, appends the
+// answer, if any, to a caller-owned buffer, and returns an Outcome that says
+// what the frame was and did, so that a transport never decodes a frame
+// again to log, count or time it. codec.ReadFrame cuts frames out of a byte
 // stream. Package lifecycle/tcp holds the thin adapter, a Listener, that
 // puts Conns on real network connections; this package imports nothing of
 // the network, system calls, logging or JSON itself.
@@ -28,8 +31,12 @@
 // (matches ErrDropped; no answer, no change of state), an error matching
 // ErrFrameSize (the frame cannot be delimited; the transport must close),
 // or ErrClosed (the connection ended earlier). Client.Receive returns the
-// codec.Status or codec.IncompatibleProtocolError a frame means, or an
-// error of this package when the frame itself is wrong.
+// *codec.IggyError or *codec.IncompatibleProtocolError a frame means (a
+// *TransientError for a transient login result), or an error of this
+// package when the frame itself is wrong. Every error type of this package
+// and of codec has a pointer receiver: errors.As wants a *DroppedError or a
+// *TransientError, and errors.Is matches the sentinels below and, for a
+// status, codec.StatusX.Err().
 //
 // Passwords and tokens travel as codec.Secret and never appear in any
 // error, log or printed value of this package.

@@ -49,7 +49,7 @@ var (
 	// connection must be dropped.
 	ErrMismatch = errors.New("lifecycle: reply does not match the request")
 	// ErrMalformed: a frame from the server does not decode. It also
-	// matches codec.StatusInvalidCommand, what an SDK maps it to.
+	// matches codec.StatusInvalidCommand.Err(), what an SDK maps it to.
 	ErrMalformed = errors.New("lifecycle: malformed frame")
 	// ErrRandom: the client's randomness source failed or kept returning
 	// zero, so no client id could be minted.
@@ -61,7 +61,7 @@ var (
 
 // TransientError is a login reply whose result code is transient (WIRE.md
 // section 8): the login failed for a reason that may pass, and may be
-// retried. It matches ErrTransient and its Code (a codec.Status). The
+// retried. It matches ErrTransient and its Code's error (Code.Err()). The
 // connection stays open.
 type TransientError struct {
 	// Code is codec.StatusTransientNotCommitted (57) or
@@ -72,13 +72,19 @@ type TransientError struct {
 // Error says what happened and how the login may be retried.
 func (e *TransientError) Error() string {
 	if e.Replay() {
-		return ErrTransient.Error() + ": " + e.Code.Error() + ": replay the same login on the same connection"
+		return ErrTransient.Error() + ": " + e.Code.Err().Error() + ": replay the same login on the same connection"
 	}
-	return ErrTransient.Error() + ": " + e.Code.Error() + ": the login may be re-issued anywhere"
+	return ErrTransient.Error() + ": " + e.Code.Err().Error() + ": the login may be re-issued anywhere"
 }
 
-// Is reports whether target is ErrTransient or e's Code.
-func (e *TransientError) Is(target error) bool { return target == ErrTransient || target == e.Code }
+// Is reports whether target is ErrTransient or the *codec.IggyError of
+// e's Code.
+func (e *TransientError) Is(target error) bool {
+	if t, ok := target.(*codec.IggyError); ok {
+		return t.Status == e.Code
+	}
+	return target == ErrTransient
+}
 
 // Replay reports whether only the same request may be retried (57): the
 // outcome is unknown, so the login must be replayed on the same connection
@@ -92,15 +98,11 @@ func (e *TransientError) Replay() bool { return e.Code == codec.StatusTransientN
 // mints a new client id for its next login, as after any other answer.
 func (e *TransientError) Reissue() bool { return e.Code == codec.StatusTransientNotAccepted }
 
-// Temporary reports true: a transient failure may be retried, as Replay and
-// Reissue say how.
-func (e *TransientError) Temporary() bool { return true }
-
 // DroppedError is what Conn.Handle returns for a frame it drops: Err says
 // why (a codec error for an invalid header, ErrSessionAhead for a session
 // from the future). It matches ErrDropped and, through Unwrap, Err.
 type DroppedError struct {
-	Err error
+	Err error // why: a codec error, or ErrSessionAhead
 }
 
 // Error returns "lifecycle: frame dropped: CAUSE".
@@ -119,10 +121,15 @@ type wrapped struct {
 	cause error
 }
 
-func (e *wrapped) Error() string        { return e.class.Error() + ": " + e.cause.Error() }
+// Error returns "CLASS: CAUSE".
+func (e *wrapped) Error() string { return e.class.Error() + ": " + e.cause.Error() }
+
+// Is reports whether target is the class.
 func (e *wrapped) Is(target error) bool { return target == e.class }
-func (e *wrapped) Unwrap() error        { return e.cause }
-func wrap(class, cause error) error     { return &wrapped{class: class, cause: cause} }
+
+// Unwrap returns the cause.
+func (e *wrapped) Unwrap() error    { return e.cause }
+func wrap(class, cause error) error { return &wrapped{class: class, cause: cause} }
 func mismatch(field string, want, got uint64) error {
 	return wrap(ErrMismatch, errors.New(field+": want "+strconv.FormatUint(want, 10)+", got "+strconv.FormatUint(got, 10)))
 }

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
 )
@@ -17,12 +15,13 @@ func TestErrorChains(t *testing.T) {
 	conn := newTestServer(t).NewConn()
 	bad := nonReplicated(t, clientA, 1, codec.CodePing)
 	bad[60] = 13
-	_, dropped := conn.Handle(bad, nil)
-	_, size := newTestServer(t).NewConn().Handle(bad[:10], nil)
+	_, _, dropped := conn.Handle(bad, nil)
+	_, _, size := newTestServer(t).NewConn().Handle(bad[:10], nil)
 
 	c := newTestClient(t)
-	_, err := c.Ping(nil)
-	require.NoError(t, err)
+	if _, err := c.Ping(nil); err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
 	_, malformed := c.Receive(bad)
 
 	for _, tc := range []struct {
@@ -34,12 +33,22 @@ func TestErrorChains(t *testing.T) {
 		{size, lifecycle.ErrFrameSize, "unusable frame size: codec: header at offset 10"},
 		{malformed, lifecycle.ErrMalformed, "malformed frame: codec: "},
 	} {
-		require.ErrorIs(t, tc.err, tc.class)
-		require.True(t, strings.Contains(tc.err.Error(), tc.text), "%q lacks %q", tc.err, tc.text)
+		if !errors.Is(tc.err, tc.class) {
+			t.Fatalf("error = %v, want %v", tc.err, tc.class)
+		}
+		if !strings.Contains(tc.err.Error(), tc.text) {
+			t.Fatalf("%q lacks %q", tc.err, tc.text)
+		}
 		var ce *codec.Error
-		require.True(t, errors.As(tc.err, &ce), "%v reaches its codec cause", tc.err)
+		if !errors.As(tc.err, &ce) {
+			t.Fatalf("%v reaches its codec cause: it holds no *codec.Error", tc.err)
+		}
 	}
-	require.ErrorIs(t, malformed, codec.StatusInvalidCommand, "a malformed frame means status 3 to an SDK")
-	_, err = c.Logout(nil)
-	require.ErrorIs(t, err, lifecycle.ErrClosed, "a closed client builds nothing but a login")
+	if want := codec.StatusInvalidCommand.Err(); !errors.Is(malformed, want) {
+		t.Fatalf("a malformed frame means status 3 to an SDK: error = %v, want %v", malformed, want)
+	}
+	_, err := c.Logout(nil)
+	if !errors.Is(err, lifecycle.ErrClosed) {
+		t.Fatalf("a closed client builds nothing but a login: Logout error = %v, want %v", err, lifecycle.ErrClosed)
+	}
 }

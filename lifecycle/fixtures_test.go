@@ -3,8 +3,6 @@ package lifecycle_test
 import (
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/lifecycletest"
 )
@@ -35,7 +33,9 @@ const testServerVersion = lifecycletest.ServerVersion
 func tokenBody(t testing.TB, v codec.Version, token string) []byte {
 	t.Helper()
 	b, err := codec.LoginRegisterPAT{Info: info(v), Token: codec.NewSecret([]byte(token))}.AppendTo(nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("LoginRegisterPAT.AppendTo: %v", err)
+	}
 	return b
 }
 
@@ -47,7 +47,9 @@ func replicated(t testing.TB, client codec.Uint128, op codec.Operation, session,
 func replyFrame(t testing.TB, client codec.Uint128, req uint64, op codec.Operation, status codec.Status) []byte {
 	t.Helper()
 	b, err := codec.AppendReplyFrame(nil, codec.ReplyHeader{Client: client, Request: req, Operation: op, Status: status}, nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("AppendReplyFrame: %v", err)
+	}
 	return b
 }
 
@@ -57,6 +59,8 @@ func loginFrame(t testing.TB, client codec.Uint128, session uint64, user uint32)
 	b, err := codec.AppendLoginReplyFrame(nil,
 		codec.ReplyHeader{Client: client, Op: session, Commit: session, Operation: codec.OperationRegister},
 		codec.LoginReply{UserID: user, Session: session, ServerProtocol: v011, ServerVersion: []byte(testServerVersion)})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("AppendLoginReplyFrame: %v", err)
+	}
 	return b
 }

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 )
 
 // TestSansIO: the package's own files import nothing of the network, system
@@ -17,22 +15,34 @@ import (
 func TestSansIO(t *testing.T) {
 	banned := map[string]bool{"net": true, "net/netip": true, "syscall": true, "os": true, "log": true, "log/slog": true, "encoding/json": true}
 	files, err := filepath.Glob("*.go")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	checked := 0
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
 		}
 		src, err := os.ReadFile(name)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ImportsOnly)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, imp := range f.Imports {
 			path, err := strconv.Unquote(imp.Path.Value)
-			require.NoError(t, err)
-			require.False(t, banned[path], "%s imports %s", name, path)
+			if err != nil {
+				t.Fatalf("%s: import path %s: %v", name, imp.Path.Value, err)
+			}
+			if banned[path] {
+				t.Fatalf("%s imports %s", name, path)
+			}
 		}
 		checked++
 	}
-	require.Positive(t, checked, "no source files found")
+	if checked <= 0 {
+		t.Fatalf("no source files found: checked %d files, want at least 1", checked)
+	}
 }

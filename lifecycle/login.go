@@ -21,36 +21,61 @@ import (
 // field are ignored. So a password body with an empty password and no
 // context also decodes as a token body (the username becomes the token),
 // and a wrong empty password is answered 10, not 9.
-func (c *Conn) login(out []byte, h *codec.RequestHeader, body []byte) ([]byte, error) {
+func (c *Conn) login(out []byte, h *codec.RequestHeader, body []byte, o *Outcome) ([]byte, error) {
 	info, _, err := codec.DecodeClientVersionInfo(body)
 	if err != nil {
-		return c.evict(out, codec.NewEviction(h.Client, codec.ReasonMalformedLogin))
+		return c.evict(out, codec.NewEviction(h.Client, codec.ReasonMalformedLogin), o)
 	}
 	if !c.srv.window.Accepts(info.Protocol) {
-		return c.evict(out, codec.NewIncompatibleProtocol(h.Client, c.srv.window))
+		return c.evict(out, codec.NewIncompatibleProtocol(h.Client, c.srv.window), o)
 	}
 	passwordFailed := false
 	if l, _, err := codec.DecodeLoginRegister(body); err == nil {
-		userID, err := c.authenticator().Password(l.Username, l.Password)
+		// A copy in the Conn, not the frame's bytes: the Outcome outlives
+		// the call, and must not keep a large frame's buffer alive.
+		u := append(c.username[:0], l.Username...)
+		o.Login.Username = u[:len(u):len(u)]
+		userID, err := c.check(Attempt{Username: l.Username}, o, func() (uint32, error) {
+			return c.srv.auth.Password(l.Username, l.Password)
+		})
 		if err == nil {
-			return c.bind(out, h, userID)
+			return c.bind(out, h, userID, o)
 		}
 		passwordFailed = true
 	}
 	if l, _, err := codec.DecodeLoginRegisterPAT(body); err == nil {
-		userID, err := c.authenticator().Token(l.Token)
+		o.Login.Token, o.Login.Username = true, nil
+		userID, err := c.check(Attempt{Token: true}, o, func() (uint32, error) { return c.srv.auth.Token(l.Token) })
 		switch {
 		case err == nil:
-			return c.bind(out, h, userID)
+			return c.bind(out, h, userID, o)
 		case errors.Is(err, ErrUserInactive):
-			return c.evict(out, codec.NewEviction(h.Client, codec.ReasonUserInactive))
+			return c.evict(out, codec.NewEviction(h.Client, codec.ReasonUserInactive), o)
 		}
-		return c.evict(out, codec.NewEviction(h.Client, codec.ReasonInvalidToken))
+		return c.evict(out, codec.NewEviction(h.Client, codec.ReasonInvalidToken), o)
 	}
 	if passwordFailed {
-		return c.evict(out, codec.NewEviction(h.Client, codec.ReasonInvalidCredentials))
+		return c.evict(out, codec.NewEviction(h.Client, codec.ReasonInvalidCredentials), o)
 	}
-	return c.evict(out, codec.NewEviction(h.Client, codec.ReasonMalformedLogin))
+	return c.evict(out, codec.NewEviction(h.Client, codec.ReasonMalformedLogin), o)
+}
+
+// check runs one credential check behind the connection's Guard. A
+// refused check fails as a wrong credential does and marks o throttled.
+func (c *Conn) check(a Attempt, o *Outcome, run func() (uint32, error)) (uint32, error) {
+	if c.guard == nil {
+		return run()
+	}
+	if !c.guard.Allow(a) {
+		o.Login.Throttled = true
+		if a.Token {
+			return 0, ErrInvalidToken
+		}
+		return 0, ErrInvalidCredentials
+	}
+	userID, err := run()
+	c.guard.Checked(a, err == nil)
+	return userID, err
 }
 
 // bind logs the connection in with a fresh session and appends the login
@@ -58,7 +83,7 @@ func (c *Conn) login(out []byte, h *codec.RequestHeader, body []byte) ([]byte, e
 // to the session, which stands for the login's commit number) whose body is
 // an empty result section followed by the login reply. A login on a
 // logged-in connection replaces the binding.
-func (c *Conn) bind(out []byte, h *codec.RequestHeader, userID uint32) ([]byte, error) {
+func (c *Conn) bind(out []byte, h *codec.RequestHeader, userID uint32, o *Outcome) ([]byte, error) {
 	session := c.srv.nextSession()
 	out, err := codec.AppendLoginReplyFrame(out, codec.ReplyHeader{
 		RequestChecksum: h.RequestChecksum,
@@ -76,5 +101,8 @@ func (c *Conn) bind(out []byte, h *codec.RequestHeader, userID uint32) ([]byte, 
 		return out, err
 	}
 	c.bound, c.client, c.session, c.userID = true, h.Client, session, userID
+	o.Answer, o.Status = AnswerReply, codec.StatusOK
+	o.Login.OK, o.Login.UserID, o.Login.Session = true, userID, session
+	o.Login.Reason = 0
 	return out, nil
 }

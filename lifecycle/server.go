@@ -13,10 +13,10 @@ import (
 // connection that is neither a ping nor a logout nor a login. Header and Body
 // alias the frame and are valid only during the call.
 type Request struct {
-	Header  codec.RequestHeader
-	Body    []byte
-	UserID  uint32 // the user the connection is logged in as
-	Session uint64 // the connection's bound session
+	Header  codec.RequestHeader // the request's header
+	Body    []byte              // the request's body, nil when empty
+	UserID  uint32              // the user the connection is logged in as
+	Session uint64              // the connection's bound session
 }
 
 // Handler answers the commands of a logged-in connection other than ping,
@@ -140,8 +140,15 @@ func (s *Server) String() string { return fmt.Sprint(s) }
 func (s *Server) Window() codec.Window { return s.window }
 
 // NewConn returns the state machine of one new connection, with the next
-// connection id (1, 2, 3, ... in the order NewConn hands them out).
-func (s *Server) NewConn() *Conn { return &Conn{srv: s, id: codec.Uint128{Lo: s.conns.Add(1)}} }
+// connection id (1, 2, 3, ... in the order NewConn and NewConnWith hand
+// them out).
+func (s *Server) NewConn() *Conn { return s.NewConnWith(ConnConfig{}) }
+
+// NewConnWith is NewConn for a connection configured by cfg (a Guard in
+// front of its credential checks).
+func (s *Server) NewConnWith(cfg ConnConfig) *Conn {
+	return &Conn{srv: s, id: codec.Uint128{Lo: s.conns.Add(1)}, guard: cfg.Guard}
+}
 
 // nextSession returns a session higher than every one handed out before.
 func (s *Server) nextSession() uint64 { return s.sessions.Add(1) }
@@ -179,7 +186,8 @@ func (s *Server) takeTransient() (codec.Status, bool) {
 // a Reply (operation Register, request 0, status 0, h's client id and
 // request checksum) whose body is a result section of one entry, index 0
 // and result code (WIRE.md section 4). Nothing changes on the connection.
-func transientLogin(out []byte, h *codec.RequestHeader, code codec.Status) ([]byte, error) {
+func transientLogin(out []byte, h *codec.RequestHeader, code codec.Status, o *Outcome) ([]byte, error) {
+	o.Answer, o.Status = AnswerReply, codec.StatusOK
 	var section [12]byte
 	binary.LittleEndian.PutUint32(section[0:], 1) // count
 	binary.LittleEndian.PutUint32(section[4:], 0) // index

@@ -1,12 +1,11 @@
 package lifecycle_test
 
 import (
+	"bytes"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
@@ -17,7 +16,9 @@ func newServerWith(t testing.TB, edit func(*lifecycle.Config)) *lifecycle.Server
 	cfg := lifecycle.Config{Window: testWindow, Version: testServerVersion, Auth: testAuth}
 	edit(&cfg)
 	s, err := lifecycle.NewServer(cfg)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("NewServer: %v", err)
+	}
 	return s
 }
 
@@ -36,34 +37,47 @@ func TestServerConnIDEvictions(t *testing.T) {
 		reason   codec.EvictionReason
 		fromConn bool // the eviction carries Conn.ID, else the request's client id
 	}{
-		{"1 before login", true, nil, replicated(t, clientB, codec.OperationLogout, 1, 1), codec.ReasonNoSession, true},
-		{"1 from another client", true, [][]byte{loginA}, metaB, codec.ReasonNoSession, true},
-		{"7 keeps the client id", true, [][]byte{loginA, loginA}, replicated(t, clientA, codec.OperationMetadataFirst, 1, 1), codec.ReasonSessionTooLow, false},
-		{"9 keeps the client id", true, nil, register(t, clientB, passwordBody(t, v011, "iggy", "wrong!")), codec.ReasonInvalidCredentials, false},
-		{"15 keeps the client id", true, nil, nonReplicated(t, clientB, 1, codec.CodeLoginUser), codec.ReasonMalformedLogin, false},
-		{"1 without the option", false, [][]byte{loginA}, metaB, codec.ReasonNoSession, false},
+		{name: "1 before login", connIDs: true, in: replicated(t, clientB, codec.OperationLogout, 1, 1), reason: codec.ReasonNoSession, fromConn: true},
+		{name: "1 from another client", connIDs: true, before: [][]byte{loginA}, in: metaB, reason: codec.ReasonNoSession, fromConn: true},
+		{name: "7 keeps the client id", connIDs: true, before: [][]byte{loginA, loginA}, in: replicated(t, clientA, codec.OperationMetadataFirst, 1, 1), reason: codec.ReasonSessionTooLow, fromConn: false},
+		{name: "9 keeps the client id", connIDs: true, in: register(t, clientB, passwordBody(t, v011, "iggy", "wrong!")), reason: codec.ReasonInvalidCredentials, fromConn: false},
+		{name: "15 keeps the client id", connIDs: true, in: nonReplicated(t, clientB, 1, codec.CodeLoginUser), reason: codec.ReasonMalformedLogin, fromConn: false},
+		{name: "1 without the option", connIDs: false, before: [][]byte{loginA}, in: metaB, reason: codec.ReasonNoSession, fromConn: false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newServerWith(t, func(c *lifecycle.Config) { c.ConnIDEvictions = tc.connIDs })
 			srv.NewConn() // so that the connection under test is not the first
 			conn := srv.NewConn()
-			require.Equal(t, codec.Uint128{Lo: 2}, conn.ID())
-			for _, f := range tc.before {
-				_, err := conn.Handle(f, nil)
-				require.NoError(t, err)
+			if id, want := conn.ID(), (codec.Uint128{Lo: 2}); id != want {
+				t.Fatalf("ID() = %v, want %v", id, want)
 			}
-			got, err := conn.Handle(tc.in, nil)
-			require.NoError(t, err)
+			for _, f := range tc.before {
+				if _, _, err := conn.Handle(f, nil); err != nil {
+					t.Fatalf("frame before: %v", err)
+				}
+			}
+			got, _, err := conn.Handle(tc.in, nil)
+			if err != nil {
+				t.Fatalf("Handle: %v", err)
+			}
 			h, err := codec.DecodeRequestHeader(tc.in)
-			require.NoError(t, err)
+			if err != nil {
+				t.Fatalf("DecodeRequestHeader: %v", err)
+			}
 			want := h.Client
 			if tc.fromConn {
 				want = conn.ID()
 			}
-			require.NotEqual(t, conn.ID(), h.Client)
-			assert.Equal(t, evictionFrame(t, want, tc.reason), got)
-			assert.True(t, conn.Closed())
+			if conn.ID() == h.Client {
+				t.Fatalf("the connection id %v is the request's client id", conn.ID())
+			}
+			if wantFrame := evictionFrame(t, want, tc.reason); !bytes.Equal(got, wantFrame) {
+				t.Errorf("answer =\n%x\nwant the eviction\n%x", got, wantFrame)
+			}
+			if !conn.Closed() {
+				t.Errorf("Closed() = false, want true")
+			}
 		})
 	}
 }
@@ -74,8 +88,12 @@ func TestServerConnIDs(t *testing.T) {
 	seen := map[codec.Uint128]bool{}
 	for range 100 {
 		id := srv.NewConn().ID()
-		require.False(t, id.IsZero())
-		require.False(t, seen[id], "id %v handed out twice", id)
+		if id.IsZero() {
+			t.Fatalf("ID() = %v, want a non-zero id", id)
+		}
+		if seen[id] {
+			t.Fatalf("id %v handed out twice", id)
+		}
 		seen[id] = true
 	}
 }
@@ -85,19 +103,32 @@ func TestServerConnIDs(t *testing.T) {
 func TestServerConnIDEvictionsClient(t *testing.T) {
 	conn := newServerWith(t, func(c *lifecycle.Config) { c.ConnIDEvictions = true }).NewConn()
 	c := newTestClient(t)
-	f, err := c.Login(nil, []byte("iggy"), []byte("iggy"))
-	require.NoError(t, err)
-	answer, err := conn.Handle(f, nil)
-	require.NoError(t, err)
-	_, err = c.Receive(answer)
-	require.NoError(t, err)
+	f, err := c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
+	if err != nil {
+		t.Fatalf("Login: %v", err)
+	}
+	answer, _, err := conn.Handle(f, nil)
+	if err != nil {
+		t.Fatalf("Handle(login): %v", err)
+	}
+	if _, err = c.Receive(answer); err != nil {
+		t.Fatalf("Receive(login answer): %v", err)
+	}
 	// A zombie frame from another client on the same connection.
-	answer, err = conn.Handle(replicated(t, clientB, codec.OperationMetadataFirst, 1, 1), nil)
-	require.NoError(t, err)
-	require.Equal(t, evictionFrame(t, conn.ID(), codec.ReasonNoSession), answer)
+	answer, _, err = conn.Handle(replicated(t, clientB, codec.OperationMetadataFirst, 1, 1), nil)
+	if err != nil {
+		t.Fatalf("Handle(zombie frame): %v", err)
+	}
+	if want := evictionFrame(t, conn.ID(), codec.ReasonNoSession); !bytes.Equal(answer, want) {
+		t.Fatalf("answer =\n%x\nwant the eviction\n%x", answer, want)
+	}
 	_, err = c.Receive(answer)
-	require.ErrorIs(t, err, codec.StatusUnauthenticated)
-	assert.True(t, c.Closed())
+	if want := codec.StatusUnauthenticated.Err(); !errors.Is(err, want) {
+		t.Fatalf("Receive(eviction) error = %v, want %v", err, want)
+	}
+	if !c.Closed() {
+		t.Errorf("Closed() = false, want true")
+	}
 }
 
 // TestServerTransient: the first Count Register requests, on any
@@ -114,19 +145,35 @@ func TestServerTransient(t *testing.T) {
 				if i == 2 {
 					conn = srv.NewConn() // the count is the server's, not the connection's
 				}
-				got, err := conn.Handle(in, nil)
-				require.NoError(t, err, "login %d", i)
+				got, _, err := conn.Handle(in, nil)
+				if err != nil {
+					t.Fatalf("login %d: Handle: %v", i, err)
+				}
 				h, err := codec.DecodeRequestHeader(in)
-				require.NoError(t, err)
-				require.Equal(t, refLoginResult(h.Client, uint32(code)), got, "login %d", i)
-				require.Equal(t, lifecycle.ConnState{}, conn.State(), "login %d", i)
+				if err != nil {
+					t.Fatalf("DecodeRequestHeader: %v", err)
+				}
+				if want := refLoginResult(h.Client, uint32(code)); !bytes.Equal(got, want) {
+					t.Fatalf("login %d: answer =\n%x\nwant\n%x", i, got, want)
+				}
+				if st := conn.State(); st != (lifecycle.ConnState{}) {
+					t.Fatalf("login %d: state = %+v, want %+v", i, st, lifecycle.ConnState{})
+				}
 				_, resultCode, err := codec.SplitResult(got[codec.HeaderSize:])
-				require.NoError(t, err)
-				require.Equal(t, uint32(code), resultCode)
+				if err != nil {
+					t.Fatalf("SplitResult: %v", err)
+				}
+				if resultCode != code {
+					t.Fatalf("result code = %v, want %v", resultCode, code)
+				}
 			}
-			got, err := conn.Handle(login, nil)
-			require.NoError(t, err)
-			require.Equal(t, loginFrame(t, clientA, 1, 1), got, "the fourth login is decided")
+			got, _, err := conn.Handle(login, nil)
+			if err != nil {
+				t.Fatalf("fourth login: Handle: %v", err)
+			}
+			if want := loginFrame(t, clientA, 1, 1); !bytes.Equal(got, want) {
+				t.Fatalf("the fourth login is decided: answer =\n%x\nwant\n%x", got, want)
+			}
 		})
 	}
 }
@@ -138,27 +185,45 @@ func TestServerTransientClient(t *testing.T) {
 	for _, tc := range []struct {
 		code   codec.Status
 		sameID bool
-	}{{codec.StatusTransientNotCommitted, true}, {codec.StatusTransientNotAccepted, false}} {
+	}{{code: codec.StatusTransientNotCommitted, sameID: true}, {code: codec.StatusTransientNotAccepted, sameID: false}} {
 		t.Run(tc.code.String(), func(t *testing.T) {
 			conn := newServerWith(t, func(c *lifecycle.Config) { c.Transient = lifecycle.Transient{Code: tc.code, Count: 1} }).NewConn()
 			c := newTestClient(t)
-			first, err := c.Login(nil, []byte("iggy"), []byte("iggy"))
-			require.NoError(t, err)
-			answer, err := conn.Handle(first, nil)
-			require.NoError(t, err)
+			first, err := c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
+			if err != nil {
+				t.Fatalf("Login: %v", err)
+			}
+			answer, _, err := conn.Handle(first, nil)
+			if err != nil {
+				t.Fatalf("Handle(login): %v", err)
+			}
 			_, err = c.Receive(answer)
 			var te *lifecycle.TransientError
-			require.ErrorAs(t, err, &te)
-			require.Equal(t, tc.sameID, te.Replay())
+			if !errors.As(err, &te) {
+				t.Fatalf("Receive error = %v, want a *lifecycle.TransientError", err)
+			}
+			if got := te.Replay(); got != tc.sameID {
+				t.Fatalf("Replay() = %t, want %t", got, tc.sameID)
+			}
 
-			retry, err := c.Login(nil, []byte("iggy"), []byte("iggy"))
-			require.NoError(t, err)
-			assert.Equal(t, tc.sameID, string(first) == string(retry))
-			answer, err = conn.Handle(retry, nil)
-			require.NoError(t, err)
+			retry, err := c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
+			if err != nil {
+				t.Fatalf("retried Login: %v", err)
+			}
+			if same := string(first) == string(retry); same != tc.sameID {
+				t.Errorf("the retry is the same request: same bytes = %t, want %t", same, tc.sameID)
+			}
+			answer, _, err = conn.Handle(retry, nil)
+			if err != nil {
+				t.Fatalf("Handle(retry): %v", err)
+			}
 			r, err := c.Receive(answer)
-			require.NoError(t, err)
-			assert.Equal(t, uint64(1), r.Login.Session)
+			if err != nil {
+				t.Fatalf("Receive(retry answer): %v", err)
+			}
+			if r.Login.Session != 1 {
+				t.Errorf("Login.Session = %d, want 1", r.Login.Session)
+			}
 		})
 	}
 }
@@ -173,9 +238,11 @@ func TestServerTransientConcurrent(t *testing.T) {
 	var transient, ok atomic.Int64
 	var wg sync.WaitGroup
 	for range 8 {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			for range 20 {
-				got, err := srv.NewConn().Handle(login, nil)
+				got, _, err := srv.NewConn().Handle(login, nil)
 				if err != nil {
 					t.Error(err)
 					return
@@ -186,21 +253,27 @@ func TestServerTransientConcurrent(t *testing.T) {
 					ok.Add(1)
 				}
 			}
-		})
+		}()
 	}
 	wg.Wait()
-	assert.Equal(t, int64(50), transient.Load())
-	assert.Equal(t, int64(110), ok.Load())
+	if n := transient.Load(); n != 50 {
+		t.Errorf("transient answers = %d, want 50", n)
+	}
+	if n := ok.Load(); n != 110 {
+		t.Errorf("logins = %d, want 110", n)
+	}
 }
 
 // TestServerTransientConfig: a transient count needs code 57 or 58.
 func TestServerTransientConfig(t *testing.T) {
 	for _, tr := range []lifecycle.Transient{{Code: 3, Count: 1}, {Code: 0, Count: 1}, {Code: 59, Count: 2}} {
-		_, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Auth: testAuth, Transient: tr})
-		assert.Error(t, err, "%+v", tr)
+		if _, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Auth: testAuth, Transient: tr}); err == nil {
+			t.Errorf("%+v: NewServer returned no error", tr)
+		}
 	}
 	for _, tr := range []lifecycle.Transient{{}, {Code: 57}, {Code: 57, Count: 1}, {Code: 58, Count: 1 << 40}} {
-		_, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Auth: testAuth, Transient: tr})
-		assert.NoError(t, err, "%+v", tr)
+		if _, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Auth: testAuth, Transient: tr}); err != nil {
+			t.Errorf("%+v: NewServer: %v", tr, err)
+		}
 	}
 }

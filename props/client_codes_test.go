@@ -67,7 +67,7 @@ func sendCodes(r codeRun) string {
 	}
 	const session = 9
 	if r.loggedIn {
-		f, _ := c.Login(nil, []byte("iggy"), []byte("iggy"))
+		f, _ := c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
 		reply, _ := codec.AppendLoginReplyFrame(nil, codec.ReplyHeader{Client: c.ID(), Operation: codec.OperationRegister},
 			codec.LoginReply{UserID: 1, Session: session, ServerProtocol: codec.MustPack(0, 11, 0), ServerVersion: []byte("x")})
 		if _, err := c.Receive(reply); f == nil || err != nil {
@@ -95,7 +95,7 @@ func sendCodes(r codeRun) string {
 			return why
 		}
 		deny, _ := codec.AppendReplyFrame(nil, codec.ReplyHeader{Client: h.Client, Request: h.Request, Operation: h.Operation, Status: codec.StatusInvalidCommand}, nil)
-		if _, err := c.Receive(deny); !errors.Is(err, codec.StatusInvalidCommand) {
+		if _, err := c.Receive(deny); !errors.Is(err, codec.StatusInvalidCommand.Err()) {
 			return fmt.Sprintf("code %d: denial read as %v", code, err)
 		}
 	}

@@ -2,7 +2,7 @@
 // generators it is built from, exported for the property tests of any
 // other implementation of the Iggy login handshake (an SDK's decoder, a
 // proxy, a server in another codebase): see the package Example, which
-// property-tests a decoder that is not this module's codec.
+// property-tests a decoder of the handshake with them.
 //
 // The exported API: generators that reach the edges of every message type
 // on purpose (GenText, GenSecret, GenVersion, GenWindow, GenLoginRegister,

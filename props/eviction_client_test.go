@@ -2,6 +2,7 @@ package props
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -58,7 +59,7 @@ func TestEvictionForClient(t *testing.T) {
 			if got != want || (err == nil) != (werr == nil) || fmt.Sprint(err) != fmt.Sprint(werr) {
 				return fmt.Sprintf("DecodeEvictionForClient = %s, %v; want %s, %v", Describe(got), err, Describe(want), werr)
 			}
-			if err == nil && got.Reason == codec.ReasonIncompatibleProtocol && !got.Window.Valid() && got.Err() != codec.StatusUnauthenticated {
+			if err == nil && got.Reason == codec.ReasonIncompatibleProtocol && !got.Window.Valid() && !errors.Is(got.Err(), codec.StatusUnauthenticated.Err()) {
 				return fmt.Sprintf("reason 14 with an ill-formed window means %v, want Unauthenticated", got.Err())
 			}
 			return ""

@@ -118,14 +118,14 @@ func TestEvictionRules(t *testing.T) {
 		}, GenEviction(), subset, pick[uint32](0, ^uint32(0), 0, 1, 2, 3)))
 }
 
-// windowRule is the rule a broken window breaks, which depends on the
-// reason (WIRE.md section 5): reason 14 needs a well-formed window, every
-// other reason a zero one.
+// windowRule is the id of the rule a broken window breaks, which depends
+// on the reason (WIRE.md section 5): reason 14 needs a well-formed window,
+// every other reason a zero one.
 func windowRule(r codec.EvictionReason) string {
 	if r == codec.ReasonIncompatibleProtocol {
-		return "reason == 14 => 1 <= min <= max"
+		return "eviction.window.incompatible"
 	}
-	return "reason != 14 => window == 0"
+	return "eviction.window.zero"
 }
 
 // TestEvictionValidateRules: Validate reports each rule of a value, the
@@ -179,20 +179,20 @@ func TestEvictionMeaning(t *testing.T) {
 func sectionEight(reason uint8, w codec.Window) error {
 	switch reason {
 	case 15:
-		return codec.StatusInvalidFormat
+		return codec.StatusInvalidFormat.Err()
 	case 13:
-		return codec.StatusStaleClient
+		return codec.StatusStaleClient.Err()
 	case 1, 7, 8, 11, 12:
-		return codec.StatusUnauthenticated
+		return codec.StatusUnauthenticated.Err()
 	case 9:
-		return codec.StatusInvalidCredentials
+		return codec.StatusInvalidCredentials.Err()
 	case 10:
-		return codec.StatusInvalidPersonalAccessToken
+		return codec.StatusInvalidPersonalAccessToken.Err()
 	case 14:
 		if 1 <= w.Min && w.Min <= w.Max {
-			return codec.IncompatibleProtocolError{Window: w}
+			return &codec.IncompatibleProtocolError{Window: w}
 		}
-		return codec.StatusUnauthenticated
+		return codec.StatusUnauthenticated.Err()
 	}
-	return codec.StatusInvalidCommand
+	return codec.StatusInvalidCommand.Err()
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/leanovate/gopter"
+
+	"github.com/iggywire/iggywire/codec"
 )
 
 // MutationOp is the kind of damage a Mutation does to a valid encoding.
@@ -34,8 +36,8 @@ func (o MutationOp) String() string {
 // Mutation is one deterministic damage to an encoding: Op says what, Pos
 // and Val (reduced modulo whatever they index) say where and how.
 type Mutation struct {
-	Op       MutationOp
-	Pos, Val uint32
+	Op       MutationOp // the kind of damage
+	Pos, Val uint32     // where (reduced modulo what the kind aims at) and with what value
 }
 
 // String reads like "flip(pos=3, val=1)".
@@ -51,19 +53,22 @@ func GenMutation() gopter.Gen {
 	)
 }
 
-// InvalidUTF8 lists byte sequences that are not UTF-8: overlong forms,
+// InvalidUTF8 returns byte sequences that are not UTF-8: overlong forms,
 // surrogates, code points above U+10FFFF, lone continuation bytes, bytes
 // that never occur, and sequences cut short (these last are written at the
-// end of a field, where nothing can complete them).
-var InvalidUTF8 = [][]byte{
-	{0xC0, 0x80}, {0xC1, 0xBF}, // overlong 2-byte
-	{0xE0, 0x80, 0x80}, {0xE0, 0x9F, 0xBF}, // overlong 3-byte
-	{0xF0, 0x80, 0x80, 0x80}, {0xF0, 0x8F, 0xBF, 0xBF}, // overlong 4-byte
-	{0xED, 0xA0, 0x80}, {0xED, 0xBF, 0xBF}, // surrogates U+D800, U+DFFF
-	{0xF4, 0x90, 0x80, 0x80}, {0xF5, 0x80, 0x80, 0x80}, // above U+10FFFF
-	{0x80}, {0xBF}, // lone continuation bytes
-	{0xFE}, {0xFF}, // never valid
-	{0xC3}, {0xE2, 0x82}, {0xF0, 0x9F, 0x98}, // cut short
+// end of a field, where nothing can complete them). Each call returns a
+// fresh copy, the caller's to change.
+func InvalidUTF8() [][]byte {
+	return [][]byte{
+		{0xC0, 0x80}, {0xC1, 0xBF}, // overlong 2-byte
+		{0xE0, 0x80, 0x80}, {0xE0, 0x9F, 0xBF}, // overlong 3-byte
+		{0xF0, 0x80, 0x80, 0x80}, {0xF0, 0x8F, 0xBF, 0xBF}, // overlong 4-byte
+		{0xED, 0xA0, 0x80}, {0xED, 0xBF, 0xBF}, // surrogates U+D800, U+DFFF
+		{0xF4, 0x90, 0x80, 0x80}, {0xF5, 0x80, 0x80, 0x80}, // above U+10FFFF
+		{0x80}, {0xBF}, // lone continuation bytes
+		{0xFE}, {0xFF}, // never valid
+		{0xC3}, {0xE2, 0x82}, {0xF0, 0x9F, 0x98}, // cut short
+	}
 }
 
 // cutShort reports whether seq is a prefix of a valid sequence, which only
@@ -163,7 +168,8 @@ func (m Mutation) target(l Layout) (TextField, bool) {
 // badUTF8 overwrites bytes of t with an invalid sequence, clipped to the
 // field; a sequence cut short goes at the very end of the field.
 func (m Mutation) badUTF8(b []byte, t TextField) []byte {
-	seq := InvalidUTF8[int(m.Val)%len(InvalidUTF8)]
+	seqs := InvalidUTF8()
+	seq := seqs[int(m.Val)%len(seqs)]
 	seq = seq[:min(len(seq), t.Len)]
 	at := t.Off + int(m.Pos/4)%(t.Len-len(seq)+1)
 	if cutShort(seq) {
@@ -173,15 +179,18 @@ func (m Mutation) badUTF8(b []byte, t TextField) []byte {
 	return b
 }
 
-// appender is every codec message type.
-type appender interface {
+// Message is the constraint of Hostile and GenHostile: the codec's message
+// types, each of which encodes with AppendTo.
+type Message interface {
+	codec.ClientVersionInfo | codec.LoginRegister | codec.LoginRegisterPAT | codec.LoginReply |
+		codec.RequestHeader | codec.ReplyHeader | codec.Eviction
 	AppendTo(dst []byte) ([]byte, error)
 }
 
 // Hostile is a valid value and a mutation of its encoding.
-type Hostile[T appender] struct {
-	V T
-	M Mutation
+type Hostile[T Message] struct {
+	V T        // the valid value
+	M Mutation // the damage done to its encoding
 }
 
 // Bytes returns the damaged encoding. V is valid by construction; should
@@ -196,7 +205,7 @@ func (h Hostile[T]) String() string { return h.M.String() + " of " + Describe(h.
 
 // GenHostile generates hostile cases from a generator of valid values;
 // both the value and the mutation shrink.
-func GenHostile[T appender](valid gopter.Gen) gopter.Gen {
+func GenHostile[T Message](valid gopter.Gen) gopter.Gen {
 	return derive(
 		func(v T, m Mutation) Hostile[T] { return Hostile[T]{v, m} },
 		func(h Hostile[T]) (T, Mutation) { return h.V, h.M },

@@ -17,7 +17,7 @@ import (
 // second generated header.
 func inPlace[T interface {
 	comparable
-	appender
+	Message
 }](decode func([]byte) (T, error), into func(*T, []byte) error, gen gopter.Gen) gopter.Prop {
 	return prop.ForAll(func(h Hostile[T], before T) string {
 		b := h.Bytes()

@@ -10,14 +10,17 @@ import (
 
 // message is every codec message type.
 type message interface {
-	appender
+	AppendTo(dst []byte) ([]byte, error)
 	EncodedLen() int
 }
 
 // kind is one message type with everything a property needs to drive it:
 // its generator, the codec's decoders, the reference decoder (converted to
 // codec types) and an equality that treats nil and empty alike.
-type kind[T message] struct {
+type kind[T interface {
+	Message
+	EncodedLen() int
+}] struct {
 	name   string
 	gen    func() gopter.Gen
 	decode func([]byte) (T, int, error) // prefix decode; headers report 256

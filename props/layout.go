@@ -15,15 +15,15 @@ type TextField struct {
 
 // Span is a named byte range of a header.
 type Span struct {
-	Name     string
-	Off, Len int
+	Name     string // the field's wire name
+	Off, Len int    // where it starts and how many bytes it spans
 }
 
 // LenField is a field that claims how many bytes follow or exist: a text
 // length prefix, or a header's size.
 type LenField struct {
-	Name      string
-	Off, Size int
+	Name      string // the length field's wire name
+	Off, Size int    // where it starts and its width in bytes (1 or 4)
 }
 
 // Layout is where the fields of one encoded value sit, so that mutations
@@ -31,9 +31,9 @@ type LenField struct {
 // codec's decoders; headers come from the codec's exported table
 // (codec.HeaderLayout), which its layout test checks against WIRE.md.
 type Layout struct {
-	Texts    []TextField
-	Reserved []Span // header bytes that must be zero
-	Lengths  []LenField
+	Texts    []TextField // the text fields, where invalid UTF-8 can be written
+	Reserved []Span      // header bytes that must be zero
+	Lengths  []LenField  // the length fields, which claims can be made in
 }
 
 // LayoutOf returns the layout of the encoding of v, which must be one of

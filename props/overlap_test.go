@@ -214,7 +214,7 @@ func TestOverlapServerAnswer(t *testing.T) {
 			if err != nil {
 				return err.Error()
 			}
-			out, err := srv.NewConn().Handle(frame, nil)
+			out, _, err := srv.NewConn().Handle(frame, nil)
 			if err != nil {
 				return "Handle: " + err.Error()
 			}

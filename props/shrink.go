@@ -1,9 +1,9 @@
 package props
 
 import (
-	"reflect"
-
 	"github.com/leanovate/gopter"
+
+	"github.com/iggywire/iggywire/internal/codectest"
 )
 
 // unsigned is every unsigned integer type a generator picks from.
@@ -78,7 +78,7 @@ func derive(down, up interface{}, gens ...gopter.Gen) gopter.Gen {
 	return gopter.DeriveGen(down, up, gens...).MapResult(func(r *gopter.GenResult) *gopter.GenResult {
 		inner := r.Shrinker
 		r.Shrinker = func(v interface{}) gopter.Shrink {
-			return inner(v).Filter(func(c interface{}) bool { return !reflect.DeepEqual(c, v) })
+			return inner(v).Filter(func(c interface{}) bool { return !codectest.Same(c, v) })
 		}
 		return r
 	})

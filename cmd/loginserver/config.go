@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 
@@ -36,6 +37,7 @@ type config struct {
 // rawFlags holds what is checked, or turned into config, after parsing.
 type rawFlags struct {
 	users, tokens, inactive []string
+	usersFile               string
 	version                 string
 	loginBurst              int
 	transient               string
@@ -57,40 +59,6 @@ func (f secretFlag) String() string {
 func (f secretFlag) Set(s string) error {
 	*f.list = append(*f.list, s)
 	return nil
-}
-
-// parseUsers turns the -user values into users with ids 1, 2, ... in flag
-// order. Errors name the position and the user, never the password.
-func parseUsers(raw []string) ([]lifecycle.User, error) {
-	var users []lifecycle.User
-	for i, s := range raw {
-		name, password, ok := strings.Cut(s, ":")
-		if !ok || name == "" {
-			return nil, fmt.Errorf("-user #%d: want NAME:PASSWORD", i+1)
-		}
-		for _, u := range users {
-			if u.Name == name {
-				return nil, fmt.Errorf("-user #%d: user %q given twice", i+1, name)
-			}
-		}
-		users = append(users, lifecycle.User{ID: uint32(i + 1), Name: name, Password: codec.NewSecret([]byte(password))})
-	}
-	return users, nil
-}
-
-// parseTokens turns the -token values into tokens. The last '=' splits,
-// since a user name has none and a token might. Errors name the position
-// only.
-func parseTokens(raw []string) ([]lifecycle.Token, error) {
-	var tokens []lifecycle.Token
-	for i, s := range raw {
-		j := strings.LastIndexByte(s, '=')
-		if j <= 0 || j == len(s)-1 {
-			return nil, fmt.Errorf("-token #%d: want TOKEN=NAME", i+1)
-		}
-		tokens = append(tokens, lifecycle.Token{Value: codec.NewSecret([]byte(s[:j])), User: s[j+1:]})
-	}
-	return tokens, nil
 }
 
 // userNames lists the user names, for the startup log line.
@@ -125,15 +93,25 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	raw := rawFlags{version: "0.11.0", loginBurst: cfg.Serve.LoginBurst}
 	fs := flag.NewFlagSet("loginserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() { usage(fs, stderr) }
 	cfg.accountFlags(fs, &raw)
 	cfg.serveFlags(fs, &raw)
 	cfg.outputFlags(fs)
 	cfg.serverFlags(fs, &raw)
+	wantVersion := fs.Bool("version", false, "print the release version and build of loginserver, then exit")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
-	if fs.NArg() > 0 {
-		return config{}, fmt.Errorf("unexpected arguments: %q", fs.Args())
+	if *wantVersion {
+		return config{}, errPrintVersion
+	}
+	if n := fs.NArg(); n > 0 {
+		// Not shown: "-user iggy: pw" makes the password one of them.
+		s := "s"
+		if n == 1 {
+			s = ""
+		}
+		return config{}, fmt.Errorf("%d unexpected argument%s after the flags, not shown as one may be a secret (a space ends a flag's value: quote a value with spaces)", n, s)
 	}
 	for _, check := range []func(*rawFlags) error{cfg.checkAccounts, cfg.checkServe, cfg.checkServer} {
 		if err := check(&raw); err != nil {
@@ -143,13 +121,36 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	return cfg, nil
 }
 
+// usage is -h: the flags, then the environment variables read.
+func usage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprintln(w, "Usage of loginserver:")
+	fs.PrintDefaults()
+	fmt.Fprintf(w, `
+Environment:
+  %s, %s
+    	a user NAME and PASSWORD (both or neither), as the Iggy server takes
+    	its root user. Unlike the command line, a process's environment is
+    	readable only by its own user and root. There is no token variable:
+    	tokens go in -users-file.
+
+User ids are 1, 2, ... in this order: %s, the lines of -users-file,
+the -user flags.
+`, envUsername, envPassword, envUsername)
+}
+
 // accountFlags: where to listen, who may log in, which protocol.
 func (c *config) accountFlags(fs *flag.FlagSet, raw *rawFlags) {
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8090", "address to listen on")
-	fs.Var(secretFlag{&raw.users}, "user", "a user `NAME:PASSWORD` (repeatable; ids 1, 2, ... in order)")
-	fs.Var(secretFlag{&raw.tokens}, "token", "a personal access token `TOKEN=NAME` (repeatable)")
-	fs.Var(listFlag{&raw.inactive}, "inactive", "mark user `NAME` inactive (repeatable)")
-	fs.StringVar(&raw.version, "version", raw.version, "server protocol version `X.Y.Z`; the window is its default one")
+	fs.Var(secretFlag{&raw.users}, "user",
+		"a user `NAME:PASSWORD` (repeatable), for tests: any local user can read it in the process list (ps); use "+
+			envUsername+"/"+envPassword+" or -users-file")
+	fs.Var(secretFlag{&raw.tokens}, "token",
+		"a personal access token `TOKEN=NAME` (repeatable), for tests: any local user can read it in the process list (ps); use -users-file")
+	fs.StringVar(&raw.usersFile, "users-file", "",
+		"read users and tokens from the file at `PATH`: a user NAME:PASSWORD or a token TOKEN=NAME a line, blank lines and # comments allowed; "+
+			"refused if group or others may read or write it (chmod 600)")
+	fs.Var(listFlag{&raw.inactive}, "inactive", "mark user `NAME` inactive, whichever source gave it (repeatable)")
+	fs.StringVar(&raw.version, "protocol", raw.version, "server protocol version `X.Y.Z`; the window is its default one")
 }
 
 // serveFlags: the budgets, timeouts and throttle of the listener. Their
@@ -201,22 +202,36 @@ func (c *config) checkServer(raw *rawFlags) error {
 	return nil
 }
 
-// checkAccounts turns the account flags into users, tokens and a version.
+// checkAccounts turns the environment, the users file and the account
+// flags into users and tokens (accounts.go), and reads the version.
 func (c *config) checkAccounts(raw *rawFlags) error {
+	var a accounts
+	if err := a.fromEnv(os.LookupEnv); err != nil {
+		return err
+	}
+	if raw.usersFile != "" {
+		if err := a.fromFile(raw.usersFile); err != nil {
+			return err
+		}
+	}
+	if err := a.fromUserFlags(raw.users); err != nil {
+		return err
+	}
+	if err := a.fromTokenFlags(raw.tokens); err != nil {
+		return err
+	}
+	if err := a.resolve(raw.inactive); err != nil {
+		return err
+	}
+	c.Auth.Users, c.Auth.Tokens = a.users, a.tokens
 	var err error
-	if c.Auth.Users, err = parseUsers(raw.users); err != nil {
-		return err
-	}
-	if c.Auth.Tokens, err = parseTokens(raw.tokens); err != nil {
-		return err
-	}
 	if c.Version, err = codec.ParseVersion(raw.version); err != nil {
-		return fmt.Errorf("-version: %w", err)
+		return fmt.Errorf("-protocol: %w", err)
 	}
 	if !codec.DefaultWindow(c.Version).Valid() {
-		return fmt.Errorf("-version: %s gives no usable window", c.Version)
+		return fmt.Errorf("-protocol: %s gives no usable window", c.Version)
 	}
-	return c.resolve(raw.inactive)
+	return nil
 }
 
 // checkServe refuses values the listener would otherwise replace with its
@@ -244,28 +259,6 @@ func (c *config) checkServe(raw *rawFlags) error {
 	o.LoginBurst = raw.loginBurst
 	if raw.loginBurst == 0 {
 		o.LoginBurst = -1 // lifecycle's "off"
-	}
-	return nil
-}
-
-// resolve checks that tokens and -inactive name known users and marks the
-// inactive ones.
-func (c *config) resolve(inactive []string) error {
-	index := make(map[string]int, len(c.Auth.Users))
-	for i, u := range c.Auth.Users {
-		index[u.Name] = i
-	}
-	for _, t := range c.Auth.Tokens {
-		if _, ok := index[t.User]; !ok {
-			return fmt.Errorf("-token: unknown user %q", t.User)
-		}
-	}
-	for _, name := range inactive {
-		i, ok := index[name]
-		if !ok {
-			return fmt.Errorf("-inactive: unknown user %q", name)
-		}
-		c.Auth.Users[i].Inactive = true
 	}
 	return nil
 }

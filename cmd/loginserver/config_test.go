@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -12,13 +11,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/codectest"
 	"github.com/iggywire/iggywire/lifecycle"
 	"github.com/iggywire/iggywire/lifecycle/tcp"
 )
 
 func TestParseConfig(t *testing.T) {
 	got, err := parseConfig([]string{"-addr", "127.0.0.1:0", "-user", "iggy:iggy", "-user", "bob:p:w",
-		"-token", "a=b=iggy", "-token", "t2=bob", "-inactive", "bob", "-version", "0.12.3-edge.1"}, io.Discard)
+		"-token", "a=b=iggy", "-token", "t2=bob", "-inactive", "bob", "-protocol", "0.12.3-edge.1"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func TestParseConfig(t *testing.T) {
 		},
 		Tokens: []lifecycle.Token{{Value: codec.NewSecret([]byte("a=b")), User: "iggy"}, {Value: codec.NewSecret([]byte("t2")), User: "bob"}},
 	}, Serve: tcp.DefaultServeOptions()}
-	if !reflect.DeepEqual(want, got) {
+	if !codectest.Same(want, got) {
 		t.Fatalf("want %+v\ngot  %+v", want, got)
 	}
 	if s := fmt.Sprintf("%v %+v %#v", got, got, got); strings.Contains(s, "p:w") || strings.Contains(s, "a=b") {
@@ -58,8 +58,8 @@ func TestParseConfigErrors(t *testing.T) {
 		{"-token", "=tok-s3cr3t"},
 		{"-token", "tok-s3cr3t=ghost"},
 		{"-inactive", "ghost"},
-		{"-version", "1.2"},
-		{"-version", "0.0.0"},
+		{"-protocol", "1.2"},
+		{"-protocol", "0.0.0"},
 		{"-nosuchflag"},
 		{"-max-conns", "0"},
 		{"-max-prelogin", "-1"},

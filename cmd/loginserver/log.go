@@ -16,7 +16,6 @@ import (
 // be sent. Dropped frames are counted in the metrics and shown by -trace.
 // No argument of an Observer holds a secret.
 type connLog struct {
-	tcp.NopObserver
 	log *slog.Logger
 }
 
@@ -40,8 +39,13 @@ func (l connLog) Closed(c tcp.ConnInfo, how tcp.Closing) {
 	l.log.Info("close", attrs...)
 }
 
-func (l connLog) Login(c tcp.ConnInfo, r tcp.LoginResult) {
-	attrs := connAttrs(c, "outcome", r.Outcome())
+// Login logs what a login came to, naming the account of a password login
+// (a username is not a secret; the password never reaches an Observer).
+func (l connLog) Login(c tcp.ConnInfo, r lifecycle.Login) {
+	attrs := connAttrs(c, "outcome", r.Label())
+	if r.Username != nil {
+		attrs = append(attrs, "user", string(r.Username))
+	}
 	if r.OK {
 		attrs = append(attrs, "user_id", r.UserID, "session", r.Session)
 	}

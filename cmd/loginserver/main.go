@@ -8,16 +8,26 @@
 //
 // Usage:
 //
-//	loginserver -user iggy:iggy [-user NAME:PASSWORD ...] [-token TOKEN=NAME ...]
-//	            [-inactive NAME ...] [-addr 127.0.0.1:8090] [-version 0.11.0]
+//	IGGY_ROOT_USERNAME=iggy IGGY_ROOT_PASSWORD=... loginserver
+//	            [-users-file PATH] [-user NAME:PASSWORD ...] [-token TOKEN=NAME ...]
+//	            [-inactive NAME ...] [-addr 127.0.0.1:8090] [-protocol 0.11.0] [-version]
 //	            [-max-conns 8192] [-max-prelogin 256] [-login-timeout 10s]
 //	            [-idle-timeout 0] [-read-timeout 30s] [-write-timeout 10s]
 //	            [-max-frame 1048576] [-large-frame-memory 8388608]
 //	            [-login-burst 20] [-login-rate 5] [-trace] [-metrics ADDR]
 //
-// User ids are 1, 2, ... in the order of the -user flags. The accepted
-// window is the default one of -version. -h shows every flag with its
-// default. SIGINT or SIGTERM stops it cleanly.
+// Accounts come from IGGY_ROOT_USERNAME and IGGY_ROOT_PASSWORD (one user,
+// as the Iggy server takes its root user), from -users-file (a user
+// NAME:PASSWORD or a token TOKEN=NAME a line, blank lines and # comments
+// allowed; refused unless only its owner may read and write it), and from
+// -user and -token, which any local user can read in the process list and
+// are meant for tests. User ids are 1, 2, ... in that order; -inactive and
+// tokens may name a user from any of them. No error message shows a
+// password, a token, a user name or a line of the file: it names the
+// variable, the flag and its position, or the file and line. The accepted
+// window is the default one of -protocol. -version prints the release and
+// build, -h every flag with its default. SIGINT or SIGTERM stops it
+// cleanly.
 package main
 
 import (
@@ -45,6 +55,8 @@ func main() {
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		os.Exit(0)
+	case errors.Is(err, errPrintVersion):
+		printVersion(os.Stdout)
 	case err != nil:
 		fmt.Fprintln(os.Stderr, "loginserver:", err)
 		os.Exit(2)
@@ -73,16 +85,15 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	opts := cfg.Serve
-	obs := observers{connLog{log: logger}}
 	var m *metrics
 	if cfg.Metrics != "" {
 		m = newMetrics()
-		obs = append(obs, m)
 	}
-	opts.Observer = obs
+	var frames *frameLogger
 	if cfg.Trace {
-		opts.Trace = frameLogger{logger}.trace
+		frames = &frameLogger{logger}
 	}
+	opts.Observer = observer(connLog{log: logger}, m, frames)
 	l := tcp.NewListener(ln, srv, opts)
 	if m != nil {
 		m.watch(l)

@@ -56,10 +56,16 @@ func TestRun(t *testing.T) {
 		t.Fatal("not listening")
 	}
 
-	login(t, addr, func(c *lifecycle.Client) ([]byte, error) { return c.Login(nil, []byte("iggy"), []byte(password)) }, nil)
-	login(t, addr, func(c *lifecycle.Client) ([]byte, error) { return c.LoginWithToken(nil, []byte(token)) }, nil)
-	login(t, addr, func(c *lifecycle.Client) ([]byte, error) { return c.Login(nil, []byte("iggy"), []byte("nope")) },
-		codec.StatusInvalidCredentials)
+	login(t, addr, func(c *lifecycle.Client) ([]byte, error) {
+		return c.Login(nil, []byte("iggy"), codec.NewSecret([]byte(password)))
+	}, nil)
+	login(t, addr, func(c *lifecycle.Client) ([]byte, error) {
+		return c.LoginWithToken(nil, codec.NewSecret([]byte(token)))
+	}, nil)
+	login(t, addr, func(c *lifecycle.Client) ([]byte, error) {
+		return c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("nope")))
+	},
+		codec.StatusInvalidCredentials.Err())
 
 	cancel()
 	select {
@@ -102,7 +108,7 @@ func login(t *testing.T, addr net.Addr, build func(*lifecycle.Client) ([]byte, e
 		if _, err := nc.Write(frame); err != nil {
 			t.Fatal(err)
 		}
-		answer, err := lifecycle.ReadFrame(nc, nil, codec.MaxFrameSize)
+		answer, err := codec.ReadFrame(nc, nil, codec.MaxFrameSize)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,16 +142,16 @@ func TestRunTransientAndOwnID(t *testing.T) {
 		require.NoError(t, err)
 		_, err = nc.Write(frame)
 		require.NoError(t, err)
-		answer, err := lifecycle.ReadFrame(nc, nil, codec.MaxFrameSize)
+		answer, err := codec.ReadFrame(nc, nil, codec.MaxFrameSize)
 		require.NoError(t, err)
 		_, err = c.Receive(answer)
 		return answer, err
 	}
-	first, err := c.Login(nil, []byte("iggy"), []byte("pw"))
+	first, err := c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("pw")))
 	require.NoError(t, err)
 	_, err = exchange(first, nil)
 	require.ErrorIs(t, err, lifecycle.ErrTransient)
-	replay, err := c.Login(nil, []byte("iggy"), []byte("pw"))
+	replay, err := c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("pw")))
 	require.NoError(t, err)
 	require.Equal(t, first, replay, "after a 57 the login is replayed byte for byte")
 	_, err = exchange(replay, nil)
@@ -162,7 +168,7 @@ func TestRunTransientAndOwnID(t *testing.T) {
 	require.NoError(t, err)
 	_, err = nc2.Write(frame)
 	require.NoError(t, err)
-	answer, err := lifecycle.ReadFrame(nc2, nil, codec.MaxFrameSize)
+	answer, err := codec.ReadFrame(nc2, nil, codec.MaxFrameSize)
 	require.NoError(t, err)
 	ev, err := codec.DecodeEviction(answer)
 	require.NoError(t, err)

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/iggywire/iggywire/lifecycle"
 	"github.com/iggywire/iggywire/lifecycle/tcp"
 )
 
@@ -19,7 +20,6 @@ import (
 // the open connections are read from the Listener when scraped. Each
 // metrics has its own registry, so tests can make as many as they like.
 type metrics struct {
-	tcp.NopObserver
 	reg          *prometheus.Registry
 	accepted     prometheus.Counter
 	refused      *prometheus.CounterVec
@@ -46,7 +46,7 @@ func newMetrics() *metrics {
 		accepted:     counter("connections_accepted_total", "Connections accepted and served."),
 		refused:      vec("connections_refused_total", "Connections accepted and closed at once, by cause.", "cause"),
 		closed:       vec("connections_closed_total", "Served connections closed, by cause.", "cause"),
-		logins:       vec("logins_total", "Login requests answered, by outcome (ok, throttled, an eviction reason, status-N).", "outcome"),
+		logins:       vec("logins_total", "Login requests answered, by outcome (ok, throttled, a transient result code, an eviction reason).", "outcome"),
 		evictions:    vec("evictions_total", "Evictions sent, by reason.", "reason"),
 		throttled:    counter("logins_throttled_total", "Logins refused without a credential check because their address was over its failed-login budget."),
 		dropped:      counter("frames_dropped_total", "Frames dropped without an answer (an invalid header, a session ahead)."),
@@ -82,8 +82,8 @@ func (m *metrics) Closed(_ tcp.ConnInfo, how tcp.Closing) {
 	}
 }
 
-func (m *metrics) Login(_ tcp.ConnInfo, r tcp.LoginResult) {
-	m.logins.WithLabelValues(r.Outcome()).Inc()
+func (m *metrics) Login(_ tcp.ConnInfo, r lifecycle.Login) {
+	m.logins.WithLabelValues(r.Label()).Inc()
 	if r.Throttled {
 		m.throttled.Inc()
 	}

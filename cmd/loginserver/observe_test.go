@@ -105,7 +105,7 @@ func pingClient(addr net.Addr, password string, n int) error {
 		return err
 	}
 	w := lifecycletest.Wire{Conn: nc, Client: c}
-	if _, err := w.Do(c.Login(nil, []byte("iggy"), []byte(password))); err != nil {
+	if _, err := w.Do(c.Login(nil, []byte("iggy"), codec.NewSecret([]byte(password)))); err != nil {
 		return err
 	}
 	for range n {
@@ -121,9 +121,13 @@ func TestRunMetrics(t *testing.T) {
 	s := startRun(t, "-user", "iggy:iggy", "-metrics", "127.0.0.1:0", "-max-conns", "2")
 	m := regexp.MustCompile(`msg=metrics addr=(\S+)`).FindStringSubmatch(s.logs.String())
 	require.NotNil(t, m, "the metrics address is logged:\n%s", s.logs.String())
-	login(t, s.addr, func(c *lifecycle.Client) ([]byte, error) { return c.Login(nil, []byte("iggy"), []byte("iggy")) }, nil)
-	login(t, s.addr, func(c *lifecycle.Client) ([]byte, error) { return c.Login(nil, []byte("iggy"), []byte("nope")) },
-		codec.StatusInvalidCredentials)
+	login(t, s.addr, func(c *lifecycle.Client) ([]byte, error) {
+		return c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
+	}, nil)
+	login(t, s.addr, func(c *lifecycle.Client) ([]byte, error) {
+		return c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("nope")))
+	},
+		codec.StatusInvalidCredentials.Err())
 	scrape := func() string {
 		resp, err := http.Get("http://" + m[1] + "/metrics")
 		if err != nil {

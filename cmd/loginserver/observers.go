@@ -3,57 +3,35 @@ package main
 import (
 	"time"
 
+	"github.com/iggywire/iggywire/lifecycle"
 	"github.com/iggywire/iggywire/lifecycle/tcp"
 )
 
-// observers hands every event to each Observer in turn (the log, then the
-// metrics).
-type observers []tcp.Observer
-
-func (o observers) Opened(c tcp.ConnInfo) {
-	for _, x := range o {
-		x.Opened(c)
+// observer is the Listener's Observer: each event goes to the log, then
+// to the metrics when they are on, and every frame to the frame log when
+// -trace is on.
+func observer(log connLog, m *metrics, frames *frameLogger) tcp.Observer {
+	o := tcp.Observer{
+		Opened:       log.Opened,
+		Refused:      log.Refused,
+		Closed:       log.Closed,
+		Login:        log.Login,
+		Logout:       log.Logout,
+		AnswerFailed: log.AnswerFailed,
+		AcceptFailed: log.AcceptFailed,
 	}
-}
-
-func (o observers) Refused(c tcp.ConnInfo) {
-	for _, x := range o {
-		x.Refused(c)
+	if frames != nil {
+		o.Frame = frames.trace
 	}
-}
-
-func (o observers) Closed(c tcp.ConnInfo, how tcp.Closing) {
-	for _, x := range o {
-		x.Closed(c, how)
+	if m == nil {
+		return o
 	}
-}
-
-func (o observers) Login(c tcp.ConnInfo, r tcp.LoginResult) {
-	for _, x := range o {
-		x.Login(c, r)
-	}
-}
-
-func (o observers) Logout(c tcp.ConnInfo) {
-	for _, x := range o {
-		x.Logout(c)
-	}
-}
-
-func (o observers) Dropped(c tcp.ConnInfo, err error) {
-	for _, x := range o {
-		x.Dropped(c, err)
-	}
-}
-
-func (o observers) AnswerFailed(c tcp.ConnInfo, err error) {
-	for _, x := range o {
-		x.AnswerFailed(c, err)
-	}
-}
-
-func (o observers) AcceptFailed(err error, retry time.Duration) {
-	for _, x := range o {
-		x.AcceptFailed(err, retry)
-	}
+	o.Opened = func(c tcp.ConnInfo) { log.Opened(c); m.Opened(c) }
+	o.Refused = func(c tcp.ConnInfo) { log.Refused(c); m.Refused(c) }
+	o.Closed = func(c tcp.ConnInfo, how tcp.Closing) { log.Closed(c, how); m.Closed(c, how) }
+	o.Login = func(c tcp.ConnInfo, l lifecycle.Login) { log.Login(c, l); m.Login(c, l) }
+	o.Dropped = m.Dropped
+	o.AnswerFailed = func(c tcp.ConnInfo, err error) { log.AnswerFailed(c, err); m.AnswerFailed(c, err) }
+	o.AcceptFailed = func(err error, retry time.Duration) { log.AcceptFailed(err, retry); m.AcceptFailed(err, retry) }
+	return o
 }

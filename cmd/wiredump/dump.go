@@ -6,31 +6,39 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/iggywire/iggywire/codec"
 )
 
-// The kinds -as accepts. kindAuto reads an input of a header or more as a
-// frame by its command byte, and a shorter one as every body kind.
+// The kinds -kind accepts. kindAuto reads an input as frames only when
+// their size fields delimit it exactly; anything else is not determined.
 const (
 	kindAuto            = "auto"
+	kindFrame           = "frame"
+	kindFrames          = "frames"
 	kindRequest         = "request"
 	kindReply           = "reply"
 	kindEviction        = "eviction"
-	kindClientInfo      = "clientinfo"
-	kindLogin           = "login"
-	kindLoginPAT        = "loginpat"
-	kindLoginReply      = "loginreply"
-	kindLoginReplyFrame = "loginreplyframe"
+	kindClientInfo      = "client_version_info"
+	kindLogin           = "login_register"
+	kindLoginPAT        = "login_register_pat"
+	kindLoginReply      = "login_reply"
+	kindLoginReplyFrame = "register_reply_body"
 	kindVersion         = "version"
 	kindConn            = "conn"
 )
 
-// kinds lists the -as kinds in the order the usage text shows them.
+// kinds lists the kinds in the order the usage text shows them.
 func kinds() []string {
-	return []string{kindAuto, kindRequest, kindReply, kindEviction, kindClientInfo, kindLogin,
-		kindLoginPAT, kindLoginReply, kindLoginReplyFrame, kindVersion, kindConn}
+	return []string{kindAuto, kindFrame, kindFrames, kindRequest, kindReply, kindEviction, kindClientInfo,
+		kindLogin, kindLoginPAT, kindLoginReply, kindLoginReplyFrame, kindVersion, kindConn}
 }
+
+// kindAliases are the names the kinds had before they were named after the
+// codec's types; they still work.
+var kindAliases = map[string]string{"clientinfo": kindClientInfo, "login": kindLogin,
+	"loginpat": kindLoginPAT, "loginreply": kindLoginReply, "loginreplyframe": kindLoginReplyFrame}
 
 // frameKinds maps the frame kinds to their command.
 var frameKinds = map[string]codec.Command{
@@ -39,30 +47,131 @@ var frameKinds = map[string]codec.Command{
 // Section statuses. A reading that fails while another reading of the same
 // bytes decodes is "no match" rather than an error.
 const (
-	statusOK      = "decoded"
-	statusFailed  = "error"
-	statusNoMatch = "no match"
+	statusOK           = "decoded"
+	statusFailed       = "error"
+	statusNoMatch      = "no match"
+	statusUndetermined = "could not be determined"
 )
 
-// errUnknownKind is the usage error of an -as value Dump does not know.
+// errUnknownKind is the usage error of a -kind value Dump does not know.
 var errUnknownKind = errors.New("unknown kind")
 
 // Dump reads src as kind. Only a header read as a frame and the readings
-// the codec decodes show fields; every other byte is listed in a final
-// section as its length and a SHA-256 prefix. The only error is an unknown
+// the codec decodes show fields; every other byte is listed as its offset
+// and length only. As kindAuto, src is read as frames only when their size
+// fields delimit it exactly (see tiling); otherwise the kind is not
+// determined and only the length is shown. The only error is an unknown
 // kind: decode failures are part of the report (OK false).
 func Dump(src []byte, kind string) (Report, error) {
+	if k, ok := kindAliases[kind]; ok {
+		kind = k
+	}
 	r := Report{Kind: kind, Len: len(src)}
 	switch {
 	case !slices.Contains(kinds(), kind):
 		return Report{}, fmt.Errorf("%w %q (want one of %v)", errUnknownKind, kind, kinds())
 	case kind == kindConn:
 		r.Sections = dumpConn(src)
+	case kind == kindFrames:
+		r.Sections = dumpFrames(src)
+	case kind == kindAuto:
+		n := tiling(src)
+		switch {
+		case n == 0:
+			r.Sections = []Section{undetermined(src)}
+		case n == 1:
+			r.Notes = append(r.Notes, "a frame: 256 bytes or more, and its size field (bytes 48..52) is its length")
+		default:
+			r.Notes = append(r.Notes, fmt.Sprintf("a stream of %d frames: each size field (bytes 48..52 of its "+
+				"header) ends its frame where the next begins, the last at the end of the input", n))
+		}
+		if n > 0 {
+			r.Sections = dumpFrames(src)
+		}
 	default:
 		r.Sections = finish(src, dumpAs(src, kind))
 	}
-	r.OK = !slices.ContainsFunc(r.Sections, func(s Section) bool { return s.Status == statusFailed })
+	r.OK = !slices.ContainsFunc(r.Sections, func(s Section) bool {
+		return s.Status == statusFailed || s.Status == statusUndetermined
+	})
 	return r, nil
+}
+
+// tiling returns how many frames src is when their size fields delimit it
+// exactly: each header's size is a valid frame size (256..64 MiB) and ends
+// its frame where the next begins, and the last ends at the end of src. It
+// returns 0 when they do not, and for an empty src. Only such an input is
+// read as frames without -kind: a body's bytes 48..52 are part of its
+// fields, and reading them as a size would print the body as a header.
+func tiling(src []byte) int {
+	n := 0
+	for off := 0; off < len(src); n++ {
+		size, err := codec.FrameSize(src[off:])
+		if err != nil || size > len(src)-off {
+			return 0
+		}
+		off += size
+	}
+	return n
+}
+
+// undetermined is the report of an input whose kind neither -kind nor its
+// size fields give: its length, never its bytes.
+func undetermined(src []byte) Section {
+	why := "fewer than 256 bytes, so not a frame"
+	if len(src) >= codec.HeaderSize {
+		why = "bytes 48..52 are not a frame size (256..64 MiB) equal to the input's length, " +
+			"and no stream of frames delimited by their sizes fills it"
+	}
+	s := Section{Title: "kind", Status: statusUndetermined, Notes: []string{
+		why + ": nothing is decoded and no byte is shown",
+		"give -kind KIND to read it as one kind: " + strings.Join(kinds()[1:], ", "),
+	}}
+	if len(src) > 0 {
+		s.Fields = []Field{{Name: "bytes", Size: len(src), Value: notShown}}
+	}
+	return s
+}
+
+// dumpFrames reads src as a stream of frames, each as long as its size
+// field says. A frame whose size field cannot be used, or says more than is
+// left, is the rest of the input. One frame filling src is shown with the
+// input's offsets; in a stream, each frame's offsets count from its start.
+func dumpFrames(src []byte) []Section {
+	if size, err := codec.FrameSize(src); err == nil && size == len(src) {
+		return finish(src, frameByCommand(src))
+	}
+	var secs []Section
+	for off, i := 0, 1; off < len(src); i++ {
+		frame := src[off:]
+		if size, err := codec.FrameSize(frame); err == nil && size <= len(frame) {
+			frame = frame[:size]
+		}
+		title := Section{Title: fmt.Sprintf("frame %d at input offset %d (%d bytes; offsets below count from it)",
+			i, off, len(frame))}
+		secs = append(secs, based(off, append([]Section{title}, finish(frame, frameByCommand(frame))...))...)
+		off += len(frame)
+	}
+	return secs
+}
+
+// based records in secs that their offsets count from input offset base.
+func based(base int, secs []Section) []Section {
+	for i := range secs {
+		secs[i].Base = base
+	}
+	return secs
+}
+
+// frameByCommand reads src as a frame of the kind its command byte names.
+func frameByCommand(src []byte) []Section {
+	c, err := codec.PeekCommand(src)
+	if err != nil {
+		s := Section{Title: "frame"}
+		s.settle(err, 0)
+		return []Section{s}
+	}
+	return dumpFrame(src, c)
 }
 
 func dumpAs(src []byte, kind string) []Section {
@@ -70,16 +179,8 @@ func dumpAs(src []byte, kind string) []Section {
 		return dumpFrame(src, c)
 	}
 	switch kind {
-	case kindAuto:
-		if c, err := codec.PeekCommand(src); err == nil {
-			return dumpFrame(src, c)
-		}
-		var secs []Section
-		for _, k := range []string{kindClientInfo, kindLogin, kindLoginPAT, kindLoginReply} {
-			secs = append(secs, readBody(src, 0, len(src), k))
-		}
-		secs = append(secs, loginReplyFrame(src, 0, len(src))...)
-		return alternatives(append(secs, decodeVersion(src))...)
+	case kindFrame:
+		return frameByCommand(src)
 	case kindLoginReplyFrame:
 		return loginReplyFrame(src, 0, len(src))
 	case kindVersion:
@@ -90,7 +191,9 @@ func dumpAs(src []byte, kind string) []Section {
 
 // finish redacts, in every section, each field that overlaps a secret of
 // any reading (the same bytes may be a username in one shape and a token
-// in the other), then lists the bytes no field shows.
+// in the other), withholds each error that lies inside such a secret (where
+// and why a reading fails there depends on the secret's bytes), then lists
+// the bytes no field shows, by offset and length only.
 func finish(src []byte, secs []Section) []Section {
 	var secrets, shown []Field
 	for _, s := range secs {
@@ -107,9 +210,15 @@ func finish(src []byte, secs []Section) []Section {
 				secs[i].Fields[j].Value = redacted(f.Size)
 			}
 		}
+		if fault := secs[i].fault; fault != nil {
+			if k := slices.IndexFunc(secrets, func(f Field) bool { return f.overlaps(Field{Offset: fault.at, Size: 1}) }); k >= 0 {
+				secs[i].Error = fmt.Sprintf("%s: fails inside bytes that another reading decodes as a %s; "+
+					"its offset and rule are not shown", fault.field, secrets[k].Name)
+			}
+		}
 	}
 	if gaps := unshown(src, shown); len(gaps) > 0 {
-		secs = append(secs, Section{Title: "bytes not decoded", Status: "shown as length and SHA-256 prefix", Fields: gaps})
+		secs = append(secs, Section{Title: "bytes not decoded", Status: "offset and length only", Fields: gaps})
 	}
 	return secs
 }
@@ -179,9 +288,10 @@ func decodeHeader(src []byte, c codec.Command) Section {
 	default: // not client-facing: only the command byte is shown
 		cmd := field(codec.CommandRequest, "command")
 		s.Fields = []Field{headerField(src, cmd)}
-		err = &codec.Error{Field: cmd.Name, Offset: cmd.Offset, Rule: "command is 5, 8 or 13", Err: codec.ErrCommand}
+		s.Status, s.Error = statusFailed, fmt.Sprintf("%s at offset %d: not a client-facing frame, want 5, 8 or 13", cmd.Name, cmd.Offset)
+		return s
 	}
-	if s.settle(err, 0); len(s.Fields) > 0 || len(src) < codec.HeaderSize {
+	if s.settle(err, 0); len(src) < codec.HeaderSize {
 		return s
 	}
 	code := codec.RequestCodeField()
@@ -295,9 +405,10 @@ func alternatives(secs ...Section) []Section {
 }
 
 // dumpConn reads src as the input of the lifecycle fuzz targets: frames
-// written as [flags u8][len u16 LE][len bytes], each read as kindAuto with
-// its size field set as the target sets it (flags bit 0 clear). Offsets are
-// from the start of each frame.
+// written as [flags u8][len u16 LE][len bytes], each read as a frame by its
+// command byte (the target hands each chunk to the connection as one frame)
+// with its size field set as the target sets it (flags bit 0 clear).
+// Offsets are from the start of each frame.
 func dumpConn(src []byte) []Section {
 	var secs []Section
 	off := 0
@@ -307,14 +418,9 @@ func dumpConn(src []byte) []Section {
 		if flags&1 == 0 && len(frame) >= codec.HeaderSize {
 			binary.LittleEndian.PutUint32(frame[field(codec.CommandRequest, "size").Offset:], uint32(len(frame)))
 		}
-		secs = append(secs, Section{Title: fmt.Sprintf("frame at input offset %d (flags 0x%02x, %d bytes; offsets below count from it)",
-			off+3, flags, len(frame))})
-		c, err := codec.PeekCommand(frame)
-		read := []Section{{Title: "frame"}}
-		if read[0].settle(err, 0); err == nil {
-			read = dumpFrame(frame, c)
-		}
-		secs = append(secs, finish(frame, read)...)
+		title := Section{Title: fmt.Sprintf("frame at input offset %d (flags 0x%02x, %d bytes; offsets below count from it)",
+			off+3, flags, len(frame))}
+		secs = append(secs, based(off+3, append([]Section{title}, finish(frame, frameByCommand(frame))...))...)
 		off += 3 + len(frame)
 	}
 	if off < len(src) {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"strings"
 	"testing"
 
@@ -49,19 +47,18 @@ func TestHeaderIsTheCodecTable(t *testing.T) {
 	assert.Equal(t, Field{Name: "reserved", Offset: 200, Size: 56, Value: "zero"}, value(t, r.Sections[0], "reserved"))
 }
 
-// TestUndecodedBodyIsOnlyHashed is the leak found in review: a token frame
-// with sdk_version_len (body offset 11) changed from 05 to f8.
-func TestUndecodedBodyIsOnlyHashed(t *testing.T) {
+// TestUndecodedBodyIsOnlyItsLength is the leak found in review: a token
+// frame with sdk_version_len (body offset 11) changed from 05 to f8. Its
+// body shows as its offset and length, nothing computed from its bytes.
+func TestUndecodedBodyIsOnlyItsLength(t *testing.T) {
 	frame := requestFrame(t, codec.OperationRegister, patBody(t, marker))
 	require.Equal(t, byte(5), frame[256+11])
 	frame[256+11] = 0xf8
 	r, out := dumpText(t, frame, kindAuto)
 	assert.False(t, r.OK)
 	assert.NotContains(t, out, marker)
-	sum := sha256.Sum256(frame[256:])
 	gap := r.Sections[len(r.Sections)-1]
-	assert.Equal(t, []Field{{Name: "bytes", Offset: 256, Size: len(frame) - 256,
-		Value: "sha256:" + hex.EncodeToString(sum[:8])}}, gap.Fields)
+	assert.Equal(t, []Field{{Name: "bytes", Offset: 256, Size: len(frame) - 256, Value: notShown}}, gap.Fields)
 	assert.Contains(t, section(t, r, "LoginRegisterPAT").Error, "sdk_version at offset 268")
 }
 
@@ -78,15 +75,20 @@ func TestSecretOfOneShapeRedactsTheOther(t *testing.T) {
 	assert.Equal(t, "[REDACTED n=24]", value(t, section(t, r, "LoginRegister "), "username").Value)
 }
 
-func TestOtherBodiesAndTrailingBytesAreHashed(t *testing.T) {
+func TestOtherBodiesAndTrailingBytesAreNotShown(t *testing.T) {
 	frame := requestFrame(t, codec.OperationNonReplicated, []byte(marker))
-	_, out := dumpText(t, append(frame, marker...), kindAuto)
+	_, out := dumpText(t, append(frame, marker...), kindFrame)
 	assert.NotContains(t, out, marker)
-	assert.Contains(t, out, "   256   48  bytes  sha256:", "body and trailing bytes, one run")
+	assert.Contains(t, out, "   256   48  bytes  not shown\n", "body and trailing bytes, one run")
 
-	r, out := dumpText(t, append(requestFrame(t, codec.OperationRegister, loginBody(t, "pw")), marker...), kindAuto)
+	login := append(requestFrame(t, codec.OperationRegister, loginBody(t, "pw")), marker...)
+	r, out := dumpText(t, login, kindFrame)
 	assert.NotContains(t, out, marker)
 	assert.True(t, r.OK, "bytes after the frame are not an error")
+
+	r, out = dumpText(t, login, kindAuto)
+	assert.Equal(t, statusUndetermined, r.Sections[0].Status, "size %d is not the length %d:\n%s", len(login)-len(marker), len(login), out)
+	assert.False(t, r.OK)
 }
 
 func TestReplyAndEviction(t *testing.T) {
@@ -108,12 +110,12 @@ func TestWrongCommandAndSize(t *testing.T) {
 	assert.Contains(t, out, "command is 5 (Request), not Reply: body not decoded")
 	assert.NotContains(t, out, marker)
 
-	r, out = dumpText(t, withSize(frame, 1<<30), kindAuto)
+	r, out = dumpText(t, withSize(frame, 1<<30), kindFrame)
 	assert.Contains(t, out, "the size field cannot be used")
 	assert.NotContains(t, out, marker)
 	assert.False(t, r.OK)
 
-	r, out = dumpText(t, frame[:len(frame)-5], kindAuto)
+	r, out = dumpText(t, frame[:len(frame)-5], kindFrame)
 	assert.Contains(t, section(t, r, "frame").Error, "truncated")
 	assert.NotContains(t, out, marker)
 
@@ -122,17 +124,30 @@ func TestWrongCommandAndSize(t *testing.T) {
 	assert.Equal(t, []Field{{Name: "command", Offset: 60, Size: 1, Value: "48 (UNKNOWN_COMMAND_48)"}}, r.Sections[0].Fields)
 }
 
-func TestShortInputTriesEveryBodyKind(t *testing.T) {
-	r, out := dumpText(t, loginBody(t, marker), kindAuto)
+// TestBodyIsReadOnlyAsItsKind: without -kind a body is not guessed at:
+// its length alone shows. With its kind it decodes.
+func TestBodyIsReadOnlyAsItsKind(t *testing.T) {
+	body := loginBody(t, marker)
+	r, out := dumpText(t, body, kindAuto)
+	assert.False(t, r.OK)
+	assert.Equal(t, []Section{undetermined(body)}, r.Sections)
+	assert.Equal(t, []Field{{Name: "bytes", Size: len(body), Value: notShown}}, r.Sections[0].Fields)
+	assert.Contains(t, out, "== kind: could not be determined\n")
+	assert.Contains(t, out, "give -kind KIND")
+	assert.Contains(t, out, "result: kind not determined")
+
+	r, out = dumpText(t, body, kindLogin)
 	require.True(t, r.OK)
 	assert.NotContains(t, out, marker)
-	assert.Equal(t, statusOK, section(t, r, "ClientVersionInfo").Status)
 	assert.Equal(t, statusOK, section(t, r, "LoginRegister ").Status)
-	assert.Equal(t, statusNoMatch, section(t, r, "version text").Status)
+	r, _ = dumpText(t, body, kindClientInfo)
+	assert.Equal(t, statusOK, section(t, r, "ClientVersionInfo").Status)
 
-	r, _ = dumpText(t, []byte{1, 2}, kindAuto)
+	r, _ = dumpText(t, []byte{1, 2}, kindLoginReply)
 	assert.False(t, r.OK)
 	assert.Equal(t, statusFailed, section(t, r, "LoginReply").Status)
+	r, _ = dumpText(t, nil, kindAuto)
+	assert.Equal(t, statusUndetermined, r.Sections[0].Status)
 }
 
 func TestVersionShowsOnlyTheVersion(t *testing.T) {
@@ -181,5 +196,91 @@ func TestEveryByteIsAccounted(t *testing.T) {
 			require.NotContains(t, covered, false, "%s of %d bytes:\n%s", kind, n, out)
 			require.False(t, strings.Contains(out, marker[:8]), "%s of %d bytes", kind, n)
 		}
+	}
+}
+
+// TestChecksumsAreNotShown: a checksum can be a digest of a body holding a
+// password (checksum_body covers the body, checksum the header that holds
+// checksum_body, a request_checksum the checksum of a request): non-zero,
+// it prints as NON-ZERO only, so two frames that differ in it print alike.
+func TestChecksumsAreNotShown(t *testing.T) {
+	frame := requestFrame(t, codec.OperationRegister, loginBody(t, marker))
+	out := func(sum byte) string {
+		f := bytes.Clone(frame)
+		for _, off := range []int{0, 16, 144} { // checksum, checksum_body, request_checksum
+			f[off+3] = sum
+		}
+		r, out := dumpText(t, f, kindAuto)
+		require.True(t, r.OK)
+		for _, name := range []string{"checksum", "checksum_body", "request_checksum"} {
+			assert.True(t, strings.HasPrefix(value(t, r.Sections[0], name).Value, "NON-ZERO, not shown"), name)
+		}
+		return out
+	}
+	assert.Equal(t, out(0x5a), out(0xa5))
+	r, _ := dumpText(t, frame, kindAuto)
+	assert.Equal(t, "0x00000000000000000000000000000000", value(t, r.Sections[0], "checksum_body").Value)
+}
+
+// TestStreamOfFrames: frames whose sizes delimit the input exactly are read
+// one after the other, each with its offsets and its Base; one byte more
+// and the input is no stream.
+func TestStreamOfFrames(t *testing.T) {
+	login := requestFrame(t, codec.OperationRegister, loginBody(t, marker))
+	src := append(bytes.Clone(login), eviction14(t)...)
+	r, out := dumpText(t, src, kindAuto)
+	require.True(t, r.OK, out)
+	assert.NotContains(t, out, marker)
+	assert.Contains(t, r.Notes[0], "a stream of 2 frames")
+	assert.Contains(t, out, "== frame 1 at input offset 0 (310 bytes; offsets below count from it)\n")
+	assert.Contains(t, out, "== frame 2 at input offset 310 (256 bytes; offsets below count from it)\n")
+	ev := section(t, r, "Eviction header")
+	assert.Equal(t, 310, ev.Base)
+	assert.Equal(t, "14 (IncompatibleProtocol)", value(t, ev, "reason").Value)
+
+	r, _ = dumpText(t, append(src, 0), kindAuto)
+	assert.Equal(t, statusUndetermined, r.Sections[0].Status)
+	r, out = dumpText(t, append(src, 0), kindFrames)
+	assert.Contains(t, out, "== frame 3 at input offset 566 (1 bytes; offsets below count from it)\n")
+	last := r.Sections[len(r.Sections)-2] // then the byte, not shown
+	assert.Equal(t, Section{Title: "frame", Status: statusFailed, Base: 566}, Section{Title: last.Title, Status: last.Status, Base: last.Base})
+	assert.True(t, strings.HasPrefix(last.Error, "header at offset 1: "), last.Error)
+	assert.Equal(t, []Field{{Name: "bytes", Size: 1, Value: notShown}}, r.Sections[len(r.Sections)-1].Fields)
+	assert.False(t, r.OK)
+}
+
+// TestErrorsInsideSecretsAreWithheld: where a reading fails inside a
+// password or token depends on the secret's bytes, so that offset is not
+// printed: the first invalid UTF-8 byte of a token, and a reading that
+// fails inside the password another reading decodes.
+func TestErrorsInsideSecretsAreWithheld(t *testing.T) {
+	badAt := func(i int) string {
+		body := patBody(t, marker)
+		body[bytes.Index(body, []byte(marker))+i] = 0xff
+		r, out := dumpText(t, body, kindLoginPAT)
+		require.False(t, r.OK)
+		assert.True(t, strings.HasPrefix(r.Sections[0].Error, "token: invalid UTF-8"), r.Sections[0].Error)
+		assert.Contains(t, r.Sections[0].Error, "where in the token is not shown")
+		return out
+	}
+	assert.Equal(t, badAt(3), badAt(17))
+
+	// The token shape reads the password's first bytes as its context_len.
+	r, _ := dumpText(t, requestFrame(t, codec.OperationRegister, loginBody(t, marker)), kindAuto)
+	assert.Equal(t, "context: fails inside bytes that another reading decodes as a password; its offset and rule are not shown",
+		section(t, r, "LoginRegisterPAT").Error)
+}
+
+// TestKindNames: -kind takes the codec's names; the old names still work
+// and are reported by the new ones.
+func TestKindNames(t *testing.T) {
+	body := patBody(t, marker)
+	for old, kind := range kindAliases {
+		a, err := Dump(body, old)
+		require.NoError(t, err)
+		b, err := Dump(body, kind)
+		require.NoError(t, err)
+		assert.Equal(t, b, a, old)
+		assert.Equal(t, kind, a.Kind)
 	}
 }

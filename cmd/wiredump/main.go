@@ -3,10 +3,12 @@
 // fuzz crashers and captured frames can be read; see its -h.
 //
 // It cannot show a password or a token: a header is shown as the fields of
-// the codec's header table, a body only as the fields of a reading the codec
-// decodes, a password or token as [REDACTED n=N], and every other byte only
-// as its length and the first 8 bytes of its SHA-256. Only -raw, which says
-// so, prints every byte.
+// the codec's header table (a non-zero checksum only as non-zero), a body
+// only as the fields of a reading the codec decodes, a password or token as
+// [REDACTED n=N], and every other byte only as its offset and length, with
+// nothing computed from it. An input is read as frames only when -kind says
+// so or their size fields delimit it exactly. Only -raw, which says so,
+// prints every byte.
 package main
 
 import (
@@ -39,19 +41,48 @@ type options struct {
 	hasHex, json, raw   bool
 }
 
-const usageText = `usage: wiredump [-as KIND] [-json] [-raw] FILE|-
-       wiredump [-as KIND] [-json] [-raw] -hex HEX
+const usageText = `usage: wiredump [-kind KIND] [-json] [-raw] FILE|-
+       wiredump [-kind KIND] [-json] [-raw] -hex HEX
 
 Shows an Iggy connection-lifecycle frame, body or version text as named
 fields (offset, size, value). FILE holds raw bytes or a "go test fuzz v1"
-file; "-" reads stdin. Passwords and tokens print as [REDACTED n=N]; bytes
-that do not decode print only as their length and a SHA-256 prefix.
+file; "-" reads stdin.
 
-Without -as, a file in a directory named after a fuzz target is read as that
-target's input; otherwise an input of 256 bytes or more is read as a frame by
-its command byte and a shorter one as every body kind.
+The files you give wiredump (captures, fuzz crashers, corpus files) may hold
+credentials: passwords and tokens. Without -raw, a password or token prints
+as [REDACTED n=N] (N its length), and bytes that do not decode print as
+their offset and length only: not the bytes, and nothing computed from them
+(no hash, no checksum), so that the output cannot be used to test guesses
+of a password. Runs of such bytes are told apart by their offsets. For the
+same reason a non-zero checksum header field prints only as non-zero.
 
-Exit status: 0 decoded, 1 decode error, 2 usage error.
+-raw adds a hex dump of every input byte: it PRINTS PASSWORDS AND TOKENS in
+the clear, and every checksum. Use it only on inputs you know hold no
+credential, and do not paste its output anywhere.
+
+Which kind the input is:
+  - -kind KIND reads it as KIND.
+  - Without -kind, a file in a directory named after a fuzz target
+    (corpus/FuzzLoginRegister/...) is read as that target's input.
+  - Otherwise it is read as a frame only when it holds 256 bytes or more
+    and its size field (bytes 48..52, u32 little-endian, 256..64 MiB)
+    equals its length; as a stream of frames when each size field ends its
+    frame where the next begins and the last at the end of the input.
+  - Anything else, a body among them, is not read at all: wiredump says
+    the kind could not be determined and prints the length only. Give
+    -kind (login_register, login_register_pat, client_version_info,
+    login_reply, ...).
+
+Kinds: frame is one frame read by its command byte (bytes after its size
+are not decoded); frames a stream of frames, each as long as its size
+field; request, reply and eviction one frame read as that header; a body
+kind (client_version_info, login_register, login_register_pat,
+login_reply) the codec's body of that name; register_reply_body the body
+of a committed Register reply (a result section, then a login_reply);
+version version text; conn the input of FuzzConn ([flags][len u16][frame]
+chunks).
+
+Exit status: 0 decoded, 1 decode error or kind not determined, 2 usage error.
 
 flags:
 `
@@ -61,6 +92,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts, err := parseArgs(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitUsage
+	}
+	if errors.Is(err, errPrintVersion) {
+		return printVersion(stdout)
 	}
 	var src []byte
 	if err == nil {
@@ -101,19 +135,22 @@ var targetKinds = map[string]string{
 	"FuzzClientVersionInfo": kindClientInfo, "FuzzLoginRegister": kindLogin,
 	"FuzzLoginRegisterPAT": kindLoginPAT, "FuzzLoginReply": kindLoginReply,
 	"FuzzSplitResult": kindLoginReplyFrame, "FuzzParseVersion": kindVersion, "FuzzConn": kindConn,
+	"FuzzFrame": kindFrames,
 }
 
 func parseArgs(args []string, stderr io.Writer) (options, error) {
 	var opts options
 	fs := flag.NewFlagSet("wiredump", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&opts.kind, "as", kindAuto, "read the input as `KIND`: "+strings.Join(kinds(), ", "))
+	fs.StringVar(&opts.kind, "kind", kindAuto, "read the input as `KIND`: "+strings.Join(kinds(), ", "))
+	fs.StringVar(&opts.kind, "as", kindAuto, "the old name of -kind `KIND`; the old kind names clientinfo, login, loginpat, loginreply, loginreplyframe still work")
 	fs.Func("hex", "read the input from `HEX` digits (spaces, newlines, colons, commas and 0x allowed)", func(s string) error {
 		opts.hexText, opts.hasHex = s, true
 		return nil
 	})
 	fs.BoolVar(&opts.json, "json", false, "print one JSON object instead of text")
 	fs.BoolVar(&opts.raw, "raw", false, "also print every input byte as hex: this PRINTS PASSWORDS AND TOKENS")
+	wantVersion := fs.Bool("version", false, "print the release version and build of wiredump, then exit")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), usageText)
 		fs.PrintDefaults()
@@ -127,6 +164,9 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 			break
 		}
 		paths, args = append(paths, fs.Arg(0)), fs.Args()[1:]
+	}
+	if *wantVersion {
+		return options{}, errPrintVersion
 	}
 	switch {
 	case len(paths) > 1:

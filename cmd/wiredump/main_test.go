@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -34,23 +35,31 @@ func writeFile(t *testing.T, dir, name string, b []byte) string {
 }
 
 // TestGolden pins the text output of the cases met most. Run
-// go test ./cmd/wiredump -run Golden -update after a deliberate change,
+// go -C cmd test ./wiredump -run Golden -update after a deliberate change,
 // and read the diff.
 func TestGolden(t *testing.T) {
 	login := requestFrame(t, codec.OperationRegister, loginBody(t, marker))
 	bad := requestFrame(t, codec.OperationRegister, patBody(t, marker))
 	bad[256+11] = 0xf8
+	token := patBody(t, strings.Repeat(marker, 11)[:255])
+	token[60] = '\r' // a token byte where a header has its command: 13, Eviction
 	for _, tc := range []struct {
 		name  string
 		input []byte
 		code  int
+		args  []string
 	}{
-		{"register_login", login, exitOK},
-		{"register_undecoded", bad, exitDecode},
-		{"eviction_14", eviction14(t), exitOK},
-		{"reply_login", replyFrame(t), exitOK},
+		{"register_login", login, exitOK, nil},
+		{"register_undecoded", bad, exitDecode, nil},
+		{"eviction_14", eviction14(t), exitOK, nil},
+		{"reply_login", replyFrame(t), exitOK, nil},
+		{"register_cut", login[:len(login)-1], exitDecode, nil},
+		{"register_cut_as_request", login[:len(login)-1], exitDecode, []string{"-kind", "request"}},
+		{"token_body", token, exitDecode, nil},
+		{"token_body_as_pat", token, exitOK, []string{"-kind", "login_register_pat"}},
+		{"stream", append(bytes.Clone(login), eviction14(t)...), exitOK, nil},
 	} {
-		code, out, stderr := runWith(nil, writeFile(t, "in", tc.name, tc.input))
+		code, out, stderr := runWith(nil, append(tc.args, writeFile(t, "in", tc.name, tc.input))...)
 		require.Equal(t, tc.code, code, stderr)
 		golden := filepath.Join("testdata", tc.name+".golden")
 		if *update {
@@ -90,7 +99,7 @@ func TestInputs(t *testing.T) {
 
 	code, fromTarget, _ := runWith(nil, writeFile(t, "FuzzLoginRegister", "crash", fuzzload.Encode(body)))
 	assert.Equal(t, exitOK, code)
-	assert.Contains(t, fromTarget, "read as login: the input of FuzzLoginRegister")
+	assert.Contains(t, fromTarget, "read as login_register: the input of FuzzLoginRegister")
 	assert.Contains(t, fromTarget, "== LoginRegister body (code 40): decoded")
 	assert.NotContains(t, fromTarget, marker[:8])
 }

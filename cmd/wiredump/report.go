@@ -1,7 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -28,13 +27,24 @@ type Report struct {
 
 // Section is one reading of some bytes: a header, a body shape, a result
 // section. Error is the codec's verdict with the offset counted from the
-// start of the input; a codec error never holds input bytes.
+// start of the input; a codec error never holds input bytes. In a stream
+// of frames (-kind frames, conn), Base is the input offset of the frame
+// that the section's offsets count from.
 type Section struct {
 	Title  string   `json:"title"`
 	Status string   `json:"status"`
+	Base   int      `json:"base,omitempty"`
 	Fields []Field  `json:"fields,omitempty"`
 	Error  string   `json:"error,omitempty"`
 	Notes  []string `json:"notes,omitempty"`
+	fault  *fault
+}
+
+// fault is where a reading failed, for finish to withhold an error that
+// lies inside a secret.
+type fault struct {
+	field string
+	at    int
 }
 
 // Field is one named field: where it sits in the input, how many bytes it
@@ -47,9 +57,10 @@ type Field struct {
 	secret bool
 }
 
-// overlaps reports whether f and g share a byte.
+// overlaps reports whether f and g share a byte: an empty field shares
+// none.
 func (f Field) overlaps(g Field) bool {
-	return f.Offset < g.Offset+g.Size && g.Offset < f.Offset+f.Size
+	return f.Size > 0 && g.Size > 0 && f.Offset < g.Offset+g.Size && g.Offset < f.Offset+f.Size
 }
 
 // settle records the codec's verdict on a reading that starts at base.
@@ -59,12 +70,31 @@ func (s *Section) settle(err error, base int) {
 	case err == nil:
 		s.Status = statusOK
 	case errors.As(err, &ce):
-		s.Status = statusFailed
-		s.Error = fmt.Sprintf("%s at offset %d: %s (%v)", ce.Field, base+ce.Offset, ce.Rule, ce.Err)
+		s.Status, s.fault = statusFailed, &fault{field: ce.Field, at: base + ce.Offset}
+		s.Error = fmt.Sprintf("%s at offset %d: %s", ce.Field, base+ce.Offset, verdict(ce))
+		if secretNames[ce.Field] && errors.Is(err, codec.ErrUTF8) {
+			// The offset is that of the first bad byte: it would say
+			// something about the secret's bytes.
+			s.Error = fmt.Sprintf("%s: %s; where in the %s is not shown", ce.Field, verdict(ce), ce.Field)
+		}
 	default:
 		s.Status, s.Error = statusFailed, "not a codec error" // every codec failure is a *codec.Error
 	}
 }
+
+// verdict is what the codec's error says after "codec: FIELD at offset N: "
+// (the class, the rule): wiredump prints the offset from the start of the
+// input instead.
+func verdict(ce *codec.Error) string {
+	text := ce.Error()
+	if rest, ok := strings.CutPrefix(text, fmt.Sprintf("codec: %s at offset %d: ", ce.Field, ce.Offset)); ok {
+		return rest
+	}
+	return text
+}
+
+// secretNames are the fields that hold a password or a token.
+var secretNames = map[string]bool{"password": true, "token": true}
 
 // redacted is how a secret of n bytes prints.
 func redacted(n int) string { return fmt.Sprintf("[REDACTED n=%d]", n) }
@@ -73,15 +103,15 @@ func redacted(n int) string { return fmt.Sprintf("[REDACTED n=%d]", n) }
 // the bytes.
 func secretLen(s codec.Secret) int { return s.Len() }
 
-// opaque is how bytes no reading decodes print: their length (the field's
-// Size) and the first 8 bytes of their SHA-256, never the bytes.
-func opaque(b []byte) string {
-	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:8])
-}
+// notShown is the value of bytes no reading decodes: they print as their
+// offset and length (the field's Offset and Size) and nothing else. Not a
+// hash or a checksum either: any digest of bytes that may hold a password
+// lets whoever reads the output test guesses of it offline. Two runs are
+// told apart by their offsets.
+const notShown = "not shown"
 
-// unshown lists the runs of src that no field of shown covers, as opaque
-// fields.
+// unshown lists the runs of src that no field of shown covers, as fields
+// whose value is notShown.
 func unshown(src []byte, shown []Field) []Field {
 	covered := make([]bool, len(src))
 	for _, f := range shown {
@@ -96,7 +126,7 @@ func unshown(src []byte, shown []Field) []Field {
 			j++
 		}
 		if j > i {
-			out = append(out, Field{Name: "bytes", Offset: i, Size: j - i, Value: opaque(src[i:j])})
+			out = append(out, Field{Name: "bytes", Offset: i, Size: j - i, Value: notShown})
 		}
 		i = j + 1
 	}
@@ -135,6 +165,9 @@ func (l *layout) text(name string, width int, b []byte) {
 
 // secret adds a u8 length prefix and the redacted secret it counts.
 func (l *layout) secret(name string, s codec.Secret) {
+	if !secretNames[name] {
+		panic("wiredump: secret field " + name + " is not in secretNames")
+	}
 	n := secretLen(s)
 	l.uint(name+"_len", 1, uint64(n))
 	l.add(name, n, redacted(n), true)
@@ -168,6 +201,8 @@ func headerField(src []byte, f codec.HeaderField) Field {
 		out.Value = showEnum(v, name(v))
 	case f.Kind == codec.FieldVersion:
 		out.Value = showVersion(codec.Version(v))
+	case isChecksum(f) && slices.ContainsFunc(b, func(c byte) bool { return c != 0 }):
+		out.Value = "NON-ZERO, not shown: a checksum can be a digest of a body that holds a password"
 	case f.Kind == codec.FieldBytes:
 		out.Value = "zero"
 		if i := slices.IndexFunc(b, func(c byte) bool { return c != 0 }); i >= 0 {
@@ -178,6 +213,10 @@ func headerField(src []byte, f codec.HeaderField) Field {
 	}
 	return out
 }
+
+// isChecksum reports whether f is a checksum: request_checksum echoes the
+// checksum of a request, which covers checksum_body, which covers the body.
+func isChecksum(f codec.HeaderField) bool { return strings.Contains(f.Name, "checksum") }
 
 // showEnum prints an enum as "1 (Register)".
 func showEnum(v uint64, name fmt.Stringer) string { return fmt.Sprintf("%d (%s)", v, name) }
@@ -222,6 +261,9 @@ func (r Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "== -raw: every input byte, SECRETS INCLUDED\n%s", hex.Dump(raw))
 	}
 	result := map[bool]string{true: "decoded", false: "decode error"}[r.OK]
+	if slices.ContainsFunc(r.Sections, func(s Section) bool { return s.Status == statusUndetermined }) {
+		result = "kind not determined: give -kind"
+	}
 	fmt.Fprintf(&b, "result: %s\n", result)
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -14,8 +14,6 @@ import (
 	"io"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
 )
@@ -50,7 +48,9 @@ const ServerVersion = "iggywire-test 1.0"
 func NewServer(t testing.TB) *lifecycle.Server {
 	t.Helper()
 	s, err := lifecycle.NewServer(lifecycle.Config{Window: Window, Version: ServerVersion, Auth: Auth})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("NewServer: %v", err)
+	}
 	return s
 }
 
@@ -78,7 +78,9 @@ func (r *IDs) Read(p []byte) (int, error) {
 func NewClient(t testing.TB) *lifecycle.Client {
 	t.Helper()
 	c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0", Rand: &IDs{}})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("NewClient: %v", err)
+	}
 	return c
 }
 
@@ -91,7 +93,9 @@ func Info(v codec.Version) codec.ClientVersionInfo {
 func PasswordBody(t testing.TB, v codec.Version, user, pass string) []byte {
 	t.Helper()
 	b, err := codec.LoginRegister{Info: Info(v), Username: []byte(user), Password: codec.NewSecret([]byte(pass))}.AppendTo(nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("LoginRegister.AppendTo: %v", err)
+	}
 	return b
 }
 
@@ -99,7 +103,9 @@ func PasswordBody(t testing.TB, v codec.Version, user, pass string) []byte {
 func Request(t testing.TB, h codec.RequestHeader, body []byte) []byte {
 	t.Helper()
 	b, err := codec.AppendRequestFrame(nil, h, body)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("AppendRequestFrame: %v", err)
+	}
 	return b
 }
 
@@ -124,7 +130,9 @@ func EvictionFrame(t testing.TB, client codec.Uint128, reason codec.EvictionReas
 		e = codec.NewIncompatibleProtocol(client, Window)
 	}
 	b, err := e.AppendTo(nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("Eviction.AppendTo: %v", err)
+	}
 	return b
 }
 
@@ -144,7 +152,7 @@ func (w Wire) Do(frame []byte, err error) (lifecycle.Response, error) {
 		_, err = w.Conn.Write(frame)
 	}
 	if err == nil {
-		frame, err = lifecycle.ReadFrame(w.Conn, nil, codec.MaxFrameSize)
+		frame, err = codec.ReadFrame(w.Conn, nil, codec.MaxFrameSize)
 	}
 	if err != nil {
 		return lifecycle.Response{}, err

@@ -20,20 +20,20 @@ func mutations() []mutation {
 			`if n > int64(r.left()) {`, `if n > int64(r.left())+1 {`,
 			"Reject|Differential", "a field may claim one byte more than is present"},
 		{"text-min-off-by-one", "reader.go",
-			`if r.err == nil && int(n) < minLen {`, `if r.err == nil && int(n) < minLen-1 {`,
+			`if r.err == nil && int(n) < f.minLen {`, `if r.err == nil && int(n) < f.minLen-1 {`,
 			"Differential|Canonical", "an empty sdk_name, username or server_version decodes"},
 		{"window-patch-at-0x-bound", "version.go",
 			`return v>>versionBits <= w.Max>>versionBits`, `return v <= w.Max`,
 			"Window|Lifecycle", "under 0.x the upper bound compares the patch too"},
 		{"swap-eviction-reserved-order", "layout.go",
 			`	if reservedFrame(h) != 0 {
-		return reservedError(h, offReservedFrame, offKind, "reserved_frame")
+		return reservedError(h, offReservedFrame, offKind, "reserved_frame", ruleEvReservedFrame)
 	}
-	return reservedError(h, offEvReserved, offEvReserved+sizeEvReserved, "reserved")`,
+	return reservedError(h, offEvReserved, offEvReserved+sizeEvReserved, "reserved", ruleEvReserved)`,
 			`	if evReserved(h) != 0 {
-		return reservedError(h, offEvReserved, offEvReserved+sizeEvReserved, "reserved")
+		return reservedError(h, offEvReserved, offEvReserved+sizeEvReserved, "reserved", ruleEvReserved)
 	}
-	return reservedError(h, offReservedFrame, offKind, "reserved_frame")`,
+	return reservedError(h, offReservedFrame, offKind, "reserved_frame", ruleEvReservedFrame)`,
 			"EvictionRules", "reserved is checked before reserved_frame, against the reference's order"},
 		{"secret-format-leaks", "secret.go",
 			"\t_, _ = f.Write([]byte(redacted))\n}", "\t_, _ = f.Write(s.Bytes())\n}",
@@ -63,7 +63,7 @@ func mutations() []mutation {
 			`return s.ok && (!whole || s.p == len(s.src)) && ascii(s.src[text:s.p])`, `return s.ok && ascii(s.src[text:s.p])`,
 			"Prefix|Reject|Differential", "a fast whole-body parse accepts trailing bytes"},
 		{"request-reserved-error-skips-frame", "layout.go",
-			"\tcase reservedFrame(h) != 0:\n\t\treturn reservedError(h, offReservedFrame, offKind, \"reserved_frame\")\n\tcase reqPadding(h) != 0:",
+			"\tcase reservedFrame(h) != 0:\n\t\treturn reservedError(h, offReservedFrame, offKind, \"reserved_frame\", ruleReqReservedFrame)\n\tcase reqPadding(h) != 0:",
 			"\tcase reqPadding(h) != 0:",
 			"Reject|Differential", "a request's non-zero reserved_frame is reported as its reserved area"},
 		{"encode-request-skips-zeroing", "request.go",

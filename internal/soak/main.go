@@ -174,12 +174,14 @@ func (s *soak) largeFrames(name string) (row, error) {
 	var failed atomic.Int64
 	var firstErr atomic.Value
 	for _, c := range clients {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			if err := c.sendLogin(body); err != nil {
 				failed.Add(1)
 				firstErr.CompareAndSwap(nil, err.Error())
 			}
-		})
+		}()
 	}
 	wg.Wait()
 	took := time.Since(start)
@@ -221,7 +223,9 @@ func (s *soak) guessing(name string) (row, error) {
 	var attempts atomic.Int64
 	var wg sync.WaitGroup
 	for range 8 {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			for pause(0, stop) {
 				if c, err := dial(srv.addr, net.IPv4(127, 0, 0, 1)); err == nil {
 					_ = c.login("wrong")
@@ -229,7 +233,7 @@ func (s *soak) guessing(name string) (row, error) {
 					attempts.Add(1)
 				}
 			}
-		})
+		}()
 	}
 	// The credential checks are the failures that were not throttled.
 	checks := func() float64 { return srv.metric(`loginserver_logins_total{outcome="InvalidCredentials"}`) }
@@ -271,7 +275,9 @@ func (s *soak) quietLogs(name string) (row, error) {
 	var wg sync.WaitGroup
 	end := time.Now().Add(dur)
 	for range clients {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			c, err := dial(srv.addr, nil)
 			if err != nil || c.login("iggy") != nil {
 				return
@@ -280,7 +286,7 @@ func (s *soak) quietLogs(name string) (row, error) {
 			for time.Now().Before(end) && c.do(c.c.Ping(nil)) == nil {
 				pings.Add(1)
 			}
-		})
+		}()
 	}
 	wg.Wait()
 	time.Sleep(500 * time.Millisecond) // the close lines

@@ -60,7 +60,7 @@ func (c *client) do(frame []byte, err error) error {
 // receive reads the answer to what was just sent and hands it to the
 // client.
 func (c *client) receive() error {
-	answer, err := lifecycle.ReadFrame(c.nc, nil, codec.MaxFrameSize)
+	answer, err := codec.ReadFrame(c.nc, nil, codec.MaxFrameSize)
 	if err != nil {
 		return err
 	}
@@ -69,7 +69,7 @@ func (c *client) receive() error {
 }
 
 func (c *client) login(password string) error {
-	return c.do(c.c.Login(nil, []byte("iggy"), []byte(password)))
+	return c.do(c.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte(password))))
 }
 
 // crowd is a set of hostile peers, each running its behaviour in a loop
@@ -85,7 +85,9 @@ type behaviour func(c *client, stop <-chan struct{})
 func startCrowd(addr string, n int, b behaviour) *crowd {
 	cr := &crowd{stop: make(chan struct{})}
 	for range n {
-		cr.wg.Go(func() {
+		cr.wg.Add(1)
+		go func() {
+			defer cr.wg.Done()
 			for {
 				if c, err := dial(addr, nil); err == nil {
 					closeOnStop(c, cr.stop, func() { b(c, cr.stop) })
@@ -95,7 +97,7 @@ func startCrowd(addr string, n int, b behaviour) *crowd {
 					return
 				}
 			}
-		})
+		}()
 	}
 	return cr
 }
@@ -216,7 +218,7 @@ func paddedLogin(size int) ([]byte, error) {
 // sendLogin sends the header of the login c would build, with body in
 // place of its own, and reads the answer.
 func (c *client) sendLogin(body []byte) error {
-	small, err := c.c.Login(nil, []byte("iggy"), []byte("iggy"))
+	small, err := c.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
 	if err != nil {
 		return err
 	}

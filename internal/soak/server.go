@@ -93,7 +93,7 @@ func (s *server) procStatus(field string) int64 {
 
 // statusField finds "Field:   123 kB" in a /proc status text.
 func statusField(text, field string) int64 {
-	for line := range strings.SplitSeq(text, "\n") {
+	for _, line := range strings.Split(text, "\n") {
 		rest, ok := strings.CutPrefix(line, field+":")
 		if !ok {
 			continue

@@ -74,6 +74,11 @@ func (g *gen) loginFrameCases() {
 	g.badLoginFrame("session-zero", "a login reply with session 0", cat(u32b(0), replyBody(1, 0, 0x2C00, "0.6.0")), "login_reply.session", "session", 264)
 	g.badLoginFrame("after-entry/server-version-empty", "count 1, result 0, then a login reply with an empty server version: offsets count the entry",
 		cat(u32b(1), u32b(0), u32b(0), replyBody(1, 3, 0x2C00, "")), "login_reply.server_version.length", "server_version_len", 256+12+16)
+	// The size is read first, from a header of any kind, to find the body:
+	// one outside 256..64 MiB breaks the frame's rule, not the Reply's.
+	tooBig := g.bad(KindLoginFrame, "login-reply-frame/size-above-cap", "size 64 MiB + 1: the body cannot be found, so the frame is refused before its header is decoded",
+		cat(reply(opRegister).u32(48, 64<<20+1), u32b(0), replyBody(1, 42, 0x2C00, "0.6.0")), "frame.size", "size", 48, "sdk.3")
+	tooBig.sdk(codeInvalidCommand)
 	bad := g.bad(KindLoginFrame, "login-reply-frame/header-reserved", "the reply header breaks a rule: a malformed reply",
 		cat(reply(opRegister).u32(48, 282).u8(220, 1), u32b(0), replyBody(1, 42, 0x2C00, "0.6.0")), "reply.reserved", "reserved", 220, "sdk.3")
 	bad.sdk(codeInvalidCommand)

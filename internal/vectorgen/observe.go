@@ -11,11 +11,11 @@ import (
 	"github.com/iggywire/iggywire/codec"
 )
 
-// observe runs the codec on a codec case and returns its verdict, without
-// the rule name (the codec reports a sentinel, a field and an offset; the
-// rule is what the case says it broke). It is shared by the generator,
-// which checks every case it writes, and by the runner test, which replays
-// the checked-in files.
+// observe runs the codec on a codec case and returns its verdict: on error,
+// the sentinel, field, offset and rule id the codec reports (codec.Error's
+// Rule is the id of rules.json). It is shared by the generator, which
+// checks every case it writes, rule included, and by the runner test, which
+// replays the checked-in files.
 func observe(c *Case) (*Expect, error) {
 	in, err := hex.DecodeString(c.input())
 	if err != nil {
@@ -55,13 +55,13 @@ func verdict(fields map[string]any, err error) *Expect {
 }
 
 // errorVerdict returns the parts of a *codec.Error, its offset moved by
-// base (where the decoded part starts in the case's input).
+// base (where the decoded part starts in the case's input), and its rule.
 func errorVerdict(err error, base int) *Expect {
 	var ce *codec.Error
 	if !errors.As(err, &ce) {
 		return &Expect{Verdict: "error", Sentinel: "not a *codec.Error: " + err.Error()}
 	}
-	return &Expect{Verdict: "error", Sentinel: sentinelName(err), Field: ce.Field, Offset: intp(base + ce.Offset)}
+	return &Expect{Verdict: "error", Sentinel: sentinelName(err), Field: ce.Field, Offset: intp(base + ce.Offset), Rule: ce.Rule}
 }
 
 // sentinelName names the codec sentinel err matches.

@@ -38,7 +38,7 @@ func replay(cfg ServerConfig, ins [][]byte) ([]Step, error) {
 	conn := srv.NewConn()
 	steps := make([]Step, 0, len(ins))
 	for _, in := range ins {
-		out, err := conn.Handle(in, nil)
+		out, _, err := conn.Handle(in, nil)
 		st := Step{In: hex.EncodeToString(in), Then: StateOpen}
 		if conn.Closed() {
 			st.Then = OutClosed

@@ -2,9 +2,14 @@ package main
 
 // Rule is one rule of WIRE.md a case can exercise. Validity rules are the
 // ones a decoder enforces: breaking one is an error with the rule's
-// sentinel. Acceptance rules decide what a version window accepts,
-// lifecycle rules what a server answers (section 7), and mapping rules
-// which error code an SDK surfaces for a frame (section 8).
+// sentinel. Encoding rules are limits only an encoder can break (a value
+// too long for its length prefix: the wire cannot carry one that breaks
+// them), so no case exercises them and they are optional; an encoder
+// reports one like a validity rule, with its sentinel. Acceptance rules
+// decide what a version window accepts, lifecycle rules what a server
+// answers (section 7), and mapping rules which error code an SDK surfaces
+// for a frame (section 8). package codec reports the id of a validity or
+// encoding rule as codec.Error.Rule.
 type Rule struct {
 	ID       string `json:"id"`
 	Section  string `json:"section"`
@@ -17,6 +22,7 @@ type Rule struct {
 // Rule classes.
 const (
 	ClassValidity   = "validity"
+	ClassEncoding   = "encoding"
 	ClassAcceptance = "acceptance"
 	ClassLifecycle  = "lifecycle"
 	ClassMapping    = "mapping"
@@ -40,6 +46,12 @@ const (
 
 func validity(id, section, sentinel, text string) Rule {
 	return Rule{ID: id, Section: section, Class: ClassValidity, Sentinel: sentinel, Text: text}
+}
+
+// encoding is a rule no decoder can see broken: optional, since no case
+// can exercise it.
+func encoding(id, section, sentinel, text string) Rule {
+	return Rule{ID: id, Section: section, Class: ClassEncoding, Sentinel: sentinel, Optional: true, Text: text}
 }
 
 func rule(id, section, class, text string) Rule {
@@ -82,12 +94,16 @@ func bodyRules() []Rule {
 		validity("login.username.length", "3", SentLength, "username is 1..255 bytes"),
 		validity("login.username.utf8", "3", SentUTF8, "username is UTF-8"),
 		validity("login.password.utf8", "3", SentUTF8, "password is UTF-8"),
+		encoding("login.password.length", "3", SentLength, "password is 0..255 bytes: an encoder cannot write a longer one behind its u8 length"),
 		validity("login.context.claim", "3", SentTruncated, "context_len is a claim checked against the bytes present"),
 		validity("login.context.utf8", "3", SentUTF8, "context is UTF-8"),
+		encoding("login.context.length", "3", SentLength, "context is at most 4294967295 bytes: an encoder cannot write a longer one behind its u32 length"),
 		validity("pat.truncated", "3", SentTruncated, "every LOGIN_REGISTER_WITH_PAT field lies within the input"),
 		validity("pat.token.utf8", "3", SentUTF8, "token is UTF-8"),
+		encoding("pat.token.length", "3", SentLength, "token is 0..255 bytes: an encoder cannot write a longer one behind its u8 length"),
 		validity("pat.context.claim", "3", SentTruncated, "context_len is a claim checked against the bytes present"),
 		validity("pat.context.utf8", "3", SentUTF8, "context is UTF-8"),
+		encoding("pat.context.length", "3", SentLength, "context is at most 4294967295 bytes: an encoder cannot write a longer one behind its u32 length"),
 		validity("body.trailing", "3", SentTrailing, "a strict parse of a whole body rejects bytes after the last field"),
 		validity("login_reply.truncated", "4", SentTruncated, "every login reply field lies within the input"),
 		validity("login_reply.session", "4", SentField, "a login reply carrying session 0 is invalid"),
@@ -102,6 +118,7 @@ func bodyRules() []Rule {
 func headerRules() []Rule {
 	return []Rule{
 		validity("header.length", "5", SentTruncated, "length >= 256: every frame starts with a 256-byte header"),
+		validity("frame.size", "5", SentSize, "256 <= size <= 64 MiB, read from a header of any kind before it is decoded, to find the body: outside it, the next frame cannot be found (section 7, point 8)"),
 		validity("request.command", "5", SentCommand, "command == 5 (Request)"),
 		validity("request.size", "5", SentSize, "256 <= size <= 64 MiB"),
 		validity("request.client", "5", SentField, "client != 0"),

@@ -65,9 +65,9 @@ func observeEviction(in []byte) *Expect {
 	}
 	switch {
 	case err == nil:
-		var status codec.Status
-		if errors.As(e.Err(), &status) {
-			return withSDK(ex, uint32(status))
+		var ipe *codec.IncompatibleProtocolError
+		if !errors.As(e.Err(), &ipe) {
+			return withSDK(ex, uint32(e.Status()))
 		}
 		ex.SDKError = incompatibleName
 		return ex
@@ -78,10 +78,14 @@ func observeEviction(in []byte) *Expect {
 }
 
 // observeLoginFrame reads a whole Reply frame answering a Register the way
-// an SDK does: the header, a denial status, the result section, then the
-// login reply, which is the rest of the frame. Anything that does not
-// decode is a malformed reply (code 3).
+// an SDK does: the frame's size (codec.FrameSize, as a reader of a stream
+// needs it to find the body), the header, a denial status, the result
+// section, then the login reply, which is the rest of the frame. Anything
+// that does not decode is a malformed reply (code 3).
 func observeLoginFrame(in []byte) (*Expect, error) {
+	if _, err := codec.FrameSize(in); err != nil {
+		return withSDK(errorVerdict(err, 0), codeInvalidCommand), nil
+	}
 	h, err := codec.DecodeReplyHeader(in)
 	if err != nil {
 		return withSDK(errorVerdict(err, 0), codeInvalidCommand), nil
@@ -98,9 +102,9 @@ func observeLoginFrame(in []byte) (*Expect, error) {
 	if err != nil {
 		return withSDK(errorVerdict(err, codec.HeaderSize), codeInvalidCommand), nil
 	}
-	fields["result_code"] = code
-	if code != 0 {
-		return withSDK(&Expect{Verdict: "ok", Fields: fields}, code), nil
+	fields["result_code"] = uint32(code)
+	if code != codec.StatusOK {
+		return withSDK(&Expect{Verdict: "ok", Fields: fields}, uint32(code)), nil
 	}
 	base := codec.HeaderSize + 4 + 8*int(binary.LittleEndian.Uint32(body))
 	lr, err := codec.ParseLoginReply(payload)

@@ -4,8 +4,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/stretchr/testify/require"
 )
 
 // wait is how long a test waits for something that must happen; the
@@ -24,11 +22,16 @@ func acquireAsync(b *memBudget, n int64, kill <-chan struct{}) chan bool {
 // waiting waits until b has n waiters in line.
 func waiting(t *testing.T, b *memBudget, n int) {
 	t.Helper()
-	require.Eventually(t, func() bool {
+	waiters := func() int {
 		b.mu.Lock()
 		defer b.mu.Unlock()
-		return len(b.waiters) == n
-	}, wait, time.Millisecond)
+		return len(b.waiters)
+	}
+	for deadline := time.Now().Add(wait); waiters() != n; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d waiters in line after %v, want %d", waiters(), wait, n)
+		}
+	}
 }
 
 // TestBudgetInOrder: a request waits while the one before it does, even if
@@ -36,7 +39,9 @@ func waiting(t *testing.T, b *memBudget, n int) {
 func TestBudgetInOrder(t *testing.T) {
 	b := newMemBudget(10)
 	b.free = func() {}
-	require.True(t, b.acquire(6, nil, nil, time.Time{}))
+	if !b.acquire(6, nil, nil, time.Time{}) {
+		t.Fatalf("acquire(6) of an empty budget of 10 = false, want true")
+	}
 	first := acquireAsync(b, 6, nil)
 	waiting(t, b, 1)
 	second := acquireAsync(b, 2, nil)
@@ -47,10 +52,18 @@ func TestBudgetInOrder(t *testing.T) {
 	case <-time.After(aMoment):
 	}
 	b.release(6)
-	require.True(t, <-first)
-	require.True(t, <-second)
-	require.EqualValues(t, 8, b.used)
-	require.EqualValues(t, 8, b.peakUse())
+	if !<-first {
+		t.Fatalf("the first waiter (6) was not served")
+	}
+	if !<-second {
+		t.Fatalf("the second waiter (2) was not served")
+	}
+	if b.used != 8 {
+		t.Fatalf("used = %d, want 8", b.used)
+	}
+	if p := b.peakUse(); p != 8 {
+		t.Fatalf("peakUse() = %d, want 8", p)
+	}
 }
 
 // TestBudgetGiveUp: a wait ends at its deadline or when the connection is
@@ -58,27 +71,43 @@ func TestBudgetInOrder(t *testing.T) {
 func TestBudgetGiveUp(t *testing.T) {
 	b := newMemBudget(10)
 	b.free = func() {}
-	require.True(t, b.acquire(10, nil, nil, time.Time{}))
-	require.False(t, b.acquire(1, nil, nil, time.Now().Add(aMoment)), "deadline")
+	if !b.acquire(10, nil, nil, time.Time{}) {
+		t.Fatalf("acquire(10) of an empty budget of 10 = false, want true")
+	}
+	if b.acquire(1, nil, nil, time.Now().Add(aMoment)) {
+		t.Fatalf("deadline: acquire(1) of a full budget = true, want false")
+	}
 	kill := make(chan struct{})
 	got := acquireAsync(b, 1, kill)
 	waiting(t, b, 1)
 	close(kill)
-	require.False(t, <-got, "killed")
+	if <-got {
+		t.Fatalf("killed: acquire(1) = true, want false")
+	}
 	stop := make(chan struct{})
 	close(stop)
-	require.False(t, b.acquire(1, stop, nil, time.Time{}), "listener stopped")
+	if b.acquire(1, stop, nil, time.Time{}) {
+		t.Fatalf("listener stopped: acquire(1) = true, want false")
+	}
 	waiting(t, b, 0)
-	require.EqualValues(t, 10, b.used)
+	if b.used != 10 {
+		t.Fatalf("used = %d, want 10", b.used)
+	}
 	b.release(10)
-	require.True(t, b.acquire(10, nil, nil, time.Time{}), "the whole budget is free again")
+	if !b.acquire(10, nil, nil, time.Time{}) {
+		t.Fatalf("the whole budget is free again: acquire(10) = false, want true")
+	}
 }
 
 // TestBudgetShare: a frame larger than the budget takes the whole of it.
 func TestBudgetShare(t *testing.T) {
 	b := newMemBudget(100)
-	require.EqualValues(t, 40, b.share(40))
-	require.EqualValues(t, 100, b.share(1000))
+	if s := b.share(40); s != 40 {
+		t.Fatalf("share(40) = %d, want 40", s)
+	}
+	if s := b.share(1000); s != 100 {
+		t.Fatalf("share(1000) = %d, want 100", s)
+	}
 }
 
 // TestBudgetFreesWhenIdle: memory goes back to the system once nothing is
@@ -87,20 +116,42 @@ func TestBudgetFreesWhenIdle(t *testing.T) {
 	b := newMemBudget(10)
 	var frees atomic.Int64
 	b.free = func() { frees.Add(1) }
-	require.True(t, b.acquire(4, nil, nil, time.Time{}))
-	require.True(t, b.acquire(4, nil, nil, time.Time{}))
+	if !b.acquire(4, nil, nil, time.Time{}) {
+		t.Fatalf("acquire(4) of an empty budget of 10 = false, want true")
+	}
+	if !b.acquire(4, nil, nil, time.Time{}) {
+		t.Fatalf("acquire(4) with 4 of 10 used = false, want true")
+	}
 	b.release(4)
 	time.Sleep(aMoment)
-	require.Zero(t, frees.Load(), "not while a large frame is held")
+	if n := frees.Load(); n != 0 {
+		t.Fatalf("not while a large frame is held: memory handed back %d times, want 0", n)
+	}
 	b.release(4)
-	require.Eventually(t, func() bool { return frees.Load() == 1 }, wait, time.Millisecond)
+	for deadline := time.Now().Add(wait); frees.Load() != 1; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("memory handed back %d times %v after the last release, want 1", frees.Load(), wait)
+		}
+	}
 	// Bursts of releases coalesce: at most one hand-back per freeInterval.
 	for range 5 {
-		require.True(t, b.acquire(4, nil, nil, time.Time{}))
+		if !b.acquire(4, nil, nil, time.Time{}) {
+			t.Fatalf("acquire(4) of an idle budget = false, want true")
+		}
 		b.release(4)
 	}
-	require.Eventually(t, func() bool { return frees.Load() == 2 }, wait, time.Millisecond)
+	for deadline := time.Now().Add(wait); frees.Load() != 2; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("memory handed back %d times %v after the burst, want 2", frees.Load(), wait)
+		}
+	}
 	time.Sleep(aMoment)
-	require.EqualValues(t, 2, frees.Load())
-	require.Eventually(t, func() bool { return !b.freeing.Load() }, wait, time.Millisecond)
+	if n := frees.Load(); n != 2 {
+		t.Fatalf("memory handed back %d times after the burst, want 2", n)
+	}
+	for deadline := time.Now().Add(wait); b.freeing.Load(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the freeing goroutine is still running %v after the last hand-back", wait)
+		}
+	}
 }

@@ -1,5 +1,5 @@
 // Package tcp serves the connection lifecycle of package lifecycle on TCP:
-// a Listener reads each connection's frames with lifecycle.ReadFrame, hands
+// a Listener reads each connection's frames with codec.ReadFrame, hands
 // them to one lifecycle.Conn per connection and writes the answers, within
 // budgets of connections, time and memory (ServeOptions), a failed-login
 // throttle per address, and an Observer for logs and metrics. Everything

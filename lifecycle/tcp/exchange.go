@@ -9,16 +9,17 @@ import (
 	"github.com/iggywire/iggywire/codec"
 )
 
-// Exchange is one frame a Listener read and what it answered, for Trace.
+// Exchange is one frame a Listener read and what it answered, for the
+// Observer's Frame hook.
 // In and Out are valid only during the call. In is a raw frame and may hold
 // a password or a token, so it is a codec.Secret (read it with In.Bytes())
 // and an Exchange prints (under every fmt verb, also inside another value)
 // only sizes and the error, never its bytes.
 type Exchange struct {
-	Remote net.Addr
+	Remote net.Addr     // the peer's address
 	In     codec.Secret // the frame read; for a frame above MaxFrame, its header only
 	Out    []byte       // the answer written, nil if none
-	Err    error        // what lifecycle.Conn.Handle returned, or lifecycle.ErrFrameTooLarge
+	Err    error        // what lifecycle.Conn.Handle returned, or codec.ErrFrameTooLarge above MaxFrame
 	Closed bool         // the connection is closed after this frame
 }
 

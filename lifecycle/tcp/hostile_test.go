@@ -11,9 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/lifecycletest"
 	"github.com/iggywire/iggywire/lifecycle"
@@ -32,7 +29,6 @@ const probeDeadline = 3 * time.Second
 
 // recorder is an Observer that counts what it is told.
 type recorder struct {
-	tcp.NopObserver
 	mu      sync.Mutex
 	opened  int
 	refused int
@@ -61,9 +57,9 @@ func (r *recorder) Closed(_ tcp.ConnInfo, how tcp.Closing) {
 		r.reasons[how.Reason]++
 	}
 }
-func (r *recorder) Login(_ tcp.ConnInfo, res tcp.LoginResult) {
+func (r *recorder) Login(_ tcp.ConnInfo, res lifecycle.Login) {
 	r.mu.Lock()
-	r.logins[res.Outcome()]++
+	r.logins[res.Label()]++
 	r.mu.Unlock()
 }
 func (r *recorder) Dropped(tcp.ConnInfo, error) { r.mu.Lock(); r.dropped++; r.mu.Unlock() }
@@ -71,6 +67,12 @@ func (r *recorder) AnswerFailed(_ tcp.ConnInfo, err error) {
 	r.mu.Lock()
 	r.answerE = append(r.answerE, err)
 	r.mu.Unlock()
+}
+
+// observer returns the hooks that tell r.
+func (r *recorder) observer() tcp.Observer {
+	return tcp.Observer{Opened: r.Opened, Refused: r.Refused, Closed: r.Closed, Login: r.Login,
+		Dropped: r.Dropped, AnswerFailed: r.AnswerFailed}
 }
 
 func (r *recorder) closedBy(c tcp.CloseCause) int {
@@ -112,9 +114,11 @@ func startArena(t *testing.T, srv *lifecycle.Server, opts tcp.ServeOptions) *are
 		srv = lifecycletest.NewServer(t)
 	}
 	a := &arena{t: t, rec: newRecorder(), goroutines: runtime.NumGoroutine(), heap: heapNow(), served: make(chan error, 1)}
-	opts.Observer = a.rec
+	opts.Observer = a.rec.observer()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("Listen: %v", err)
+	}
 	a.l = tcp.NewListener(ln, srv, opts)
 	go func() { a.served <- a.l.Serve(context.Background()) }()
 	t.Cleanup(a.stop)
@@ -128,8 +132,12 @@ func (a *arena) stop() {
 	a.stopped = true
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
-	require.NoError(a.t, a.l.Shutdown(ctx))
-	require.NoError(a.t, <-a.served)
+	if err := a.l.Shutdown(ctx); err != nil {
+		a.t.Fatalf("Shutdown: %v", err)
+	}
+	if err := <-a.served; err != nil {
+		a.t.Fatalf("Serve: %v", err)
+	}
 }
 
 // checkBaseline stops the server, and requires the goroutines and the live
@@ -137,8 +145,8 @@ func (a *arena) stop() {
 func (a *arena) checkBaseline() {
 	a.t.Helper()
 	a.stop()
-	// Polled here, not with require.Eventually, which runs its condition
-	// on a goroutine of its own.
+	// Polled here, on the test's goroutine: a poller on a goroutine of its
+	// own would be counted.
 	for deadline := time.Now().Add(testTimeout); runtime.NumGoroutine() > a.goroutines; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			buf := make([]byte, 1<<16)
@@ -146,8 +154,11 @@ func (a *arena) checkBaseline() {
 		}
 	}
 	const slack = 1 << 20
-	require.Eventually(a.t, func() bool { return heapNow() <= a.heap+slack },
-		testTimeout, 50*time.Millisecond, "the live heap stays above its baseline %d", a.heap)
+	for deadline := time.Now().Add(testTimeout); heapNow() > a.heap+slack; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			a.t.Fatalf("the live heap stays above its baseline %d: %d bytes, want at most %d", a.heap, heapNow(), a.heap+slack)
+		}
+	}
 }
 
 // probe logs in as iggy from a fresh connection (from local, if set) and
@@ -156,11 +167,19 @@ func (a *arena) probe(local net.IP) {
 	a.t.Helper()
 	start := time.Now()
 	w := dialFrom(a.t, a.l.Addr(), local)
-	r, err := w.do(w.c.Login(nil, []byte("iggy"), []byte("iggy")))
-	require.NoError(a.t, err, "the probe's login")
-	require.NotZero(a.t, r.Login.Session)
-	require.Less(a.t, time.Since(start), probeDeadline, "the probe logged in too late")
-	require.NoError(a.t, w.nc.Close())
+	r, err := w.do(w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy"))))
+	if err != nil {
+		a.t.Fatalf("the probe's login: %v", err)
+	}
+	if r.Login.Session == 0 {
+		a.t.Fatalf("the probe's login: Login.Session = 0, want a session")
+	}
+	if d := time.Since(start); d >= probeDeadline {
+		a.t.Fatalf("the probe logged in too late: after %v, want under %v", d, probeDeadline)
+	}
+	if err := w.nc.Close(); err != nil {
+		a.t.Fatalf("closing the probe's connection: %v", err)
+	}
 }
 
 // dialFrom dials addr from the loopback address local (any if nil).
@@ -171,8 +190,12 @@ func dialFrom(t testing.TB, addr net.Addr, local net.IP) *wire {
 		d.LocalAddr = &net.TCPAddr{IP: local}
 	}
 	nc, err := d.Dial("tcp", addr.String())
-	require.NoError(t, err)
-	require.NoError(t, nc.SetDeadline(time.Now().Add(testTimeout)))
+	if err != nil {
+		t.Fatalf("Dial: %v", err)
+	}
+	if err := nc.SetDeadline(time.Now().Add(testTimeout)); err != nil {
+		t.Fatalf("SetDeadline: %v", err)
+	}
 	t.Cleanup(func() { _ = nc.Close() })
 	return &wire{t: t, nc: nc, c: lifecycletest.NewClient(t)}
 }
@@ -191,7 +214,9 @@ func startCrowd(t *testing.T, addr net.Addr, n int, act func(nc net.Conn, c *lif
 	cr := newCrowd(t)
 	for range n {
 		nc, err := net.DialTimeout("tcp", addr.String(), testTimeout)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatalf("Dial: %v", err)
+		}
 		cr.add(nc, lifecycletest.NewClient(t), act)
 	}
 	return cr
@@ -208,7 +233,8 @@ func (cr *crowd) add(nc net.Conn, c *lifecycle.Client, act func(nc net.Conn, c *
 	cr.mu.Lock()
 	cr.ncs = append(cr.ncs, nc)
 	cr.mu.Unlock()
-	cr.wg.Go(func() { act(nc, c, cr.stop) })
+	cr.wg.Add(1)
+	go func() { defer cr.wg.Done(); act(nc, c, cr.stop) }()
 }
 
 // end stops the peers and closes their connections.
@@ -253,7 +279,7 @@ func exchange(nc net.Conn, c *lifecycle.Client, frame []byte, err error) error {
 	if _, err := nc.Write(frame); err != nil {
 		return err
 	}
-	answer, err := lifecycle.ReadFrame(nc, nil, codec.MaxFrameSize)
+	answer, err := codec.ReadFrame(nc, nil, codec.MaxFrameSize)
 	if err != nil {
 		return err
 	}
@@ -274,8 +300,11 @@ func TestHostileIdlePeers(t *testing.T) {
 	a := startArena(t, nil, tcp.ServeOptions{MaxPreLogin: 8})
 	cr := startCrowd(t, a.l.Addr(), 40, func(net.Conn, *lifecycle.Client, <-chan struct{}) {})
 	a.probe(nil)
-	require.Eventually(t, func() bool { return a.rec.closedBy(tcp.CausePreLoginCap) >= 32 },
-		testTimeout, 10*time.Millisecond, "idle peers past the budget are closed")
+	for deadline := time.Now().Add(testTimeout); a.rec.closedBy(tcp.CausePreLoginCap) < 32; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("idle peers past the budget are closed: %d closed by the pre-login cap, want at least 32", a.rec.closedBy(tcp.CausePreLoginCap))
+		}
+	}
 	cr.end()
 	a.checkBaseline()
 }
@@ -288,10 +317,16 @@ func TestHostileSlowPeers(t *testing.T) {
 		every(50*time.Millisecond, stop, func() error { _, err := nc.Write([]byte{0}); return err })
 	})
 	a.probe(nil)
-	require.Eventually(t, func() bool { return a.rec.closedBy(tcp.CauseReadTimeout) >= 1 },
-		testTimeout, 10*time.Millisecond, "a frame that never completes is cut at ReadTimeout")
-	require.Eventually(t, func() bool { return a.rec.closedBy(tcp.CausePreLoginCap) >= 22 },
-		testTimeout, 10*time.Millisecond, "peers past the budget are closed")
+	for deadline := time.Now().Add(testTimeout); a.rec.closedBy(tcp.CauseReadTimeout) < 1; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("a frame that never completes is cut at ReadTimeout: %d closed by it, want at least 1", a.rec.closedBy(tcp.CauseReadTimeout))
+		}
+	}
+	for deadline := time.Now().Add(testTimeout); a.rec.closedBy(tcp.CausePreLoginCap) < 22; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("peers past the budget are closed: %d closed by the pre-login cap, want at least 22", a.rec.closedBy(tcp.CausePreLoginCap))
+		}
+	}
 	cr.end()
 	a.checkBaseline()
 }
@@ -304,10 +339,16 @@ func TestHostilePingers(t *testing.T) {
 		every(20*time.Millisecond, stop, func() error { return ping(nc, c) })
 	})
 	a.probe(nil)
-	require.Eventually(t, func() bool { return a.rec.closedBy(tcp.CauseLoginTimeout) >= 1 },
-		testTimeout, 10*time.Millisecond, "pinging does not extend LoginTimeout")
-	require.Eventually(t, func() bool { return a.rec.closedBy(tcp.CausePreLoginCap) >= 12 },
-		testTimeout, 10*time.Millisecond, "peers past the budget are closed")
+	for deadline := time.Now().Add(testTimeout); a.rec.closedBy(tcp.CauseLoginTimeout) < 1; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("pinging does not extend LoginTimeout: %d closed by it, want at least 1", a.rec.closedBy(tcp.CauseLoginTimeout))
+		}
+	}
+	for deadline := time.Now().Add(testTimeout); a.rec.closedBy(tcp.CausePreLoginCap) < 12; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("peers past the budget are closed: %d closed by the pre-login cap, want at least 12", a.rec.closedBy(tcp.CausePreLoginCap))
+		}
+	}
 	cr.end()
 	a.checkBaseline()
 }
@@ -322,29 +363,49 @@ func TestHostileLoggedInPeers(t *testing.T) {
 	for range peers {
 		// One at a time: peers not yet logged in would push each other out.
 		w := dialFrom(t, a.l.Addr(), nil)
-		_, err := w.do(w.c.Login(nil, []byte("iggy"), []byte("iggy")))
-		require.NoError(t, err)
+		if _, err := w.do(w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))); err != nil {
+			t.Fatalf("a peer's login: %v", err)
+		}
 		cr.add(w.nc, w.c, func(nc net.Conn, c *lifecycle.Client, stop <-chan struct{}) {
 			every(100*time.Millisecond, stop, func() error { return ping(nc, c) })
 		})
 	}
-	require.Eventually(t, func() bool { return a.rec.loginsBy("ok") == peers }, testTimeout, 10*time.Millisecond)
+	for deadline := time.Now().Add(testTimeout); a.rec.loginsBy("ok") != peers; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d logins told the observer, want %d", a.rec.loginsBy("ok"), peers)
+		}
+	}
 	pre, loggedIn := a.l.Conns()
-	require.Equal(t, 0, pre)
-	require.Equal(t, peers, loggedIn)
+	if pre != 0 {
+		t.Fatalf("Conns() not logged in = %d, want 0", pre)
+	}
+	if loggedIn != peers {
+		t.Fatalf("Conns() logged in = %d, want %d", loggedIn, peers)
+	}
 
 	// The probe takes the last slot and stays; the next one is refused.
 	w := dialFrom(t, a.l.Addr(), nil)
-	_, err := w.do(w.c.Login(nil, []byte("iggy"), []byte("iggy")))
-	require.NoError(t, err, "the probe logs in beside the logged-in peers")
+	if _, err := w.do(w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))); err != nil {
+		t.Fatalf("the probe logs in beside the logged-in peers: %v", err)
+	}
 	late := dialFrom(t, a.l.Addr(), nil)
 	start := time.Now()
-	require.True(t, late.closedByServer(), "over MaxConns a connection is closed")
-	require.Less(t, time.Since(start), probeDeadline, "and at once, not left in the backlog")
-	require.Eventually(t, func() bool { a.rec.mu.Lock(); defer a.rec.mu.Unlock(); return a.rec.refused == 1 },
-		testTimeout, 10*time.Millisecond)
+	if !late.closedByServer() {
+		t.Fatalf("over MaxConns a connection is closed: it was not")
+	}
+	if d := time.Since(start); d >= probeDeadline {
+		t.Fatalf("and at once, not left in the backlog: closed after %v, want under %v", d, probeDeadline)
+	}
+	refused := func() int { a.rec.mu.Lock(); defer a.rec.mu.Unlock(); return a.rec.refused }
+	for deadline := time.Now().Add(testTimeout); refused() != 1; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d refusals told the observer, want 1", refused())
+		}
+	}
 	cr.end()
-	require.NoError(t, w.nc.Close())
+	if err := w.nc.Close(); err != nil {
+		t.Fatalf("closing the probe's connection: %v", err)
+	}
 	a.checkBaseline()
 }
 
@@ -353,7 +414,9 @@ func bigLogin(t testing.TB, c *lifecycle.Client, size int) []byte {
 	t.Helper()
 	body, err := codec.LoginRegister{Info: lifecycletest.Info(lifecycletest.V011), Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy")),
 		Context: bytes.Repeat([]byte("c"), size-codec.HeaderSize-300)}.AppendTo(nil)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("LoginRegister.AppendTo: %v", err)
+	}
 	return lifecycletest.Register(t, c.ID(), body)
 }
 
@@ -369,7 +432,7 @@ func TestHostileLargeFrames(t *testing.T) {
 	cr := startCrowd(t, a.l.Addr(), conns, func(nc net.Conn, c *lifecycle.Client, _ <-chan struct{}) {
 		// The client's id is minted by Login; the raw frame carries id 1,
 		// which every test client starts with.
-		if _, err := c.Login(nil, []byte("iggy"), []byte("iggy")); err != nil {
+		if _, err := c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy"))); err != nil {
 			return
 		}
 		if exchange(nc, c, frame, nil) == nil {
@@ -377,15 +440,24 @@ func TestHostileLargeFrames(t *testing.T) {
 		}
 	})
 	a.probe(nil)
-	require.Eventually(t, func() bool { return answered.Load() == conns }, testTimeout, 10*time.Millisecond,
-		"every large frame is answered (none dropped while waiting for the budget)")
-	assert.LessOrEqual(t, tcp.LargeFramePeak(a.l), int64(budget))
+	for deadline := time.Now().Add(testTimeout); answered.Load() != conns; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("every large frame is answered (none dropped while waiting for the budget): %d answered, want %d", answered.Load(), conns)
+		}
+	}
+	if peak := tcp.LargeFramePeak(a.l); peak > budget {
+		t.Errorf("large frames held at once peaked at %d bytes, want at most %d", peak, budget)
+	}
 	// At least one whole frame was held under the budget. Whether two ever
 	// overlap depends on scheduling (the frame is a little under size, so
 	// comparing with size asked for two and failed when they came in turn).
-	assert.GreaterOrEqual(t, tcp.LargeFramePeak(a.l), int64(len(frame)), "the frames did go through the budget")
+	if peak := tcp.LargeFramePeak(a.l); peak < int64(len(frame)) {
+		t.Errorf("the frames did go through the budget: peak %d bytes, want at least %d", peak, len(frame))
+	}
 	// The connections are open and logged in, and hold no large buffer.
-	assert.Less(t, heapNow(), a.heap+conns*size/4, "large buffers are let go of once answered")
+	if h, limit := heapNow(), a.heap+conns*size/4; h >= limit {
+		t.Errorf("large buffers are let go of once answered: live heap %d bytes, want under %d", h, limit)
+	}
 	cr.end()
 	a.checkBaseline()
 }
@@ -396,16 +468,31 @@ func TestHostileOverCap(t *testing.T) {
 	a := startArena(t, nil, tcp.ServeOptions{MaxFrame: 64 << 10})
 	w := dialFrom(t, a.l.Addr(), nil)
 	frame := bigLogin(t, w.c, 100<<10)
-	_, err := w.nc.Write(frame[:codec.HeaderSize+10]) // the rest never comes
-	require.NoError(t, err)
-	answer, err := lifecycle.ReadFrame(w.nc, nil, codec.MaxFrameSize)
-	require.NoError(t, err)
-	require.Equal(t, lifecycletest.EvictionFrame(t, w.c.ID(), codec.ReasonInvalidRequestBodySize), answer)
-	require.True(t, w.closedByServer())
-	require.NoError(t, w.nc.Close()) // ends the server's drain of the body
-	require.Eventually(t, func() bool { a.rec.mu.Lock(); defer a.rec.mu.Unlock(); return a.rec.reasons[6] == 1 },
-		testTimeout, 10*time.Millisecond)
-	assert.Equal(t, 1, a.rec.loginsBy("InvalidRequestBodySize"))
+	if _, err := w.nc.Write(frame[:codec.HeaderSize+10]); err != nil { // the rest never comes
+		t.Fatalf("Write: %v", err)
+	}
+	answer, err := codec.ReadFrame(w.nc, nil, codec.MaxFrameSize)
+	if err != nil {
+		t.Fatalf("ReadFrame: %v", err)
+	}
+	if want := lifecycletest.EvictionFrame(t, w.c.ID(), codec.ReasonInvalidRequestBodySize); !bytes.Equal(answer, want) {
+		t.Fatalf("answer =\n%x\nwant eviction 6\n%x", answer, want)
+	}
+	if !w.closedByServer() {
+		t.Fatalf("the connection was not closed after the eviction")
+	}
+	if err := w.nc.Close(); err != nil { // ends the server's drain of the body
+		t.Fatalf("Close: %v", err)
+	}
+	evictions6 := func() int { a.rec.mu.Lock(); defer a.rec.mu.Unlock(); return a.rec.reasons[6] }
+	for deadline := time.Now().Add(testTimeout); evictions6() != 1; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d closings by eviction 6 told the observer, want 1", evictions6())
+		}
+	}
+	if n := a.rec.loginsBy("InvalidRequestBodySize"); n != 1 {
+		t.Errorf("logins refused as InvalidRequestBodySize = %d, want 1", n)
+	}
 	a.checkBaseline()
 }
 
@@ -430,28 +517,48 @@ func TestHostileGuessing(t *testing.T) {
 	const burst, guesses = 3, 30
 	auth := &countingAuth{Authenticator: lifecycletest.Auth}
 	srv, err := lifecycle.NewServer(lifecycle.Config{Window: lifecycletest.Window, Version: lifecycletest.ServerVersion, Auth: auth})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("NewServer: %v", err)
+	}
 	a := startArena(t, srv, tcp.ServeOptions{LoginBurst: burst, LoginRate: 0.001})
 	attacker := net.IPv4(127, 0, 0, 1)
-	for range guesses {
+	for i := range guesses {
 		w := dialFrom(t, a.l.Addr(), attacker)
-		frame, err := w.c.Login(nil, []byte("iggy"), []byte("guess"))
-		require.NoError(t, err)
-		_, err = w.nc.Write(frame)
-		require.NoError(t, err)
-		answer, err := lifecycle.ReadFrame(w.nc, nil, codec.MaxFrameSize)
-		require.NoError(t, err)
-		require.Equal(t, lifecycletest.EvictionFrame(t, w.c.ID(), codec.ReasonInvalidCredentials), answer,
-			"a throttled answer is the wrong-password answer")
-		require.NoError(t, w.nc.Close())
+		frame, err := w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("guess")))
+		if err != nil {
+			t.Fatalf("guess %d: Login: %v", i, err)
+		}
+		if _, err := w.nc.Write(frame); err != nil {
+			t.Fatalf("guess %d: Write: %v", i, err)
+		}
+		answer, err := codec.ReadFrame(w.nc, nil, codec.MaxFrameSize)
+		if err != nil {
+			t.Fatalf("guess %d: ReadFrame: %v", i, err)
+		}
+		if want := lifecycletest.EvictionFrame(t, w.c.ID(), codec.ReasonInvalidCredentials); !bytes.Equal(answer, want) {
+			t.Fatalf("guess %d: a throttled answer is the wrong-password answer: answer =\n%x\nwant\n%x", i, answer, want)
+		}
+		if err := w.nc.Close(); err != nil {
+			t.Fatalf("guess %d: Close: %v", i, err)
+		}
 	}
-	require.EqualValues(t, burst, auth.checks.Load(), "credential checks from one address")
-	require.Eventually(t, func() bool { return a.rec.loginsBy("throttled") == guesses-burst }, testTimeout, 10*time.Millisecond)
+	if n := auth.checks.Load(); n != burst {
+		t.Fatalf("credential checks from one address = %d, want %d", n, burst)
+	}
+	for deadline := time.Now().Add(testTimeout); a.rec.loginsBy("throttled") != guesses-burst; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d throttled logins told the observer, want %d", a.rec.loginsBy("throttled"), guesses-burst)
+		}
+	}
 
 	w := dialFrom(t, a.l.Addr(), attacker)
-	_, err = w.do(w.c.Login(nil, []byte("iggy"), []byte("iggy")))
-	require.ErrorIs(t, err, codec.StatusInvalidCredentials, "over budget, even the right password is refused")
-	require.EqualValues(t, burst, auth.checks.Load(), "without a check")
+	_, err = w.do(w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy"))))
+	if want := codec.StatusInvalidCredentials.Err(); !errors.Is(err, want) {
+		t.Fatalf("over budget, even the right password is refused: error = %v, want %v", err, want)
+	}
+	if n := auth.checks.Load(); n != burst {
+		t.Fatalf("without a check: credential checks = %d, want %d", n, burst)
+	}
 
 	a.probe(net.IPv4(127, 0, 0, 2)) // another address is not slowed
 	a.checkBaseline()
@@ -461,14 +568,20 @@ func TestHostileGuessing(t *testing.T) {
 func TestHostileThrottleOff(t *testing.T) {
 	auth := &countingAuth{Authenticator: lifecycletest.Auth}
 	srv, err := lifecycle.NewServer(lifecycle.Config{Window: lifecycletest.Window, Version: lifecycletest.ServerVersion, Auth: auth})
-	require.NoError(t, err)
-	a := startArena(t, srv, tcp.ServeOptions{LoginBurst: -1})
-	for range 30 {
-		w := dialFrom(t, a.l.Addr(), nil)
-		_, err := w.do(w.c.Login(nil, []byte("iggy"), []byte("guess")))
-		require.ErrorIs(t, err, codec.StatusInvalidCredentials)
+	if err != nil {
+		t.Fatalf("NewServer: %v", err)
 	}
-	require.EqualValues(t, 30, auth.checks.Load())
+	a := startArena(t, srv, tcp.ServeOptions{LoginBurst: -1})
+	for i := range 30 {
+		w := dialFrom(t, a.l.Addr(), nil)
+		_, err := w.do(w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("guess"))))
+		if want := codec.StatusInvalidCredentials.Err(); !errors.Is(err, want) {
+			t.Fatalf("guess %d: error = %v, want %v", i, err, want)
+		}
+	}
+	if n := auth.checks.Load(); n != 30 {
+		t.Fatalf("credential checks = %d, want 30", n)
+	}
 	a.checkBaseline()
 }
 
@@ -478,18 +591,28 @@ func TestListenerAnswersUnencodable(t *testing.T) {
 	huge := make([]byte, codec.MaxFrameSize)
 	srv, err := lifecycle.NewServer(lifecycle.Config{Window: lifecycletest.Window, Version: lifecycletest.ServerVersion, Auth: lifecycletest.Auth,
 		Handler: func(lifecycle.Request) (codec.Status, []byte) { return codec.StatusOK, huge }})
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("NewServer: %v", err)
+	}
 	a := startArena(t, srv, tcp.ServeOptions{})
 	w := dialFrom(t, a.l.Addr(), nil)
-	_, err = w.do(w.c.Login(nil, []byte("iggy"), []byte("iggy")))
-	require.NoError(t, err)
+	if _, err = w.do(w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))); err != nil {
+		t.Fatalf("login: %v", err)
+	}
 	_, err = w.do(w.c.Request(nil, codec.CodeGetClusterMetadata, nil))
-	require.ErrorIs(t, err, codec.Status(1))
-	_, err = w.do(w.c.Ping(nil))
-	require.NoError(t, err, "the connection carries on")
+	if want := codec.Status(1).Err(); !errors.Is(err, want) {
+		t.Fatalf("GetClusterMetadata: error = %v, want %v", err, want)
+	}
+	if _, err = w.do(w.c.Ping(nil)); err != nil {
+		t.Fatalf("the connection carries on: ping: %v", err)
+	}
 	a.rec.mu.Lock()
-	require.Len(t, a.rec.answerE, 1)
+	if len(a.rec.answerE) != 1 {
+		t.Fatalf("AnswerFailed told %d errors %v, want 1", len(a.rec.answerE), a.rec.answerE)
+	}
 	var cerr *codec.Error
-	require.True(t, errors.As(a.rec.answerE[0], &cerr), "the codec's error: %v", a.rec.answerE[0])
+	if !errors.As(a.rec.answerE[0], &cerr) {
+		t.Fatalf("the codec's error: %v is not a *codec.Error", a.rec.answerE[0])
+	}
 	a.rec.mu.Unlock()
 }

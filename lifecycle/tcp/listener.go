@@ -55,14 +55,12 @@ type ServeOptions struct {
 	// password or token gets, after about the time a check takes, without
 	// checking the credentials. Defaults 20 and 5; a negative LoginBurst
 	// turns the throttle off.
-	LoginBurst int
-	LoginRate  float64
-	// Observer, if set, learns of connections opened, refused and closed,
-	// logins, logouts, dropped frames and accept errors.
+	LoginBurst int     // credential checks an address may fail at once
+	LoginRate  float64 // failed checks an address is given back per second
+	// Observer's hooks, those set, learn of connections opened, refused
+	// and closed, logins, logouts, dropped frames, accept errors and every
+	// frame exchanged.
 	Observer Observer
-	// Trace, if set, is called after every frame from the connection's
-	// goroutine, so it must be safe for concurrent use.
-	Trace func(Exchange)
 }
 
 // Defaults of ServeOptions.
@@ -77,12 +75,8 @@ const (
 )
 
 // DefaultServeOptions returns the options a zero ServeOptions stands for,
-// so that a command can show them (Observer and Trace stay nil).
-func DefaultServeOptions() ServeOptions {
-	o := ServeOptions{}.withDefaults()
-	o.Observer = nil
-	return o
-}
+// so that a command can show them (the Observer has no hooks).
+func DefaultServeOptions() ServeOptions { return ServeOptions{}.withDefaults() }
 
 // withDefaults fills the zero fields of o.
 func (o ServeOptions) withDefaults() ServeOptions {
@@ -112,9 +106,6 @@ func (o ServeOptions) withDefaults() ServeOptions {
 	}
 	if o.LoginRate <= 0 {
 		o.LoginRate = defaultLoginRate
-	}
-	if o.Observer == nil {
-		o.Observer = NopObserver{}
 	}
 	return o
 }
@@ -211,7 +202,7 @@ func (l *Listener) Serve(ctx context.Context) error {
 				return err
 			}
 			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
-			l.obs.AcceptFailed(err, backoff)
+			l.obs.acceptFailed(err, backoff)
 			l.sleep(backoff)
 			continue
 		}
@@ -223,7 +214,7 @@ func (l *Listener) Serve(ctx context.Context) error {
 			return nil
 		case !admitted:
 			_ = nc.Close()
-			l.obs.Refused(p.info)
+			l.obs.refused(p.info)
 			continue
 		}
 		go l.serveConn(p)
@@ -382,12 +373,8 @@ func (l *Listener) untrack(p *peer, how Closing) {
 	l.mu.Unlock()
 	_ = p.nc.Close()
 	how.Duration = time.Since(p.opened)
-	l.obs.Closed(p.info, how)
+	l.obs.closed(p.info, how)
 	l.wg.Done()
 }
 
-func (l *Listener) trace(e Exchange) {
-	if l.opts.Trace != nil {
-		l.opts.Trace(e)
-	}
-}
+func (l *Listener) trace(e Exchange) { l.obs.frame(e) }

@@ -1,6 +1,7 @@
 package tcp_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -12,8 +13,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/lifecycletest"
@@ -30,17 +29,23 @@ const testTimeout = 10 * time.Second
 func startListener(t *testing.T, opts tcp.ServeOptions) *tcp.Listener {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("Listen: %v", err)
+	}
 	l := tcp.NewListener(ln, lifecycletest.NewServer(t), opts)
 	served := make(chan error, 1)
 	go func() { served <- l.Serve(context.Background()) }()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 		defer cancel()
-		require.NoError(t, l.Shutdown(ctx))
+		if err := l.Shutdown(ctx); err != nil {
+			t.Fatalf("Shutdown: %v", err)
+		}
 		select {
 		case err := <-served:
-			require.NoError(t, err, "Serve")
+			if err != nil {
+				t.Fatalf("Serve: %v", err)
+			}
 		case <-ctx.Done():
 			t.Error("Serve did not return after Shutdown")
 		}
@@ -58,8 +63,12 @@ type wire struct {
 func dial(t testing.TB, addr net.Addr, c *lifecycle.Client) *wire {
 	t.Helper()
 	nc, err := net.DialTimeout("tcp", addr.String(), testTimeout)
-	require.NoError(t, err)
-	require.NoError(t, nc.SetDeadline(time.Now().Add(testTimeout)))
+	if err != nil {
+		t.Fatalf("Dial: %v", err)
+	}
+	if err := nc.SetDeadline(time.Now().Add(testTimeout)); err != nil {
+		t.Fatalf("SetDeadline: %v", err)
+	}
 	t.Cleanup(func() { _ = nc.Close() })
 	return &wire{t: t, nc: nc, c: c}
 }
@@ -68,11 +77,16 @@ func dial(t testing.TB, addr net.Addr, c *lifecycle.Client) *wire {
 // the answer.
 func (w *wire) do(frame []byte, err error) (lifecycle.Response, error) {
 	w.t.Helper()
-	require.NoError(w.t, err, "build")
-	_, err = w.nc.Write(frame)
-	require.NoError(w.t, err, "write")
-	answer, err := lifecycle.ReadFrame(w.nc, nil, codec.MaxFrameSize)
-	require.NoError(w.t, err, "read")
+	if err != nil {
+		w.t.Fatalf("build: %v", err)
+	}
+	if _, err := w.nc.Write(frame); err != nil {
+		w.t.Fatalf("write: %v", err)
+	}
+	answer, err := codec.ReadFrame(w.nc, nil, codec.MaxFrameSize)
+	if err != nil {
+		w.t.Fatalf("read: %v", err)
+	}
 	return w.c.Receive(answer)
 }
 
@@ -84,35 +98,59 @@ func (w *wire) closedByServer() bool {
 
 func TestListenerLifecycle(t *testing.T) {
 	var traced atomic.Int64
-	l := startListener(t, tcp.ServeOptions{Trace: func(tcp.Exchange) { traced.Add(1) }})
+	l := startListener(t, tcp.ServeOptions{Observer: tcp.Observer{Frame: func(tcp.Exchange) { traced.Add(1) }}})
 	c := lifecycletest.NewClient(t)
 	w := dial(t, l.Addr(), c)
 
-	_, err := w.do(c.Ping(nil))
-	require.NoError(t, err, "ping before login")
-	r, err := w.do(c.Login(nil, []byte("iggy"), []byte("iggy")))
-	require.NoError(t, err, "login")
+	if _, err := w.do(c.Ping(nil)); err != nil {
+		t.Fatalf("ping before login: %v", err)
+	}
+	r, err := w.do(c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy"))))
+	if err != nil {
+		t.Fatalf("login: %v", err)
+	}
 	first, firstID := r.Login.Session, c.ID()
-	require.True(t, first != 0, "session")
+	if first == 0 {
+		t.Fatalf("login: session = 0, want a session")
+	}
 	_, err = w.do(c.Request(nil, codec.CodeGetClusterMetadata, nil))
-	require.ErrorIs(t, err, codec.StatusInvalidCommand, "GetClusterMetadata is denied")
-	require.False(t, c.Closed(), "the client carries on")
-	_, err = w.do(c.Ping(nil))
-	require.NoError(t, err, "ping after login")
-	_, err = w.do(c.Logout(nil))
-	require.NoError(t, err, "logout")
-	r, err = w.do(c.Login(nil, []byte("iggy"), []byte("iggy")))
-	require.NoError(t, err, "re-login")
-	require.True(t, c.ID() != firstID, "a re-login has a new client id")
-	require.True(t, r.Login.Session > first, "a re-login has a higher session")
-	_, err = w.do(c.Ping(nil))
-	require.NoError(t, err, "ping after re-login")
-	require.Equal(t, int64(7), traced.Load(), "one trace per frame")
+	if want := codec.StatusInvalidCommand.Err(); !errors.Is(err, want) {
+		t.Fatalf("GetClusterMetadata is denied: error = %v, want %v", err, want)
+	}
+	if c.Closed() {
+		t.Fatalf("the client carries on: Closed() = true, want false")
+	}
+	if _, err = w.do(c.Ping(nil)); err != nil {
+		t.Fatalf("ping after login: %v", err)
+	}
+	if _, err = w.do(c.Logout(nil)); err != nil {
+		t.Fatalf("logout: %v", err)
+	}
+	r, err = w.do(c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy"))))
+	if err != nil {
+		t.Fatalf("re-login: %v", err)
+	}
+	if c.ID() == firstID {
+		t.Fatalf("a re-login has a new client id: ID() = %v, the first login's", c.ID())
+	}
+	if r.Login.Session <= first {
+		t.Fatalf("a re-login has a higher session: session = %d, want above %d", r.Login.Session, first)
+	}
+	if _, err = w.do(c.Ping(nil)); err != nil {
+		t.Fatalf("ping after re-login: %v", err)
+	}
+	if n := traced.Load(); n != 7 {
+		t.Fatalf("one trace per frame: %d traces, want 7", n)
+	}
 
 	// An eviction ends the connection.
-	_, err = w.do(c.Login(nil, []byte("iggy"), []byte("wrong")))
-	require.ErrorIs(t, err, codec.StatusInvalidCredentials)
-	require.True(t, w.closedByServer(), "closed after the eviction")
+	_, err = w.do(c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("wrong"))))
+	if want := codec.StatusInvalidCredentials.Err(); !errors.Is(err, want) {
+		t.Fatalf("wrong password: error = %v, want %v", err, want)
+	}
+	if !w.closedByServer() {
+		t.Fatalf("closed after the eviction: the connection is still open")
+	}
 }
 
 func TestListenerConcurrentLogins(t *testing.T) {
@@ -121,7 +159,9 @@ func TestListenerConcurrentLogins(t *testing.T) {
 	sessions := make(chan uint64, clients)
 	var wg sync.WaitGroup
 	for range clients {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0"})
 			if err != nil {
 				t.Error(err)
@@ -136,7 +176,7 @@ func TestListenerConcurrentLogins(t *testing.T) {
 			_ = nc.SetDeadline(time.Now().Add(testTimeout))
 			w := lifecycletest.Wire{Conn: nc, Client: c}
 			for _, build := range []func() ([]byte, error){
-				func() ([]byte, error) { return c.Login(nil, []byte("iggy"), []byte("iggy")) },
+				func() ([]byte, error) { return c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy"))) },
 				func() ([]byte, error) { return c.Ping(nil) },
 			} {
 				if _, err := w.Do(build()); err != nil {
@@ -145,16 +185,20 @@ func TestListenerConcurrentLogins(t *testing.T) {
 				}
 			}
 			sessions <- c.Session()
-		})
+		}()
 	}
 	wg.Wait()
 	close(sessions)
 	seen := map[uint64]bool{}
 	for s := range sessions {
-		require.True(t, s != 0 && !seen[s], "sessions are non-zero and distinct")
+		if s == 0 || seen[s] {
+			t.Fatalf("sessions are non-zero and distinct: session %d (seen before: %t)", s, seen[s])
+		}
 		seen[s] = true
 	}
-	require.Equal(t, clients, len(seen), "every client logged in")
+	if len(seen) != clients {
+		t.Fatalf("every client logged in: %d sessions, want %d", len(seen), clients)
+	}
 }
 
 func TestListenerUnusableSize(t *testing.T) {
@@ -162,9 +206,12 @@ func TestListenerUnusableSize(t *testing.T) {
 	w := dial(t, l.Addr(), lifecycletest.NewClient(t))
 	frame := lifecycletest.NonReplicated(t, lifecycletest.ClientA, 1, codec.CodePing)
 	binary.LittleEndian.PutUint32(frame[48:], 100)
-	_, err := w.nc.Write(frame)
-	require.NoError(t, err)
-	require.True(t, w.closedByServer(), "closed without an answer")
+	if _, err := w.nc.Write(frame); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	if !w.closedByServer() {
+		t.Fatalf("closed without an answer: the connection is still open or answered")
+	}
 }
 
 // TestListenerDroppedAndOverCap: an invalid header is dropped and the
@@ -173,41 +220,61 @@ func TestListenerUnusableSize(t *testing.T) {
 func TestListenerDroppedAndOverCap(t *testing.T) {
 	var mu sync.Mutex
 	var errs []error
-	l := startListener(t, tcp.ServeOptions{MaxFrame: 512, Trace: func(e tcp.Exchange) {
+	l := startListener(t, tcp.ServeOptions{MaxFrame: 512, Observer: tcp.Observer{Frame: func(e tcp.Exchange) {
 		mu.Lock()
 		errs = append(errs, e.Err)
 		mu.Unlock()
-	}})
+	}}})
 	c := lifecycletest.NewClient(t)
 	w := dial(t, l.Addr(), c)
 	bad := lifecycletest.NonReplicated(t, lifecycletest.ClientA, 1, codec.CodePing)
 	bad[60] = 8 // not a Request: dropped
-	_, err := w.nc.Write(bad)
-	require.NoError(t, err)
-	_, err = w.do(c.Ping(nil))
-	require.NoError(t, err, "the connection lives on and answers the next frame")
+	if _, err := w.nc.Write(bad); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	if _, err := w.do(c.Ping(nil)); err != nil {
+		t.Fatalf("the connection lives on and answers the next frame: %v", err)
+	}
 
 	big := lifecycletest.Request(t, codec.RequestHeader{Client: lifecycletest.ClientA, Request: 1, Operation: codec.OperationNonReplicated, Code: 1}, make([]byte, 1000))
-	_, err = w.nc.Write(big)
-	require.NoError(t, err)
-	answer, err := lifecycle.ReadFrame(w.nc, nil, codec.MaxFrameSize)
-	require.NoError(t, err)
-	require.Equal(t, lifecycletest.EvictionFrame(t, lifecycletest.ClientA, codec.ReasonInvalidRequestBodySize), answer, "eviction 6")
-	require.True(t, w.closedByServer(), "closed after the eviction")
+	if _, err := w.nc.Write(big); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	answer, err := codec.ReadFrame(w.nc, nil, codec.MaxFrameSize)
+	if err != nil {
+		t.Fatalf("ReadFrame: %v", err)
+	}
+	if want := lifecycletest.EvictionFrame(t, lifecycletest.ClientA, codec.ReasonInvalidRequestBodySize); !bytes.Equal(answer, want) {
+		t.Fatalf("eviction 6: answer =\n%x\nwant\n%x", answer, want)
+	}
+	if !w.closedByServer() {
+		t.Fatalf("closed after the eviction: the connection is still open")
+	}
 	mu.Lock()
 	defer mu.Unlock()
-	require.Equal(t, 3, len(errs))
-	require.ErrorIs(t, errs[0], lifecycle.ErrDropped)
-	require.NoError(t, errs[1])
-	require.ErrorIs(t, errs[2], lifecycle.ErrFrameTooLarge)
+	if len(errs) != 3 {
+		t.Fatalf("%d exchanges traced (errors %v), want 3", len(errs), errs)
+	}
+	if !errors.Is(errs[0], lifecycle.ErrDropped) {
+		t.Fatalf("first exchange: error = %v, want %v", errs[0], lifecycle.ErrDropped)
+	}
+	if errs[1] != nil {
+		t.Fatalf("second exchange: error = %v, want nil", errs[1])
+	}
+	if !errors.Is(errs[2], codec.ErrFrameTooLarge) {
+		t.Fatalf("third exchange: error = %v, want %v", errs[2], codec.ErrFrameTooLarge)
+	}
 }
 
 func TestListenerReadTimeout(t *testing.T) {
 	l := startListener(t, tcp.ServeOptions{ReadTimeout: 20 * time.Millisecond})
 	w := dial(t, l.Addr(), lifecycletest.NewClient(t))
-	_, err := w.nc.Write(make([]byte, 100)) // a header that never completes
-	require.NoError(t, err)
-	require.True(t, w.closedByServer(), "an idle connection is closed")
+	if _, err := w.nc.Write(make([]byte, 100)); err != nil { // a header that never completes
+		t.Fatalf("Write: %v", err)
+	}
+	if !w.closedByServer() {
+		t.Fatalf("an idle connection is closed: it is still open")
+	}
 }
 
 // TestListenerLoginTimeout: a connection that only pings is closed once
@@ -217,26 +284,37 @@ func TestListenerLoginTimeout(t *testing.T) {
 	l := startListener(t, tcp.ServeOptions{LoginTimeout: limit})
 	start := time.Now() // before the accept, so the close cannot come sooner than limit after it
 	pinger, member := dial(t, l.Addr(), lifecycletest.NewClient(t)), dial(t, l.Addr(), lifecycletest.NewClient(t))
-	_, err := member.do(member.c.Login(nil, []byte("iggy"), []byte("iggy")))
-	require.NoError(t, err)
+	_, err := member.do(member.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy"))))
+	if err != nil {
+		t.Fatalf("member's login: %v", err)
+	}
 	for time.Since(start) < 5*limit {
 		_, err = member.do(member.c.Ping(nil))
-		require.NoError(t, err, "a logged-in connection stays")
+		if err != nil {
+			t.Fatalf("a logged-in connection stays: ping: %v", err)
+		}
 		frame, err := pinger.c.Ping(nil)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatalf("pinger's Ping: %v", err)
+		}
 		if _, err = pinger.nc.Write(frame); err != nil {
 			break
 		}
-		answer, err := lifecycle.ReadFrame(pinger.nc, nil, codec.MaxFrameSize)
+		answer, err := codec.ReadFrame(pinger.nc, nil, codec.MaxFrameSize)
 		if err != nil {
 			break
 		}
-		_, err = pinger.c.Receive(answer)
-		require.NoError(t, err)
+		if _, err = pinger.c.Receive(answer); err != nil {
+			t.Fatalf("pinger's Receive: %v", err)
+		}
 		time.Sleep(limit / 5)
 	}
-	require.True(t, time.Since(start) < 5*limit, "a connection that only pings was still served after %v", time.Since(start))
-	require.True(t, time.Since(start) >= limit, "closed before LoginTimeout: %v", time.Since(start))
+	if d := time.Since(start); d >= 5*limit {
+		t.Fatalf("a connection that only pings was still served after %v", d)
+	}
+	if d := time.Since(start); d < limit {
+		t.Fatalf("closed before LoginTimeout: %v", d)
+	}
 }
 
 // TestListenerMaxConns: at the cap a new connection is closed at once,
@@ -245,50 +323,68 @@ func TestListenerMaxConns(t *testing.T) {
 	l := startListener(t, tcp.ServeOptions{MaxConns: 1})
 	c1 := lifecycletest.NewClient(t)
 	w1 := dial(t, l.Addr(), c1)
-	_, err := w1.do(c1.Ping(nil))
-	require.NoError(t, err)
+	if _, err := w1.do(c1.Ping(nil)); err != nil {
+		t.Fatalf("first connection's ping: %v", err)
+	}
 	w2 := dial(t, l.Addr(), lifecycletest.NewClient(t))
-	require.True(t, w2.closedByServer(), "the second connection is closed at once")
-	_, err = w1.do(c1.Ping(nil))
-	require.NoError(t, err, "the first one is still served")
-	require.NoError(t, w1.nc.Close())
+	if !w2.closedByServer() {
+		t.Fatalf("the second connection is closed at once: it is still open")
+	}
+	if _, err := w1.do(c1.Ping(nil)); err != nil {
+		t.Fatalf("the first one is still served: %v", err)
+	}
+	if err := w1.nc.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
 	deadline := time.Now().Add(testTimeout)
 	for {
 		c3 := lifecycletest.NewClient(t)
 		w3 := dial(t, l.Addr(), c3)
 		frame, err := c3.Ping(nil)
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatalf("Ping: %v", err)
+		}
 		_, _ = w3.nc.Write(frame)
-		if answer, err := lifecycle.ReadFrame(w3.nc, nil, codec.MaxFrameSize); err == nil {
-			_, err = c3.Receive(answer)
-			require.NoError(t, err, "served once the first one left")
+		if answer, err := codec.ReadFrame(w3.nc, nil, codec.MaxFrameSize); err == nil {
+			if _, err = c3.Receive(answer); err != nil {
+				t.Fatalf("served once the first one left: %v", err)
+			}
 			return
 		}
 		// The first connection's end may not have been seen yet.
-		require.True(t, time.Now().Before(deadline), "never served after the first one left")
+		if !time.Now().Before(deadline) {
+			t.Fatalf("never served after the first one left, in %v", testTimeout)
+		}
 		time.Sleep(10 * time.Millisecond)
 	}
 }
 
 func TestListenerContextCancel(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("Listen: %v", err)
+	}
 	l := tcp.NewListener(ln, lifecycletest.NewServer(t), tcp.ServeOptions{})
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() { served <- l.Serve(ctx) }()
 	c := lifecycletest.NewClient(t)
 	w := dial(t, l.Addr(), c)
-	_, err = w.do(c.Ping(nil))
-	require.NoError(t, err)
+	if _, err = w.do(c.Ping(nil)); err != nil {
+		t.Fatalf("ping: %v", err)
+	}
 	cancel()
 	select {
 	case err := <-served:
-		require.NoError(t, err)
+		if err != nil {
+			t.Fatalf("Serve after cancel: %v, want nil", err)
+		}
 	case <-time.After(testTimeout):
 		t.Fatal("Serve did not return after cancel")
 	}
-	require.True(t, w.closedByServer(), "connections are closed")
+	if !w.closedByServer() {
+		t.Fatalf("connections are closed: this one is still open")
+	}
 }
 
 // flakyListener fails Accept with the errors given, then accepts from ln.
@@ -315,7 +411,9 @@ func (f *flakyListener) Accept() (net.Conn, error) {
 // ends Serve with that error.
 func TestListenerAcceptRetries(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("Listen: %v", err)
+	}
 	passing := []error{
 		&net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.EMFILE)},
 		&net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.ENFILE)},
@@ -325,36 +423,54 @@ func TestListenerAcceptRetries(t *testing.T) {
 	served := make(chan error, 1)
 	go func() { served <- l.Serve(context.Background()) }()
 	w := dial(t, l.Addr(), lifecycletest.NewClient(t))
-	_, err = w.do(w.c.Ping(nil))
-	require.NoError(t, err, "served after passing Accept errors")
+	if _, err = w.do(w.c.Ping(nil)); err != nil {
+		t.Fatalf("served after passing Accept errors: %v", err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
-	require.NoError(t, l.Shutdown(ctx))
-	require.NoError(t, <-served)
+	if err := l.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	if err := <-served; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
 
 	ln, err = net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("Listen: %v", err)
+	}
 	fatal := errors.New("listener broke")
 	l = tcp.NewListener(&flakyListener{Listener: ln, errs: []error{fatal}}, lifecycletest.NewServer(t), tcp.ServeOptions{})
-	require.ErrorIs(t, l.Serve(context.Background()), fatal)
+	if err := l.Serve(context.Background()); !errors.Is(err, fatal) {
+		t.Fatalf("Serve = %v, want %v", err, fatal)
+	}
 }
 
 // TestServe: the one-call form serves a login and returns net.ErrClosed
 // once its listener is closed.
 func TestServe(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatalf("Listen: %v", err)
+	}
 	served := make(chan error, 1)
 	go func() { served <- tcp.Serve(ln, lifecycletest.NewServer(t)) }()
 	w := dial(t, ln.Addr(), lifecycletest.NewClient(t))
-	_, err = w.do(w.c.Login(nil, []byte("iggy"), []byte("iggy")))
-	require.NoError(t, err)
-	require.NoError(t, ln.Close())
+	if _, err = w.do(w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))); err != nil {
+		t.Fatalf("login: %v", err)
+	}
+	if err := ln.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
 	select {
 	case err := <-served:
-		require.ErrorIs(t, err, net.ErrClosed)
+		if !errors.Is(err, net.ErrClosed) {
+			t.Fatalf("Serve = %v, want %v", err, net.ErrClosed)
+		}
 	case <-time.After(testTimeout):
 		t.Fatal("Serve did not return after its listener closed")
 	}
-	require.True(t, w.closedByServer(), "connections end with the server")
+	if !w.closedByServer() {
+		t.Fatalf("connections end with the server: this one is still open")
+	}
 }

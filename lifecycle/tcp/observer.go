@@ -6,68 +6,101 @@ import (
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
 )
 
-// Observer learns what a Listener does with its connections, for logs and
-// metrics. Its methods are called from the Listener's goroutines, one
-// connection's calls in order but different connections' at once, so an
-// Observer must be safe for concurrent use, and it should return quickly:
-// the connection waits for it. No argument ever holds a password or token.
+// Observer learns what a Listener does with its connections, for logs,
+// metrics and traces: a struct of optional hooks, in the manner of
+// net/http/httptrace.ClientTrace. A nil hook costs nothing, and hooks
+// added later break no caller.
 //
-// Embed NopObserver to implement only some of the methods; methods added
-// to Observer later are added to NopObserver too.
-type Observer interface {
+// Hooks are called from the Listener's goroutines, one connection's calls
+// in order but different connections' at once, so they must be safe for
+// concurrent use, and they should return quickly: the connection waits for
+// them. No argument ever holds a password or a token in the clear.
+type Observer struct {
 	// Opened: a connection was accepted and is being served.
-	Opened(c ConnInfo)
+	Opened func(c ConnInfo)
 	// Refused: a connection was accepted and closed at once, because
 	// MaxConns connections were open.
-	Refused(c ConnInfo)
+	Refused func(c ConnInfo)
 	// Closed: a served connection ended, and why.
-	Closed(c ConnInfo, how Closing)
-	// Login: the outcome of a login request (every Register frame that
-	// was answered).
-	Login(c ConnInfo, r LoginResult)
+	Closed func(c ConnInfo, how Closing)
+	// Login: what a login request came to (every Register frame that was
+	// answered). l.Username is valid only during the call: copy it to
+	// keep it.
+	Login func(c ConnInfo, l lifecycle.Login)
 	// Logout: a logged-in connection logged out; it stays open.
-	Logout(c ConnInfo)
+	Logout func(c ConnInfo)
 	// Dropped: a frame was dropped without an answer (an invalid header,
 	// a session ahead of the bound one); err says why.
-	Dropped(c ConnInfo, err error)
+	Dropped func(c ConnInfo, err error)
 	// AnswerFailed: the Handler's answer could not be encoded (a body over
 	// the frame cap), so the request was denied with status 1 instead.
-	AnswerFailed(c ConnInfo, err error)
+	AnswerFailed func(c ConnInfo, err error)
 	// AcceptFailed: Accept failed with a passing error (out of
 	// descriptors, buffers or memory); the Listener tries again after
 	// retry.
-	AcceptFailed(err error, retry time.Duration)
+	AcceptFailed func(err error, retry time.Duration)
+	// Frame: a frame was read and answered (or refused); called after
+	// every frame, before the answer is written. The Exchange is valid
+	// only during the call.
+	Frame func(e Exchange)
 }
 
-// NopObserver implements Observer by doing nothing. Embed it in an
-// Observer that cares about only some events.
-type NopObserver struct{}
+func (o *Observer) opened(c ConnInfo) {
+	if o.Opened != nil {
+		o.Opened(c)
+	}
+}
 
-// Opened implements Observer.
-func (NopObserver) Opened(ConnInfo) {}
+func (o *Observer) refused(c ConnInfo) {
+	if o.Refused != nil {
+		o.Refused(c)
+	}
+}
 
-// Refused implements Observer.
-func (NopObserver) Refused(ConnInfo) {}
+func (o *Observer) closed(c ConnInfo, how Closing) {
+	if o.Closed != nil {
+		o.Closed(c, how)
+	}
+}
 
-// Closed implements Observer.
-func (NopObserver) Closed(ConnInfo, Closing) {}
+func (o *Observer) login(c ConnInfo, l lifecycle.Login) {
+	if o.Login != nil {
+		o.Login(c, l)
+	}
+}
 
-// Login implements Observer.
-func (NopObserver) Login(ConnInfo, LoginResult) {}
+func (o *Observer) logout(c ConnInfo) {
+	if o.Logout != nil {
+		o.Logout(c)
+	}
+}
 
-// Logout implements Observer.
-func (NopObserver) Logout(ConnInfo) {}
+func (o *Observer) dropped(c ConnInfo, err error) {
+	if o.Dropped != nil {
+		o.Dropped(c, err)
+	}
+}
 
-// Dropped implements Observer.
-func (NopObserver) Dropped(ConnInfo, error) {}
+func (o *Observer) answerFailed(c ConnInfo, err error) {
+	if o.AnswerFailed != nil {
+		o.AnswerFailed(c, err)
+	}
+}
 
-// AnswerFailed implements Observer.
-func (NopObserver) AnswerFailed(ConnInfo, error) {}
+func (o *Observer) acceptFailed(err error, retry time.Duration) {
+	if o.AcceptFailed != nil {
+		o.AcceptFailed(err, retry)
+	}
+}
 
-// AcceptFailed implements Observer.
-func (NopObserver) AcceptFailed(error, time.Duration) {}
+func (o *Observer) frame(e Exchange) {
+	if o.Frame != nil {
+		o.Frame(e)
+	}
+}
 
 // ConnInfo names a connection in Observer calls.
 type ConnInfo struct {
@@ -148,41 +181,10 @@ func (c CloseCause) String() string {
 
 // Closing describes the end of a connection.
 type Closing struct {
-	Cause    CloseCause
+	Cause    CloseCause           // why it ended
 	Reason   codec.EvictionReason // the eviction sent, when Cause is CauseEvicted
 	LoggedIn bool                 // logged in when it ended
 	Logins   int                  // successful logins on the connection
 	Frames   int                  // frames read
 	Duration time.Duration        // from accept to close
-}
-
-// LoginResult is the outcome of one login request.
-type LoginResult struct {
-	// OK: the login succeeded with UserID and Session.
-	OK      bool
-	UserID  uint32
-	Session uint64
-	// Reason is the eviction that refused the login (0 when none).
-	Reason codec.EvictionReason
-	// Status is the status of a Reply that refused the login without an
-	// eviction (0 when none).
-	Status codec.Status
-	// Throttled: the address was over its failed-login budget, so the
-	// credentials were not checked and the login was refused as a wrong
-	// one would be.
-	Throttled bool
-}
-
-// Outcome is a short label for metrics and logs: "ok", "throttled", the
-// eviction reason's name ("InvalidCredentials"), or "status-N".
-func (r LoginResult) Outcome() string {
-	switch {
-	case r.OK:
-		return "ok"
-	case r.Throttled:
-		return "throttled"
-	case r.Reason != 0:
-		return r.Reason.String()
-	}
-	return "status-" + strconv.FormatUint(uint64(r.Status), 10)
 }

@@ -39,7 +39,6 @@ type connLoop struct {
 	l    *Listener
 	p    *peer
 	conn *lifecycle.Conn
-	auth *throttledAuth // nil when the throttle is off
 
 	src       frameSource
 	in, out   []byte
@@ -50,17 +49,15 @@ type connLoop struct {
 
 // serveConn serves p until it ends.
 func (l *Listener) serveConn(p *peer) {
-	c := &connLoop{l: l, p: p, conn: l.srv.NewConn(),
+	var cfg lifecycle.ConnConfig
+	if l.throttle != nil {
+		cfg.Guard = &guard{t: l.throttle, key: throttleKey(p.info.Remote)}
+	}
+	c := &connLoop{l: l, p: p, conn: l.srv.NewConnWith(cfg),
 		in: make([]byte, 0, startIn), out: make([]byte, 0, startOut),
 		loginBy: time.Now().Add(l.opts.LoginTimeout)}
 	c.src.c = c
-	if l.throttle != nil {
-		c.conn.WrapAuth(func(inner lifecycle.Authenticator) lifecycle.Authenticator {
-			c.auth = &throttledAuth{inner: inner, t: l.throttle, key: throttleKey(p.info.Remote)}
-			return c.auth
-		})
-	}
-	l.obs.Opened(p.info)
+	l.obs.opened(p.info)
 	c.how.Cause = c.run()
 	if c.how.Cause == causeListener {
 		c.how.Cause = cmp.Or(l.endedBy(p), CauseShutdown)
@@ -108,16 +105,18 @@ func (c *connLoop) read() (frame []byte, share int64, cause CloseCause, err erro
 	c.src.begin(waitCause)
 	// Frames up to largeFrame (and MaxFrame) are read whole into the
 	// connection's buffer; a larger one stops at its header.
-	frame, err = lifecycle.ReadFrame(&c.src, c.in[:0], min(largeFrame, opts.MaxFrame))
+	frame, err = codec.ReadFrame(&c.src, c.in[:0], min(largeFrame, opts.MaxFrame))
 	switch {
-	case errors.Is(err, lifecycle.ErrFrameSize):
+	case errors.Is(err, codec.ErrSize):
 		return frame, 0, 0, nil
-	case errors.Is(err, lifecycle.ErrFrameTooLarge):
+	case errors.Is(err, codec.ErrFrameTooLarge):
 		if size, _ := codec.FrameSize(frame); size <= opts.MaxFrame {
 			return c.readLarge(frame, size)
 		}
 		return frame, 0, 0, errOverCap
 	case err != nil:
+		// What arrived of the frame may be a login's credentials.
+		clear(frame[:cap(frame)])
 		return nil, 0, c.failed(err, c.src.cause), nil
 	}
 	if cap(frame) <= keepBuf {
@@ -151,8 +150,9 @@ func (c *connLoop) readLarge(header []byte, size int) ([]byte, int64, CloseCause
 	// arrives.
 	c.src.header.Reset(header)
 	big := make([]byte, 0, min(size, codec.HeaderSize+largeFrame))
-	frame, err := lifecycle.ReadFrame(io.MultiReader(&c.src.header, c.p.nc), big, size)
+	frame, err := codec.ReadFrame(io.MultiReader(&c.src.header, c.p.nc), big, size)
 	if err != nil {
+		clear(frame[:cap(frame)]) // what arrived may be a login's credentials
 		budget.release(share)
 		return nil, 0, c.failed(err, frameCause), nil
 	}
@@ -216,29 +216,37 @@ func (c *connLoop) failed(err error, deadline CloseCause) CloseCause {
 // answer hands frame to the Conn, writes the answer and reports what
 // happened. It returns the cause when the connection must end.
 func (c *connLoop) answer(frame []byte) CloseCause {
-	before := c.conn.State()
-	out, err := c.conn.Handle(frame, c.out[:0])
-	after := c.conn.State()
-	throttled := c.auth != nil && c.auth.refused
-	if c.auth != nil {
-		c.auth.refused = false
-	}
-	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(frame), Out: out, Err: err, Closed: after.Closed})
+	out, o, err := c.conn.Handle(frame, c.out[:0])
+	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(frame), Out: out, Err: err, Closed: o.After == lifecycle.PhaseClosed})
 	cause := c.write(out)
 	if cap(out) <= keepBuf {
 		c.out = out[:0]
 	} else {
 		c.out = make([]byte, 0, startOut)
 	}
-	c.report(frame, out, err, before, after, throttled)
+	c.report(o, err)
+	if holdsCredentials(o, err) {
+		// The Login hook has seen the username (it aliases the frame):
+		// the frame is done with, and its credentials go.
+		clear(frame[min(codec.HeaderSize, len(frame)):])
+	}
 	switch {
-	case after.Closed && len(out) > 0:
-		c.how.Reason = codec.EvictionReason(out[codec.HeaderSize-1])
+	case o.Answer == lifecycle.AnswerEviction:
+		c.how.Reason = o.Reason
 		return CauseEvicted
-	case after.Closed:
+	case o.After == lifecycle.PhaseClosed:
 		return CauseFrameSize
 	}
 	return cause
+}
+
+// holdsCredentials reports whether a frame Handle took may carry a password
+// or a token, to be cleared from the read buffer once answered: a login
+// (Register), a legacy login (NonReplicated with code 38 or 44, refused),
+// and a frame that was not looked at (dropped, or of an unusable size),
+// which may be a login whose header is damaged.
+func holdsCredentials(o *lifecycle.Outcome, err error) bool {
+	return o.IsLogin() || o.Code == codec.CodeLoginUser || o.Code == codec.CodeLoginWithPAT || err != nil
 }
 
 // write sends out, if anything, within WriteTimeout.
@@ -254,50 +262,30 @@ func (c *connLoop) write(out []byte) CloseCause {
 }
 
 // report tells the Listener and the Observer what a frame changed.
-func (c *connLoop) report(frame, out []byte, err error, before, after lifecycle.ConnState, throttled bool) {
-	obs, info := c.l.obs, c.p.info
-	if aerr := c.conn.TakeAnswerErr(); aerr != nil {
-		obs.AnswerFailed(info, aerr)
+func (c *connLoop) report(o *lifecycle.Outcome, err error) {
+	obs, info := &c.l.obs, c.p.info
+	if o.AnswerErr != nil {
+		obs.answerFailed(info, o.AnswerErr)
 	}
 	if errors.Is(err, lifecycle.ErrDropped) {
-		obs.Dropped(info, err)
+		obs.dropped(info, err)
 	}
-	if after.LoggedIn && after.Session != before.Session {
+	if o.LoggedIn() {
 		c.how.Logins++
 		c.loggedOut = false
 	}
 	switch {
-	case !before.LoggedIn && after.LoggedIn:
+	case o.Before != lifecycle.PhaseLoggedIn && o.After == lifecycle.PhaseLoggedIn:
 		c.l.setLoggedIn(c.p, true)
-	case before.LoggedIn && !after.LoggedIn && !after.Closed:
+	case o.LoggedOut():
 		c.l.setLoggedIn(c.p, false)
 		c.loginBy = time.Now().Add(c.l.opts.LoginTimeout)
 		c.loggedOut = true
-		obs.Logout(info)
+		obs.logout(info)
 	}
-	if len(out) > 0 && isRegister(frame) {
-		obs.Login(info, loginResult(out, after, before.Session, throttled))
+	if o.IsLogin() && o.Answer != lifecycle.AnswerNone {
+		obs.login(info, o.Login)
 	}
-}
-
-// isRegister reports whether frame is a valid login request.
-func isRegister(frame []byte) bool {
-	h, err := codec.DecodeRequestHeader(frame)
-	return err == nil && h.Operation == codec.OperationRegister
-}
-
-// loginResult reads the outcome of a login from its answer.
-func loginResult(out []byte, after lifecycle.ConnState, oldSession uint64, throttled bool) LoginResult {
-	if after.LoggedIn && after.Session != oldSession {
-		return LoginResult{OK: true, UserID: after.UserID, Session: after.Session}
-	}
-	r := LoginResult{Throttled: throttled}
-	if ev, err := codec.DecodeEviction(out); err == nil {
-		r.Reason = ev.Reason
-	} else if h, err := codec.DecodeReplyHeader(out); err == nil {
-		r.Status = h.Status
-	}
-	return r
 }
 
 // overCap answers a frame above MaxFrame: Eviction 6 if its header is a
@@ -308,28 +296,34 @@ func loginResult(out []byte, after lifecycle.ConnState, oldSession uint64, throt
 func (c *connLoop) overCap(header []byte) CloseCause {
 	h, err := codec.DecodeRequestHeader(header)
 	if err != nil {
-		c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(header), Err: lifecycle.ErrFrameTooLarge, Closed: true})
+		c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(header), Err: codec.ErrFrameTooLarge, Closed: true})
 		return CauseFrameSize
 	}
 	out, _ := codec.NewEviction(h.Client, codec.ReasonInvalidRequestBodySize).AppendTo(c.out[:0]) // a valid request's client is never zero
-	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(header), Out: out, Err: lifecycle.ErrFrameTooLarge, Closed: true})
+	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(header), Out: out, Err: codec.ErrFrameTooLarge, Closed: true})
 	c.how.Reason = codec.ReasonInvalidRequestBodySize
 	if c.write(out) == 0 {
 		c.linger(header)
 	}
 	if h.Operation == codec.OperationRegister {
-		c.l.obs.Login(c.p.info, LoginResult{Reason: codec.ReasonInvalidRequestBodySize})
+		c.l.obs.login(c.p.info, lifecycle.Login{Reason: codec.ReasonInvalidRequestBodySize})
 	}
 	return CauseEvicted
 }
 
 // linger half-closes the connection and discards the rest of the frame
-// for at most lingerTimeout.
+// for at most lingerTimeout. The body goes through the connection's own
+// buffer, cleared after, not through io.Discard's shared ones: it may be a
+// login's credentials.
 func (c *connLoop) linger(header []byte) {
 	size, _ := codec.FrameSize(header)
 	if cw, ok := c.p.nc.(interface{ CloseWrite() error }); ok {
 		_ = cw.CloseWrite()
 	}
 	_ = c.p.nc.SetReadDeadline(time.Now().Add(min(lingerTimeout, c.l.opts.ReadTimeout)))
-	_, _ = io.CopyN(io.Discard, c.p.nc, int64(size-codec.HeaderSize))
+	buf := c.in[:cap(c.in)] // header is no longer read: it may alias buf
+	// Only Write: io.Discard's ReadFrom would bring its own buffer.
+	sink := struct{ io.Writer }{io.Discard}
+	_, _ = io.CopyBuffer(sink, io.LimitReader(c.p.nc, int64(size-codec.HeaderSize)), buf)
+	clear(buf)
 }

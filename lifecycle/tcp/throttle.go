@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
 )
 
@@ -151,40 +150,30 @@ func (t *throttle) pad() {
 	}
 }
 
-// throttledAuth is the Authenticator of one connection when the Listener
-// throttles failed logins: over its address's budget it answers as a wrong
-// password or token would be answered, after about the usual time, without
-// asking the real Authenticator.
-type throttledAuth struct {
-	inner lifecycle.Authenticator
+// guard is one connection's lifecycle.Guard: it spends a token of the
+// connection's address before each credential check, gives it back after
+// a check that succeeded, and makes a refused login take about as long as a
+// check does, so that the answer's timing does not say it was throttled.
+type guard struct {
 	t     *throttle
 	key   netip.Addr
-	// refused is set when a check was skipped; the connection's goroutine
-	// reads and clears it after each frame.
-	refused bool
+	start time.Time // when the check Allow let run began
 }
 
-// Password implements Authenticator.
-func (a *throttledAuth) Password(username []byte, password codec.Secret) (uint32, error) {
-	return a.check(lifecycle.ErrInvalidCredentials, func() (uint32, error) { return a.inner.Password(username, password) })
-}
-
-// Token implements Authenticator.
-func (a *throttledAuth) Token(token codec.Secret) (uint32, error) {
-	return a.check(lifecycle.ErrInvalidToken, func() (uint32, error) { return a.inner.Token(token) })
-}
-
-func (a *throttledAuth) check(refusal error, real func() (uint32, error)) (uint32, error) {
-	if !a.t.take(a.key, time.Now()) {
-		a.refused = true
-		a.t.pad()
-		return 0, refusal
+// Allow implements lifecycle.Guard.
+func (g *guard) Allow(lifecycle.Attempt) bool {
+	if !g.t.take(g.key, time.Now()) {
+		g.t.pad()
+		return false
 	}
-	start := time.Now()
-	userID, err := real()
-	a.t.observe(time.Since(start))
-	if err == nil {
-		a.t.refund(a.key, time.Now())
+	g.start = time.Now()
+	return true
+}
+
+// Checked implements lifecycle.Guard.
+func (g *guard) Checked(_ lifecycle.Attempt, ok bool) {
+	g.t.observe(time.Since(g.start))
+	if ok {
+		g.t.refund(g.key, time.Now())
 	}
-	return userID, err
 }

@@ -1,14 +1,12 @@
 package tcp
 
 import (
-	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
+	"math"
 	"net"
 	"net/netip"
 	"testing"
 	"time"
-
-	"github.com/stretchr/testify/require"
 )
 
 // TestThrottleBucket: a burst, then the refill rate, with successes given
@@ -18,20 +16,38 @@ func TestThrottleBucket(t *testing.T) {
 	key := netip.MustParseAddr("192.0.2.1")
 	t0 := time.Unix(1000, 0)
 	for i := range 3 {
-		require.True(t, th.take(key, t0), "burst token %d", i)
+		if !th.take(key, t0) {
+			t.Fatalf("burst token %d: take = false, want true", i)
+		}
 	}
-	require.False(t, th.take(key, t0), "the burst is spent")
-	require.False(t, th.take(key, t0.Add(400*time.Millisecond)), "0.8 tokens refilled")
-	require.True(t, th.take(key, t0.Add(500*time.Millisecond)), "one token per 1/rate")
-	require.False(t, th.take(key, t0.Add(500*time.Millisecond)))
+	if th.take(key, t0) {
+		t.Fatalf("the burst is spent: take = true, want false")
+	}
+	if th.take(key, t0.Add(400*time.Millisecond)) {
+		t.Fatalf("0.8 tokens refilled: take = true, want false")
+	}
+	if !th.take(key, t0.Add(500*time.Millisecond)) {
+		t.Fatalf("one token per 1/rate: take = false, want true")
+	}
+	if th.take(key, t0.Add(500*time.Millisecond)) {
+		t.Fatalf("take after the refilled token = true, want false")
+	}
 	th.refund(key, t0.Add(500*time.Millisecond))
-	require.True(t, th.take(key, t0.Add(500*time.Millisecond)), "a success gives its token back")
-	later := t0.Add(time.Hour)
-	for range 3 {
-		require.True(t, th.take(key, later))
+	if !th.take(key, t0.Add(500*time.Millisecond)) {
+		t.Fatalf("a success gives its token back: take = false, want true")
 	}
-	require.False(t, th.take(key, later), "refilled to the burst, not beyond")
-	require.True(t, th.take(netip.MustParseAddr("192.0.2.2"), t0), "other addresses have their own")
+	later := t0.Add(time.Hour)
+	for i := range 3 {
+		if !th.take(key, later) {
+			t.Fatalf("token %d an hour later: take = false, want true", i)
+		}
+	}
+	if th.take(key, later) {
+		t.Fatalf("refilled to the burst, not beyond: take = true, want false")
+	}
+	if !th.take(netip.MustParseAddr("192.0.2.2"), t0) {
+		t.Fatalf("other addresses have their own: take = false, want true")
+	}
 }
 
 func TestThrottleKey(t *testing.T) {
@@ -45,7 +61,9 @@ func TestThrottleKey(t *testing.T) {
 		{&net.UDPAddr{IP: net.IPv4(192, 0, 2, 7), Port: 9}, "192.0.2.7"},
 		{nil, "invalid IP"},
 	} {
-		require.Equal(t, c.want, throttleKey(c.addr).String(), "%v", c.addr)
+		if got := throttleKey(c.addr).String(); got != c.want {
+			t.Fatalf("throttleKey(%v) = %s, want %s", c.addr, got, c.want)
+		}
 	}
 }
 
@@ -55,49 +73,39 @@ func TestThrottlePrune(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	for i := range maxThrottled + 10 {
 		key := netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)})
-		require.True(t, th.take(key, t0))
-		require.LessOrEqual(t, len(th.buckets), maxThrottled)
+		if !th.take(key, t0) {
+			t.Fatalf("take(%v) = false, want true", key)
+		}
+		if n := len(th.buckets); n > maxThrottled {
+			t.Fatalf("%d addresses remembered, want at most %d", n, maxThrottled)
+		}
 	}
 }
 
-// countAuth fails every password and counts the calls.
-type countAuth struct{ calls int }
-
-func (c *countAuth) Password(_ []byte, p codec.Secret) (uint32, error) {
-	c.calls++
-	if p.Equal([]byte("right")) {
-		return 1, nil
+// TestGuard: the guard lets checks through while the address has budget,
+// successes cost nothing, and once failures have spent it every check is
+// refused, the right credentials' too, until the bucket refills.
+func TestGuard(t *testing.T) {
+	g := &guard{t: newThrottle(2, 0.001), key: netip.MustParseAddr("192.0.2.1")}
+	a := lifecycle.Attempt{Username: []byte("iggy")}
+	for i := range 5 {
+		if !g.Allow(a) {
+			t.Fatalf("check %d after successes: Allow = false, want true", i)
+		}
+		g.Checked(a, true)
 	}
-	return 0, lifecycle.ErrInvalidCredentials
-}
-
-func (c *countAuth) Token(codec.Secret) (uint32, error) {
-	c.calls++
-	return 0, lifecycle.ErrUserInactive
-}
-
-// TestThrottledAuth: over budget nothing reaches the Authenticator, the
-// refusal is the one a wrong credential gets, and successes cost nothing.
-func TestThrottledAuth(t *testing.T) {
-	inner := &countAuth{}
-	a := &throttledAuth{inner: inner, t: newThrottle(2, 0.001), key: netip.MustParseAddr("192.0.2.1")}
-	for range 5 {
-		id, err := a.Password(nil, codec.NewSecret([]byte("right")))
-		require.NoError(t, err)
-		require.EqualValues(t, 1, id)
+	for i := range 2 {
+		if !g.Allow(a) {
+			t.Fatalf("a failure spends one token: failure %d: Allow = false, want true", i)
+		}
+		g.Checked(a, false)
 	}
-	require.False(t, a.refused)
-	_, err := a.Token(codec.Secret{})
-	require.ErrorIs(t, err, lifecycle.ErrUserInactive, "the real answer while under budget")
-	_, err = a.Password(nil, codec.NewSecret([]byte("wrong")))
-	require.ErrorIs(t, err, lifecycle.ErrInvalidCredentials)
-	require.Equal(t, 7, inner.calls)
-	_, err = a.Password(nil, codec.NewSecret([]byte("right")))
-	require.ErrorIs(t, err, lifecycle.ErrInvalidCredentials, "over budget even the right password fails")
-	_, err = a.Token(codec.Secret{})
-	require.ErrorIs(t, err, lifecycle.ErrInvalidToken)
-	require.True(t, a.refused)
-	require.Equal(t, 7, inner.calls, "without asking the Authenticator")
+	if g.Allow(a) {
+		t.Fatalf("over budget no check runs: Allow = true, want false")
+	}
+	if g.Allow(lifecycle.Attempt{Token: true}) {
+		t.Fatalf("tokens share the address's budget: Allow(token) = true, want false")
+	}
 }
 
 // TestThrottlePad: a throttled refusal takes about as long as the checks
@@ -107,7 +115,12 @@ func TestThrottlePad(t *testing.T) {
 	th.observe(20 * time.Millisecond)
 	start := time.Now()
 	th.pad()
-	require.GreaterOrEqual(t, time.Since(start), 20*time.Millisecond)
+	if d := time.Since(start); d < 20*time.Millisecond {
+		t.Fatalf("pad took %v, want at least 20ms", d)
+	}
 	th.observe(10 * time.Microsecond) // an average: 20ms + (10µs-20ms)/8
-	require.InDelta(t, float64(17500*time.Microsecond), float64(th.checkNanos.Load()), float64(10*time.Microsecond))
+	got, want, delta := th.checkNanos.Load(), 17500*time.Microsecond, 10*time.Microsecond
+	if math.Abs(float64(want)-float64(got)) > float64(delta) {
+		t.Fatalf("checkNanos = %v, want %v ± %v", time.Duration(got), want, delta)
+	}
 }

@@ -1,0 +1,79 @@
+package codec
+
+import (
+	"errors"
+	"io"
+)
+
+// ErrFrameTooLarge is what ReadFrame returns for a frame whose size is
+// valid on the wire but above the limit it was given: the body is not
+// read. A server that caps frames may answer a valid request header so
+// with Eviction 6 (InvalidRequestBodySize) and close (WIRE.md section 7,
+// point 8).
+var ErrFrameTooLarge = errors.New("codec: frame above the reader's limit")
+
+// ReadFrame reads one frame from r (a 256-byte header, then the body its
+// size announces) and appends it to dst: the stream reader beside
+// FrameSize, for a client reading a server's answers and a server reading
+// requests.
+//
+//   - A size outside 256..MaxFrameSize is FrameSize's *Error (matching
+//     ErrSize, rule frame.size): the stream cannot be read further.
+//   - A size above limit (at most MaxFrameSize counts) is ErrFrameTooLarge;
+//     the body is not read.
+//
+// On either, dst is returned with the 256-byte header appended, so that a
+// server can answer or trace it; on a read error dst is returned with its
+// length unchanged. Memory grows with the bytes that actually arrive,
+// never with what the size field claims.
+func ReadFrame(r io.Reader, dst []byte, limit int) ([]byte, error) {
+	start := len(dst)
+	dst, err := appendFull(r, dst, HeaderSize)
+	if err != nil {
+		return dst[:start], err
+	}
+	size, err := FrameSize(dst[start:])
+	switch {
+	case err != nil:
+		return dst, err
+	case size > limit:
+		return dst, ErrFrameTooLarge
+	}
+	if dst, err = appendFull(r, dst, size-HeaderSize); err != nil {
+		return dst[:start], err
+	}
+	return dst, nil
+}
+
+// readChunk bounds how far a buffer grows ahead of the bytes read into it.
+const readChunk = 64 << 10
+
+// appendFull reads exactly n bytes from r and appends them to dst. Its
+// capacity grows with what has arrived, to at most twice that or readChunk
+// beyond it, and never past the n bytes announced: a peer announcing a
+// large frame and sending nothing costs no large allocation, and one that
+// sends it all costs one copy per doubling, not one per chunk. On error the
+// bytes read so far are appended.
+func appendFull(r io.Reader, dst []byte, n int) ([]byte, error) {
+	end := len(dst) + n
+	for len(dst) < end {
+		at := len(dst)
+		step := min(end-at, readChunk)
+		if cap(dst)-at < step {
+			dst = regrow(dst, min(end, max(2*cap(dst), at+step)))
+		}
+		dst = dst[:at+step]
+		got, err := io.ReadFull(r, dst[at:])
+		if err != nil {
+			return dst[:at+got], err
+		}
+	}
+	return dst, nil
+}
+
+// regrow copies b into a new buffer of capacity c.
+func regrow(b []byte, c int) []byte {
+	nb := make([]byte, len(b), c)
+	copy(nb, b)
+	return nb
+}

@@ -1,0 +1,86 @@
+package codec_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"runtime"
+	"testing"
+
+	"github.com/iggywire/iggywire/codec"
+)
+
+// pingFrame is a valid NonReplicated request frame with body.
+func pingFrame(t *testing.T, body []byte) []byte {
+	t.Helper()
+	h := codec.RequestHeader{Client: codec.Uint128From(0xA1), Request: 1, Operation: codec.OperationNonReplicated, Code: codec.CodePing}
+	f, err := codec.AppendRequestFrame(nil, h, body)
+	if err != nil {
+		t.Fatalf("AppendRequestFrame: %v", err)
+	}
+	return f
+}
+
+// TestReadFrameClaimCostsNothing: a header announcing 64 MiB followed by
+// nothing costs about what arrived, not what was claimed.
+func TestReadFrameClaimCostsNothing(t *testing.T) {
+	hdr := pingFrame(t, nil)
+	binary.LittleEndian.PutUint32(hdr[48:], codec.MaxFrameSize)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := codec.ReadFrame(bytes.NewReader(hdr), nil, codec.MaxFrameSize)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, io.EOF) {
+		t.Fatalf("ReadFrame of a header alone: err = %v, want io.EOF (the body never came)", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got >= 1<<20 {
+		t.Errorf("a 64 MiB claim allocated %d bytes, want under 1 MiB", got)
+	}
+}
+
+func TestReadFrame(t *testing.T) {
+	ping, withBody := pingFrame(t, nil), pingFrame(t, []byte("body"))
+	r := bytes.NewReader(append(append([]byte(nil), ping...), withBody...))
+	f, err := codec.ReadFrame(r, []byte("x"), codec.MaxFrameSize)
+	if err != nil || !bytes.Equal(f, append([]byte("x"), ping...)) {
+		t.Fatalf("first frame = %x, %v; want x then the ping", f, err)
+	}
+	f, err = codec.ReadFrame(r, nil, codec.MaxFrameSize)
+	if err != nil || string(f[codec.HeaderSize:]) != "body" {
+		t.Fatalf("second frame = %x, %v; want its body", f, err)
+	}
+	f, err = codec.ReadFrame(r, []byte("x"), codec.MaxFrameSize)
+	if !errors.Is(err, io.EOF) || string(f) != "x" {
+		t.Fatalf("at the end: %q, %v; want dst as it was and io.EOF", f, err)
+	}
+
+	bad := append([]byte(nil), ping...)
+	binary.LittleEndian.PutUint32(bad[48:], 1)
+	f, err = codec.ReadFrame(bytes.NewReader(bad), []byte("x"), codec.MaxFrameSize)
+	var ce *codec.Error
+	if !errors.Is(err, codec.ErrSize) || !errors.As(err, &ce) || ce.Offset != 48 {
+		t.Fatalf("size 1: err = %v, want an ErrSize *Error at offset 48", err)
+	}
+	if !bytes.Equal(f, append([]byte("x"), bad...)) {
+		t.Errorf("an unusable size returned %x, want dst with the header", f)
+	}
+}
+
+// TestReadFrameLimit: a frame above the limit stops at its header, and the
+// rest of the stream is not read.
+func TestReadFrameLimit(t *testing.T) {
+	frame := pingFrame(t, []byte("body"))
+	r := bytes.NewReader(frame)
+	f, err := codec.ReadFrame(r, nil, len(frame)-1)
+	if !errors.Is(err, codec.ErrFrameTooLarge) {
+		t.Fatalf("over the limit: err = %v, want ErrFrameTooLarge", err)
+	}
+	if !bytes.Equal(f, frame[:codec.HeaderSize]) || r.Len() != 4 {
+		t.Errorf("over the limit: got %d bytes with %d unread, want the header alone and the body unread", len(f), r.Len())
+	}
+	f, err = codec.ReadFrame(bytes.NewReader(frame), nil, len(frame))
+	if err != nil || !bytes.Equal(f, frame) {
+		t.Errorf("a frame of exactly the limit: %x, %v; want it whole", f, err)
+	}
+}
