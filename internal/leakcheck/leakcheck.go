@@ -3,6 +3,11 @@
 // with flags, by value, by pointer, in containers and in an unexported
 // field; encoding/json; slog's text and JSON handlers), and looks for the
 // secret's bytes in the output. The lifecycle tests and a fuzz target use it.
+//
+// It imports only the standard library (and this module), since the
+// product packages' tests import it. Its subpackage reflectprint does the
+// same with the third-party printers that walk unexported fields, for the
+// tests that may import them.
 package leakcheck
 
 import (
@@ -12,6 +17,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -23,6 +30,10 @@ import (
 // hidden keeps a value in an unexported field: fmt cannot call its methods
 // there and walks it by reflection instead.
 type hidden[T any] struct{ v T }
+
+// Hide returns v in an unexported field of a struct, where printers cannot
+// call v's methods.
+func Hide[T any](v T) any { return hidden[T]{v} }
 
 // PrintForms returns every printed form of v this package knows, by how
 // it was printed: each fmt verb with and without flags, Sprint and
@@ -48,24 +59,113 @@ func PrintForms(v any) map[string]string {
 	return out
 }
 
-// secretForms are the ways a secret's bytes could show in text.
+// secretForms are the ways a secret's bytes could show in text: the bytes
+// themselves, quoted, in hex (plain, spaced, upper case, as a Go []byte
+// literal, its element list, and a hex dump's first line), in decimal, and
+// in base64. NewMatcher adds how a pointer to the first byte prints.
 func secretForms(secret []byte) []string {
 	h := hex.EncodeToString(secret)
 	dec := make([]string, len(secret))
+	goHex := make([]string, len(secret))
 	for i, c := range secret {
 		dec[i] = strconv.Itoa(int(c))
+		goHex[i] = fmt.Sprintf("%#x", c)
 	}
 	spaced := strings.TrimSpace(fmt.Sprintf("% x", secret))
-	return []string{
+	quoted := strconv.Quote(string(secret))
+	forms := []string{
 		string(secret), h, strings.ToUpper(h), spaced, strings.ToUpper(spaced), strings.Join(dec, " "), strings.Join(dec, ","),
-		strconv.Quote(string(secret))[1 : len(strconv.Quote(string(secret)))-1],
-		base64.StdEncoding.EncodeToString(secret), fmt.Sprintf("%#v", secret),
+		quoted[1 : len(quoted)-1],
+		base64.StdEncoding.EncodeToString(secret), fmt.Sprintf("%#v", secret), strings.Join(goHex, ", "),
 	}
+	// A hex dump (go-spew prints a []byte so) breaks the hex after every 8
+	// bytes and the line after 16: its first line's hex part.
+	if len(secret) > 8 {
+		line := hex.Dump(secret[:min(len(secret), 16)])
+		forms = append(forms, strings.TrimSpace(line[10:58]))
+	}
+	return forms
 }
 
-// secretHolders returns one value of every type of the module that holds a
-// password or a token, each holding secret.
-func secretHolders(secret []byte) (map[string]any, error) {
+// Matcher finds a secret in printed text: in any of the forms of
+// secretForms, or as a pointer to the secret's first byte shown with the
+// byte's value, which is what a printer that follows pointers prints for a
+// secret held as a typed pointer and a length. Build one per secret and
+// reuse it.
+type Matcher struct {
+	forms []string // substrings that show the secret
+	first []gated  // what shows its first byte
+}
+
+// gated are forms of the first byte that only a text containing gate can
+// hold: most texts lack it, so one substring search rules them all out.
+type gated struct {
+	gate  string
+	forms []string
+	res   []*regexp.Regexp
+}
+
+// NewMatcher returns a Matcher for secret.
+//
+// The first byte's forms, for a byte 81 (0x51), are go-spew's Sdump,
+// (*uint8)(81) and (*uint8)(0xADDR)(81); its formatter's %#v,
+// (*uint8)(0xADDR)81, and %+v, <*>(0xADDR)81 or <*>81; kr/pretty's
+// &uint8(0x51) (and uint8(81)); go-cmp's &81; and kr/pretty's Diff,
+// p: 81 != 82.
+func NewMatcher(secret []byte) *Matcher {
+	m := &Matcher{}
+	seen := map[string]bool{}
+	for _, f := range secretForms(secret) {
+		if !seen[f] {
+			seen[f] = true
+			m.forms = append(m.forms, f)
+		}
+	}
+	if len(secret) == 0 {
+		return m
+	}
+	n, h := strconv.Itoa(int(secret[0])), fmt.Sprintf("%#x", secret[0])
+	m.first = []gated{
+		{gate: "uint8", forms: []string{"(*uint8)(" + n + ")", "uint8(" + n + ")", "uint8(" + h + ")"},
+			res: []*regexp.Regexp{regexp.MustCompile(`\(\*uint8\)\(0x[0-9a-f]+\)\(?` + n + `\b`)}},
+		{gate: "<*>", res: []*regexp.Regexp{regexp.MustCompile(`<\*>(?:\(0x[0-9a-f]+\))?` + n + `\b`)}},
+		{gate: "&" + n, res: []*regexp.Regexp{regexp.MustCompile(`&` + n + `(?:[^\w.]|$)`)}},
+		{gate: "!=", forms: []string{": " + n + " != "}, res: []*regexp.Regexp{regexp.MustCompile(`!= ` + n + `\b`)}},
+	}
+	return m
+}
+
+// Find returns the form in which text shows the secret, or "".
+func (m *Matcher) Find(text string) string {
+	for _, f := range m.forms {
+		if strings.Contains(text, f) {
+			return f
+		}
+	}
+	for _, g := range m.first {
+		if !strings.Contains(text, g.gate) {
+			continue
+		}
+		for _, f := range g.forms {
+			if strings.Contains(text, f) {
+				return f
+			}
+		}
+		for _, re := range g.res {
+			if f := re.FindString(text); f != "" {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
+// Holders returns one value of every type of the module that holds a
+// password or a token, each holding secret: by value, by typed pointer, in
+// a slice and a map, and in an unexported field; the keys name them. Two
+// calls with secrets of the same length give values that differ only in
+// the secret.
+func Holders(secret []byte) (map[string]any, error) {
 	s := codec.NewSecret(secret)
 	info := codec.ClientVersionInfo{Protocol: codec.MustPack(0, 11, 0), SDKName: []byte("go-sdk"), SDKVersion: []byte("0.1.0")}
 	login := codec.LoginRegister{Info: info, Username: []byte("iggy"), Password: s, Context: []byte("ctx")}
@@ -95,7 +195,9 @@ func secretHolders(secret []byte) (map[string]any, error) {
 	out := map[string]any{}
 	for name, v := range values {
 		out[name] = v
-		out["*"+name] = &v
+		ptr := reflect.New(reflect.TypeOf(v)) // *LoginRegister, not *any
+		ptr.Elem().Set(reflect.ValueOf(v))
+		out["*"+name] = ptr.Interface()
 		out["[]"+name] = []any{v}
 		out["map of "+name] = map[string]any{"k": v}
 	}
@@ -118,17 +220,15 @@ func secretHolders(secret []byte) (map[string]any, error) {
 // most 255 bytes, so that every holder can be built with it, and long or
 // distinctive enough not to occur in the printed text by chance.
 func Leak(secret []byte) (string, error) {
-	holders, err := secretHolders(secret)
+	holders, err := Holders(secret)
 	if err != nil {
 		return "", err
 	}
-	forms := secretForms(secret)
+	m := NewMatcher(secret)
 	for name, v := range holders {
 		for how, text := range PrintForms(v) {
-			for _, f := range forms {
-				if strings.Contains(text, f) {
-					return fmt.Sprintf("%s printed with %s shows the secret as %q: %s", name, how, f, text), nil
-				}
+			if f := m.Find(text); f != "" {
+				return fmt.Sprintf("%s printed with %s shows the secret as %q: %s", name, how, f, text), nil
 			}
 		}
 	}
@@ -138,12 +238,10 @@ func Leak(secret []byte) (string, error) {
 // Shows reports whether b, held plainly in an unexported field, shows in
 // the printed forms: the probe that proves Leak can see printed bytes.
 func Shows(b []byte) bool {
-	forms := secretForms(b)
-	for _, text := range PrintForms(hidden[[]byte]{b}) {
-		for _, f := range forms {
-			if strings.Contains(text, f) {
-				return true
-			}
+	m := NewMatcher(b)
+	for _, text := range PrintForms(Hide(b)) {
+		if m.Find(text) != "" {
+			return true
 		}
 	}
 	return false
