@@ -18,7 +18,7 @@ func TestREADMEQuotesExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"ExampleAppendRequestFrame", "ExampleSplitResult"} {
+	for _, name := range []string{"ExampleAppendRequestFrame", "ExampleReadFrame"} {
 		start := strings.Index(string(src), "func "+name+"() {")
 		if start < 0 {
 			t.Fatalf("%s not in example_test.go", name)

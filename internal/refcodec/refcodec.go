@@ -1,6 +1,6 @@
 // Package refcodec is a deliberately plain, obviously-correct reference
 // implementation of the Apache Iggy connection-lifecycle wire format
-// described in spec/WIRE.md.
+// described in docs/WIRE.md.
 //
 // It exists only as a differential oracle: property tests, fuzz targets and
 // benchmarks run the hand-optimised codec package and this package on the
