@@ -33,13 +33,26 @@ func promoteAll(c config, stdout io.Writer) error {
 	}
 	for _, t := range targets {
 		srcs := []string{filepath.Join(cache, t), filepath.Join(c.pkg, "testdata", "fuzz", t)}
-		n, err := Promote(filepath.Join(c.root, fuzzload.CorpusDir, t), srcs, c.max)
+		dst := filepath.Join(c.root, fuzzload.CorpusDir, t)
+		n, err := Promote(dst, srcs, c.max)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%-24s %d promoted\n", t, n)
+		held, err := contentHashes(dst)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%-24s %d promoted, %d of at most %d held%s\n", t, n, len(held), c.max, atCap(len(held), c.max))
 	}
 	return nil
+}
+
+// atCap says why nothing more can be promoted into a full folder.
+func atCap(held, max int) string {
+	if held < max {
+		return ""
+	}
+	return " (at the cap: -max N raises it)"
 }
 
 // Promote copies inputs from the srcs directories into dst as raw files

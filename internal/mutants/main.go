@@ -63,6 +63,7 @@ func runAll(only string, verbose bool) error {
 	for _, l := range summary {
 		fmt.Println("  ", l)
 	}
+	fmt.Printf("== %d of %d mutants caught\n", len(summary)-len(survived), len(summary))
 	if len(survived) > 0 {
 		return fmt.Errorf("mutants no property caught: %s", strings.Join(survived, ", "))
 	}
