@@ -49,6 +49,7 @@ func checkBody[T any](t *testing.T, api bodyAPI[T], src []byte) {
 		t.Fatalf("%s: decoded value fails AppendTo: %v", api.name, err)
 	}
 	checkAppended(t, api.name, out, src[:n])
+	checkAPIs(t, api.name, v, src[:n])
 	for i, fld := range api.fields(v) {
 		checkAlias(t, fmt.Sprintf("%s field %d", api.name, i), src[:n], fld)
 	}

@@ -52,6 +52,10 @@ func splitModel(body []byte) (payload []byte, code uint32, truncated bool) {
 func FuzzFrame(f *testing.F) {
 	seed(f)
 	f.Fuzz(func(t *testing.T, stream []byte) {
+		// Read as a transport would, without a cap and with one that
+		// only a frame with no body passes.
+		checkReadFrame(t, stream, codec.MaxFrameSize)
+		checkReadFrame(t, stream, codec.HeaderSize)
 		for len(stream) > 0 {
 			size, ok := checkFraming(t, stream)
 			if !ok || size > len(stream) {
@@ -104,14 +108,20 @@ func checkFrame(t *testing.T, frame []byte) {
 			if err != nil || !bytes.Equal(out, frame) {
 				t.Fatalf("AppendRequestFrame does not rebuild the frame: %v", err)
 			}
+			checkAPIs(t, "RequestHeader", h, frame[:codec.HeaderSize])
 		}
 	case codec.CommandReply:
 		if h, err := codec.DecodeReplyHeader(frame); err == nil {
 			checkReplyFrame(t, h, frame)
+			checkAPIs(t, "ReplyHeader", h, frame[:codec.HeaderSize])
 		}
 	case codec.CommandEviction:
-		if _, err := codec.DecodeEviction(frame); err == nil && len(frame) != codec.HeaderSize {
+		e, err := codec.DecodeEviction(frame)
+		if err == nil && len(frame) != codec.HeaderSize {
 			t.Fatalf("an eviction of size %d decoded", len(frame))
+		}
+		if err == nil {
+			checkAPIs(t, "Eviction", e, frame)
 		}
 	default:
 		checkNoHeaderDecodes(t, frame)

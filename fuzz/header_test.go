@@ -57,6 +57,7 @@ func checkHeader[T any](t *testing.T, api headerAPI[T], src []byte) {
 		t.Fatalf("%s: decoded header fails AppendTo: %v", api.name, err)
 	}
 	checkAppended(t, api.name, out, src[:codec.HeaderSize])
+	checkAPIs(t, api.name, h, src[:codec.HeaderSize])
 	if c, err := codec.PeekCommand(src); err != nil || c != api.command {
 		t.Fatalf("%s: PeekCommand = %v, %v", api.name, c, err)
 	}

@@ -1,0 +1,89 @@
+package fuzz
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/iggywire/iggywire/codec"
+)
+
+// checkAPIs holds a decoded message v, whose encoding is enc, to the
+// methods every message type has besides AppendTo: AppendBinary appends
+// the same bytes, String names the type and never fails, and a body is
+// Equal to its Clone and to itself.
+func checkAPIs(t *testing.T, name string, v any, enc []byte) {
+	t.Helper()
+	type appender interface {
+		AppendBinary([]byte) ([]byte, error)
+	}
+	if a, ok := v.(appender); ok {
+		out, err := a.AppendBinary(append([]byte(nil), prefix...))
+		if err != nil || !bytes.Equal(out[len(prefix):], enc) || string(out[:len(prefix)]) != prefix {
+			t.Fatalf("%s: AppendBinary = %x, %v; AppendTo wrote %x", name, out, err, enc)
+		}
+	}
+	if s, ok := v.(interface{ String() string }); ok {
+		if got := s.String(); !strings.HasPrefix(got, reflect.TypeOf(v).Name()+"{") {
+			t.Fatalf("%s: String() = %q", name, got)
+		}
+	}
+	rv := reflect.ValueOf(v)
+	if eq := rv.MethodByName("Equal"); eq.IsValid() {
+		clone := rv.MethodByName("Clone").Call(nil)[0]
+		if !eq.Call([]reflect.Value{clone})[0].Bool() || !eq.Call([]reflect.Value{rv})[0].Bool() {
+			t.Fatalf("%s: a value is not Equal to its Clone or to itself", name)
+		}
+	}
+}
+
+// checkReadFrame reads stream with codec.ReadFrame, one byte per Read
+// and into a buffer that must grow, and holds every frame, error and
+// stop to what FrameSize says of the same bytes. limit caps the frames
+// read as a transport would.
+func checkReadFrame(t *testing.T, stream []byte, limit int) {
+	r := iotest.OneByteReader(bytes.NewReader(stream))
+	rest := stream
+	for {
+		dst := make([]byte, 1, 2) // one byte of the caller's, kept
+		dst[0] = 0xAA
+		got, err := codec.ReadFrame(r, dst, limit)
+		if len(got) == 0 || got[0] != 0xAA {
+			t.Fatal("ReadFrame lost the bytes dst held")
+		}
+		got = got[1:]
+		if len(rest) < codec.HeaderSize {
+			if err == nil || len(got) != 0 {
+				t.Fatalf("ReadFrame of %d bytes left: %d bytes, %v; want nothing and a read error", len(rest), len(got), err)
+			}
+			return
+		}
+		size, serr := codec.FrameSize(rest)
+		switch {
+		case serr != nil:
+			if !errors.Is(err, codec.ErrSize) || !bytes.Equal(got, rest[:codec.HeaderSize]) {
+				t.Fatalf("unusable size: ReadFrame = %d bytes, %v; want the header and ErrSize", len(got), err)
+			}
+			return
+		case size > limit:
+			if !errors.Is(err, codec.ErrFrameTooLarge) || !bytes.Equal(got, rest[:codec.HeaderSize]) {
+				t.Fatalf("size %d above %d: ReadFrame = %d bytes, %v; want the header and ErrFrameTooLarge", size, limit, len(got), err)
+			}
+			return
+		case size > len(rest):
+			// io.EOF when no body byte came at all, as io.ReadFull says.
+			if !(errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)) || len(got) != 0 {
+				t.Fatalf("size %d with %d bytes: ReadFrame = %d bytes, %v; want nothing and an EOF", size, len(rest), len(got), err)
+			}
+			return
+		}
+		if err != nil || !bytes.Equal(got, rest[:size]) {
+			t.Fatalf("ReadFrame = %d bytes, %v; want the frame of %d bytes", len(got), err, size)
+		}
+		rest = rest[size:]
+	}
+}
