@@ -5,27 +5,6 @@
 # a scratch copy of the repository ($SRC/iggywire): the rewrites below
 # never reach the working tree.
 
-# Every Fuzz* function in fuzz/, one per line; internal/fuzzrun's tests
-# fail if this list and fuzz/ disagree.
-targets=(
-	FuzzBuildBodies
-	FuzzBuildHeaders
-	FuzzClient
-	FuzzClientVersionInfo
-	FuzzConn
-	FuzzDifferential
-	FuzzEviction
-	FuzzFrame
-	FuzzLoginRegister
-	FuzzLoginRegisterPAT
-	FuzzLoginReply
-	FuzzParseVersion
-	FuzzReplyHeader
-	FuzzRequestHeader
-	FuzzSecretPrinting
-	FuzzSplitResult
-)
-
 # The shim compile_native_go_fuzzer puts in place of package testing, pinned.
 shim=github.com/AdamKorcz/go-118-fuzz-build/testing@v0.0.0-20250520111509-a70c2aa677fa
 pkg=github.com/iggywire/iggywire/fuzz
@@ -39,6 +18,17 @@ cd "$SRC/iggywire"
 # command below, compile_native_go_fuzzer's included, uses the root module
 # alone.
 export GOWORK=off
+
+# Every Fuzz* function in fuzz/, as `go test -list` finds them (one name a
+# line, then "ok ..."), read before the rewrites below make fuzz/ a
+# non-test package. The assignment fails the build if go test does.
+list=$(go test ./fuzz -list '^Fuzz')
+mapfile -t targets < <(printf '%s\n' "$list" | grep '^Fuzz' | LC_ALL=C sort)
+if [ "${#targets[@]}" -eq 0 ]; then
+	echo "build.sh: go test -list found no fuzz target in fuzz/" >&2
+	exit 1
+fi
+echo "build.sh: ${#targets[@]} fuzz targets: ${targets[*]}"
 
 # Seeds first, while fuzz/ is still a test package: raw inputs become the
 # length-prefixed form the built harness reads its []byte argument from.
