@@ -1,6 +1,8 @@
 package codectest_test
 
 import (
+	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -10,10 +12,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/codectest"
 )
 
-// TestSentinelsAreErrorsGo: the list holds, in order, one value for each
+// TestSentinelsAreErrorsGo: the list (Classes, and Sentinels derived from
+// it) holds, in order, one value for each
 // exported errors.New variable of codec/errors.go, with its text; a sentinel
 // added to the codec and forgotten here fails this test.
 func TestSentinelsAreErrorsGo(t *testing.T) {
@@ -49,4 +53,27 @@ func TestSentinelsAreErrorsGo(t *testing.T) {
 		}
 	}
 	require.Equal(t, want, got)
+	classes := codectest.Classes()
+	require.Len(t, classes, len(all))
+	for i, c := range classes {
+		assert.Same(t, all[i], c.Err, "Sentinels()[%d] is Classes()[%d].Err", i, i)
+	}
+}
+
+// TestClassNames: every class has a name of its own, and Name finds it
+// for the sentinel wrapped in a *codec.Error and wrapped again, and for
+// nothing else.
+func TestClassNames(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range codectest.Classes() {
+		assert.NotEmpty(t, c.Name, "%v", c.Err)
+		assert.False(t, seen[c.Name], "name %q given twice", c.Name)
+		seen[c.Name] = true
+		assert.Equal(t, c.Name, codectest.Name(c.Err))
+		err := fmt.Errorf("context: %w", &codec.Error{Field: "f", Rule: "r", Err: c.Err})
+		assert.Equal(t, c.Name, codectest.Name(err), "%v", err)
+	}
+	assert.Empty(t, codectest.Name(nil))
+	assert.Empty(t, codectest.Name(errors.New("truncated")), "a look-alike is no sentinel")
+	assert.Empty(t, codectest.Name(&codec.Error{Err: errors.New("other")}))
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/codectest"
 )
 
 // observe runs the codec on a codec case and returns its verdict: on error,
@@ -64,20 +65,10 @@ func errorVerdict(err error, base int) *Expect {
 	return &Expect{Verdict: "error", Sentinel: sentinelName(err), Field: ce.Field, Offset: intp(base + ce.Offset), Rule: ce.Rule}
 }
 
-// sentinelName names the codec sentinel err matches.
+// sentinelName names the codec sentinel err matches, by codectest's list.
 func sentinelName(err error) string {
-	for _, s := range []struct {
-		err  error
-		name string
-	}{
-		{codec.ErrTruncated, SentTruncated}, {codec.ErrCommand, SentCommand}, {codec.ErrSize, SentSize},
-		{codec.ErrReserved, SentReserved}, {codec.ErrField, SentField}, {codec.ErrReason, SentReason},
-		{codec.ErrWindow, SentWindow}, {codec.ErrLength, SentLength}, {codec.ErrUTF8, SentUTF8},
-		{codec.ErrTrailing, SentTrailing}, {codec.ErrRange, SentRange}, {codec.ErrSyntax, SentSyntax},
-	} {
-		if errors.Is(err, s.err) {
-			return s.name
-		}
+	if name := codectest.Name(err); name != "" {
+		return name
 	}
 	return "unknown: " + err.Error()
 }

@@ -1,5 +1,10 @@
 package main
 
+import (
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/codectest"
+)
+
 // Rule is one rule of WIRE.md a case can exercise. Validity rules are the
 // ones a decoder enforces: breaking one is an error with the rule's
 // sentinel. Encoding rules are limits only an encoder can break (a value
@@ -28,30 +33,24 @@ const (
 	ClassMapping    = "mapping"
 )
 
-// Sentinel names: the classes of decode failure, one per codec sentinel.
-const (
-	SentTruncated = "truncated"
-	SentCommand   = "command"
-	SentSize      = "size"
-	SentReserved  = "reserved"
-	SentField     = "field"
-	SentReason    = "reason"
-	SentWindow    = "window"
-	SentLength    = "length"
-	SentUTF8      = "utf8"
-	SentTrailing  = "trailing"
-	SentRange     = "range"
-	SentSyntax    = "syntax"
-)
+// sentinelOf is the vectors' name of a codec sentinel, from the one list of
+// them in codectest (every name a rule or a verdict carries comes from it).
+func sentinelOf(sentinel error) string {
+	name := codectest.Name(sentinel)
+	if name == "" {
+		panic("vectorgen: not a codec sentinel: " + sentinel.Error())
+	}
+	return name
+}
 
-func validity(id, section, sentinel, text string) Rule {
-	return Rule{ID: id, Section: section, Class: ClassValidity, Sentinel: sentinel, Text: text}
+func validity(id, section string, sentinel error, text string) Rule {
+	return Rule{ID: id, Section: section, Class: ClassValidity, Sentinel: sentinelOf(sentinel), Text: text}
 }
 
 // encoding is a rule no decoder can see broken: optional, since no case
 // can exercise it.
-func encoding(id, section, sentinel, text string) Rule {
-	return Rule{ID: id, Section: section, Class: ClassEncoding, Sentinel: sentinel, Optional: true, Text: text}
+func encoding(id, section string, sentinel error, text string) Rule {
+	return Rule{ID: id, Section: section, Class: ClassEncoding, Sentinel: sentinelOf(sentinel), Optional: true, Text: text}
 }
 
 func rule(id, section, class, text string) Rule {
@@ -71,10 +70,10 @@ func ruleList() []Rule {
 
 func versionRules() []Rule {
 	return []Rule{
-		validity("version.text.digits", "1", SentSyntax, "each component is one or more decimal digits"),
-		validity("version.text.dot", "1", SentSyntax, "'.' between major, minor and patch"),
-		validity("version.text.end", "1", SentSyntax, "after patch: the end of the text, or '-' or '+' followed by anything"),
-		validity("version.text.range", "1", SentRange, "each component <= 1023"),
+		validity("version.text.digits", "1", codec.ErrSyntax, "each component is one or more decimal digits"),
+		validity("version.text.dot", "1", codec.ErrSyntax, "'.' between major, minor and patch"),
+		validity("version.text.end", "1", codec.ErrSyntax, "after patch: the end of the text, or '-' or '+' followed by anything"),
+		validity("version.text.range", "1", codec.ErrRange, "each component <= 1023"),
 		rule("version.reserved_bits", "1", ClassAcceptance, "a value with bits 31..30 set is not a valid version: no window accepts it"),
 		rule("window.well_formed", "1", ClassAcceptance, "a window is well-formed iff 1 <= min <= max; one that is not accepts nothing"),
 		rule("window.0x", "1", ClassAcceptance, "max.major == 0: accept v iff v >= min and v>>10 <= max>>10"),
@@ -85,68 +84,68 @@ func versionRules() []Rule {
 
 func bodyRules() []Rule {
 	return []Rule{
-		validity("cvi.truncated", "2", SentTruncated, "every ClientVersionInfo field lies within the input"),
-		validity("cvi.sdk_name.length", "2", SentLength, "sdk_name is 1..255 bytes (length 0 is malformed)"),
-		validity("cvi.sdk_name.utf8", "2", SentUTF8, "sdk_name is UTF-8"),
-		validity("cvi.sdk_version.length", "2", SentLength, "sdk_version is 1..255 bytes (length 0 is malformed)"),
-		validity("cvi.sdk_version.utf8", "2", SentUTF8, "sdk_version is UTF-8"),
-		validity("login.truncated", "3", SentTruncated, "every LOGIN_REGISTER field lies within the input"),
-		validity("login.username.length", "3", SentLength, "username is 1..255 bytes"),
-		validity("login.username.utf8", "3", SentUTF8, "username is UTF-8"),
-		validity("login.password.utf8", "3", SentUTF8, "password is UTF-8"),
-		encoding("login.password.length", "3", SentLength, "password is 0..255 bytes: an encoder cannot write a longer one behind its u8 length"),
-		validity("login.context.claim", "3", SentTruncated, "context_len is a claim checked against the bytes present"),
-		validity("login.context.utf8", "3", SentUTF8, "context is UTF-8"),
-		encoding("login.context.length", "3", SentLength, "context is at most 4294967295 bytes: an encoder cannot write a longer one behind its u32 length"),
-		validity("pat.truncated", "3", SentTruncated, "every LOGIN_REGISTER_WITH_PAT field lies within the input"),
-		validity("pat.token.utf8", "3", SentUTF8, "token is UTF-8"),
-		encoding("pat.token.length", "3", SentLength, "token is 0..255 bytes: an encoder cannot write a longer one behind its u8 length"),
-		validity("pat.context.claim", "3", SentTruncated, "context_len is a claim checked against the bytes present"),
-		validity("pat.context.utf8", "3", SentUTF8, "context is UTF-8"),
-		encoding("pat.context.length", "3", SentLength, "context is at most 4294967295 bytes: an encoder cannot write a longer one behind its u32 length"),
-		validity("body.trailing", "3", SentTrailing, "a strict parse of a whole body rejects bytes after the last field"),
-		validity("login_reply.truncated", "4", SentTruncated, "every login reply field lies within the input"),
-		validity("login_reply.session", "4", SentField, "a login reply carrying session 0 is invalid"),
-		validity("login_reply.server_version.length", "4", SentLength, "server_version is 1..255 bytes"),
-		validity("login_reply.server_version.utf8", "4", SentUTF8, "server_version is UTF-8"),
-		validity("login_reply.trailing", "4", SentTrailing, "the login reply is the whole rest of the frame: a strict parse of a whole body rejects bytes after it (section 3)"),
-		validity("result.count", "4", SentTruncated, "a result section shorter than 4 bytes is truncated (an empty Register reply body is a terminal failure)"),
-		validity("result.entries", "4", SentTruncated, "a result section shorter than 4 + 8*count is truncated"),
+		validity("cvi.truncated", "2", codec.ErrTruncated, "every ClientVersionInfo field lies within the input"),
+		validity("cvi.sdk_name.length", "2", codec.ErrLength, "sdk_name is 1..255 bytes (length 0 is malformed)"),
+		validity("cvi.sdk_name.utf8", "2", codec.ErrUTF8, "sdk_name is UTF-8"),
+		validity("cvi.sdk_version.length", "2", codec.ErrLength, "sdk_version is 1..255 bytes (length 0 is malformed)"),
+		validity("cvi.sdk_version.utf8", "2", codec.ErrUTF8, "sdk_version is UTF-8"),
+		validity("login.truncated", "3", codec.ErrTruncated, "every LOGIN_REGISTER field lies within the input"),
+		validity("login.username.length", "3", codec.ErrLength, "username is 1..255 bytes"),
+		validity("login.username.utf8", "3", codec.ErrUTF8, "username is UTF-8"),
+		validity("login.password.utf8", "3", codec.ErrUTF8, "password is UTF-8"),
+		encoding("login.password.length", "3", codec.ErrLength, "password is 0..255 bytes: an encoder cannot write a longer one behind its u8 length"),
+		validity("login.context.claim", "3", codec.ErrTruncated, "context_len is a claim checked against the bytes present"),
+		validity("login.context.utf8", "3", codec.ErrUTF8, "context is UTF-8"),
+		encoding("login.context.length", "3", codec.ErrLength, "context is at most 4294967295 bytes: an encoder cannot write a longer one behind its u32 length"),
+		validity("pat.truncated", "3", codec.ErrTruncated, "every LOGIN_REGISTER_WITH_PAT field lies within the input"),
+		validity("pat.token.utf8", "3", codec.ErrUTF8, "token is UTF-8"),
+		encoding("pat.token.length", "3", codec.ErrLength, "token is 0..255 bytes: an encoder cannot write a longer one behind its u8 length"),
+		validity("pat.context.claim", "3", codec.ErrTruncated, "context_len is a claim checked against the bytes present"),
+		validity("pat.context.utf8", "3", codec.ErrUTF8, "context is UTF-8"),
+		encoding("pat.context.length", "3", codec.ErrLength, "context is at most 4294967295 bytes: an encoder cannot write a longer one behind its u32 length"),
+		validity("body.trailing", "3", codec.ErrTrailing, "a strict parse of a whole body rejects bytes after the last field"),
+		validity("login_reply.truncated", "4", codec.ErrTruncated, "every login reply field lies within the input"),
+		validity("login_reply.session", "4", codec.ErrField, "a login reply carrying session 0 is invalid"),
+		validity("login_reply.server_version.length", "4", codec.ErrLength, "server_version is 1..255 bytes"),
+		validity("login_reply.server_version.utf8", "4", codec.ErrUTF8, "server_version is UTF-8"),
+		validity("login_reply.trailing", "4", codec.ErrTrailing, "the login reply is the whole rest of the frame: a strict parse of a whole body rejects bytes after it (section 3)"),
+		validity("result.count", "4", codec.ErrTruncated, "a result section shorter than 4 bytes is truncated (an empty Register reply body is a terminal failure)"),
+		validity("result.entries", "4", codec.ErrTruncated, "a result section shorter than 4 + 8*count is truncated"),
 	}
 }
 
 func headerRules() []Rule {
 	return []Rule{
-		validity("header.length", "5", SentTruncated, "length >= 256: every frame starts with a 256-byte header"),
-		validity("frame.size", "5", SentSize, "256 <= size <= 64 MiB, read from a header of any kind before it is decoded, to find the body: outside it, the next frame cannot be found (section 7, point 8)"),
-		validity("request.command", "5", SentCommand, "command == 5 (Request)"),
-		validity("request.size", "5", SentSize, "256 <= size <= 64 MiB"),
-		validity("request.client", "5", SentField, "client != 0"),
-		validity("request.operation", "5", SentField, "operation is a known value and != 0 (Reserved)"),
-		validity("request.register.session", "5", SentField, "operation Register => session == 0"),
-		validity("request.register.request", "5", SentField, "operation Register => request == 0"),
-		validity("request.nonreplicated.code", "5", SentField, "operation NonReplicated => the code at 196..200 is non-zero"),
-		validity("request.replicated.session", "5", SentField, "any other operation => session > 0"),
-		validity("request.replicated.request", "5", SentField, "any other operation => request > 0"),
-		validity("request.reserved_frame", "5", SentReserved, "reserved_frame (62..128) is zero; checked after the field rules"),
-		validity("request.operation_padding", "5", SentReserved, "operation padding (177..184) is zero; checked after reserved_frame"),
-		validity("request.reserved.code", "5", SentReserved, "every operation but NonReplicated => bytes 196..200 are zero like the rest of the reserved area"),
-		validity("request.reserved", "5", SentReserved, "the reserved area (200..256, and 196..200 unless NonReplicated) is zero; checked last"),
-		validity("reply.command", "5", SentCommand, "command == 8 (Reply)"),
-		validity("reply.size", "5", SentSize, "256 <= size <= 64 MiB"),
-		validity("reply.operation", "5", SentField, "operation is a known value (0 included)"),
-		validity("reply.status", "5", SentSize, "status != 0 => size == 256 (a denial never carries a body)"),
-		validity("reply.reserved_frame", "5", SentReserved, "reserved_frame (62..128) is zero; checked after the field rules"),
-		validity("reply.operation_padding", "5", SentReserved, "operation padding (209..216) is zero"),
-		validity("reply.reserved", "5", SentReserved, "reserved (220..256) is zero; checked last"),
-		validity("eviction.command", "5", SentCommand, "command == 13"),
-		validity("eviction.size", "5", SentSize, "size == 256"),
-		validity("eviction.client", "5", SentField, "client != 0"),
-		validity("eviction.reserved_frame", "5", SentReserved, "reserved_frame all zero"),
-		validity("eviction.reserved", "5", SentReserved, "reserved (152..255) all zero"),
-		validity("eviction.reason", "5", SentReason, "reason != 0 and a known value (1..15)"),
-		validity("eviction.window.incompatible", "5", SentWindow, "reason 14 => window well-formed (1 <= min <= max)"),
-		validity("eviction.window.zero", "5", SentWindow, "any other reason => both window fields zero"),
+		validity("header.length", "5", codec.ErrTruncated, "length >= 256: every frame starts with a 256-byte header"),
+		validity("frame.size", "5", codec.ErrSize, "256 <= size <= 64 MiB, read from a header of any kind before it is decoded, to find the body: outside it, the next frame cannot be found (section 7, point 8)"),
+		validity("request.command", "5", codec.ErrCommand, "command == 5 (Request)"),
+		validity("request.size", "5", codec.ErrSize, "256 <= size <= 64 MiB"),
+		validity("request.client", "5", codec.ErrField, "client != 0"),
+		validity("request.operation", "5", codec.ErrField, "operation is a known value and != 0 (Reserved)"),
+		validity("request.register.session", "5", codec.ErrField, "operation Register => session == 0"),
+		validity("request.register.request", "5", codec.ErrField, "operation Register => request == 0"),
+		validity("request.nonreplicated.code", "5", codec.ErrField, "operation NonReplicated => the code at 196..200 is non-zero"),
+		validity("request.replicated.session", "5", codec.ErrField, "any other operation => session > 0"),
+		validity("request.replicated.request", "5", codec.ErrField, "any other operation => request > 0"),
+		validity("request.reserved_frame", "5", codec.ErrReserved, "reserved_frame (62..128) is zero; checked after the field rules"),
+		validity("request.operation_padding", "5", codec.ErrReserved, "operation padding (177..184) is zero; checked after reserved_frame"),
+		validity("request.reserved.code", "5", codec.ErrReserved, "every operation but NonReplicated => bytes 196..200 are zero like the rest of the reserved area"),
+		validity("request.reserved", "5", codec.ErrReserved, "the reserved area (200..256, and 196..200 unless NonReplicated) is zero; checked last"),
+		validity("reply.command", "5", codec.ErrCommand, "command == 8 (Reply)"),
+		validity("reply.size", "5", codec.ErrSize, "256 <= size <= 64 MiB"),
+		validity("reply.operation", "5", codec.ErrField, "operation is a known value (0 included)"),
+		validity("reply.status", "5", codec.ErrSize, "status != 0 => size == 256 (a denial never carries a body)"),
+		validity("reply.reserved_frame", "5", codec.ErrReserved, "reserved_frame (62..128) is zero; checked after the field rules"),
+		validity("reply.operation_padding", "5", codec.ErrReserved, "operation padding (209..216) is zero"),
+		validity("reply.reserved", "5", codec.ErrReserved, "reserved (220..256) is zero; checked last"),
+		validity("eviction.command", "5", codec.ErrCommand, "command == 13"),
+		validity("eviction.size", "5", codec.ErrSize, "size == 256"),
+		validity("eviction.client", "5", codec.ErrField, "client != 0"),
+		validity("eviction.reserved_frame", "5", codec.ErrReserved, "reserved_frame all zero"),
+		validity("eviction.reserved", "5", codec.ErrReserved, "reserved (152..255) all zero"),
+		validity("eviction.reason", "5", codec.ErrReason, "reason != 0 and a known value (1..15)"),
+		validity("eviction.window.incompatible", "5", codec.ErrWindow, "reason 14 => window well-formed (1 <= min <= max)"),
+		validity("eviction.window.zero", "5", codec.ErrWindow, "any other reason => both window fields zero"),
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/iggywire/iggywire/codec"
 )
 
 // The checked-in vectors, relative to this package.
@@ -115,7 +117,7 @@ func TestReplayCatchesChanges(t *testing.T) {
 	for name, change := range map[string]func(e *Expect){
 		"offset":   func(e *Expect) { *e.Offset++ },
 		"field":    func(e *Expect) { e.Field += "x" },
-		"sentinel": func(e *Expect) { e.Sentinel = SentSize },
+		"sentinel": func(e *Expect) { e.Sentinel = sentinelOf(codec.ErrSize) },
 		"sdk code": func(e *Expect) { *e.SDKCode = 40 },
 		"verdict":  func(e *Expect) { e.Verdict = "ok" },
 	} {
