@@ -9,6 +9,7 @@ import (
 	"github.com/iggywire/iggywire/internal/codectest"
 	"github.com/iggywire/iggywire/internal/refcodec"
 	"github.com/iggywire/iggywire/internal/refcodec/codecclass"
+	"github.com/iggywire/iggywire/internal/refconv"
 )
 
 // FuzzBuildBodies builds a body from fuzz bytes, valid or not, and checks
@@ -22,19 +23,19 @@ func FuzzBuildBodies(f *testing.F) {
 		case 0:
 			v := g.info()
 			checkBuilt(t, clientInfoAPI, v, rawInfo(nil, v), normInfo(v), func() ([]byte, error) {
-				return refcodec.EncodeClientVersionInfo(refInfo(v))
+				return refcodec.EncodeClientVersionInfo(refconv.ToRefInfo(v))
 			})
 		case 1:
 			v := codec.LoginRegister{Info: g.info(), Username: g.text(), Password: codec.NewSecret(g.text()), Context: g.text()}
 			norm := codec.LoginRegister{Info: normInfo(v.Info), Username: nilIfEmpty(v.Username), Password: codec.NewSecret(nilIfEmpty(v.Password.Bytes())), Context: nilIfEmpty(v.Context)}
 			checkBuilt(t, loginRegisterAPI, v, rawLogin(v), norm, func() ([]byte, error) {
-				return refcodec.EncodeLoginRegister(refLogin(v))
+				return refcodec.EncodeLoginRegister(refconv.ToRefLogin(v))
 			})
 		case 2:
 			v := codec.LoginRegisterPAT{Info: g.info(), Token: codec.NewSecret(g.text()), Context: g.text()}
 			norm := codec.LoginRegisterPAT{Info: normInfo(v.Info), Token: codec.NewSecret(nilIfEmpty(v.Token.Bytes())), Context: nilIfEmpty(v.Context)}
 			checkBuilt(t, loginRegisterPATAPI, v, rawPAT(v), norm, func() ([]byte, error) {
-				return refcodec.EncodeLoginRegisterPAT(refPAT(v))
+				return refcodec.EncodeLoginRegisterPAT(refconv.ToRefPAT(v))
 			})
 		default:
 			v := codec.LoginReply{UserID: g.u32(), Session: g.maybeZero64(), ServerProtocol: g.version(), ServerVersion: g.text()}
@@ -42,7 +43,7 @@ func FuzzBuildBodies(f *testing.F) {
 			norm.ServerVersion = nilIfEmpty(v.ServerVersion)
 			checkLoginReplyFrame(t, v)
 			checkBuilt(t, loginReplyAPI, v, rawReply(v), norm, func() ([]byte, error) {
-				return refcodec.EncodeLoginReply(refReply(v))
+				return refcodec.EncodeLoginReply(refconv.ToRefReply(v))
 			})
 		}
 	})
@@ -98,19 +99,19 @@ func FuzzBuildHeaders(f *testing.F) {
 			h := g.request()
 			checkRequestFrame(t, h)
 			checkBuiltHeader(t, requestAPI, h, rawRequest(h), func() ([]byte, error) {
-				return refcodec.EncodeRequestHeader(refRequest(h))
+				return refcodec.EncodeRequestHeader(refconv.ToRefRequest(h))
 			})
 		case 1:
 			h := g.reply()
 			checkReplyFrames(t, h)
 			checkBuiltHeader(t, replyAPI, h, rawReplyHeader(h), func() ([]byte, error) {
-				return refcodec.EncodeReplyHeader(refReplyHeader(h))
+				return refcodec.EncodeReplyHeader(refconv.ToRefReplyHeader(h))
 			})
 		default:
 			e := g.eviction()
 			checkConstructors(t, e)
 			checkBuiltHeader(t, evictionAPI, e, rawEviction(e), func() ([]byte, error) {
-				return refcodec.EncodeEviction(refEviction(e))
+				return refcodec.EncodeEviction(refconv.ToRefEviction(e))
 			})
 		}
 	})

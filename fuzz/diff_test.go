@@ -8,6 +8,7 @@ import (
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/refcodec"
 	"github.com/iggywire/iggywire/internal/refcodec/codecclass"
+	"github.com/iggywire/iggywire/internal/refconv"
 )
 
 // agree fails unless codec and the reference returned the same class and,
@@ -39,45 +40,45 @@ func FuzzDifferential(f *testing.F) {
 func diffBodies(t *testing.T, src []byte) {
 	c, n, err := codec.DecodeClientVersionInfo(src)
 	rc, rn, rerr := refcodec.DecodeClientVersionInfo(src)
-	agree(t, "DecodeClientVersionInfo", refInfo(c), n, err, rc, rn, rerr)
+	agree(t, "DecodeClientVersionInfo", refconv.ToRefInfo(c), n, err, rc, rn, rerr)
 	c, err = codec.ParseClientVersionInfo(src)
 	rc, rerr = refcodec.ParseClientVersionInfo(src)
-	agree(t, "ParseClientVersionInfo", refInfo(c), 0, err, rc, 0, rerr)
+	agree(t, "ParseClientVersionInfo", refconv.ToRefInfo(c), 0, err, rc, 0, rerr)
 
 	l, n, err := codec.DecodeLoginRegister(src)
 	rl, rn, rerr := refcodec.DecodeLoginRegister(src)
-	agree(t, "DecodeLoginRegister", refLogin(l), n, err, rl, rn, rerr)
+	agree(t, "DecodeLoginRegister", refconv.ToRefLogin(l), n, err, rl, rn, rerr)
 	l, err = codec.ParseLoginRegister(src)
 	rl, rerr = refcodec.ParseLoginRegister(src)
-	agree(t, "ParseLoginRegister", refLogin(l), 0, err, rl, 0, rerr)
+	agree(t, "ParseLoginRegister", refconv.ToRefLogin(l), 0, err, rl, 0, rerr)
 
 	p, n, err := codec.DecodeLoginRegisterPAT(src)
 	rp, rn, rerr := refcodec.DecodeLoginRegisterPAT(src)
-	agree(t, "DecodeLoginRegisterPAT", refPAT(p), n, err, rp, rn, rerr)
+	agree(t, "DecodeLoginRegisterPAT", refconv.ToRefPAT(p), n, err, rp, rn, rerr)
 	p, err = codec.ParseLoginRegisterPAT(src)
 	rp, rerr = refcodec.ParseLoginRegisterPAT(src)
-	agree(t, "ParseLoginRegisterPAT", refPAT(p), 0, err, rp, 0, rerr)
+	agree(t, "ParseLoginRegisterPAT", refconv.ToRefPAT(p), 0, err, rp, 0, rerr)
 
 	r, n, err := codec.DecodeLoginReply(src)
 	rr, rn, rerr := refcodec.DecodeLoginReply(src)
-	agree(t, "DecodeLoginReply", refReply(r), n, err, rr, rn, rerr)
+	agree(t, "DecodeLoginReply", refconv.ToRefReply(r), n, err, rr, rn, rerr)
 	r, err = codec.ParseLoginReply(src)
 	rr, rerr = refcodec.ParseLoginReply(src)
-	agree(t, "ParseLoginReply", refReply(r), 0, err, rr, 0, rerr)
+	agree(t, "ParseLoginReply", refconv.ToRefReply(r), 0, err, rr, 0, rerr)
 }
 
 func diffHeaders(t *testing.T, src []byte) {
 	h, err := codec.DecodeRequestHeader(src)
 	rh, rerr := refcodec.DecodeRequestHeader(src)
-	agree(t, "DecodeRequestHeader", refRequest(h), 0, err, rh, 0, rerr)
+	agree(t, "DecodeRequestHeader", refconv.ToRefRequest(h), 0, err, rh, 0, rerr)
 
 	p, err := codec.DecodeReplyHeader(src)
 	rp, rerr := refcodec.DecodeReplyHeader(src)
-	agree(t, "DecodeReplyHeader", refReplyHeader(p), 0, err, rp, 0, rerr)
+	agree(t, "DecodeReplyHeader", refconv.ToRefReplyHeader(p), 0, err, rp, 0, rerr)
 
 	e, err := codec.DecodeEviction(src)
 	re, rerr := refcodec.DecodeEviction(src)
-	agree(t, "DecodeEviction", refEviction(e), 0, err, re, 0, rerr)
+	agree(t, "DecodeEviction", refconv.ToRefEviction(e), 0, err, re, 0, rerr)
 }
 
 func diffFraming(t *testing.T, src []byte) {
@@ -105,7 +106,7 @@ func diffVersions(t *testing.T, src []byte) {
 	w := codec.Window{Min: codec.Version(le.Uint32(src)), Max: codec.Version(le.Uint32(src[4:]))}
 	rw := refcodec.Window{Min: uint32(w.Min), Max: uint32(w.Max)}
 	x := le.Uint32(src[8:])
-	got := [...]any{w.Valid(), w.Accepts(codec.Version(x)), refWindow(codec.DefaultWindow(codec.Version(x))), codec.Version(x).Valid()}
+	got := [...]any{w.Valid(), w.Accepts(codec.Version(x)), refconv.ToRefWindow(codec.DefaultWindow(codec.Version(x))), codec.Version(x).Valid()}
 	want := [...]any{refcodec.WindowValid(rw), refcodec.Accepts(rw, x), refcodec.DefaultWindow(x), refcodec.ValidVersion(x)}
 	if got != want {
 		t.Fatalf("window %v, version %#x: codec says %v, reference %v", w, x, got, want)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/refcodec"
+	"github.com/iggywire/iggywire/internal/refconv"
 	"github.com/leanovate/gopter"
 )
 
@@ -51,29 +52,29 @@ func kinds() []propKind {
 	return []propKind{
 		kind[codec.ClientVersionInfo]{"ClientVersionInfo", GenClientVersionInfo,
 			codec.DecodeClientVersionInfo, codec.ParseClientVersionInfo,
-			refDecode(refcodec.DecodeClientVersionInfo, infoFromRef),
-			refParse(refcodec.ParseClientVersionInfo, infoFromRef), equalInfo},
+			refDecode(refcodec.DecodeClientVersionInfo, refconv.FromRefInfo),
+			refParse(refcodec.ParseClientVersionInfo, refconv.FromRefInfo), equalInfo},
 		kind[codec.LoginRegister]{"LoginRegister", GenLoginRegister,
 			codec.DecodeLoginRegister, codec.ParseLoginRegister,
-			refDecode(refcodec.DecodeLoginRegister, loginFromRef),
-			refParse(refcodec.ParseLoginRegister, loginFromRef), equalLogin},
+			refDecode(refcodec.DecodeLoginRegister, refconv.FromRefLogin),
+			refParse(refcodec.ParseLoginRegister, refconv.FromRefLogin), equalLogin},
 		kind[codec.LoginRegisterPAT]{"LoginRegisterPAT", GenLoginRegisterPAT,
 			codec.DecodeLoginRegisterPAT, codec.ParseLoginRegisterPAT,
-			refDecode(refcodec.DecodeLoginRegisterPAT, patFromRef),
-			refParse(refcodec.ParseLoginRegisterPAT, patFromRef), equalPAT},
+			refDecode(refcodec.DecodeLoginRegisterPAT, refconv.FromRefPAT),
+			refParse(refcodec.ParseLoginRegisterPAT, refconv.FromRefPAT), equalPAT},
 		kind[codec.LoginReply]{"LoginReply", GenLoginReply,
 			codec.DecodeLoginReply, codec.ParseLoginReply,
-			refDecode(refcodec.DecodeLoginReply, replyBodyFromRef),
-			refParse(refcodec.ParseLoginReply, replyBodyFromRef), equalReplyBody},
+			refDecode(refcodec.DecodeLoginReply, refconv.FromRefReply),
+			refParse(refcodec.ParseLoginReply, refconv.FromRefReply), equalReplyBody},
 		kind[codec.RequestHeader]{"RequestHeader", GenRequestHeader,
 			headerDecode(codec.DecodeRequestHeader), nil,
-			headerDecode(refHeader(refcodec.DecodeRequestHeader, requestFromRef)), nil, equalComparable[codec.RequestHeader]},
+			headerDecode(refHeader(refcodec.DecodeRequestHeader, refconv.FromRefRequest)), nil, equalComparable[codec.RequestHeader]},
 		kind[codec.ReplyHeader]{"ReplyHeader", GenReplyHeader,
 			headerDecode(codec.DecodeReplyHeader), nil,
-			headerDecode(refHeader(refcodec.DecodeReplyHeader, replyFromRef)), nil, equalComparable[codec.ReplyHeader]},
+			headerDecode(refHeader(refcodec.DecodeReplyHeader, refconv.FromRefReplyHeader)), nil, equalComparable[codec.ReplyHeader]},
 		kind[codec.Eviction]{"Eviction", GenEviction,
 			headerDecode(codec.DecodeEviction), nil,
-			headerDecode(refHeader(refcodec.DecodeEviction, evictionFromRef)), nil, equalComparable[codec.Eviction]},
+			headerDecode(refHeader(refcodec.DecodeEviction, refconv.FromRefEviction)), nil, equalComparable[codec.Eviction]},
 	}
 }
 
@@ -107,53 +108,6 @@ func refHeader[R, T any](f func([]byte) (R, error), conv func(R) T) func([]byte)
 	return func(b []byte) (T, error) {
 		r, err := f(b)
 		return conv(r), err
-	}
-}
-
-func infoFromRef(r refcodec.ClientVersionInfo) codec.ClientVersionInfo {
-	return codec.ClientVersionInfo{Protocol: codec.Version(r.Protocol), SDKName: r.SDKName, SDKVersion: r.SDKVersion}
-}
-
-func loginFromRef(r refcodec.LoginRegister) codec.LoginRegister {
-	return codec.LoginRegister{Info: infoFromRef(r.Info), Username: r.Username, Password: codec.NewSecret(r.Password), Context: r.Context}
-}
-
-func patFromRef(r refcodec.LoginRegisterPAT) codec.LoginRegisterPAT {
-	return codec.LoginRegisterPAT{Info: infoFromRef(r.Info), Token: codec.NewSecret(r.Token), Context: r.Context}
-}
-
-func replyBodyFromRef(r refcodec.LoginReply) codec.LoginReply {
-	return codec.LoginReply{UserID: r.UserID, Session: r.Session, ServerProtocol: codec.Version(r.ServerProtocol), ServerVersion: r.ServerVersion}
-}
-
-func u128(r refcodec.Uint128) codec.Uint128 { return codec.Uint128{Lo: r.Lo, Hi: r.Hi} }
-
-func requestFromRef(r refcodec.RequestHeader) codec.RequestHeader {
-	return codec.RequestHeader{
-		Checksum: u128(r.Checksum), ChecksumBody: u128(r.ChecksumBody), Cluster: u128(r.Cluster),
-		Size: r.Size, View: r.View, Release: r.Release, Replica: r.Replica,
-		Client: u128(r.Client), RequestChecksum: u128(r.RequestChecksum), Timestamp: r.Timestamp,
-		Request: r.Request, Operation: codec.Operation(r.Operation), Session: r.Session,
-		UserID: r.UserID, Code: codec.Code(r.Code),
-	}
-}
-
-func replyFromRef(r refcodec.ReplyHeader) codec.ReplyHeader {
-	return codec.ReplyHeader{
-		Checksum: u128(r.Checksum), ChecksumBody: u128(r.ChecksumBody), Cluster: u128(r.Cluster),
-		Size: r.Size, View: r.View, Release: r.Release, Replica: r.Replica,
-		RequestChecksum: u128(r.RequestChecksum), Context: u128(r.Context), Client: u128(r.Client),
-		Op: r.Op, Commit: r.Commit, Timestamp: r.Timestamp, Request: r.Request,
-		Operation: codec.Operation(r.Operation), Status: codec.Status(r.Status),
-	}
-}
-
-func evictionFromRef(r refcodec.Eviction) codec.Eviction {
-	return codec.Eviction{
-		Checksum: u128(r.Checksum), ChecksumBody: u128(r.ChecksumBody), Cluster: u128(r.Cluster),
-		View: r.View, Release: r.Release, Replica: r.Replica, Client: u128(r.Client),
-		Window: codec.Window{Min: codec.Version(r.Window.Min), Max: codec.Version(r.Window.Max)},
-		Reason: codec.EvictionReason(r.Reason),
 	}
 }
 
