@@ -266,57 +266,6 @@ func TestListenerDroppedAndOverCap(t *testing.T) {
 	}
 }
 
-func TestListenerReadTimeout(t *testing.T) {
-	l := startListener(t, tcp.ServeOptions{ReadTimeout: 20 * time.Millisecond})
-	w := dial(t, l.Addr(), lifecycletest.NewClient(t))
-	if _, err := w.nc.Write(make([]byte, 100)); err != nil { // a header that never completes
-		t.Fatalf("Write: %v", err)
-	}
-	if !w.closedByServer() {
-		t.Fatalf("an idle connection is closed: it is still open")
-	}
-}
-
-// TestListenerLoginTimeout: a connection that only pings is closed once
-// LoginTimeout has passed without a login; a logged-in one is not.
-func TestListenerLoginTimeout(t *testing.T) {
-	const limit = 200 * time.Millisecond
-	l := startListener(t, tcp.ServeOptions{LoginTimeout: limit})
-	start := time.Now() // before the accept, so the close cannot come sooner than limit after it
-	pinger, member := dial(t, l.Addr(), lifecycletest.NewClient(t)), dial(t, l.Addr(), lifecycletest.NewClient(t))
-	_, err := member.do(member.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy"))))
-	if err != nil {
-		t.Fatalf("member's login: %v", err)
-	}
-	for time.Since(start) < 5*limit {
-		_, err = member.do(member.c.Ping(nil))
-		if err != nil {
-			t.Fatalf("a logged-in connection stays: ping: %v", err)
-		}
-		frame, err := pinger.c.Ping(nil)
-		if err != nil {
-			t.Fatalf("pinger's Ping: %v", err)
-		}
-		if _, err = pinger.nc.Write(frame); err != nil {
-			break
-		}
-		answer, err := codec.ReadFrame(pinger.nc, nil, codec.MaxFrameSize)
-		if err != nil {
-			break
-		}
-		if _, err = pinger.c.Receive(answer); err != nil {
-			t.Fatalf("pinger's Receive: %v", err)
-		}
-		time.Sleep(limit / 5)
-	}
-	if d := time.Since(start); d >= 5*limit {
-		t.Fatalf("a connection that only pings was still served after %v", d)
-	}
-	if d := time.Since(start); d < limit {
-		t.Fatalf("closed before LoginTimeout: %v", d)
-	}
-}
-
 // TestListenerMaxConns: at the cap a new connection is closed at once,
 // never left waiting; once a connection leaves, a new one is served.
 func TestListenerMaxConns(t *testing.T) {

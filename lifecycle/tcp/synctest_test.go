@@ -1,0 +1,460 @@
+//go:build go1.25
+
+// The module's go 1.22 keeps the timer channels of Go before 1.23, which
+// synctest does not support; the test binary takes the newer ones.
+//
+//go:debug asynctimerchan=0
+
+package tcp_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/lifecycletest"
+	"github.com/iggywire/iggywire/lifecycle"
+	"github.com/iggywire/iggywire/lifecycle/tcp"
+)
+
+// The tests of this file are about time (the login, idle, read and write
+// timeouts): they run in a synctest bubble, on a fake clock, over net.Pipe
+// connections, whose blocking is durable, so that they take no wall-clock
+// time and a loaded machine cannot make them fail. What needs the kernel
+// (the backlog, resets, buffers, large frames over TCP) stays on loopback
+// sockets in the other files.
+
+// pipeListener is a net.Listener of net.Pipe connections, made within a
+// bubble: Accept returns the server end of each pipe that dial makes.
+type pipeListener struct {
+	conns chan net.Conn
+	done  chan struct{}
+	once  sync.Once
+
+	mu   sync.Mutex
+	port int // the last remote port given out
+}
+
+func newPipeListener() *pipeListener {
+	return &pipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
+}
+
+// pipeListenAddr is the address a pipeListener listens on.
+var pipeListenAddr = &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 1}
+
+func (l *pipeListener) Accept() (net.Conn, error) {
+	select {
+	case nc := <-l.conns:
+		return nc, nil
+	case <-l.done:
+		return nil, &net.OpError{Op: "accept", Net: "pipe", Addr: pipeListenAddr, Err: net.ErrClosed}
+	}
+}
+
+func (l *pipeListener) Close() error {
+	l.once.Do(func() { close(l.done) })
+	return nil
+}
+
+func (l *pipeListener) Addr() net.Addr { return pipeListenAddr }
+
+// dial returns the client end of a new pipe whose server end is accepted
+// as coming from local (127.0.0.1 if nil), on a port of its own.
+func (l *pipeListener) dial(local net.IP) (net.Conn, error) {
+	if local == nil {
+		local = net.IPv4(127, 0, 0, 1)
+	}
+	l.mu.Lock()
+	l.port++
+	remote := &net.TCPAddr{IP: local, Port: 1024 + l.port}
+	l.mu.Unlock()
+	server, client := net.Pipe()
+	select {
+	case l.conns <- &pipeConn{Conn: server, remote: remote}:
+		return client, nil
+	case <-l.done:
+		_, _ = server.Close(), client.Close()
+		return nil, &net.OpError{Op: "dial", Net: "pipe", Addr: pipeListenAddr, Err: net.ErrClosed}
+	}
+}
+
+// pipeConn is the server end of a pipe, with a TCP remote address so that
+// the throttle tells peers apart, and failing as a socket does once closed
+// on this side: with net.ErrClosed, where a pipe says io.ErrClosedPipe
+// whichever side closed.
+type pipeConn struct {
+	net.Conn
+	remote net.Addr
+	closed atomic.Bool
+}
+
+func (c *pipeConn) RemoteAddr() net.Addr { return c.remote }
+
+func (c *pipeConn) Close() error {
+	c.closed.Store(true)
+	return c.Conn.Close()
+}
+
+func (c *pipeConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	return n, c.fix("read", err)
+}
+
+func (c *pipeConn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	return n, c.fix("write", err)
+}
+
+func (c *pipeConn) fix(op string, err error) error {
+	if errors.Is(err, io.ErrClosedPipe) && c.closed.Load() {
+		return &net.OpError{Op: op, Net: "pipe", Source: pipeListenAddr, Addr: c.remote, Err: net.ErrClosed}
+	}
+	return err
+}
+
+// startPipeArena is startArena over a pipeListener; call it in a bubble.
+func startPipeArena(t *testing.T, srv *lifecycle.Server, opts tcp.ServeOptions) *arena {
+	t.Helper()
+	return serveArena(t, srv, opts, bubbleGoroutines, func() (net.Listener, func(net.IP) (net.Conn, error)) {
+		pl := newPipeListener()
+		return pl, pl.dial
+	})
+}
+
+// bubbleGoroutines counts the goroutines of the caller's bubble. The fake
+// clock runs out a deadline at once while goroutines outside the bubble
+// (a finalizer, say) end in real time, so the baseline of a bubbled arena
+// counts only its own goroutines, as runtime.Stack labels them
+// ("goroutine 7 [running, synctest bubble 3]:").
+func bubbleGoroutines() int {
+	stack := func(all bool) []byte {
+		for buf := make([]byte, 64<<10); ; buf = make([]byte, 2*len(buf)) {
+			if n := runtime.Stack(buf, all); n < len(buf) {
+				return buf[:n]
+			}
+		}
+	}
+	self, _, _ := bytes.Cut(stack(false), []byte("\n"))
+	i := bytes.Index(self, []byte("synctest bubble "))
+	j := bytes.IndexByte(self[max(i, 0):], ']')
+	if i < 0 || j < 0 {
+		panic("bubbleGoroutines: not in a bubble: " + string(self))
+	}
+	return bytes.Count(stack(true), self[i:i+j+1])
+}
+
+// closings is an Observer's Closed hook that hands each closing over.
+type closings chan tcp.Closing
+
+func (c closings) observer() tcp.Observer {
+	return tcp.Observer{Closed: func(_ tcp.ConnInfo, how tcp.Closing) { c <- how }}
+}
+
+// next returns the next closing, failing the test if none comes.
+func (c closings) next(t *testing.T) tcp.Closing {
+	t.Helper()
+	select {
+	case how := <-c:
+		return how
+	case <-time.After(testTimeout):
+		t.Fatal("no connection closed")
+	}
+	return tcp.Closing{}
+}
+
+// startPipeListener is startListener over a pipeListener; call it in a
+// bubble. It returns the Listener and the arena's way of dialing it.
+func startPipeListener(t *testing.T, opts tcp.ServeOptions) (*tcp.Listener, *arena) {
+	t.Helper()
+	pl := newPipeListener()
+	l := tcp.NewListener(pl, lifecycletest.NewServer(t), opts)
+	served := make(chan error, 1)
+	go func() { served <- l.Serve(context.Background()) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+		defer cancel()
+		if err := l.Shutdown(ctx); err != nil {
+			t.Fatalf("Shutdown: %v", err)
+		}
+		select {
+		case err := <-served:
+			if err != nil {
+				t.Fatalf("Serve: %v", err)
+			}
+		case <-ctx.Done():
+			t.Error("Serve did not return after Shutdown")
+		}
+	})
+	return l, &arena{t: t, l: l, dial: pl.dial}
+}
+
+func TestListenerReadTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const limit = 20 * time.Millisecond
+		closed := make(closings, 1)
+		_, a := startPipeListener(t, tcp.ServeOptions{ReadTimeout: limit, Observer: closed.observer()})
+		w := a.wire(nil)
+		if _, err := w.nc.Write(make([]byte, 100)); err != nil { // a header that never completes
+			t.Fatalf("Write: %v", err)
+		}
+		if !w.closedByServer() {
+			t.Fatalf("an idle connection is closed: it is still open")
+		}
+		how := closed.next(t)
+		if how.Cause != tcp.CauseReadTimeout {
+			t.Fatalf("closed by %v, want %v", how.Cause, tcp.CauseReadTimeout)
+		}
+		if how.Duration != limit {
+			t.Fatalf("closed %v after the frame began, want ReadTimeout %v", how.Duration, limit)
+		}
+	})
+}
+
+// TestListenerLoginTimeout: a connection that only pings is closed once
+// LoginTimeout has passed without a login; a logged-in one is not.
+func TestListenerLoginTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const limit = 200 * time.Millisecond
+		closed := make(closings, 2)
+		_, a := startPipeListener(t, tcp.ServeOptions{LoginTimeout: limit, Observer: closed.observer()})
+		start := time.Now() // before the accept, so the close cannot come sooner than limit after it
+		pinger, member := a.wire(nil), a.wire(nil)
+		_, err := member.do(member.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy"))))
+		if err != nil {
+			t.Fatalf("member's login: %v", err)
+		}
+		for time.Since(start) < 5*limit {
+			_, err = member.do(member.c.Ping(nil))
+			if err != nil {
+				t.Fatalf("a logged-in connection stays: ping: %v", err)
+			}
+			frame, err := pinger.c.Ping(nil)
+			if err != nil {
+				t.Fatalf("pinger's Ping: %v", err)
+			}
+			if _, err = pinger.nc.Write(frame); err != nil {
+				break
+			}
+			answer, err := codec.ReadFrame(pinger.nc, nil, codec.MaxFrameSize)
+			if err != nil {
+				break
+			}
+			if _, err = pinger.c.Receive(answer); err != nil {
+				t.Fatalf("pinger's Receive: %v", err)
+			}
+			time.Sleep(limit / 5)
+		}
+		if d := time.Since(start); d >= 5*limit {
+			t.Fatalf("a connection that only pings was still served after %v", d)
+		}
+		if d := time.Since(start); d < limit {
+			t.Fatalf("closed before LoginTimeout: %v", d)
+		}
+		how := closed.next(t)
+		if how.Cause != tcp.CauseLoginTimeout || how.LoggedIn {
+			t.Fatalf("the pinger closed by %v (logged in %t), want %v, not logged in", how.Cause, how.LoggedIn, tcp.CauseLoginTimeout)
+		}
+		if how.Duration != limit {
+			t.Fatalf("the pinger closed %v after its accept, want LoginTimeout %v", how.Duration, limit)
+		}
+		if _, err = member.do(member.c.Ping(nil)); err != nil {
+			t.Fatalf("the logged-in connection is still served: ping: %v", err)
+		}
+	})
+}
+
+// TestListenerLoginTimeoutAfterLogout: a logout starts LoginTimeout again,
+// from the logout.
+func TestListenerLoginTimeoutAfterLogout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const limit = 200 * time.Millisecond
+		closed := make(closings, 1)
+		_, a := startPipeListener(t, tcp.ServeOptions{LoginTimeout: limit, Observer: closed.observer()})
+		w := a.wire(nil)
+		if _, err := w.do(w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))); err != nil {
+			t.Fatalf("login: %v", err)
+		}
+		time.Sleep(3 * limit) // logged in: LoginTimeout does not apply
+		if _, err := w.do(w.c.Logout(nil)); err != nil {
+			t.Fatalf("logout %v after the login: %v", 3*limit, err)
+		}
+		if !w.closedByServer() {
+			t.Fatalf("closed at LoginTimeout after the logout: it is still open")
+		}
+		how := closed.next(t)
+		if how.Cause != tcp.CauseLoginTimeout || how.Logins != 1 {
+			t.Fatalf("closed by %v after %d logins, want %v after 1", how.Cause, how.Logins, tcp.CauseLoginTimeout)
+		}
+		if how.Duration != 4*limit {
+			t.Fatalf("closed %v after the accept, want %v (LoginTimeout after the logout)", how.Duration, 4*limit)
+		}
+	})
+}
+
+// TestListenerIdleTimeout: a logged-in connection that pings within
+// IdleTimeout stays; one that stays silent for IdleTimeout is closed.
+func TestListenerIdleTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const limit = 100 * time.Millisecond
+		closed := make(closings, 1)
+		_, a := startPipeListener(t, tcp.ServeOptions{IdleTimeout: limit, Observer: closed.observer()})
+		w := a.wire(nil)
+		if _, err := w.do(w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))); err != nil {
+			t.Fatalf("login: %v", err)
+		}
+		for i := range 10 {
+			time.Sleep(limit / 2)
+			if _, err := w.do(w.c.Ping(nil)); err != nil {
+				t.Fatalf("ping %d, within IdleTimeout of the last frame: %v", i, err)
+			}
+		}
+		start := time.Now()
+		if !w.closedByServer() {
+			t.Fatalf("a silent connection is closed: it is still open")
+		}
+		if d := time.Since(start); d != limit {
+			t.Fatalf("closed %v after the last frame, want IdleTimeout %v", d, limit)
+		}
+		how := closed.next(t)
+		if how.Cause != tcp.CauseIdleTimeout || !how.LoggedIn {
+			t.Fatalf("closed by %v (logged in %t), want %v, logged in", how.Cause, how.LoggedIn, tcp.CauseIdleTimeout)
+		}
+	})
+}
+
+// TestListenerWriteTimeout: a peer that does not read its answer is closed
+// once WriteTimeout has passed.
+func TestListenerWriteTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const limit = 50 * time.Millisecond
+		closed := make(closings, 1)
+		_, a := startPipeListener(t, tcp.ServeOptions{WriteTimeout: limit, Observer: closed.observer()})
+		w := a.wire(nil)
+		frame, err := w.c.Ping(nil)
+		if err != nil {
+			t.Fatalf("Ping: %v", err)
+		}
+		start := time.Now()
+		if _, err := w.nc.Write(frame); err != nil { // and the answer is never read
+			t.Fatalf("Write: %v", err)
+		}
+		how := closed.next(t)
+		if how.Cause != tcp.CauseWriteTimeout || how.Frames != 1 {
+			t.Fatalf("closed by %v after %d frames, want %v after 1", how.Cause, how.Frames, tcp.CauseWriteTimeout)
+		}
+		if d := time.Since(start); d != limit {
+			t.Fatalf("closed %v after the request, want WriteTimeout %v", d, limit)
+		}
+		if _, err := w.nc.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+			t.Fatalf("after the write timeout a read gets %v, want %v", err, io.EOF)
+		}
+	})
+}
+
+// TestHostileSlowPeers: peers that send a byte now and then are closed by
+// ReadTimeout once their frame has begun, and by the budget meanwhile.
+func TestHostileSlowPeers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a := startPipeArena(t, nil, tcp.ServeOptions{MaxPreLogin: 8, ReadTimeout: 200 * time.Millisecond})
+		cr := startCrowd(t, a, 30, func(nc net.Conn, _ *lifecycle.Client, stop <-chan struct{}) {
+			every(50*time.Millisecond, stop, func() error { _, err := nc.Write([]byte{0}); return err })
+		})
+		a.probe(nil)
+		for deadline := time.Now().Add(testTimeout); a.rec.closedBy(tcp.CauseReadTimeout) < 1; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("a frame that never completes is cut at ReadTimeout: %d closed by it, want at least 1", a.rec.closedBy(tcp.CauseReadTimeout))
+			}
+		}
+		for deadline := time.Now().Add(testTimeout); a.rec.closedBy(tcp.CausePreLoginCap) < 22; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("peers past the budget are closed: %d closed by the pre-login cap, want at least 22", a.rec.closedBy(tcp.CausePreLoginCap))
+			}
+		}
+		cr.end()
+		a.checkBaseline()
+	})
+}
+
+// TestHostilePingers: peers that only ping before login are closed at
+// LoginTimeout, pings or not, and by the budget; the probe gets in.
+func TestHostilePingers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a := startPipeArena(t, nil, tcp.ServeOptions{MaxPreLogin: 8, LoginTimeout: 300 * time.Millisecond})
+		cr := startCrowd(t, a, 20, func(nc net.Conn, c *lifecycle.Client, stop <-chan struct{}) {
+			every(20*time.Millisecond, stop, func() error { return ping(nc, c) })
+		})
+		a.probe(nil)
+		for deadline := time.Now().Add(testTimeout); a.rec.closedBy(tcp.CauseLoginTimeout) < 1; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("pinging does not extend LoginTimeout: %d closed by it, want at least 1", a.rec.closedBy(tcp.CauseLoginTimeout))
+			}
+		}
+		for deadline := time.Now().Add(testTimeout); a.rec.closedBy(tcp.CausePreLoginCap) < 12; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("peers past the budget are closed: %d closed by the pre-login cap, want at least 12", a.rec.closedBy(tcp.CausePreLoginCap))
+			}
+		}
+		cr.end()
+		a.checkBaseline()
+	})
+}
+
+// TestHostileGuessingRefill: once wrong passwords have spent an address's
+// burst, even the right one is refused without a check, until the bucket
+// has refilled at LoginRate; another address is not slowed meanwhile.
+func TestHostileGuessingRefill(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const burst, rate = 3, 2.0
+		auth := &countingAuth{Authenticator: lifecycletest.Auth}
+		srv, err := lifecycle.NewServer(lifecycle.Config{Window: lifecycletest.Window, Version: lifecycletest.ServerVersion, Auth: auth})
+		if err != nil {
+			t.Fatalf("NewServer: %v", err)
+		}
+		a := startPipeArena(t, srv, tcp.ServeOptions{LoginBurst: burst, LoginRate: rate})
+		attacker := net.IPv4(127, 0, 0, 1)
+		login := func(pass string) error {
+			t.Helper()
+			w := a.wire(attacker)
+			_, err := w.do(w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte(pass))))
+			if err := w.nc.Close(); err != nil {
+				t.Fatalf("Close: %v", err)
+			}
+			return err
+		}
+		refused := codec.StatusInvalidCredentials.Err()
+		for i := range burst {
+			if err := login("guess"); !errors.Is(err, refused) {
+				t.Fatalf("guess %d: error = %v, want %v", i, err, refused)
+			}
+		}
+		if err := login("iggy"); !errors.Is(err, refused) {
+			t.Fatalf("over budget, even the right password is refused: error = %v, want %v", err, refused)
+		}
+		if n := auth.checks.Load(); n != burst {
+			t.Fatalf("credential checks = %d, want %d", n, burst)
+		}
+		a.probe(net.IPv4(127, 0, 0, 2)) // another address is not slowed
+
+		time.Sleep(time.Duration(0.9 / rate * float64(time.Second)))
+		if err := login("iggy"); !errors.Is(err, refused) {
+			t.Fatalf("0.9 tokens refilled: error = %v, want %v", err, refused)
+		}
+		time.Sleep(time.Duration(0.1 / rate * float64(time.Second)))
+		if err := login("iggy"); err != nil {
+			t.Fatalf("one token refilled after 1/LoginRate: the right password logs in: %v", err)
+		}
+		if n := auth.checks.Load(); n != burst+2 { // and the probe's
+			t.Fatalf("credential checks = %d, want %d", n, burst+2)
+		}
+		a.checkBaseline()
+	})
+}
