@@ -167,7 +167,7 @@ func based(base int, secs []Section) []Section {
 func frameByCommand(src []byte) []Section {
 	c, err := codec.PeekCommand(src)
 	if err != nil {
-		s := Section{Title: "frame"}
+		s := Section{Title: "frame", ref: refPeek(src)}
 		s.settle(err, 0)
 		return []Section{s}
 	}
@@ -291,6 +291,7 @@ func decodeHeader(src []byte, c codec.Command) Section {
 		s.Status, s.Error = statusFailed, fmt.Sprintf("%s at offset %d: not a client-facing frame, want 5, 8 or 13", cmd.Name, cmd.Offset)
 		return s
 	}
+	s.ref = refHeader(src, c)
 	if s.settle(err, 0); len(src) < codec.HeaderSize {
 		return s
 	}
@@ -340,7 +341,7 @@ func readBody(src []byte, start, end int, kind string) Section {
 		l.text("server_version", 1, v.ServerVersion)
 	}
 	s := Section{Title: map[string]string{kindClientInfo: "ClientVersionInfo", kindLogin: "LoginRegister body (code 40)",
-		kindLoginPAT: "LoginRegisterPAT body (code 45)", kindLoginReply: "LoginReply body"}[kind]}
+		kindLoginPAT: "LoginRegisterPAT body (code 45)", kindLoginReply: "LoginReply body"}[kind], ref: refBody(b, kind)}
 	if s.settle(err, start); err == nil {
 		s.Fields = l.fields
 		if n < len(b) {
@@ -357,7 +358,7 @@ const maxEntries = 8
 // section, then, when its first result is 0, a login reply.
 func loginReplyFrame(src []byte, start, end int) []Section {
 	payload, code, err := codec.SplitResult(src[start:end])
-	s := Section{Title: "result section"}
+	s := Section{Title: "result section", ref: refSplit(src[start:end])}
 	if s.settle(err, start); err != nil {
 		return []Section{s}
 	}
@@ -379,7 +380,7 @@ func loginReplyFrame(src []byte, start, end int) []Section {
 // decodeVersion reads src as version text. Only the version itself is
 // shown: the suffix the grammar ignores is any bytes at all.
 func decodeVersion(src []byte) Section {
-	s := Section{Title: "version text"}
+	s := Section{Title: "version text", ref: refVersion(src)}
 	v, err := codec.ParseVersion(string(src))
 	if s.settle(err, 0); err == nil {
 		end := len(src)

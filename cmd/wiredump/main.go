@@ -39,10 +39,11 @@ func main() {
 type options struct {
 	kind, hexText, path string
 	hasHex, json, raw   bool
+	ref                 bool
 }
 
-const usageText = `usage: wiredump [-kind KIND] [-json] [-raw] FILE|-
-       wiredump [-kind KIND] [-json] [-raw] -hex HEX
+const usageText = `usage: wiredump [-kind KIND] [-json] [-raw] [-ref] FILE|-
+       wiredump [-kind KIND] [-json] [-raw] [-ref] -hex HEX
 
 Shows an Iggy connection-lifecycle frame, body or version text as named
 fields (offset, size, value). FILE holds raw bytes or a "go test fuzz v1"
@@ -82,6 +83,14 @@ of a committed Register reply (a result section, then a login_reply);
 version version text; conn the input of FuzzConn ([flags][len u16][frame]
 chunks).
 
+-ref also decodes every header, body, result section and version text
+with internal/refcodec, the independent reference codec, and says under
+each whether the two agree (the same verdict, or error class, and the same
+field values), or "codec says X, reference says Y". Without it the dump is
+the codec's reading alone, so a codec bug reads as the input's fault. It
+shows nothing -raw would not: classes without offsets, byte fields as
+lengths, checksums as zero or non-zero.
+
 Exit status: 0 decoded, 1 decode error or kind not determined, 2 usage error.
 
 flags:
@@ -114,6 +123,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if byTarget != "" {
 		r.Notes = append(r.Notes, "read as "+kind+": the input of "+byTarget+", the directory's name")
+	}
+	if opts.ref {
+		r.checkReference()
 	}
 	if opts.raw {
 		r.RawHex = hex.EncodeToString(src)
@@ -149,6 +161,7 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 		return nil
 	})
 	fs.BoolVar(&opts.json, "json", false, "print one JSON object instead of text")
+	fs.BoolVar(&opts.ref, "ref", false, "also decode with the reference codec (internal/refcodec) and say, per section, whether it agrees")
 	fs.BoolVar(&opts.raw, "raw", false, "also print every input byte as hex: this PRINTS PASSWORDS AND TOKENS")
 	wantVersion := fs.Bool("version", false, "print the release version and build of wiredump, then exit")
 	fs.Usage = func() {

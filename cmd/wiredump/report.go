@@ -37,7 +37,11 @@ type Section struct {
 	Fields []Field  `json:"fields,omitempty"`
 	Error  string   `json:"error,omitempty"`
 	Notes  []string `json:"notes,omitempty"`
-	fault  *fault
+	// Reference is, with -ref, whether internal/refcodec reads the same
+	// bytes the same way: "agrees", or what each says (see ref.go).
+	Reference string `json:"reference,omitempty"`
+	fault     *fault
+	ref       *refReading // the reference reading, for -ref
 }
 
 // fault is where a reading failed, for finish to withhold an error that
@@ -254,6 +258,9 @@ func (r Report) WriteText(w io.Writer) error {
 		}
 		for _, n := range s.Notes {
 			fmt.Fprintf(&b, "   note: %s\n", n)
+		}
+		if s.Reference != "" {
+			fmt.Fprintf(&b, "   reference: %s\n", s.Reference)
 		}
 	}
 	if r.RawHex != "" {

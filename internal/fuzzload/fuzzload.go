@@ -188,12 +188,39 @@ type Adder interface {
 // and returns how many it added. A *testing.F should fail on the error:
 // an unreadable corpus must not pass silently.
 func Add(f Adder, root, target string) (int, error) {
+	inputs, err := AddInputs(f, root, target)
+	return len(inputs), err
+}
+
+// AddInputs is Add that also returns the inputs it added, in the order it
+// added them: Go names the i-th of them "seed#i" (see SeedName), so a
+// caller can say which file a failing seed came from.
+func AddInputs(f Adder, root, target string) ([]Input, error) {
 	inputs, err := Target(root, target)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	for _, in := range inputs {
 		f.Add(in.Data)
 	}
-	return len(inputs), nil
+	return inputs, nil
+}
+
+// SeedName is the name Go's testing package gives the i-th value passed
+// to (*testing.F).Add when it runs the seeds: a failure reads
+// "--- FAIL: FuzzX/seed#i".
+func SeedName(i int) string { return "seed#" + strconv.Itoa(i) }
+
+// SeedMap returns one line per input, "seed#i = PATH", PATH relative to
+// root (slash-separated), in seed order.
+func SeedMap(root string, inputs []Input) []string {
+	lines := make([]string, len(inputs))
+	for i, in := range inputs {
+		p := in.Path
+		if rel, err := filepath.Rel(root, p); err == nil {
+			p = rel
+		}
+		lines[i] = SeedName(i) + " = " + filepath.ToSlash(p)
+	}
+	return lines
 }

@@ -121,3 +121,15 @@ func TestReadDirUnreadable(t *testing.T) {
 	_, err := ReadDir(file)
 	assert.Error(t, err, "ReadDir on a file")
 }
+
+func TestAddInputsNamesSeedsInOrder(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "corpus", "FuzzX", "a"), []byte{1})
+	writeFile(t, filepath.Join(root, "crashers", "FuzzX", "crash-1"), []byte{2})
+	var r recorder
+	inputs, err := AddInputs(&r, root, "FuzzX")
+	require.NoError(t, err)
+	assert.Equal(t, [][]byte{{1}, {2}}, r.got)
+	assert.Equal(t, []string{"seed#0 = corpus/FuzzX/a", "seed#1 = crashers/FuzzX/crash-1"}, SeedMap(root, inputs),
+		"seed#i is the i-th value given to Add, as Go names it")
+}

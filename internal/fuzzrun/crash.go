@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/iggywire/iggywire/internal/fuzzload"
@@ -62,4 +63,44 @@ func appendFile(path, text string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// rerunHint is what fuzzrun prints after saveCrasher: Go's own "To re-run"
+// hint names the file under testdata/fuzz that saveCrasher has just
+// removed, so it says so, and gives the command that replays the crasher
+// from crashers/ (every crasher is a seed of its target) and the name Go
+// will give it there. failing is Go's path, relative to the package;
+// saved is saveCrasher's result.
+func rerunHint(root, pkg, target, failing, saved string) string {
+	shown := saved
+	if rel, err := filepath.Rel(root, saved); err == nil {
+		shown = rel
+	}
+	shown = filepath.ToSlash(shown)
+	pkgArg := "./" + strings.TrimPrefix(strings.TrimSuffix(filepath.ToSlash(pkg), "/"), "./")
+	var b strings.Builder
+	fmt.Fprintf(&b, "fuzzrun: the failing input is now %s (raw bytes; xxd reads it, make triage decodes it)\n", shown)
+	fmt.Fprintf(&b, "fuzzrun: Go's \"To re-run\" hint above is stale: fuzzrun moved %s/%s there (it is gone)\n",
+		strings.TrimPrefix(pkgArg, "./"), filepath.ToSlash(failing))
+	fmt.Fprintf(&b, "fuzzrun: to re-run it: go test %s -run '^%s$'", pkgArg, target)
+	if n := seedIndex(root, target, saved); n >= 0 {
+		fmt.Fprintf(&b, "   (it fails as %s/%s)", target, fuzzload.SeedName(n))
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// seedIndex is the position of path among target's seeds, as
+// fuzzload.Add hands them to Go, or -1.
+func seedIndex(root, target, path string) int {
+	inputs, err := fuzzload.Target(root, target)
+	if err != nil {
+		return -1
+	}
+	for i, in := range inputs {
+		if filepath.Clean(in.Path) == filepath.Clean(path) {
+			return i
+		}
+	}
+	return -1
 }

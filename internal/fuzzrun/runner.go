@@ -119,6 +119,7 @@ func fuzzOne(c config, target string, stdout io.Writer) Result {
 		return r
 	}
 	r.Crasher = path
+	fmt.Fprint(stdout, rerunHint(c.root, c.pkg, target, failing, path))
 	return r
 }
 
