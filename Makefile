@@ -79,7 +79,7 @@ race: ## the lifecycle and loginserver tests under the race detector
 	$(GO) test -race -count=1 ./lifecycle/...
 	$(CMDGO) test -race -count=1 ./loginserver/...
 
-mutants: ## mutation check: each deliberate codec bug must fail a property (opt-in)
+mutants: ## mutation check: each named codec bug (keyed by function and expression) must fail a property (opt-in)
 	$(GO) run ./internal/mutants
 
 gremlins: ## mutation testing of codec/ by its own tests (slow)
@@ -104,8 +104,7 @@ lint: ## staticcheck (both modules) and actionlint (every workflow), pinned
 	$(CMDGO) run $(STATICCHECK) ./...
 	$(GO) run $(ACTIONLINT)
 
-# FUZZFLAGS passes more flags to fuzzrun, e.g. -budget FuzzX=5000x to give
-# one target a budget of its own.
+# FUZZFLAGS passes more flags to fuzzrun (go run ./internal/fuzzrun -h).
 FUZZFLAGS ?=
 fuzz: ## the main job: every fuzz target for FUZZTIME (7s, or a count like 50000x) each, then a summary table
 	$(GO) run ./internal/fuzzrun -fuzztime $(FUZZTIME) $(FUZZFLAGS)
@@ -127,10 +126,13 @@ COVER_HTML ?=
 cover-corpus: ## replay corpus/ and crashers/ only; print codec/ statement coverage (COVER_HTML=file.html: also the annotated page)
 	$(GO) run ./internal/fuzzrun -cover $(if $(COVER_HTML),-html $(COVER_HTML))
 
-triage: ## decode every crasher into named fields
+triage: ## decode every crasher into named fields, and say where the reference codec (internal/refcodec) reads it otherwise
 	@set -e; bin=$$(mktemp -d); trap 'rm -rf "$$bin"' EXIT INT TERM; \
 	$(CMDGO) build -o "$$bin/wiredump" ./wiredump; \
-	for f in $$(find crashers -type f ! -name '*.md' | sort); do echo "== $$f"; "$$bin/wiredump" $$f || true; done
+	for f in $$(find crashers -type f ! -name '*.md' | sort); do echo "== $$f"; "$$bin/wiredump" -ref $$f | tee "$$bin/out" || true; \
+		if grep -q 'reference: DIFFERS' "$$bin/out"; then echo "$$f" >> "$$bin/differ"; fi; done; \
+	if [ -s "$$bin/differ" ]; then echo "triage: the codec and the reference codec disagree on:"; sed 's/^/  /' "$$bin/differ"; \
+	else echo "triage: the codec and the reference codec agree on every crasher"; fi
 
 loginserver: ## run the loopback login server (user iggy:iggy)
 	$(CMDGO) run ./loginserver -user iggy:iggy

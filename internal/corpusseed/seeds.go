@@ -29,12 +29,13 @@ func Seeds() map[string][]Seed {
 		"FuzzSplitResult":       splitSeeds(),
 	}
 	all := map[string][]Seed{
-		"FuzzFrame":        frameSeeds(),
-		"FuzzBuildBodies":  buildBodySeeds(),
-		"FuzzBuildHeaders": buildHeaderSeeds(),
-		"FuzzDifferential": union(bodies),
-		"FuzzConn":         connSeeds(),
-		"FuzzClient":       clientSeeds(),
+		"FuzzFrame":          frameSeeds(),
+		"FuzzBuildBodies":    buildBodySeeds(),
+		"FuzzBuildHeaders":   buildHeaderSeeds(),
+		"FuzzDifferential":   union(bodies),
+		"FuzzConn":           connSeeds(),
+		"FuzzClient":         clientSeeds(),
+		"FuzzSecretPrinting": secretSeeds(),
 	}
 	for t, s := range bodies {
 		all[t] = s

@@ -112,3 +112,18 @@ func TestWriteKeepsPromotedFiles(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []byte{1, 2}, b)
 }
+
+// TestSecretSeeds: one FuzzSecretPrinting seed per holder kind and printer
+// family (the first two bytes), each naming both.
+func TestSecretSeeds(t *testing.T) {
+	seen := map[[2]byte]bool{}
+	for _, s := range Seeds()["FuzzSecretPrinting"] {
+		require.GreaterOrEqual(t, len(s.Data), 8, s.Name)
+		k, f := s.Data[0], s.Data[1]
+		assert.False(t, seen[[2]byte{k, f}], "%s: holder %d and family %d twice", s.Name, k, f)
+		seen[[2]byte{k, f}] = true
+		assert.True(t, strings.HasPrefix(s.Name, secretHolders[k]+"-"), s.Name)
+		assert.Contains(t, s.Name, "-"+secretFamilies[f]+"-", s.Name)
+	}
+	assert.Len(t, seen, len(secretHolders)*len(secretFamilies))
+}

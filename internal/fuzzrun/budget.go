@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -44,44 +43,4 @@ func (b *budget) String() string {
 		return strconv.FormatInt(b.count, 10) + "x"
 	}
 	return b.d.String()
-}
-
-// budgets is the -budget flag: targets that get a budget of their own
-// instead of -fuzztime, as "FuzzX=5000x" (repeatable). A target whose
-// executions cost far more than the others' (FuzzSecretPrinting prints a
-// value tree every way a program can) would otherwise take most of a
-// count-budgeted smoke run.
-type budgets map[string]budget
-
-// Set implements flag.Value.
-func (bs budgets) Set(s string) error {
-	target, v, ok := strings.Cut(s, "=")
-	if !ok || !strings.HasPrefix(target, "Fuzz") {
-		return errors.New(`want a target and a budget: "FuzzX=5000x" or "FuzzX=30s"`)
-	}
-	var b budget
-	if err := b.Set(v); err != nil {
-		return err
-	}
-	bs[target] = b
-	return nil
-}
-
-// String lists the overrides, sorted by target.
-func (bs budgets) String() string {
-	parts := make([]string, 0, len(bs))
-	for t, b := range bs {
-		parts = append(parts, t+"="+b.String())
-	}
-	slices.Sort(parts)
-	return strings.Join(parts, ",")
-}
-
-// budgetFor is target's budget: its own if -budget names it, else
-// -fuzztime.
-func (c config) budgetFor(target string) budget {
-	if b, ok := c.budgets[target]; ok {
-		return b
-	}
-	return c.fuzztime
 }

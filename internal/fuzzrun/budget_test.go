@@ -21,17 +21,3 @@ func TestBudget(t *testing.T) {
 	b := budget{d: 7 * time.Second}
 	assert.Equal(t, "7s", b.String(), "the default")
 }
-
-func TestBudgets(t *testing.T) {
-	c := config{fuzztime: budget{count: 50000}, budgets: budgets{}}
-	assert.NoError(t, c.budgets.Set("FuzzSecretPrinting=5000x"))
-	assert.NoError(t, c.budgets.Set("FuzzFrame=30s"))
-	assert.Equal(t, "FuzzFrame=30s,FuzzSecretPrinting=5000x", c.budgets.String())
-	for target, want := range map[string]string{"FuzzSecretPrinting": "5000x", "FuzzFrame": "30s", "FuzzConn": "50000x"} {
-		b := c.budgetFor(target)
-		assert.Equal(t, want, b.String(), target)
-	}
-	for _, in := range []string{"5000x", "FuzzX", "FuzzX=", "FuzzX=0x", "Conn=5x"} {
-		assert.Error(t, c.budgets.Set(in), "Set(%q)", in)
-	}
-}

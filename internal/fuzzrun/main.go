@@ -26,7 +26,6 @@ const defaultPkg = "./fuzz/"
 // config is everything the flags say.
 type config struct {
 	fuzztime budget
-	budgets  budgets // targets with a budget of their own
 	run      string
 	parallel int
 	promote  bool
@@ -45,11 +44,10 @@ func main() {
 
 // run parses args and does one job; its result is the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
-	c := config{fuzztime: budget{d: 7 * time.Second}, budgets: budgets{}}
+	c := config{fuzztime: budget{d: 7 * time.Second}}
 	fs := flag.NewFlagSet("fuzzrun", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Var(&c.fuzztime, "fuzztime", `how long to fuzz each target: a duration ("7s") or an execution count ("50000x")`)
-	fs.Var(c.budgets, "budget", `give one target its own budget instead of -fuzztime, as "FuzzX=5000x" (repeatable)`)
 	fs.StringVar(&c.run, "run", "", "fuzz only this target (FuzzX)")
 	fs.IntVar(&c.parallel, "parallel", runtime.NumCPU(), "fuzzing workers per target")
 	fs.BoolVar(&c.promote, "promote", false, "copy inputs fuzzing found into corpus/ instead of fuzzing")
