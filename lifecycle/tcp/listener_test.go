@@ -32,6 +32,13 @@ func startListener(t *testing.T, opts tcp.ServeOptions) *tcp.Listener {
 	if err != nil {
 		t.Fatalf("Listen: %v", err)
 	}
+	return serveOn(t, ln, opts)
+}
+
+// serveOn serves a test server on ln until the test ends, then shuts the
+// Listener down and checks that Serve returned nil.
+func serveOn(t *testing.T, ln net.Listener, opts tcp.ServeOptions) *tcp.Listener {
+	t.Helper()
 	l := tcp.NewListener(ln, lifecycletest.NewServer(t), opts)
 	served := make(chan error, 1)
 	go func() { served <- l.Serve(context.Background()) }()

@@ -9,7 +9,6 @@ package tcp_test
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"net"
@@ -176,24 +175,7 @@ func (c closings) next(t *testing.T) tcp.Closing {
 func startPipeListener(t *testing.T, opts tcp.ServeOptions) (*tcp.Listener, *arena) {
 	t.Helper()
 	pl := newPipeListener()
-	l := tcp.NewListener(pl, lifecycletest.NewServer(t), opts)
-	served := make(chan error, 1)
-	go func() { served <- l.Serve(context.Background()) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
-		defer cancel()
-		if err := l.Shutdown(ctx); err != nil {
-			t.Fatalf("Shutdown: %v", err)
-		}
-		select {
-		case err := <-served:
-			if err != nil {
-				t.Fatalf("Serve: %v", err)
-			}
-		case <-ctx.Done():
-			t.Error("Serve did not return after Shutdown")
-		}
-	})
+	l := serveOn(t, pl, opts)
 	return l, &arena{t: t, l: l, dial: pl.dial}
 }
 

@@ -147,46 +147,15 @@ func startWipeListener(t *testing.T, w *wipeWatch, opts tcp.ServeOptions) net.Ad
 	return l.Addr()
 }
 
-// wipeConn is a client connection to a wipe listener.
-type wipeConn struct {
-	t  *testing.T
-	nc net.Conn
-	c  *lifecycle.Client
-}
-
-func dialWipe(t *testing.T, addr net.Addr) *wipeConn {
+// dialWipe connects a fresh client to a wipe listener, as listener_test's
+// wire.
+func dialWipe(t *testing.T, addr net.Addr) *wire {
 	t.Helper()
 	c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	nc, err := net.DialTimeout("tcp", addr.String(), 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = nc.Close() })
-	if err := nc.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
-		t.Fatal(err)
-	}
-	return &wipeConn{t: t, nc: nc, c: c}
-}
-
-// do writes a frame the client built and returns the client's reading of
-// the answer.
-func (w *wipeConn) do(frame []byte, err error) error {
-	w.t.Helper()
-	if err != nil {
-		w.t.Fatalf("build: %v", err)
-	}
-	if _, err := w.nc.Write(frame); err != nil {
-		w.t.Fatalf("write: %v", err)
-	}
-	answer, err := codec.ReadFrame(w.nc, nil, codec.MaxFrameSize)
-	if err != nil {
-		w.t.Fatalf("read: %v", err)
-	}
-	_, err = w.c.Receive(answer)
-	return err
+	return dial(t, addr, c)
 }
 
 // holdsSecret reports whether b holds secret, or any 8 bytes of it in a row.
@@ -210,10 +179,10 @@ func TestLoginFrameWiped(t *testing.T) {
 	t.Run("password", func(t *testing.T) {
 		w := newWipeWatch()
 		wc := dialWipe(t, startWipeListener(t, w, tcp.ServeOptions{}))
-		if err := wc.do(wc.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte(wipePassword)))); err != nil {
+		if _, err := wc.do(wc.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte(wipePassword)))); err != nil {
 			t.Fatalf("login: %v", err)
 		}
-		if err := wc.do(wc.c.Ping(nil)); err != nil {
+		if _, err := wc.do(wc.c.Ping(nil)); err != nil {
 			t.Fatalf("ping: %v", err)
 		}
 		w.waitFrames(t, 2) // the login frame is done with
@@ -232,7 +201,7 @@ func TestLoginFrameWiped(t *testing.T) {
 		w := newWipeWatch()
 		wc := dialWipe(t, startWipeListener(t, w, tcp.ServeOptions{}))
 		wrong := "wipe-Wr0ng-password-9876543210"
-		if err := wc.do(wc.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte(wrong)))); err == nil {
+		if _, err := wc.do(wc.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte(wrong)))); err == nil {
 			t.Fatal("a wrong password logged in")
 		}
 		if cause := w.waitClosed(t); cause != tcp.CauseEvicted {
@@ -246,10 +215,10 @@ func TestLoginFrameWiped(t *testing.T) {
 	t.Run("token", func(t *testing.T) {
 		w := newWipeWatch()
 		wc := dialWipe(t, startWipeListener(t, w, tcp.ServeOptions{}))
-		if err := wc.do(wc.c.LoginWithToken(nil, codec.NewSecret([]byte(wipeToken)))); err != nil {
+		if _, err := wc.do(wc.c.LoginWithToken(nil, codec.NewSecret([]byte(wipeToken)))); err != nil {
 			t.Fatalf("token login: %v", err)
 		}
-		if err := wc.do(wc.c.Ping(nil)); err != nil {
+		if _, err := wc.do(wc.c.Ping(nil)); err != nil {
 			t.Fatalf("ping: %v", err)
 		}
 		w.waitFrames(t, 2)
