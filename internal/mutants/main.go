@@ -3,6 +3,8 @@
 // the bug into a temporary directory, runs the property suite against it
 // with go test -overlay (codec itself is never touched), and reports which
 // properties failed. A mutant no property catches makes the command fail.
+// Each bug is keyed by its function and an expression or statement in it,
+// found with go/ast (apply.go), so edits elsewhere in codec never move it.
 //
 //	go run ./internal/mutants [-run NAME] [-v]
 package main
@@ -52,7 +54,7 @@ func runAll(only string, verbose bool) error {
 		}
 		caught, err := runOne(root, tmp, m, verbose)
 		if err != nil {
-			return fmt.Errorf("%s: %w", m.Name, err)
+			return err // it names the mutant
 		}
 		if len(caught) == 0 {
 			survived = append(survived, m.Name)
@@ -75,14 +77,14 @@ func runAll(only string, verbose bool) error {
 func runOne(root, tmp string, m mutation, verbose bool) ([]string, error) {
 	overlay, err := writeOverlay(root, tmp, m)
 	if err != nil {
-		return nil, err
+		return nil, err // apply's errors name the mutant, the rest name its files
 	}
 	cmd := exec.Command("go", "test", "-overlay", overlay, "-count=1", "./props/")
 	cmd.Dir = root
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
-		return nil, err
+		return nil, fmt.Errorf("mutant %s: go test: %w", m.Name, err)
 	}
 	fmt.Printf("== %s (codec/%s): %s\n", m.Name, m.File, m.Why)
 	if verbose {
@@ -155,19 +157,6 @@ func writeOverlay(root, tmp string, m mutation) (string, error) {
 	}
 	overlay := filepath.Join(tmp, m.Name+".json")
 	return overlay, os.WriteFile(overlay, j, 0o600)
-}
-
-// apply returns the file at path with m applied; Old must occur exactly
-// once, so that a change to codec cannot silently make a mutant a no-op.
-func apply(path string, m mutation) ([]byte, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if n := bytes.Count(b, []byte(m.Old)); n != 1 {
-		return nil, fmt.Errorf("codec/%s: the text to mutate occurs %d times, want 1", m.File, n)
-	}
-	return bytes.Replace(b, []byte(m.Old), []byte(m.New), 1), nil
 }
 
 // moduleRoot is the directory of go.mod.
