@@ -47,13 +47,13 @@ tidy: ## go mod tidy in both modules
 	$(CMDGO) mod tidy
 
 api: ## check the exported API of codec, lifecycle, lifecycle/tcp and props against its record in api/ (fails and lists +/- features when they differ)
-	$(GO) run ./internal/apirecord -check
+	$(GO) run ./internal/cmd/apirecord -check
 
 api-update: ## rewrite api/ from the exported API; then say why in CHANGELOG.md
-	$(GO) run ./internal/apirecord -write
+	$(GO) run ./internal/cmd/apirecord -write
 
 importcheck: ## scratch importers of codec, lifecycle and lifecycle/tcp must gain no require, no go.sum line, no newer go line (offline)
-	$(GO) run ./internal/importcheck
+	$(GO) run ./internal/cmd/importcheck
 
 props: ## the gopter property suite (PROPS_SEED=n, PROPS_COUNT=n to explore)
 	$(GO) test ./props/... -count=1 -v -run . $(if $(PROPS_COUNT),-args -props.count=$(PROPS_COUNT))
@@ -67,7 +67,7 @@ bench: ## codec and lifecycle benchmarks in BENCHCOUNT rounds, then each codec p
 	@set -e; for i in $$(seq $(BENCHCOUNT)); do \
 		$(GO) test ./codec/ ./lifecycle/ -run '^$$' -bench . -benchmem -count=1 -benchtime=$(BENCHTIME); \
 	done | tee bench.new.txt
-	$(GO) run ./internal/benchratio -check < bench.new.txt
+	$(GO) run ./internal/cmd/benchratio -check < bench.new.txt
 
 benchstat: ## compare bench.old.txt with bench.new.txt (BENCHCOUNT=6 make bench twice, renaming the first)
 	@for f in bench.old.txt bench.new.txt; do \
@@ -80,7 +80,7 @@ race: ## the lifecycle and loginserver tests under the race detector
 	$(CMDGO) test -race -count=1 ./loginserver/...
 
 mutants: ## mutation check: each named codec bug (keyed by function and expression) must fail a property (opt-in)
-	$(GO) run ./internal/mutants
+	$(GO) run ./internal/cmd/mutants
 
 gremlins: ## mutation testing of codec/ by its own tests (slow)
 	$(GO) run $(GREMLINS) unleash --workers 2 ./codec
@@ -104,27 +104,27 @@ lint: ## staticcheck (both modules) and actionlint (every workflow), pinned
 	$(CMDGO) run $(STATICCHECK) ./...
 	$(GO) run $(ACTIONLINT)
 
-# FUZZFLAGS passes more flags to fuzzrun (go run ./internal/fuzzrun -h).
+# FUZZFLAGS passes more flags to fuzzrun (go run ./internal/cmd/fuzzrun -h).
 FUZZFLAGS ?=
 fuzz: ## the main job: every fuzz target for FUZZTIME (7s, or a count like 50000x) each, then a summary table
-	$(GO) run ./internal/fuzzrun -fuzztime $(FUZZTIME) $(FUZZFLAGS)
+	$(GO) run ./internal/cmd/fuzzrun -fuzztime $(FUZZTIME) $(FUZZFLAGS)
 
 fuzz-one: ## one fuzz target: make fuzz-one T=FuzzX [FUZZTIME=1m]
-	$(GO) run ./internal/fuzzrun -fuzztime $(FUZZTIME) -run $(T)
+	$(GO) run ./internal/cmd/fuzzrun -fuzztime $(FUZZTIME) -run $(T)
 
 corpus-seed: ## regenerate the seed files in corpus/ (reproducible)
-	$(GO) run ./internal/corpusseed -out corpus
+	$(GO) run ./internal/cmd/corpusseed -out corpus
 
 .PHONY: vectors
 vectors: ## regenerate the conformance vectors in vectors/ (reproducible; checked against codec and lifecycle)
-	$(GO) run ./internal/vectorgen -out vectors
+	$(GO) run ./internal/cmd/vectorgen -out vectors
 
 corpus-promote: ## copy what fuzzing found into corpus/ as raw files
-	$(GO) run ./internal/fuzzrun -promote
+	$(GO) run ./internal/cmd/fuzzrun -promote
 
 COVER_HTML ?=
 cover-corpus: ## replay corpus/ and crashers/ only; print codec/ statement coverage (COVER_HTML=file.html: also the annotated page)
-	$(GO) run ./internal/fuzzrun -cover $(if $(COVER_HTML),-html $(COVER_HTML))
+	$(GO) run ./internal/cmd/fuzzrun -cover $(if $(COVER_HTML),-html $(COVER_HTML))
 
 triage: ## decode every crasher into named fields, and say where the reference codec (internal/refcodec) reads it otherwise
 	@set -e; bin=$$(mktemp -d); trap 'rm -rf "$$bin"' EXIT INT TERM; \
@@ -144,7 +144,7 @@ SOAKBIN   ?= bin/loginserver-soak
 SOAKFLAGS ?=
 soak: ## the attacks at full size against cmd/loginserver (loopback, not in CI): probe login p50/p99, peak RSS, fds
 	$(CMDGO) build -o $(abspath $(SOAKBIN)) ./loginserver
-	$(GO) run ./internal/soak -server $(abspath $(SOAKBIN)) $(SOAKFLAGS)
+	$(GO) run ./internal/cmd/soak -server $(abspath $(SOAKBIN)) $(SOAKFLAGS)
 
 # Opt-in: it measures wall-clock time, so `go test ./...` skips it.
 .PHONY: timing

@@ -33,7 +33,7 @@ echo "build.sh: ${#targets[@]} fuzz targets: ${targets[*]}"
 # Seeds first, while fuzz/ is still a test package: raw inputs become the
 # length-prefixed form the built harness reads its []byte argument from.
 seeds="$WORK/seeds"
-go run ./internal/fuzzrun -seeds "$seeds"
+go run ./internal/cmd/fuzzrun -seeds "$seeds"
 
 # compile_native_go_fuzzer builds with go-118-fuzz-build, which compiles no
 # *_test.go file, and every target here lives in one and shares checking code

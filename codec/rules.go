@@ -2,7 +2,7 @@ package codec
 
 // Rule ids: every Error.Rule the package reports, one constant per rule of
 // vectors/rules.json that a codec error can name (the file is written by
-// internal/vectorgen from its rules.go). They are the validity rules there,
+// internal/cmd/vectorgen from its rules.go). They are the validity rules there,
 // plus the few encoding rules: limits that only an encoder can break, since
 // the wire has no way to carry a value that breaks them (a password of 256
 // bytes has no u8 length). An id is chosen at the error site, so a success

@@ -13,7 +13,7 @@ import (
 // and sessions, edge sizes, unknown operations and reasons. Once the input
 // runs out every getter returns zero values, which are interesting too.
 //
-// internal/corpusseed writes seeds for the structured targets by mirroring
+// internal/cmd/corpusseed writes seeds for the structured targets by mirroring
 // the order and width of these reads; change both together.
 type gen struct{ c *fuzzheaders.ConsumeFuzzer }
 

@@ -43,7 +43,7 @@ import (
 // marker, say), not the secret.
 //
 // The input is read byte by byte (0 once it runs out), in the layout listed
-// below; internal/corpusseed writes the seeds of corpus/FuzzSecretPrinting/
+// below; internal/cmd/corpusseed writes the seeds of corpus/FuzzSecretPrinting/
 // in it, one per holder kind and printer family. Keep the two in step.
 func FuzzSecretPrinting(f *testing.F) {
 	seed(f)

@@ -20,7 +20,7 @@ type Class struct {
 // codec/errors.go declares them. Everything else that lists them derives
 // from it: Sentinels here, the reference classes of
 // internal/refcodec/codecclass (by Name) and the sentinel names of
-// internal/vectorgen. TestSentinelsAreErrorsGo fails when codec/errors.go
+// internal/cmd/vectorgen. TestSentinelsAreErrorsGo fails when codec/errors.go
 // gains or loses a sentinel this list does not have. The names are those of
 // the published vectors: changing one changes vectors/.
 var classes = [...]Class{

@@ -5,7 +5,7 @@
 // and the output depends on nothing but the sources: no time, no
 // randomness.
 //
-//	go run ./internal/vectorgen [-root .] [-out vectors]
+//	go run ./internal/cmd/vectorgen [-root .] [-out vectors]
 package main
 
 import (

@@ -6,7 +6,7 @@
 // Each bug is keyed by its function and an expression or statement in it,
 // found with go/ast (apply.go), so edits elsewhere in codec never move it.
 //
-//	go run ./internal/mutants [-run NAME] [-v]
+//	go run ./internal/cmd/mutants [-run NAME] [-v]
 package main
 
 import (

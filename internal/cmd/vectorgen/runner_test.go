@@ -15,8 +15,8 @@ import (
 
 // The checked-in vectors, relative to this package.
 const (
-	moduleRoot = "../.."
-	vectorsDir = "../../vectors"
+	moduleRoot = "../../.."
+	vectorsDir = "../../../vectors"
 )
 
 // loadFiles reads every vectors/<kind>.json.

@@ -3,7 +3,7 @@
 // run, their medians, the median of their per-round ratios, and the goal it
 // is held to.
 //
-//	for i in 1 2 3 4 5; do go test ./codec/ -run '^$' -bench . -count 1; done | go run ./internal/benchratio
+//	for i in 1 2 3 4 5; do go test ./codec/ -run '^$' -bench . -count 1; done | go run ./internal/cmd/benchratio
 //
 // Rounds (every benchmark once, five times over) rather than -count 5
 // (each benchmark five times in a row) pair each figure with a floor

@@ -17,7 +17,7 @@ import (
 )
 
 // moduleRoot is the module root as seen from this package's directory.
-const moduleRoot = "../.."
+const moduleRoot = "../../.."
 
 // declaredTargets reads every Go file of dir and returns the names of the
 // top-level functions FuzzX(f *testing.F), sorted: the fuzz targets as the
@@ -82,7 +82,7 @@ func TestTargetSetsAgree(t *testing.T) {
 // fuzzrun runs what `go test -list` finds there.
 func makeFuzzTargets(t *testing.T) []string {
 	recipe := makeRecipe(t, "fuzz")
-	require.Contains(t, recipe, "./internal/fuzzrun", "make fuzz must go through fuzzrun")
+	require.Contains(t, recipe, "./internal/cmd/fuzzrun", "make fuzz must go through fuzzrun")
 	for _, narrowing := range []string{"-run", "-pkg"} {
 		require.NotContains(t, recipe, narrowing, "make fuzz must run every target of %s", defaultPkg)
 	}

@@ -11,7 +11,7 @@
 // to download and trust. A failure names the modules and the files of this
 // module that import them.
 //
-//	go run ./internal/importcheck [-keep] [-v]
+//	go run ./internal/cmd/importcheck [-keep] [-v]
 //
 // Run it from the root module (make importcheck does). It takes a few
 // seconds and needs no network.

@@ -60,7 +60,7 @@ func TestRunWritesSummary(t *testing.T) {
 	summary := filepath.Join(dir, "summary.md")
 	t.Setenv("GITHUB_STEP_SUMMARY", summary)
 	var out, errs strings.Builder
-	code := run([]string{"-root", "../..", "-pkg", "./fuzz/", "-run", "FuzzParseVersion", "-fuzztime", "200x", "-parallel", "1"}, &out, &errs)
+	code := run([]string{"-root", "../../..", "-pkg", "./fuzz/", "-run", "FuzzParseVersion", "-fuzztime", "200x", "-parallel", "1"}, &out, &errs)
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out.String(), errs.String())
 	got, err := os.ReadFile(summary)
 	require.NoError(t, err)

@@ -14,7 +14,7 @@ import (
 
 func codecFile(t *testing.T, m mutation) (string, []byte) {
 	t.Helper()
-	path := filepath.Join("..", "..", "codec", m.File)
+	path := filepath.Join("..", "..", "..", "codec", m.File)
 	src, err := os.ReadFile(path)
 	require.NoError(t, err, m.Name)
 	return path, src
@@ -23,7 +23,7 @@ func codecFile(t *testing.T, m mutation) (string, []byte) {
 // TestMutationsApply: every mutation still finds its function and its
 // node (exactly once, or its Nth) in the current codec source and changes
 // it, so no mutant is silently a no-op. (Running the mutants is opt-in:
-// go run ./internal/mutants.)
+// go run ./internal/cmd/mutants.)
 func TestMutationsApply(t *testing.T) {
 	seen := map[string]bool{}
 	for _, m := range mutations() {

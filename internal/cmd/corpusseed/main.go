@@ -7,7 +7,7 @@
 // a valid frame of every message kind, every eviction reason, version
 // edges, and one known-bad input per validation rule. The program owns
 // every file of corpus/ except the found-* files promoted from fuzzing
-// (see internal/fuzzrun), which it leaves alone.
+// (see internal/cmd/fuzzrun), which it leaves alone.
 package main
 
 import (

@@ -3,8 +3,8 @@
 // Go project's api/*.txt files, so that every change to that API is
 // deliberate:
 //
-//	go run ./internal/apirecord -check   # exit 1 and list +/- features if the API differs from api/
-//	go run ./internal/apirecord -write   # rewrite api/ from the API
+//	go run ./internal/cmd/apirecord -check   # exit 1 and list +/- features if the API differs from api/
+//	go run ./internal/cmd/apirecord -write   # rewrite api/ from the API
 //
 // The public packages are those of ./... that are not main, not under an
 // internal/ directory and export something (-pkgs names them instead).

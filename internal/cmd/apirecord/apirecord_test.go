@@ -23,7 +23,7 @@ func apirecord(t *testing.T, args ...string) (int, string, string) {
 // TestGolden: the record of testdata/mod (package p holds one of each
 // kind of declaration, q a type p uses) is testdata/api. After a
 // deliberate change to the format, run
-// go test ./internal/apirecord -run Golden -update and read the diff.
+// go test ./internal/cmd/apirecord -run Golden -update and read the diff.
 func TestGolden(t *testing.T) {
 	mode := "-check"
 	if *update {
