@@ -247,7 +247,7 @@ func setPos(v reflect.Value, pos token.Pos) {
 				if f.Int() != 0 {
 					f.SetInt(int64(pos))
 				}
-			} else if _, skip := f.Interface().(*ast.Object); !skip {
+			} else if !resolution(f.Type()) {
 				setPos(f, pos)
 			}
 		}
@@ -256,6 +256,14 @@ func setPos(v reflect.Value, pos token.Pos) {
 			setPos(v.Index(i), pos)
 		}
 	}
+}
+
+// resolution reports whether t is one of go/ast's deprecated identifier
+// resolution types (*ast.Object, *ast.Scope), which point back up the tree
+// and must not be walked. They are named by string so that the code does
+// not use the deprecated types.
+func resolution(t reflect.Type) bool {
+	return t.String() == "*ast.Object" || t.String() == "*ast.Scope"
 }
 
 var (
@@ -272,8 +280,7 @@ func walk(v reflect.Value, expr, stmts func(reflect.Value)) {
 		if v.IsNil() {
 			return
 		}
-		switch v.Interface().(type) {
-		case *ast.Object, *ast.Scope, *ast.CommentGroup:
+		if _, ok := v.Interface().(*ast.CommentGroup); ok || resolution(v.Type()) {
 			return
 		}
 		walk(v.Elem(), expr, stmts)
