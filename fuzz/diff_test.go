@@ -38,47 +38,44 @@ func FuzzDifferential(f *testing.F) {
 }
 
 func diffBodies(t *testing.T, src []byte) {
-	c, n, err := codec.DecodeClientVersionInfo(src)
-	rc, rn, rerr := refcodec.DecodeClientVersionInfo(src)
-	agree(t, "DecodeClientVersionInfo", refconv.ToRefInfo(c), n, err, rc, rn, rerr)
-	c, err = codec.ParseClientVersionInfo(src)
-	rc, rerr = refcodec.ParseClientVersionInfo(src)
-	agree(t, "ParseClientVersionInfo", refconv.ToRefInfo(c), 0, err, rc, 0, rerr)
+	diffBody(t, "ClientVersionInfo", src, codec.DecodeClientVersionInfo, codec.ParseClientVersionInfo,
+		refcodec.DecodeClientVersionInfo, refcodec.ParseClientVersionInfo, refconv.ToRefInfo)
+	diffBody(t, "LoginRegister", src, codec.DecodeLoginRegister, codec.ParseLoginRegister,
+		refcodec.DecodeLoginRegister, refcodec.ParseLoginRegister, refconv.ToRefLogin)
+	diffBody(t, "LoginRegisterPAT", src, codec.DecodeLoginRegisterPAT, codec.ParseLoginRegisterPAT,
+		refcodec.DecodeLoginRegisterPAT, refcodec.ParseLoginRegisterPAT, refconv.ToRefPAT)
+	diffBody(t, "LoginReply", src, codec.DecodeLoginReply, codec.ParseLoginReply,
+		refcodec.DecodeLoginReply, refcodec.ParseLoginReply, refconv.ToRefReply)
+}
 
-	l, n, err := codec.DecodeLoginRegister(src)
-	rl, rn, rerr := refcodec.DecodeLoginRegister(src)
-	agree(t, "DecodeLoginRegister", refconv.ToRefLogin(l), n, err, rl, rn, rerr)
-	l, err = codec.ParseLoginRegister(src)
-	rl, rerr = refcodec.ParseLoginRegister(src)
-	agree(t, "ParseLoginRegister", refconv.ToRefLogin(l), 0, err, rl, 0, rerr)
-
-	p, n, err := codec.DecodeLoginRegisterPAT(src)
-	rp, rn, rerr := refcodec.DecodeLoginRegisterPAT(src)
-	agree(t, "DecodeLoginRegisterPAT", refconv.ToRefPAT(p), n, err, rp, rn, rerr)
-	p, err = codec.ParseLoginRegisterPAT(src)
-	rp, rerr = refcodec.ParseLoginRegisterPAT(src)
-	agree(t, "ParseLoginRegisterPAT", refconv.ToRefPAT(p), 0, err, rp, 0, rerr)
-
-	r, n, err := codec.DecodeLoginReply(src)
-	rr, rn, rerr := refcodec.DecodeLoginReply(src)
-	agree(t, "DecodeLoginReply", refconv.ToRefReply(r), n, err, rr, rn, rerr)
-	r, err = codec.ParseLoginReply(src)
-	rr, rerr = refcodec.ParseLoginReply(src)
-	agree(t, "ParseLoginReply", refconv.ToRefReply(r), 0, err, rr, 0, rerr)
+// diffBody runs one body type's prefix decoder and strict parser, codec's
+// and the reference's, on src; what names them "Decode<what>" and
+// "Parse<what>".
+func diffBody[C, R any](t *testing.T, what string, src []byte,
+	decode func([]byte) (C, int, error), parse func([]byte) (C, error),
+	refDecode func([]byte) (R, int, error), refParse func([]byte) (R, error), conv func(C) R) {
+	t.Helper()
+	c, n, err := decode(src)
+	rc, rn, rerr := refDecode(src)
+	agree(t, "Decode"+what, conv(c), n, err, rc, rn, rerr)
+	c, err = parse(src)
+	rc, rerr = refParse(src)
+	agree(t, "Parse"+what, conv(c), 0, err, rc, 0, rerr)
 }
 
 func diffHeaders(t *testing.T, src []byte) {
-	h, err := codec.DecodeRequestHeader(src)
-	rh, rerr := refcodec.DecodeRequestHeader(src)
-	agree(t, "DecodeRequestHeader", refconv.ToRefRequest(h), 0, err, rh, 0, rerr)
+	diffHeader(t, "DecodeRequestHeader", src, codec.DecodeRequestHeader, refcodec.DecodeRequestHeader, refconv.ToRefRequest)
+	diffHeader(t, "DecodeReplyHeader", src, codec.DecodeReplyHeader, refcodec.DecodeReplyHeader, refconv.ToRefReplyHeader)
+	diffHeader(t, "DecodeEviction", src, codec.DecodeEviction, refcodec.DecodeEviction, refconv.ToRefEviction)
+}
 
-	p, err := codec.DecodeReplyHeader(src)
-	rp, rerr := refcodec.DecodeReplyHeader(src)
-	agree(t, "DecodeReplyHeader", refconv.ToRefReplyHeader(p), 0, err, rp, 0, rerr)
-
-	e, err := codec.DecodeEviction(src)
-	re, rerr := refcodec.DecodeEviction(src)
-	agree(t, "DecodeEviction", refconv.ToRefEviction(e), 0, err, re, 0, rerr)
+// diffHeader runs one header decoder, codec's and the reference's, on src.
+func diffHeader[C, R any](t *testing.T, what string, src []byte,
+	decode func([]byte) (C, error), refDecode func([]byte) (R, error), conv func(C) R) {
+	t.Helper()
+	h, err := decode(src)
+	rh, rerr := refDecode(src)
+	agree(t, what, conv(h), 0, err, rh, 0, rerr)
 }
 
 func diffFraming(t *testing.T, src []byte) {

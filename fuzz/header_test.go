@@ -132,15 +132,19 @@ var evictionAPI = headerAPI[codec.Eviction]{
 	size:     func(codec.Eviction) uint32 { return codec.HeaderSize },
 }
 
-func FuzzRequestHeader(f *testing.F) {
+// fuzzHeader fuzzes one header type: every invariant of its API, then its
+// own rules on every header that decodes.
+func fuzzHeader[T any](f *testing.F, api headerAPI[T], rules func(*testing.T, T)) {
 	seed(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
-		checkHeader(t, requestAPI, src)
-		if h, err := codec.DecodeRequestHeader(src); err == nil {
-			checkRequestRules(t, h)
+		checkHeader(t, api, src)
+		if h, err := api.decode(src); err == nil {
+			rules(t, h)
 		}
 	})
 }
+
+func FuzzRequestHeader(f *testing.F) { fuzzHeader(f, requestAPI, checkRequestRules) }
 
 // checkRequestRules restates the wire reference's request rules on a
 // decoded header, independently of how Validate is written.
@@ -159,27 +163,17 @@ func checkRequestRules(t *testing.T, h codec.RequestHeader) {
 	}
 }
 
-func FuzzReplyHeader(f *testing.F) {
-	seed(f)
-	f.Fuzz(func(t *testing.T, src []byte) {
-		checkHeader(t, replyAPI, src)
-		if h, err := codec.DecodeReplyHeader(src); err == nil {
-			if !h.Operation.Known() || (h.Status != codec.StatusOK && h.Size != codec.HeaderSize) {
-				t.Fatalf("decoded reply header breaks a rule: %+v", h)
-			}
-		}
-	})
+func FuzzReplyHeader(f *testing.F) { fuzzHeader(f, replyAPI, checkReplyRules) }
+
+// checkReplyRules restates the wire reference's reply rules on a decoded
+// header.
+func checkReplyRules(t *testing.T, h codec.ReplyHeader) {
+	if !h.Operation.Known() || (h.Status != codec.StatusOK && h.Size != codec.HeaderSize) {
+		t.Fatalf("decoded reply header breaks a rule: %+v", h)
+	}
 }
 
-func FuzzEviction(f *testing.F) {
-	seed(f)
-	f.Fuzz(func(t *testing.T, src []byte) {
-		checkHeader(t, evictionAPI, src)
-		if e, err := codec.DecodeEviction(src); err == nil {
-			checkEvictionRules(t, e)
-		}
-	})
-}
+func FuzzEviction(f *testing.F) { fuzzHeader(f, evictionAPI, checkEvictionRules) }
 
 // checkEvictionRules restates the eviction rules and what each reason
 // means to a client (wire reference section 8).

@@ -262,14 +262,8 @@ func wrap[T any](v T, ws []byte) any {
 		out = &v
 	case 2:
 		out = []T{v}
-	case 3:
-		out = map[string]T{"k": v}
-	case 4:
-		out = hidden[T]{v}
-	case 5:
-		out = &hidden[T]{v}
-	case 6:
-		out = exported[T]{v}
+	case 3, 4, 5, 6:
+		out = box(v, ws[0])
 	default:
 		out = [1]*T{&v}
 	}
@@ -281,19 +275,29 @@ func wrap[T any](v T, ws []byte) any {
 			out = p.Interface()
 		case 2:
 			out = []any{out, nil}
-		case 3:
-			out = map[string]any{"k": out}
-		case 4:
-			out = hidden[any]{out}
-		case 5:
-			out = &hidden[any]{out}
-		case 6:
-			out = exported[any]{out}
+		case 3, 4, 5, 6:
+			out = box(out, w)
 		default:
 			out = [2]any{nil, out}
 		}
 	}
 	return out
+}
+
+// box is wrappers 3 to 6, which both levels of wrap share: a map,
+// a struct with an unexported field, a pointer to one, and a struct with
+// an exported field, each holding v as a T.
+func box[T any](v T, w byte) any {
+	switch w {
+	case 3:
+		return map[string]T{"k": v}
+	case 4:
+		return hidden[T]{v}
+	case 5:
+		return &hidden[T]{v}
+	default:
+		return exported[T]{v}
+	}
 }
 
 // printer is one way to print: a single value, or two (a comparer).

@@ -48,12 +48,8 @@ func (k kind[T]) differential(hostile bool) gopter.Prop {
 }
 
 func TestDifferential(t *testing.T) {
-	t.Parallel()
-	for _, k := range kinds() {
-		t.Run(k.Name(), func(t *testing.T) {
-			t.Parallel()
-			property(t, 2, "codec agrees with refcodec on valid bytes", k.differential(false))
-			property(t, 1, "codec agrees with refcodec on hostile bytes", k.differential(true))
-		})
-	}
+	forEachKind(t, func(t *testing.T, k propKind) {
+		property(t, 2, "codec agrees with refcodec on valid bytes", k.differential(false))
+		property(t, 1, "codec agrees with refcodec on hostile bytes", k.differential(true))
+	})
 }

@@ -2,6 +2,7 @@ package props
 
 import (
 	"bytes"
+	"testing"
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/refcodec"
@@ -47,6 +48,18 @@ type propKind interface {
 func (k kind[T]) Name() string   { return k.name }
 func (k kind[T]) isHeader() bool { return k.parse == nil }
 
+// forEachKind runs check as a parallel subtest of t, named after the kind,
+// for every kind.
+func forEachKind(t *testing.T, check func(t *testing.T, k propKind)) {
+	t.Parallel()
+	for _, k := range kinds() {
+		t.Run(k.Name(), func(t *testing.T) {
+			t.Parallel()
+			check(t, k)
+		})
+	}
+}
+
 // kinds lists every body and header type.
 func kinds() []propKind {
 	return []propKind{
@@ -68,13 +81,13 @@ func kinds() []propKind {
 			refParse(refcodec.ParseLoginReply, refconv.FromRefReply), equalReplyBody},
 		kind[codec.RequestHeader]{"RequestHeader", GenRequestHeader,
 			headerDecode(codec.DecodeRequestHeader), nil,
-			headerDecode(refHeader(refcodec.DecodeRequestHeader, refconv.FromRefRequest)), nil, equalComparable[codec.RequestHeader]},
+			headerDecode(refParse(refcodec.DecodeRequestHeader, refconv.FromRefRequest)), nil, equalComparable[codec.RequestHeader]},
 		kind[codec.ReplyHeader]{"ReplyHeader", GenReplyHeader,
 			headerDecode(codec.DecodeReplyHeader), nil,
-			headerDecode(refHeader(refcodec.DecodeReplyHeader, refconv.FromRefReplyHeader)), nil, equalComparable[codec.ReplyHeader]},
+			headerDecode(refParse(refcodec.DecodeReplyHeader, refconv.FromRefReplyHeader)), nil, equalComparable[codec.ReplyHeader]},
 		kind[codec.Eviction]{"Eviction", GenEviction,
 			headerDecode(codec.DecodeEviction), nil,
-			headerDecode(refHeader(refcodec.DecodeEviction, refconv.FromRefEviction)), nil, equalComparable[codec.Eviction]},
+			headerDecode(refParse(refcodec.DecodeEviction, refconv.FromRefEviction)), nil, equalComparable[codec.Eviction]},
 	}
 }
 
@@ -97,14 +110,9 @@ func refDecode[R, T any](f func([]byte) (R, int, error), conv func(R) T) func([]
 	}
 }
 
+// refParse converts a reference decoder without a byte count (a strict
+// parse, or a header decode) to codec types.
 func refParse[R, T any](f func([]byte) (R, error), conv func(R) T) func([]byte) (T, error) {
-	return func(b []byte) (T, error) {
-		r, err := f(b)
-		return conv(r), err
-	}
-}
-
-func refHeader[R, T any](f func([]byte) (R, error), conv func(R) T) func([]byte) (T, error) {
 	return func(b []byte) (T, error) {
 		r, err := f(b)
 		return conv(r), err

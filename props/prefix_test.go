@@ -42,11 +42,7 @@ func (k kind[T]) prefixAgreement() gopter.Prop {
 }
 
 func TestPrefixAgreement(t *testing.T) {
-	t.Parallel()
-	for _, k := range kinds() {
-		t.Run(k.Name(), func(t *testing.T) {
-			t.Parallel()
-			property(t, 1, "Decode(b ++ junk) == Decode(b)", k.prefixAgreement())
-		})
-	}
+	forEachKind(t, func(t *testing.T, k propKind) {
+		property(t, 1, "Decode(b ++ junk) == Decode(b)", k.prefixAgreement())
+	})
 }

@@ -156,30 +156,22 @@ func (k kind[T]) rejectHostile(counts map[string]int) gopter.Prop {
 }
 
 func TestRejectPrefixes(t *testing.T) {
-	t.Parallel()
-	for _, k := range kinds() {
-		t.Run(k.Name(), func(t *testing.T) {
-			t.Parallel()
-			property(t, 8, "every proper prefix is ErrTruncated", k.rejectPrefixes())
-		})
-	}
+	forEachKind(t, func(t *testing.T, k propKind) {
+		property(t, 8, "every proper prefix is ErrTruncated", k.rejectPrefixes())
+	})
 }
 
 func TestRejectHostile(t *testing.T) {
-	t.Parallel()
-	for _, k := range kinds() {
-		t.Run(k.Name(), func(t *testing.T) {
-			t.Parallel()
-			counts := map[string]int{}
-			property(t, 1, "hostile bytes are rejected as the mutation dictates", k.rejectHostile(counts))
-			t.Logf("checked: %v", counts)
-			want := []string{"truncate", "claim-truncated", "badutf8", "extend"}
-			if k.isHeader() {
-				want = []string{"truncate", "flip-reserved", "claim-size"}
-			}
-			for _, label := range want {
-				assert.Positive(t, counts[label], "no %s case was checked", label)
-			}
-		})
-	}
+	forEachKind(t, func(t *testing.T, k propKind) {
+		counts := map[string]int{}
+		property(t, 1, "hostile bytes are rejected as the mutation dictates", k.rejectHostile(counts))
+		t.Logf("checked: %v", counts)
+		want := []string{"truncate", "claim-truncated", "badutf8", "extend"}
+		if k.isHeader() {
+			want = []string{"truncate", "flip-reserved", "claim-size"}
+		}
+		for _, label := range want {
+			assert.Positive(t, counts[label], "no %s case was checked", label)
+		}
+	})
 }

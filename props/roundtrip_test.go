@@ -41,11 +41,7 @@ func (k kind[T]) roundTrip() gopter.Prop {
 }
 
 func TestRoundTrip(t *testing.T) {
-	t.Parallel()
-	for _, k := range kinds() {
-		t.Run(k.Name(), func(t *testing.T) {
-			t.Parallel()
-			property(t, 1, "Parse(AppendTo(x)) == x", k.roundTrip())
-		})
-	}
+	forEachKind(t, func(t *testing.T, k propKind) {
+		property(t, 1, "Parse(AppendTo(x)) == x", k.roundTrip())
+	})
 }
