@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -117,7 +116,7 @@ func TestUsersFileLogin(t *testing.T) {
 	noRootEnv(t)
 	const password, token = "file-Pa55word", "file-T0ken-123"
 	path := writeUsersFile(t, 0o600, "iggy:"+password+"\n"+token+"=iggy\n")
-	var logs lockedBuffer
+	var logs syncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	addrs, done := make(chan net.Addr, 1), make(chan error, 1)
 	go func() {
@@ -160,30 +159,12 @@ func TestUsersFileLogin(t *testing.T) {
 
 // loginOnce dials addr and sends one login.
 func loginOnce(addr net.Addr, build func(*lifecycle.Client) ([]byte, error)) error {
-	c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0"})
-	if err != nil {
-		return err
-	}
-	nc, err := net.DialTimeout("tcp", addr.String(), 10*time.Second)
+	w, nc, err := dialWire(addr)
 	if err != nil {
 		return err
 	}
 	defer nc.Close()
-	if err := nc.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
-		return err
-	}
-	frame, err := build(c)
-	if err != nil {
-		return err
-	}
-	if _, err := nc.Write(frame); err != nil {
-		return err
-	}
-	answer, err := codec.ReadFrame(nc, nil, codec.MaxFrameSize)
-	if err != nil {
-		return err
-	}
-	_, err = c.Receive(answer)
+	_, err = w.Do(build(w.Client))
 	return err
 }
 
@@ -293,22 +274,4 @@ func TestUsageOnSecrets(t *testing.T) {
 	if n := strings.Count(u, "any local user can read it in the process list"); n != 2 {
 		t.Errorf("-h warns %d times of the process list, want twice (-user, -token)", n)
 	}
-}
-
-// lockedBuffer is a bytes.Buffer safe for the log's concurrent writes.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -90,26 +90,36 @@ func TestRunQuietLogs(t *testing.T) {
 	require.NotContains(t, out, password)
 }
 
-// pingClient logs in as iggy and pings n times.
-func pingClient(addr net.Addr, password string, n int) error {
+// dialWire dials addr over TCP with a new go-sdk client, the connection
+// under a 10s deadline; the caller closes nc.
+func dialWire(addr net.Addr) (w lifecycletest.Wire, nc net.Conn, err error) {
 	c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0"})
 	if err != nil {
-		return err
+		return lifecycletest.Wire{}, nil, err
 	}
-	nc, err := net.DialTimeout("tcp", addr.String(), 10*time.Second)
+	nc, err = net.DialTimeout("tcp", addr.String(), 10*time.Second)
+	if err != nil {
+		return lifecycletest.Wire{}, nil, err
+	}
+	if err := nc.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		nc.Close()
+		return lifecycletest.Wire{}, nil, err
+	}
+	return lifecycletest.Wire{Conn: nc, Client: c}, nc, nil
+}
+
+// pingClient logs in as iggy and pings n times.
+func pingClient(addr net.Addr, password string, n int) error {
+	w, nc, err := dialWire(addr)
 	if err != nil {
 		return err
 	}
 	defer nc.Close()
-	if err := nc.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
-		return err
-	}
-	w := lifecycletest.Wire{Conn: nc, Client: c}
-	if _, err := w.Do(c.Login(nil, []byte("iggy"), codec.NewSecret([]byte(password)))); err != nil {
+	if _, err := w.Do(w.Client.Login(nil, []byte("iggy"), codec.NewSecret([]byte(password)))); err != nil {
 		return err
 	}
 	for range n {
-		if _, err := w.Do(c.Ping(nil)); err != nil {
+		if _, err := w.Do(w.Client.Ping(nil)); err != nil {
 			return err
 		}
 	}

@@ -188,7 +188,7 @@ func (a *arena) probe(local net.IP) {
 	a.t.Helper()
 	start := time.Now()
 	w := a.wire(local)
-	r, err := w.do(w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy"))))
+	r, err := w.login()
 	if err != nil {
 		a.t.Fatalf("the probe's login: %v", err)
 	}
@@ -310,20 +310,58 @@ func ping(nc net.Conn, c *lifecycle.Client) error {
 	return exchange(nc, c, frame, err)
 }
 
+// awaitCount polls got every 10ms until ok holds of it, failing the test
+// with format (given got, then want) if testTimeout passes first.
+func awaitCount(t testing.TB, got func() int, want int, ok func(got, want int) bool, format string) {
+	t.Helper()
+	for deadline := time.Now().Add(testTimeout); !ok(got(), want); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf(format, got(), want)
+		}
+	}
+}
+
+// awaitEqual waits until got() == want; see awaitCount.
+func awaitEqual(t testing.TB, got func() int, want int, format string) {
+	t.Helper()
+	awaitCount(t, got, want, func(got, want int) bool { return got == want }, format)
+}
+
+// awaitAtLeast waits until got() >= want; see awaitCount.
+func awaitAtLeast(t testing.TB, got func() int, want int, format string) {
+	t.Helper()
+	awaitCount(t, got, want, func(got, want int) bool { return got >= want }, format)
+}
+
+// closedAtLeast is a wait for at least n closings by cause; format is
+// given how many there were, then n.
+type closedAtLeast struct {
+	cause  tcp.CloseCause
+	n      int
+	format string
+}
+
+// attack runs n peers doing act against a; the probe must log in
+// meanwhile, then each wait must be met, then the peers are ended and the
+// goroutines and heap must come back to the baseline.
+func (a *arena) attack(n int, act func(nc net.Conn, c *lifecycle.Client, stop <-chan struct{}), waits ...closedAtLeast) {
+	a.t.Helper()
+	cr := startCrowd(a.t, a, n, act)
+	a.probe(nil)
+	for _, w := range waits {
+		awaitAtLeast(a.t, func() int { return a.rec.closedBy(w.cause) }, w.n, w.format)
+	}
+	cr.end()
+	a.checkBaseline()
+}
+
 // TestHostileIdlePeers: peers that connect and say nothing fill the
 // not-logged-in budget; each newcomer closes the oldest, so the probe gets
 // in, and the idle ones are closed.
 func TestHostileIdlePeers(t *testing.T) {
 	a := startArena(t, nil, tcp.ServeOptions{MaxPreLogin: 8})
-	cr := startCrowd(t, a, 40, func(net.Conn, *lifecycle.Client, <-chan struct{}) {})
-	a.probe(nil)
-	for deadline := time.Now().Add(testTimeout); a.rec.closedBy(tcp.CausePreLoginCap) < 32; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("idle peers past the budget are closed: %d closed by the pre-login cap, want at least 32", a.rec.closedBy(tcp.CausePreLoginCap))
-		}
-	}
-	cr.end()
-	a.checkBaseline()
+	a.attack(40, func(net.Conn, *lifecycle.Client, <-chan struct{}) {},
+		closedAtLeast{tcp.CausePreLoginCap, 32, "idle peers past the budget are closed: %d closed by the pre-login cap, want at least %d"})
 }
 
 // TestHostileLoggedInPeers: logged-in peers that ping now and then do not
@@ -336,18 +374,14 @@ func TestHostileLoggedInPeers(t *testing.T) {
 	for range peers {
 		// One at a time: peers not yet logged in would push each other out.
 		w := a.wire(nil)
-		if _, err := w.do(w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))); err != nil {
+		if _, err := w.login(); err != nil {
 			t.Fatalf("a peer's login: %v", err)
 		}
 		cr.add(w.nc, w.c, func(nc net.Conn, c *lifecycle.Client, stop <-chan struct{}) {
 			every(100*time.Millisecond, stop, func() error { return ping(nc, c) })
 		})
 	}
-	for deadline := time.Now().Add(testTimeout); a.rec.loginsBy("ok") != peers; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d logins told the observer, want %d", a.rec.loginsBy("ok"), peers)
-		}
-	}
+	awaitEqual(t, func() int { return a.rec.loginsBy("ok") }, peers, "%d logins told the observer, want %d")
 	pre, loggedIn := a.l.Conns()
 	if pre != 0 {
 		t.Fatalf("Conns() not logged in = %d, want 0", pre)
@@ -358,7 +392,7 @@ func TestHostileLoggedInPeers(t *testing.T) {
 
 	// The probe takes the last slot and stays; the next one is refused.
 	w := a.wire(nil)
-	if _, err := w.do(w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))); err != nil {
+	if _, err := w.login(); err != nil {
 		t.Fatalf("the probe logs in beside the logged-in peers: %v", err)
 	}
 	late := a.wire(nil)
@@ -370,11 +404,7 @@ func TestHostileLoggedInPeers(t *testing.T) {
 		t.Fatalf("and at once, not left in the backlog: closed after %v, want under %v", d, probeDeadline)
 	}
 	refused := func() int { a.rec.mu.Lock(); defer a.rec.mu.Unlock(); return a.rec.refused }
-	for deadline := time.Now().Add(testTimeout); refused() != 1; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d refusals told the observer, want 1", refused())
-		}
-	}
+	awaitEqual(t, refused, 1, "%d refusals told the observer, want %d")
 	cr.end()
 	if err := w.nc.Close(); err != nil {
 		t.Fatalf("closing the probe's connection: %v", err)
@@ -413,11 +443,8 @@ func TestHostileLargeFrames(t *testing.T) {
 		}
 	})
 	a.probe(nil)
-	for deadline := time.Now().Add(testTimeout); answered.Load() != conns; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("every large frame is answered (none dropped while waiting for the budget): %d answered, want %d", answered.Load(), conns)
-		}
-	}
+	awaitEqual(t, func() int { return int(answered.Load()) }, conns,
+		"every large frame is answered (none dropped while waiting for the budget): %d answered, want %d")
 	if peak := tcp.LargeFramePeak(a.l); peak > budget {
 		t.Errorf("large frames held at once peaked at %d bytes, want at most %d", peak, budget)
 	}
@@ -458,11 +485,7 @@ func TestHostileOverCap(t *testing.T) {
 		t.Fatalf("Close: %v", err)
 	}
 	evictions6 := func() int { a.rec.mu.Lock(); defer a.rec.mu.Unlock(); return a.rec.reasons[6] }
-	for deadline := time.Now().Add(testTimeout); evictions6() != 1; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d closings by eviction 6 told the observer, want 1", evictions6())
-		}
-	}
+	awaitEqual(t, evictions6, 1, "%d closings by eviction 6 told the observer, want %d")
 	if n := a.rec.loginsBy("InvalidRequestBodySize"); n != 1 {
 		t.Errorf("logins refused as InvalidRequestBodySize = %d, want 1", n)
 	}
@@ -518,14 +541,10 @@ func TestHostileGuessing(t *testing.T) {
 	if n := auth.checks.Load(); n != burst {
 		t.Fatalf("credential checks from one address = %d, want %d", n, burst)
 	}
-	for deadline := time.Now().Add(testTimeout); a.rec.loginsBy("throttled") != guesses-burst; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d throttled logins told the observer, want %d", a.rec.loginsBy("throttled"), guesses-burst)
-		}
-	}
+	awaitEqual(t, func() int { return a.rec.loginsBy("throttled") }, guesses-burst, "%d throttled logins told the observer, want %d")
 
 	w := a.wire(attacker)
-	_, err = w.do(w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy"))))
+	_, err = w.login()
 	if want := codec.StatusInvalidCredentials.Err(); !errors.Is(err, want) {
 		t.Fatalf("over budget, even the right password is refused: error = %v, want %v", err, want)
 	}
@@ -569,7 +588,7 @@ func TestListenerAnswersUnencodable(t *testing.T) {
 	}
 	a := startArena(t, srv, tcp.ServeOptions{})
 	w := a.wire(nil)
-	if _, err = w.do(w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))); err != nil {
+	if _, err = w.login(); err != nil {
 		t.Fatalf("login: %v", err)
 	}
 	_, err = w.do(w.c.Request(nil, codec.CodeGetClusterMetadata, nil))

@@ -97,6 +97,11 @@ func (w *wire) do(frame []byte, err error) (lifecycle.Response, error) {
 	return w.c.Receive(answer)
 }
 
+// login logs in as iggy with the right password.
+func (w *wire) login() (lifecycle.Response, error) {
+	return w.do(w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy"))))
+}
+
 // closedByServer reports whether the server closed the connection.
 func (w *wire) closedByServer() bool {
 	_, err := w.nc.Read(make([]byte, 1))
@@ -412,7 +417,7 @@ func TestServe(t *testing.T) {
 	served := make(chan error, 1)
 	go func() { served <- tcp.Serve(ln, lifecycletest.NewServer(t)) }()
 	w := dial(t, ln.Addr(), lifecycletest.NewClient(t))
-	if _, err = w.do(w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))); err != nil {
+	if _, err = w.login(); err != nil {
 		t.Fatalf("login: %v", err)
 	}
 	if err := ln.Close(); err != nil {

@@ -179,11 +179,20 @@ func startPipeListener(t *testing.T, opts tcp.ServeOptions) (*tcp.Listener, *are
 	return l, &arena{t: t, l: l, dial: pl.dial}
 }
 
+// startWatched is startPipeListener with an Observer that hands over each
+// closing, up to n of them buffered; call it in a bubble.
+func startWatched(t *testing.T, opts tcp.ServeOptions, n int) (closings, *arena) {
+	t.Helper()
+	closed := make(closings, n)
+	opts.Observer = closed.observer()
+	_, a := startPipeListener(t, opts)
+	return closed, a
+}
+
 func TestListenerReadTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const limit = 20 * time.Millisecond
-		closed := make(closings, 1)
-		_, a := startPipeListener(t, tcp.ServeOptions{ReadTimeout: limit, Observer: closed.observer()})
+		closed, a := startWatched(t, tcp.ServeOptions{ReadTimeout: limit}, 1)
 		w := a.wire(nil)
 		if _, err := w.nc.Write(make([]byte, 100)); err != nil { // a header that never completes
 			t.Fatalf("Write: %v", err)
@@ -206,8 +215,7 @@ func TestListenerReadTimeout(t *testing.T) {
 func TestListenerLoginTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const limit = 200 * time.Millisecond
-		closed := make(closings, 2)
-		_, a := startPipeListener(t, tcp.ServeOptions{LoginTimeout: limit, Observer: closed.observer()})
+		closed, a := startWatched(t, tcp.ServeOptions{LoginTimeout: limit}, 2)
 		start := time.Now() // before the accept, so the close cannot come sooner than limit after it
 		pinger, member := a.wire(nil), a.wire(nil)
 		_, err := member.do(member.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy"))))
@@ -259,10 +267,9 @@ func TestListenerLoginTimeout(t *testing.T) {
 func TestListenerLoginTimeoutAfterLogout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const limit = 200 * time.Millisecond
-		closed := make(closings, 1)
-		_, a := startPipeListener(t, tcp.ServeOptions{LoginTimeout: limit, Observer: closed.observer()})
+		closed, a := startWatched(t, tcp.ServeOptions{LoginTimeout: limit}, 1)
 		w := a.wire(nil)
-		if _, err := w.do(w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))); err != nil {
+		if _, err := w.login(); err != nil {
 			t.Fatalf("login: %v", err)
 		}
 		time.Sleep(3 * limit) // logged in: LoginTimeout does not apply
@@ -287,10 +294,9 @@ func TestListenerLoginTimeoutAfterLogout(t *testing.T) {
 func TestListenerIdleTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const limit = 100 * time.Millisecond
-		closed := make(closings, 1)
-		_, a := startPipeListener(t, tcp.ServeOptions{IdleTimeout: limit, Observer: closed.observer()})
+		closed, a := startWatched(t, tcp.ServeOptions{IdleTimeout: limit}, 1)
 		w := a.wire(nil)
-		if _, err := w.do(w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))); err != nil {
+		if _, err := w.login(); err != nil {
 			t.Fatalf("login: %v", err)
 		}
 		for i := range 10 {
@@ -318,8 +324,7 @@ func TestListenerIdleTimeout(t *testing.T) {
 func TestListenerWriteTimeout(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const limit = 50 * time.Millisecond
-		closed := make(closings, 1)
-		_, a := startPipeListener(t, tcp.ServeOptions{WriteTimeout: limit, Observer: closed.observer()})
+		closed, a := startWatched(t, tcp.ServeOptions{WriteTimeout: limit}, 1)
 		w := a.wire(nil)
 		frame, err := w.c.Ping(nil)
 		if err != nil {
@@ -347,22 +352,11 @@ func TestListenerWriteTimeout(t *testing.T) {
 func TestHostileSlowPeers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		a := startPipeArena(t, nil, tcp.ServeOptions{MaxPreLogin: 8, ReadTimeout: 200 * time.Millisecond})
-		cr := startCrowd(t, a, 30, func(nc net.Conn, _ *lifecycle.Client, stop <-chan struct{}) {
+		a.attack(30, func(nc net.Conn, _ *lifecycle.Client, stop <-chan struct{}) {
 			every(50*time.Millisecond, stop, func() error { _, err := nc.Write([]byte{0}); return err })
-		})
-		a.probe(nil)
-		for deadline := time.Now().Add(testTimeout); a.rec.closedBy(tcp.CauseReadTimeout) < 1; time.Sleep(10 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("a frame that never completes is cut at ReadTimeout: %d closed by it, want at least 1", a.rec.closedBy(tcp.CauseReadTimeout))
-			}
-		}
-		for deadline := time.Now().Add(testTimeout); a.rec.closedBy(tcp.CausePreLoginCap) < 22; time.Sleep(10 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("peers past the budget are closed: %d closed by the pre-login cap, want at least 22", a.rec.closedBy(tcp.CausePreLoginCap))
-			}
-		}
-		cr.end()
-		a.checkBaseline()
+		},
+			closedAtLeast{tcp.CauseReadTimeout, 1, "a frame that never completes is cut at ReadTimeout: %d closed by it, want at least %d"},
+			closedAtLeast{tcp.CausePreLoginCap, 22, "peers past the budget are closed: %d closed by the pre-login cap, want at least %d"})
 	})
 }
 
@@ -371,22 +365,11 @@ func TestHostileSlowPeers(t *testing.T) {
 func TestHostilePingers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		a := startPipeArena(t, nil, tcp.ServeOptions{MaxPreLogin: 8, LoginTimeout: 300 * time.Millisecond})
-		cr := startCrowd(t, a, 20, func(nc net.Conn, c *lifecycle.Client, stop <-chan struct{}) {
+		a.attack(20, func(nc net.Conn, c *lifecycle.Client, stop <-chan struct{}) {
 			every(20*time.Millisecond, stop, func() error { return ping(nc, c) })
-		})
-		a.probe(nil)
-		for deadline := time.Now().Add(testTimeout); a.rec.closedBy(tcp.CauseLoginTimeout) < 1; time.Sleep(10 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("pinging does not extend LoginTimeout: %d closed by it, want at least 1", a.rec.closedBy(tcp.CauseLoginTimeout))
-			}
-		}
-		for deadline := time.Now().Add(testTimeout); a.rec.closedBy(tcp.CausePreLoginCap) < 12; time.Sleep(10 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("peers past the budget are closed: %d closed by the pre-login cap, want at least 12", a.rec.closedBy(tcp.CausePreLoginCap))
-			}
-		}
-		cr.end()
-		a.checkBaseline()
+		},
+			closedAtLeast{tcp.CauseLoginTimeout, 1, "pinging does not extend LoginTimeout: %d closed by it, want at least %d"},
+			closedAtLeast{tcp.CausePreLoginCap, 12, "peers past the budget are closed: %d closed by the pre-login cap, want at least %d"})
 	})
 }
 
