@@ -127,6 +127,20 @@ func BenchmarkFloor(b *testing.B) {
 	}
 }
 
+// benchPath runs the benchmark name of a path that handles n bytes a call:
+// loop holds the path's b.Loop written out, so no closure is called per
+// iteration, and the last iteration's error fails the benchmark.
+func benchPath(b *testing.B, name string, n int, loop func(b *testing.B)) {
+	b.Run(name, func(b *testing.B) {
+		b.SetBytes(int64(n))
+		b.ReportAllocs()
+		loop(b)
+		if sinkErr != nil {
+			b.Fatalf("last iteration: err = %v", sinkErr)
+		}
+	})
+}
+
 // BenchmarkDecode decodes each body with its whole-input Parse and each
 // header with its Decode.
 func BenchmarkDecode(b *testing.B) {
@@ -135,14 +149,9 @@ func BenchmarkDecode(b *testing.B) {
 		v    codec.ClientVersionInfo
 	}{{"ClientVersionInfo", benchInfo}, {"ClientVersionInfoMax", benchInfoX}} {
 		src := mustEncode(c.v)
-		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(int64(len(src)))
-			b.ReportAllocs()
+		benchPath(b, c.name, len(src), func(b *testing.B) {
 			for b.Loop() {
 				sinkInfo, sinkErr = codec.ParseClientVersionInfo(src)
-			}
-			if sinkErr != nil {
-				b.Fatalf("last iteration: err = %v", sinkErr)
 			}
 		})
 	}
@@ -151,14 +160,9 @@ func BenchmarkDecode(b *testing.B) {
 		v    codec.LoginRegister
 	}{{"LoginRegister", benchLogin}, {"LoginRegisterMax", benchLoginX}} {
 		src := mustEncode(c.v)
-		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(int64(len(src)))
-			b.ReportAllocs()
+		benchPath(b, c.name, len(src), func(b *testing.B) {
 			for b.Loop() {
 				sinkLogin, sinkErr = codec.ParseLoginRegister(src)
-			}
-			if sinkErr != nil {
-				b.Fatalf("last iteration: err = %v", sinkErr)
 			}
 		})
 	}
@@ -167,14 +171,9 @@ func BenchmarkDecode(b *testing.B) {
 		v    codec.LoginRegisterPAT
 	}{{"LoginRegisterPAT", benchPAT}, {"LoginRegisterPATMax", benchPATX}} {
 		src := mustEncode(c.v)
-		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(int64(len(src)))
-			b.ReportAllocs()
+		benchPath(b, c.name, len(src), func(b *testing.B) {
 			for b.Loop() {
 				sinkPAT, sinkErr = codec.ParseLoginRegisterPAT(src)
-			}
-			if sinkErr != nil {
-				b.Fatalf("last iteration: err = %v", sinkErr)
 			}
 		})
 	}
@@ -183,83 +182,43 @@ func BenchmarkDecode(b *testing.B) {
 		v    codec.LoginReply
 	}{{"LoginReply", benchReply}, {"LoginReplyMax", benchReplyX}} {
 		src := mustEncode(c.v)
-		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(int64(len(src)))
-			b.ReportAllocs()
+		benchPath(b, c.name, len(src), func(b *testing.B) {
 			for b.Loop() {
 				sinkReply, sinkErr = codec.ParseLoginReply(src)
 			}
-			if sinkErr != nil {
-				b.Fatalf("last iteration: err = %v", sinkErr)
-			}
 		})
 	}
-	b.Run("RequestHeader", func(b *testing.B) {
-		src := mustEncode(benchReqH)
-		b.SetBytes(256)
-		b.ReportAllocs()
+	reqH, repH, ev := mustEncode(benchReqH), mustEncode(benchRepH), mustEncode(benchEv)
+	benchPath(b, "RequestHeader", 256, func(b *testing.B) {
 		for b.Loop() {
-			sinkReqH, sinkErr = codec.DecodeRequestHeader(src)
-		}
-		if sinkErr != nil {
-			b.Fatalf("last iteration: err = %v", sinkErr)
+			sinkReqH, sinkErr = codec.DecodeRequestHeader(reqH)
 		}
 	})
-	b.Run("ReplyHeader", func(b *testing.B) {
-		src := mustEncode(benchRepH)
-		b.SetBytes(256)
-		b.ReportAllocs()
+	benchPath(b, "ReplyHeader", 256, func(b *testing.B) {
 		for b.Loop() {
-			sinkRepH, sinkErr = codec.DecodeReplyHeader(src)
-		}
-		if sinkErr != nil {
-			b.Fatalf("last iteration: err = %v", sinkErr)
+			sinkRepH, sinkErr = codec.DecodeReplyHeader(repH)
 		}
 	})
-	b.Run("Eviction", func(b *testing.B) {
-		src := mustEncode(benchEv)
-		b.SetBytes(256)
-		b.ReportAllocs()
+	benchPath(b, "Eviction", 256, func(b *testing.B) {
 		for b.Loop() {
-			sinkEv, sinkErr = codec.DecodeEviction(src)
-		}
-		if sinkErr != nil {
-			b.Fatalf("last iteration: err = %v", sinkErr)
+			sinkEv, sinkErr = codec.DecodeEviction(ev)
 		}
 	})
 	// The in-place forms decode straight into the sink a caller keeps, so
 	// no 136-byte result is copied (see RequestHeader.Decode).
-	b.Run("RequestHeaderInPlace", func(b *testing.B) {
-		src := mustEncode(benchReqH)
-		b.SetBytes(256)
-		b.ReportAllocs()
+	benchPath(b, "RequestHeaderInPlace", 256, func(b *testing.B) {
 		for b.Loop() {
-			sinkErr = sinkReqH.Decode(src)
-		}
-		if sinkErr != nil {
-			b.Fatalf("last iteration: err = %v", sinkErr)
+			sinkErr = sinkReqH.Decode(reqH)
 		}
 	})
-	b.Run("ReplyHeaderInPlace", func(b *testing.B) {
-		src := mustEncode(benchRepH)
-		b.SetBytes(256)
-		b.ReportAllocs()
+	benchPath(b, "ReplyHeaderInPlace", 256, func(b *testing.B) {
 		for b.Loop() {
-			sinkErr = sinkRepH.Decode(src)
-		}
-		if sinkErr != nil {
-			b.Fatalf("last iteration: err = %v", sinkErr)
+			sinkErr = sinkRepH.Decode(repH)
 		}
 	})
-	b.Run("EvictionInPlace", func(b *testing.B) {
-		src := mustEncode(benchEv)
-		b.SetBytes(256)
-		b.ReportAllocs()
+	benchPath(b, "EvictionInPlace", 256, func(b *testing.B) {
 		for b.Loop() {
-			sinkErr = sinkEv.Decode(src)
-		}
-		if sinkErr != nil {
-			b.Fatalf("last iteration: err = %v", sinkErr)
+			sinkErr = sinkEv.Decode(ev)
 		}
 	})
 }
@@ -280,14 +239,9 @@ func BenchmarkEncode(b *testing.B) {
 	} {
 		// Through the interface: these paths have no goal of their own.
 		buf := make([]byte, 0, c.v.EncodedLen())
-		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(int64(c.v.EncodedLen()))
-			b.ReportAllocs()
+		benchPath(b, c.name, c.v.EncodedLen(), func(b *testing.B) {
 			for b.Loop() {
 				sinkBytes, sinkErr = c.v.AppendTo(buf[:0])
-			}
-			if sinkErr != nil {
-				b.Fatalf("last iteration: err = %v", sinkErr)
 			}
 		})
 	}
@@ -297,36 +251,21 @@ func BenchmarkEncode(b *testing.B) {
 		v    codec.LoginRegister
 	}{{"LoginRegister", benchLogin}, {"LoginRegisterMax", benchLoginX}} {
 		buf := make([]byte, 0, c.v.EncodedLen())
-		b.Run(c.name, func(b *testing.B) {
-			b.SetBytes(int64(c.v.EncodedLen()))
-			b.ReportAllocs()
+		benchPath(b, c.name, c.v.EncodedLen(), func(b *testing.B) {
 			for b.Loop() {
 				sinkBytes, sinkErr = c.v.AppendTo(buf[:0])
-			}
-			if sinkErr != nil {
-				b.Fatalf("last iteration: err = %v", sinkErr)
 			}
 		})
 	}
 	buf := make([]byte, 0, 256)
-	b.Run("RequestHeader", func(b *testing.B) {
-		b.SetBytes(256)
-		b.ReportAllocs()
+	benchPath(b, "RequestHeader", 256, func(b *testing.B) {
 		for b.Loop() {
 			sinkBytes, sinkErr = benchReqH.AppendTo(buf[:0])
 		}
-		if sinkErr != nil {
-			b.Fatalf("last iteration: err = %v", sinkErr)
-		}
 	})
-	b.Run("Eviction", func(b *testing.B) {
-		b.SetBytes(256)
-		b.ReportAllocs()
+	benchPath(b, "Eviction", 256, func(b *testing.B) {
 		for b.Loop() {
 			sinkBytes, sinkErr = benchEv.AppendTo(buf[:0])
-		}
-		if sinkErr != nil {
-			b.Fatalf("last iteration: err = %v", sinkErr)
 		}
 	})
 }
@@ -339,47 +278,27 @@ func BenchmarkFrame(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Run("AppendRequestFrame", func(b *testing.B) {
+	benchPath(b, "AppendRequestFrame", 256+len(login), func(b *testing.B) {
 		h := codec.RequestHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}
-		b.SetBytes(int64(256 + len(login)))
-		b.ReportAllocs()
 		for b.Loop() {
 			sinkBytes, sinkErr = codec.AppendRequestFrame(buf[:0], h, login)
 		}
-		if sinkErr != nil {
-			b.Fatalf("last iteration: err = %v", sinkErr)
-		}
 	})
-	b.Run("AppendLoginReplyFrame", func(b *testing.B) {
+	benchPath(b, "AppendLoginReplyFrame", len(frame), func(b *testing.B) {
 		h := codec.ReplyHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}
-		b.SetBytes(int64(len(frame)))
-		b.ReportAllocs()
 		for b.Loop() {
 			sinkBytes, sinkErr = codec.AppendLoginReplyFrame(buf[:0], h, benchReply)
 		}
-		if sinkErr != nil {
-			b.Fatalf("last iteration: err = %v", sinkErr)
-		}
 	})
-	b.Run("SplitResult", func(b *testing.B) {
-		body := frame[256:]
-		b.SetBytes(int64(len(body)))
-		b.ReportAllocs()
+	body := frame[256:]
+	benchPath(b, "SplitResult", len(body), func(b *testing.B) {
 		for b.Loop() {
 			sinkBytes, sinkCode, sinkErr = codec.SplitResult(body)
 		}
-		if sinkErr != nil {
-			b.Fatalf("last iteration: err = %v", sinkErr)
-		}
 	})
-	b.Run("FrameSize", func(b *testing.B) {
-		b.SetBytes(256)
-		b.ReportAllocs()
+	benchPath(b, "FrameSize", 256, func(b *testing.B) {
 		for b.Loop() {
 			sinkN, sinkErr = codec.FrameSize(frame)
-		}
-		if sinkErr != nil {
-			b.Fatalf("last iteration: err = %v", sinkErr)
 		}
 	})
 }
@@ -387,14 +306,9 @@ func BenchmarkFrame(b *testing.B) {
 // BenchmarkParseVersion parses a plain and a suffixed version.
 func BenchmarkParseVersion(b *testing.B) {
 	for _, s := range []string{"0.11.0", "1023.1023.1023-edge.2+build.5"} {
-		b.Run(s, func(b *testing.B) {
-			b.SetBytes(int64(len(s)))
-			b.ReportAllocs()
+		benchPath(b, s, len(s), func(b *testing.B) {
 			for b.Loop() {
 				sinkVersion, sinkErr = codec.ParseVersion(s)
-			}
-			if sinkErr != nil {
-				b.Fatalf("last iteration: err = %v", sinkErr)
 			}
 		})
 	}

@@ -8,6 +8,28 @@ import (
 	"github.com/iggywire/iggywire/codec"
 )
 
+// checkByteNames checks String against names, then, on all 256 values of
+// the one-byte enum typ, that String admits the unknown (prefix unknown)
+// exactly where Known is false.
+func checkByteNames[E interface {
+	~uint8
+	String() string
+	Known() bool
+}](t *testing.T, typ, unknown string, names map[E]string) {
+	t.Helper()
+	for v, want := range names {
+		if got := v.String(); got != want {
+			t.Fatalf("%s(%d).String() = %q, want %q", typ, v, got, want)
+		}
+	}
+	for i := range 256 {
+		v := E(i)
+		if isUnknown := strings.HasPrefix(v.String(), unknown); isUnknown != !v.Known() {
+			t.Fatalf("%s(%d): Known and the name table agree: Known() = %v, String() = %q", typ, i, v.Known(), v.String())
+		}
+	}
+}
+
 // TestCommand: known values are 0..29 (WIRE.md section 5); String names
 // the client-facing kinds and admits the unknown.
 func TestCommand(t *testing.T) {
@@ -20,17 +42,7 @@ func TestCommand(t *testing.T) {
 		0: "Reserved", 5: "Request", 8: "Reply", 13: "Eviction",
 		1: "command_1", 29: "command_29", 30: "UNKNOWN_COMMAND_30", 255: "UNKNOWN_COMMAND_255",
 	}
-	for c, want := range names {
-		if got := c.String(); got != want {
-			t.Fatalf("Command(%d).String() = %q, want %q", c, got, want)
-		}
-	}
-	for c := range 256 {
-		cmd := codec.Command(c)
-		if unknown := strings.HasPrefix(cmd.String(), "UNKNOWN_COMMAND_"); unknown != !cmd.Known() {
-			t.Fatalf("Command(%d): Known and the name table agree: Known() = %v, String() = %q", c, cmd.Known(), cmd.String())
-		}
-	}
+	checkByteNames(t, "Command", "UNKNOWN_COMMAND_", names)
 	if got, want := [3]codec.Command{codec.CommandRequest, codec.CommandReply, codec.CommandEviction}, [3]codec.Command{5, 8, 13}; got != want {
 		t.Fatalf("values: got %d, want %d", got, want)
 	}
@@ -59,17 +71,7 @@ func TestOperation(t *testing.T) {
 		127: "UNKNOWN_OPERATION_127", 150: "UNKNOWN_OPERATION_150", 159: "UNKNOWN_OPERATION_159",
 		163: "UNKNOWN_OPERATION_163", 255: "UNKNOWN_OPERATION_255",
 	}
-	for o, want := range names {
-		if got := o.String(); got != want {
-			t.Fatalf("Operation(%d).String() = %q, want %q", o, got, want)
-		}
-	}
-	for o := range 256 {
-		op := codec.Operation(o)
-		if unknown := strings.HasPrefix(op.String(), "UNKNOWN_OPERATION_"); unknown != !op.Known() {
-			t.Fatalf("Operation(%d): Known and the name table agree: Known() = %v, String() = %q", o, op.Known(), op.String())
-		}
-	}
+	checkByteNames(t, "Operation", "UNKNOWN_OPERATION_", names)
 	if got, want := [4]codec.Operation{codec.OperationReserved, codec.OperationRegister, codec.OperationNonReplicated, codec.OperationLogout}, [4]codec.Operation{0, 1, 2, 3}; got != want {
 		t.Fatalf("values: got %d, want %d", got, want)
 	}

@@ -10,6 +10,19 @@ import (
 
 func decodeEviction(b []byte) error { _, err := codec.DecodeEviction(b); return err }
 
+// ev14Rules breaks, in order, each rule of a reason-14 eviction before its
+// window's: DecodeEviction and DecodeEvictionForClient share them.
+func ev14Rules() []breakRule {
+	return []breakRule{
+		ruleCut, ruleCommand(8),
+		{"size 257", false, setLE(48, 4, 257), errKey{codec.ErrSize, "size", 48, ""}},
+		ruleClient0,
+		ruleReserved("reserved_frame", 70),
+		ruleReserved("reserved", 152),
+		{"reason 16", false, setByte(255, 16), errKey{codec.ErrReason, "reason", 255, ""}},
+	}
+}
+
 var ruleWindow = breakRule{"window min 0", false, setLE(148, 4, 0), errKey{codec.ErrWindow, "window", 144, ""}}
 
 // TestEvictionRuleOrder breaks each rule of an eviction alone, then in
@@ -17,15 +30,7 @@ var ruleWindow = breakRule{"window min 0", false, setLE(148, 4, 0), errKey{codec
 // reserved_frame, reserved, reason, window.
 func TestEvictionRuleOrder(t *testing.T) {
 	t.Run("reason 14", func(t *testing.T) {
-		checkRuleOrder(t, ev14Hex, decodeEviction, []breakRule{
-			ruleCut, ruleCommand(8),
-			{"size 257", false, setLE(48, 4, 257), errKey{codec.ErrSize, "size", 48, ""}},
-			ruleClient0,
-			ruleReserved("reserved_frame", 70),
-			ruleReserved("reserved", 152),
-			{"reason 16", false, setByte(255, 16), errKey{codec.ErrReason, "reason", 255, ""}},
-			ruleWindow,
-		})
+		checkRuleOrder(t, ev14Hex, decodeEviction, append(ev14Rules(), ruleWindow))
 	})
 	t.Run("reason 1", func(t *testing.T) {
 		checkRuleOrder(t, ev1Hex, decodeEviction, []breakRule{

@@ -281,32 +281,29 @@ var goldens = []golden{
 func TestGoldenDecode(t *testing.T) {
 	for _, g := range goldens {
 		t.Run(g.name, func(t *testing.T) {
-			v, n, err := g.decode(g.wire)
-			if err != nil {
-				t.Fatalf("decode: err = %v", err)
-			}
-			if !sameValue(v, g.want) {
-				t.Fatalf("decode: value = %+v, want %+v", v, g.want)
-			}
-			if n != len(g.wire) {
-				t.Fatalf("decode: bytes used = %d, want %d", n, len(g.wire))
-			}
-
 			extra := append(append([]byte{}, g.wire...), 0x99)
-			v, n, err = g.decode(extra)
-			if err != nil {
-				t.Fatalf("decode with a trailing byte: err = %v", err)
-			}
-			if !sameValue(v, g.want) {
-				t.Fatalf("decode with a trailing byte: value = %+v, want %+v", v, g.want)
-			}
-			if n != len(g.wire) {
-				t.Fatalf("decode with a trailing byte: bytes used = %d, want %d (a prefix decode stops at the last field)", n, len(g.wire))
+			for _, in := range []struct {
+				what, note string
+				src        []byte
+			}{
+				{"decode", "", g.wire},
+				{"decode with a trailing byte", " (a prefix decode stops at the last field)", extra},
+			} {
+				v, n, err := g.decode(in.src)
+				if err != nil {
+					t.Fatalf("%s: err = %v", in.what, err)
+				}
+				if !sameValue(v, g.want) {
+					t.Fatalf("%s: value = %+v, want %+v", in.what, v, g.want)
+				}
+				if n != len(g.wire) {
+					t.Fatalf("%s: bytes used = %d, want %d%s", in.what, n, len(g.wire), in.note)
+				}
 			}
 			if g.parse == nil {
 				return
 			}
-			v, err = g.parse(g.wire)
+			v, err := g.parse(g.wire)
 			if err != nil {
 				t.Fatalf("parse: err = %v", err)
 			}

@@ -35,9 +35,13 @@ var ruleClient0 = ruleField("client 0", "client", 128, setLE(128, 16, 0))
 // rules, the NonReplicated code, then reserved_frame, operation padding and
 // the reserved area (bytes 196..200 included outside NonReplicated).
 func TestRequestRuleOrder(t *testing.T) {
-	t.Run("Register", func(t *testing.T) {
-		checkRuleOrder(t, reqRegisterHex, decodeRequest, []breakRule{
-			ruleCut, ruleCommand(8), ruleSizeLow, ruleClient0,
+	for _, c := range []struct {
+		name    string
+		base    []byte
+		command byte
+		rules   []breakRule // after length, command, size and client
+	}{
+		{"Register", reqRegisterHex, 8, []breakRule{
 			ruleField("operation 4", "operation", 176, setByte(176, 4)),
 			ruleField("session 1", "session", 184, setByte(184, 1)),
 			ruleField("request 1", "request", 168, setByte(168, 1)),
@@ -45,22 +49,16 @@ func TestRequestRuleOrder(t *testing.T) {
 			ruleReserved("operation_padding", 180),
 			ruleReserved("reserved", 197),
 			ruleReserved("reserved", 255),
-		})
-	})
-	t.Run("NonReplicated", func(t *testing.T) {
-		checkRuleOrder(t, reqMetadataHex, decodeRequest, []breakRule{
-			ruleCut, ruleCommand(13), ruleSizeLow, ruleClient0,
+		}},
+		{"NonReplicated", reqMetadataHex, 13, []breakRule{
 			ruleField("operation 0", "operation", 176, setByte(176, 0)),
 			ruleField("code 0", "code", 196, setLE(196, 4, 0)),
 			ruleReserved("reserved_frame", 62),
 			ruleReserved("operation_padding", 177),
 			ruleReserved("reserved", 200),
 			ruleReserved("reserved", 240),
-		})
-	})
-	t.Run("Logout", func(t *testing.T) {
-		checkRuleOrder(t, reqLogoutHex, decodeRequest, []breakRule{
-			ruleCut, ruleCommand(0), ruleSizeLow, ruleClient0,
+		}},
+		{"Logout", reqLogoutHex, 0, []breakRule{
 			ruleField("operation 200", "operation", 176, setByte(176, 200)),
 			ruleField("session 0", "session", 184, setLE(184, 8, 0)),
 			ruleField("request 0", "request", 168, setLE(168, 8, 0)),
@@ -68,8 +66,13 @@ func TestRequestRuleOrder(t *testing.T) {
 			ruleReserved("operation_padding", 183),
 			ruleReserved("reserved", 196),
 			ruleReserved("reserved", 199),
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rules := append([]breakRule{ruleCut, ruleCommand(c.command), ruleSizeLow, ruleClient0}, c.rules...)
+			checkRuleOrder(t, c.base, decodeRequest, rules)
 		})
-	})
+	}
 }
 
 // TestRequestSizeBounds checks both ends of 256 <= size <= 64 MiB.
