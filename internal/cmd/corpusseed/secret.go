@@ -100,5 +100,18 @@ func secretSeeds() []Seed {
 			out = append(out, Seed{Name: name, Data: t})
 		}
 	}
+	// A bare Secret, unwrapped, through every family: the printers then
+	// reach the Secret's own methods (LogValue under slog, MarshalText
+	// under JSON, Format under fmt), not a holder's.
+	for f, family := range secretFamilies {
+		variant, flags, pname := secretPrinter(family, f)
+		t := tape{0, byte(f), variant, flags, 32, 0, 0, 0}
+		t = secretText(t, 0)
+		t = secretText(t, 0)
+		t = t.text("go-sdk").text("0.1.0").b(1)
+		t = t.u32(1).u32(0x2C00).b(0)
+		t = secretText(t, 0)
+		out = append(out, Seed{Name: fmt.Sprintf("secret-bare-%s-%s-len32", family, pname), Data: t})
+	}
 	return out
 }

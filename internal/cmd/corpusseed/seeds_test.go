@@ -114,16 +114,25 @@ func TestWriteKeepsPromotedFiles(t *testing.T) {
 }
 
 // TestSecretSeeds: one FuzzSecretPrinting seed per holder kind and printer
-// family (the first two bytes), each naming both.
+// family (the first two bytes), each naming both, and one more per family
+// for the bare, unwrapped Secret (bytes 5 and 6, the wrappers, zero).
 func TestSecretSeeds(t *testing.T) {
 	seen := map[[2]byte]bool{}
+	bare := map[byte]bool{}
 	for _, s := range Seeds()["FuzzSecretPrinting"] {
 		require.GreaterOrEqual(t, len(s.Data), 8, s.Name)
 		k, f := s.Data[0], s.Data[1]
+		if strings.HasPrefix(s.Name, "secret-bare-") {
+			assert.True(t, k == 0 && s.Data[5] == 0 && s.Data[6] == 0 && !bare[f], "%s: a bare Secret, once per family", s.Name)
+			bare[f] = true
+			assert.Contains(t, s.Name, "-"+secretFamilies[f]+"-", s.Name)
+			continue
+		}
 		assert.False(t, seen[[2]byte{k, f}], "%s: holder %d and family %d twice", s.Name, k, f)
 		seen[[2]byte{k, f}] = true
 		assert.True(t, strings.HasPrefix(s.Name, secretHolders[k]+"-"), s.Name)
 		assert.Contains(t, s.Name, "-"+secretFamilies[f]+"-", s.Name)
 	}
 	assert.Len(t, seen, len(secretHolders)*len(secretFamilies))
+	assert.Len(t, bare, len(secretFamilies))
 }
