@@ -27,12 +27,14 @@ const (
 	kindLoginReplyFrame = "register_reply_body"
 	kindVersion         = "version"
 	kindConn            = "conn"
+	kindClient          = "client"
+	kindEvery           = "every"
 )
 
 // kinds lists the kinds in the order the usage text shows them.
 func kinds() []string {
 	return []string{kindAuto, kindFrame, kindFrames, kindRequest, kindReply, kindEviction, kindClientInfo,
-		kindLogin, kindLoginPAT, kindLoginReply, kindLoginReplyFrame, kindVersion, kindConn}
+		kindLogin, kindLoginPAT, kindLoginReply, kindLoginReplyFrame, kindVersion, kindConn, kindClient, kindEvery}
 }
 
 // kindAliases are the names the kinds had before they were named after the
@@ -51,6 +53,7 @@ const (
 	statusFailed       = "error"
 	statusNoMatch      = "no match"
 	statusUndetermined = "could not be determined"
+	statusStructured   = "not wire bytes"
 )
 
 // errUnknownKind is the usage error of a -kind value Dump does not know.
@@ -72,6 +75,10 @@ func Dump(src []byte, kind string) (Report, error) {
 		return Report{}, fmt.Errorf("%w %q (want one of %v)", errUnknownKind, kind, kinds())
 	case kind == kindConn:
 		r.Sections = dumpConn(src)
+	case kind == kindClient:
+		r.Sections = dumpClient(src)
+	case kind == kindEvery:
+		r.Sections = dumpEvery(src)
 	case kind == kindFrames:
 		r.Sections = dumpFrames(src)
 	case kind == kindAuto:

@@ -64,7 +64,11 @@ credential, and do not paste its output anywhere.
 Which kind the input is:
   - -kind KIND reads it as KIND.
   - Without -kind, a file in a directory named after a fuzz target
-    (corpus/FuzzLoginRegister/...) is read as that target's input.
+    (corpus/FuzzLoginRegister/...) is read as that target's input. The
+    inputs of FuzzBuildBodies, FuzzBuildHeaders and FuzzSecretPrinting are
+    not wire bytes (each target's generator reads them as choices and
+    field values): wiredump says so and gives the go test command that
+    replays one.
   - Otherwise it is read as a frame only when it holds 256 bytes or more
     and its size field (bytes 48..52, u32 little-endian, 256..64 MiB)
     equals its length; as a stream of frames when each size field ends its
@@ -81,7 +85,9 @@ kind (client_version_info, login_register, login_register_pat,
 login_reply) the codec's body of that name; register_reply_body the body
 of a committed Register reply (a result section, then a login_reply);
 version version text; conn the input of FuzzConn ([flags][len u16][frame]
-chunks).
+chunks); client the input of FuzzClient (steps of [action u8] and an
+answer in conn's chunk form); every the input read as every kind at once,
+as FuzzDifferential reads it.
 
 -ref also decodes every header, body, result section and version text
 with internal/refcodec, the independent reference codec, and says under
@@ -91,7 +97,8 @@ the codec's reading alone, so a codec bug reads as the input's fault. It
 shows nothing -raw would not: classes without offsets, byte fields as
 lengths, checksums as zero or non-zero.
 
-Exit status: 0 decoded, 1 decode error or kind not determined, 2 usage error.
+Exit status: 0 decoded, 1 decode error, kind not determined or not wire
+bytes, 2 usage error.
 
 flags:
 `
@@ -114,7 +121,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		kind, byTarget = k, filepath.Base(filepath.Dir(opts.path))
 	}
 	var r Report
-	if err == nil {
+	target := filepath.Base(filepath.Dir(opts.path))
+	switch _, isStructured := structuredTargets[target]; {
+	case err != nil:
+	case isStructured && kind == kindAuto && opts.path != "":
+		r = structured(target, len(src))
+	default:
 		r, err = Dump(src, kind)
 	}
 	if err != nil {
@@ -147,7 +159,7 @@ var targetKinds = map[string]string{
 	"FuzzClientVersionInfo": kindClientInfo, "FuzzLoginRegister": kindLogin,
 	"FuzzLoginRegisterPAT": kindLoginPAT, "FuzzLoginReply": kindLoginReply,
 	"FuzzSplitResult": kindLoginReplyFrame, "FuzzParseVersion": kindVersion, "FuzzConn": kindConn,
-	"FuzzFrame": kindFrames,
+	"FuzzFrame": kindFrames, "FuzzClient": kindClient, "FuzzDifferential": kindEvery,
 }
 
 func parseArgs(args []string, stderr io.Writer) (options, error) {

@@ -271,6 +271,9 @@ func (r Report) WriteText(w io.Writer) error {
 	if slices.ContainsFunc(r.Sections, func(s Section) bool { return s.Status == statusUndetermined }) {
 		result = "kind not determined: give -kind"
 	}
+	if slices.ContainsFunc(r.Sections, func(s Section) bool { return s.Status == statusStructured }) {
+		result = "not wire bytes: replay it with go test (see the notes)"
+	}
 	fmt.Fprintf(&b, "result: %s\n", result)
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/iggywire/iggywire/internal/fuzzload"
+)
+
+func TestEveryReadsTheInputAsEachKind(t *testing.T) {
+	r, out := dumpText(t, loginBody(t, marker), kindEvery)
+	assert.NotContains(t, out, marker)
+	assert.Equal(t, statusOK, section(t, r, "as login_register: LoginRegister").Status)
+	for _, title := range []string{"as frame:", "as login_register_pat:", "as login_reply:", "as version:"} {
+		assert.Equal(t, statusNoMatch, section(t, r, title).Status, title)
+	}
+	assert.True(t, r.OK, "one reading decodes")
+	assert.Equal(t, redacted(len(marker)), value(t, section(t, r, "as login_register:"), "password").Value,
+		"the password of one reading is redacted in all")
+}
+
+func TestEveryFailsWhenNoReadingDecodes(t *testing.T) {
+	r, _ := dumpText(t, []byte{0xff, 0xff}, kindEvery)
+	assert.False(t, r.OK)
+	assert.Equal(t, statusFailed, section(t, r, "as client_version_info:").Status)
+}
+
+func TestClientStepsPairActionsWithAnswers(t *testing.T) {
+	reply := replyFrame(t)
+	src := append([]byte{0}, appendChunkForTest(nil, reply, 2)...)
+	src = append(src, 3) // a logout with no answer after it
+	r, out := dumpText(t, src, kindClient)
+	assert.Contains(t, out, "== step 1 at input offset 0: action 0x00, the client sends a password login\n")
+	assert.Contains(t, out, "flags bit 1: the target writes the ids")
+	assert.Contains(t, out, "== step 2 at input offset 286: action 0x03, the client sends a logout\n")
+	assert.Contains(t, out, "no answer follows")
+	assert.Equal(t, statusOK, section(t, r, "Reply header").Status)
+	assert.Equal(t, 4, section(t, r, "Reply header").Base, "offsets count from the answer")
+}
+
+func TestClientActionsNameWhatTheTargetSends(t *testing.T) {
+	assert.Equal(t, "a ping", clientAction(2))
+	assert.Equal(t, "a GetClusterMetadata request", clientAction(10))
+	assert.Contains(t, clientAction(5), "replicated request")
+	assert.Contains(t, clientAction(24<<3|5), "by command code")
+}
+
+func TestStructuredInputsAreNotRead(t *testing.T) {
+	for target := range structuredTargets {
+		code, out, _ := runWith(nil, writeFile(t, target, "x", loginBody(t, marker)))
+		assert.Equal(t, exitDecode, code, target)
+		assert.Contains(t, out, "not wire bytes", target)
+		assert.Contains(t, out, "go test ./fuzz -run '^"+target+"$' -v", target)
+		assert.NotContains(t, out, marker, target)
+		assert.NotContains(t, out, "iggy", target)
+		code, out, _ = runWith(nil, "-kind", kindLogin, writeFile(t, target, "x", loginBody(t, marker)))
+		assert.Equal(t, exitOK, code, "-kind still reads it: %s", out)
+	}
+}
+
+// TestEveryCorpusFolderIsKnown holds wiredump to the fuzz targets: each
+// folder of corpus/ is read as its target's input or said to be no wire
+// bytes, so a new target cannot fall back to "not determined" unnoticed.
+func TestEveryCorpusFolderIsKnown(t *testing.T) {
+	entries, err := os.ReadDir(filepath.Join("..", "..", fuzzload.CorpusDir))
+	require.NoError(t, err)
+	require.NotEmpty(t, entries)
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		_, byKind := targetKinds[e.Name()]
+		_, isStructured := structuredTargets[e.Name()]
+		assert.True(t, byKind != isStructured, "corpus/%s: add it to targetKinds or structuredTargets", e.Name())
+	}
+}
+
+// appendChunkForTest writes frame as the lifecycle targets read a chunk.
+func appendChunkForTest(dst, frame []byte, flags byte) []byte {
+	dst = append(dst, flags, byte(len(frame)), byte(len(frame)>>8))
+	return append(dst, frame...)
+}
