@@ -104,3 +104,19 @@ func seedIndex(root, target, path string) int {
 	}
 	return -1
 }
+
+// seedFileHint names the file behind target's seed#n: under -fuzz, Go
+// reports a seed that fails in the baseline by its number alone. The seeds
+// are the files fuzzload adds, in its order.
+func seedFileHint(root, target string, n int) string {
+	inputs, err := fuzzload.Target(root, target)
+	if err != nil || n >= len(inputs) {
+		return fmt.Sprintf("fuzzrun: %s/%s is not one of %s's corpus and crasher files (%d found)\n",
+			target, fuzzload.SeedName(n), target, len(inputs))
+	}
+	p := inputs[n].Path
+	if rel, err := filepath.Rel(root, p); err == nil {
+		p = rel
+	}
+	return fmt.Sprintf("fuzzrun: %s/%s is %s\n", target, fuzzload.SeedName(n), filepath.ToSlash(p))
+}

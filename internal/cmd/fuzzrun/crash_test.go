@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -43,4 +44,23 @@ func TestRerunHintWithoutSeedIndex(t *testing.T) {
 	hint := rerunHint(t.TempDir(), "fuzz", "FuzzY", "testdata/fuzz/FuzzY/x", "elsewhere/crash-1")
 	assert.Contains(t, hint, "go test ./fuzz -run '^FuzzY$'\n")
 	assert.NotContains(t, hint, "seed#")
+}
+
+// TestSeedFileHint names the file behind a seed number, in fuzzload's
+// order, and says when the number is past the files.
+func TestSeedFileHint(t *testing.T) {
+	root := t.TempDir()
+	for _, p := range []string{"corpus/FuzzX/b-second", "corpus/FuzzX/a-first", "crashers/FuzzX/c-crash"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(root, p), []byte("x"), 0o644))
+	}
+	inputs, err := fuzzload.Target(root, "FuzzX")
+	require.NoError(t, err)
+	require.Len(t, inputs, 3)
+	for i, in := range inputs {
+		rel, err := filepath.Rel(root, in.Path)
+		require.NoError(t, err)
+		assert.Equal(t, "fuzzrun: FuzzX/seed#"+strconv.Itoa(i)+" is "+filepath.ToSlash(rel)+"\n", seedFileHint(root, "FuzzX", i))
+	}
+	assert.Contains(t, seedFileHint(root, "FuzzX", 3), "is not one of FuzzX's corpus and crasher files (3 found)")
 }

@@ -45,6 +45,26 @@ func ParseProgress(line string) (p Progress, ok bool) {
 //	Failing input written to testdata/fuzz/FuzzX/582528ddfad69eb5
 var failingRE = regexp.MustCompile(`Failing input written to (\S+)`)
 
+// seedFailRE matches the line Go's fuzz coordinator prints when a seed
+// fails during the baseline, before any input is generated:
+//
+//	failure while testing seed corpus entry: FuzzX/seed#13
+var seedFailRE = regexp.MustCompile(`failure while testing seed corpus entry: (Fuzz\w*)/seed#(\d+)`)
+
+// ParseSeedFailure returns the target and the index n of the seed#n a
+// line names as failing.
+func ParseSeedFailure(line string) (target string, n int, ok bool) {
+	m := seedFailRE.FindStringSubmatch(line)
+	if m == nil {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(m[2])
+	if err != nil {
+		return "", 0, false
+	}
+	return m[1], n, true
+}
+
 // ParseFailing returns the path of the failing input a line names,
 // relative to the fuzz package directory.
 func ParseFailing(line string) (string, bool) {

@@ -66,3 +66,18 @@ func TestScan(t *testing.T) {
 	assert.Positive(t, r.Fuzzed, "fuzzing time measured")
 	assert.Equal(t, out+"\n", echo.String(), "output echoed as it came")
 }
+
+// TestScanSeedFailure: under -fuzz, a seed that fails in the baseline is
+// named by its number only; scan keeps the number.
+func TestScanSeedFailure(t *testing.T) {
+	out := "fuzz: elapsed: 0s, gathering baseline coverage: 0/3 completed\n" +
+		"failure while testing seed corpus entry: FuzzX/seed#2\n"
+	var r Result
+	var echo strings.Builder
+	failing, _ := scan(strings.NewReader(out), &echo, &r)
+	assert.Empty(t, failing, "no new input was written")
+	assert.True(t, r.seedFails)
+	assert.Equal(t, 2, r.failedSeed)
+	_, _, ok := ParseSeedFailure("failure while testing seed corpus entry: FuzzX/4f3a")
+	assert.False(t, ok, "a testdata file is named by its own name")
+}

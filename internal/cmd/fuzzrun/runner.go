@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/iggywire/iggywire/internal/fuzzload"
 )
 
 // listTargets asks `go test -list`, run in the module root, for the fuzz
@@ -92,6 +94,9 @@ func fuzzOne(c config, target string, stdout io.Writer) Result {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait(); pw.Close() }()
 	failing, deadline := scan(pr, stdout, &r)
+	if r.seedFails {
+		fmt.Fprint(stdout, seedFileHint(c.root, target, r.failedSeed))
+	}
 	if err := <-done; err == nil {
 		return r
 	}
@@ -100,6 +105,10 @@ func fuzzOne(c config, target string, stdout io.Writer) Result {
 		// a failure (go.dev/issue/75804, fixed in Go 1.27). No input
 		// failed, so this is not a finding; say so instead of failing.
 		r.Flake = true
+		return r
+	}
+	if failing == "" && r.seedFails {
+		r.Failure = fmt.Sprintf("%s failed in the baseline (named above)", fuzzload.SeedName(r.failedSeed))
 		return r
 	}
 	if failing == "" {
@@ -140,6 +149,9 @@ func scan(out io.Reader, echo io.Writer, r *Result) (failing string, deadline bo
 		}
 		if f, ok := ParseFailing(line); ok {
 			failing = f
+		}
+		if _, n, ok := ParseSeedFailure(line); ok {
+			r.failedSeed, r.seedFails = n, true
 		}
 		deadline = deadline || IsDeadlineRace(line)
 	}

@@ -18,6 +18,10 @@ type Result struct {
 	// Fuzzed is the wall time from the end of the baseline to the end of
 	// the run; zero when it was not seen.
 	Fuzzed time.Duration
+	// failedSeed is the N of the seed#N that failed in the baseline, when
+	// seedFails: Go names seeds by number, not by file.
+	failedSeed int
+	seedFails  bool
 }
 
 // Failed reports whether the run did not pass.
