@@ -52,7 +52,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&c.parallel, "parallel", runtime.NumCPU(), "fuzzing workers per target")
 	fs.BoolVar(&c.promote, "promote", false, "copy inputs fuzzing found into corpus/ instead of fuzzing")
 	fs.BoolVar(&c.cover, "cover", false, "replay corpus/ and crashers/ and print codec/ coverage instead of fuzzing")
-	fs.IntVar(&c.max, "max", DefaultMaxPerTarget, "with -promote: most files a corpus/<Target>/ may hold")
+	fs.IntVar(&c.max, "max", DefaultMaxPerTarget, "with -promote: most promoted files (found-*) a corpus/<Target>/ may hold; seeds do not count")
 	fs.StringVar(&c.pkg, "pkg", defaultPkg, "package holding the fuzz targets")
 	fs.StringVar(&c.root, "root", ".", "module root")
 	fs.StringVar(&c.summary, "summary", os.Getenv("GITHUB_STEP_SUMMARY"), "also append the table as Markdown to this file (default $GITHUB_STEP_SUMMARY)")

@@ -12,8 +12,10 @@ import (
 	"github.com/iggywire/iggywire/internal/fuzzload"
 )
 
-// DefaultMaxPerTarget caps corpus/<Target>/: seeds count towards it and
-// are never removed, so promotion only fills the room left.
+// DefaultMaxPerTarget caps the promoted files (found-*) of one
+// corpus/<Target>/. Seeds do not count: corpusseed writes as many as a
+// target's shapes need (FuzzDifferential's are over a hundred), and a cap
+// they filled would stop promotion for good.
 const DefaultMaxPerTarget = 64
 
 // modulePath names the fuzz cache directory of this module's targets.
@@ -38,11 +40,11 @@ func promoteAll(c config, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		held, err := contentHashes(dst)
+		held, err := promoted(dst)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%-24s %d promoted, %d of at most %d held%s\n", t, n, len(held), c.max, atCap(len(held), c.max))
+		fmt.Fprintf(stdout, "%-24s %d promoted, %d of at most %d promoted files held%s\n", t, n, held, c.max, atCap(held, c.max))
 	}
 	return nil
 }
@@ -57,7 +59,7 @@ func atCap(held, max int) string {
 
 // Promote copies inputs from the srcs directories into dst as raw files
 // named found-<hash>, skipping any whose content dst already holds, until
-// dst holds max files. Smaller inputs go first: they are easier to read
+// dst holds max such files. Smaller inputs go first: they are easier to read
 // and cheaper to replay, and the fuzzer keeps only inputs that reached new
 // code, so a small one loses little. It returns how many it copied.
 func Promote(dst string, srcs []string, max int) (int, error) {
@@ -74,9 +76,13 @@ func Promote(dst string, srcs []string, max int) (int, error) {
 		found = append(found, in...)
 	}
 	sort.SliceStable(found, func(i, j int) bool { return len(found[i].Data) < len(found[j].Data) })
+	held, err := promoted(dst)
+	if err != nil {
+		return 0, err
+	}
 	added := 0
 	for _, in := range found {
-		if len(have) >= max {
+		if held+added >= max {
 			break
 		}
 		sum := sha256.Sum256(in.Data)
@@ -90,6 +96,18 @@ func Promote(dst string, srcs []string, max int) (int, error) {
 		added++
 	}
 	return added, nil
+}
+
+// promoted counts the files of dir that promotion wrote (found-*).
+func promoted(dir string) (int, error) {
+	in, err := fuzzload.ReadDir(dir)
+	n := 0
+	for _, x := range in {
+		if strings.HasPrefix(filepath.Base(x.Path), "found-") {
+			n++
+		}
+	}
+	return n, err
 }
 
 // contentHashes returns the SHA-256 of every input dir holds.

@@ -41,17 +41,18 @@ func TestPromoteDedupsAndCaps(t *testing.T) {
 	write(t, filepath.Join(testdata, "d"), fuzzload.Encode([]byte("xy"))) // same content twice
 	write(t, filepath.Join(testdata, "e"), fuzzload.Encode([]byte("abc")))
 
-	n, err := Promote(dst, []string{cache, testdata, filepath.Join(tmp, "missing")}, 3)
+	write(t, filepath.Join(dst, "seed-other"), []byte("other seed")) // seeds do not count towards the cap
+	n, err := Promote(dst, []string{cache, testdata, filepath.Join(tmp, "missing")}, 2)
 	require.NoError(t, err)
 	require.Equal(t, 2, n, "new files")
-	want := []string{contentName("found", []byte("abc")), contentName("found", []byte("xy")), "seed-valid"}
+	want := []string{contentName("found", []byte("abc")), contentName("found", []byte("xy")), "seed-other", "seed-valid"}
 	sort.Strings(want)
 	require.Equal(t, want, names(t, dst))
 	raw, err := os.ReadFile(filepath.Join(dst, contentName("found", []byte("xy"))))
 	require.NoError(t, err)
 	assert.Equal(t, "xy", string(raw), "a promoted file holds the raw bytes")
 	// A second promotion finds nothing new to add and keeps the cap.
-	n, err = Promote(dst, []string{cache, testdata}, 3)
+	n, err = Promote(dst, []string{cache, testdata}, 2)
 	require.NoError(t, err)
 	assert.Zero(t, n, "second Promote")
 }
