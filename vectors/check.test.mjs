@@ -140,6 +140,29 @@ test('ok verdicts account for every byte they decode', () => {
   }
 });
 
+test('each kind says its side and which decoded fields an implementation must expose', () => {
+  const sides = { request_header: 'server', login_register: 'server', login_register_pat: 'server', client_version_info: 'server',
+    reply_header: 'client', eviction: 'client', login_reply: 'client', result_section: 'client', login_reply_frame: 'client', lifecycle: 'server' };
+  for (const f of files) {
+    const d = f.data;
+    if (sides[d.kind]) assert.equal(d.side, sides[d.kind], f.name);
+    const required = d.required_fields ?? [];
+    const listed = new Set([...required, ...(d.optional_fields ?? [])]);
+    assert.equal(listed.size, required.length + (d.optional_fields ?? []).length, `${f.name}: a field listed twice`);
+    const held = new Set();
+    const surfaced = new Set();
+    for (const c of d.cases) {
+      for (const k of Object.keys(c.expect?.fields ?? {})) {
+        assert.ok(listed.has(k), `${c.name}: ${k} is neither a required nor an optional field of ${d.kind}`);
+        held.add(k);
+      }
+      for (const k of ['sdk_code', 'sdk_error', 'retry']) if (c.expect?.[k] !== undefined) surfaced.add(k);
+    }
+    for (const r of required) assert.ok(held.has(r), `${f.name}: required field ${r} is in no verdict`);
+    assert.deepEqual([...surfaced].sort(), [...(d.surface ?? [])].sort(), `${f.name}: surface`);
+  }
+});
+
 test('lifecycle cases: hex frames, a stated server, nothing answered once closed', () => {
   const lifecycle = files.find((f) => f.data.kind === 'lifecycle');
   for (const c of lifecycle.data.cases) {

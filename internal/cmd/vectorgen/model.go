@@ -11,11 +11,21 @@ const FormatVersion = 1
 
 // File is one vectors/<kind>.json file: every case of one message kind.
 type File struct {
-	Format      int                     `json:"format"`
-	Kind        string                  `json:"kind"`
-	Description string                  `json:"description"`
-	Servers     map[string]ServerConfig `json:"servers,omitempty"`
-	Cases       []Case                  `json:"cases"`
+	Format      int    `json:"format"`
+	Kind        string `json:"kind"`
+	Description string `json:"description"`
+	// Side says who decodes the kind: "client" (an SDK, reading what a
+	// server sends), "server" (reading what a client sends) or "both".
+	Side string `json:"side"`
+	// RequiredFields are the decoded fields an implementation must expose
+	// to run the kind; OptionalFields the others expect.fields may hold,
+	// compared when the implementation keeps them. Surface names the parts
+	// of expect an SDK hands its caller (sdk_code, sdk_error, retry).
+	RequiredFields []string                `json:"required_fields,omitempty"`
+	OptionalFields []string                `json:"optional_fields,omitempty"`
+	Surface        []string                `json:"surface,omitempty"`
+	Servers        map[string]ServerConfig `json:"servers,omitempty"`
+	Cases          []Case                  `json:"cases"`
 }
 
 // Case is one vector. Codec kinds carry Input and Expect; lifecycle cases

@@ -55,6 +55,7 @@ func render(root, outDir string) (map[string][]byte, error) {
 	}
 	for _, k := range kindList() {
 		f := File{Format: FormatVersion, Kind: k, Description: kindDescription(k), Cases: []Case{}}
+		f.describe()
 		for _, c := range g.cases {
 			if c.Kind == k {
 				f.Cases = append(f.Cases, c)
