@@ -163,6 +163,31 @@ test('each kind says its side and which decoded fields an implementation must ex
   }
 });
 
+test('header cases also come as whole frames: a header and the body its size announces', () => {
+  for (const { c } of cases) {
+    if (!['request_header', 'reply_header', 'eviction'].includes(c.kind)) {
+      assert.equal(c.frame, undefined, c.name);
+      continue;
+    }
+    const f = c.frame;
+    assert.ok(f, `${c.name}: no frame`);
+    const head = bytes(f.input);
+    assert.equal(head.length + f.fill, f.length, c.name);
+    assert.equal(f.expect.fields, undefined, `${c.name}: a frame's fields are the case's`);
+    const input = bytes(c.input);
+    assert.ok(input.subarray(0, 256).equals(head.subarray(0, 256)), `${c.name}: the frame starts with the case's header`);
+    const size = head.length >= 256 ? head.readUInt32LE(48) : undefined;
+    const usable = size >= 256 && size <= 64 << 20;
+    if (usable) assert.equal(f.length, size, `${c.name}: a frame is as long as its size says`);
+    else assert.equal(f.length, Math.min(input.length, 256), `${c.name}: a reader stops at a short header or an unusable size`);
+    if (f.body === 'zeros') assert.ok(head.length === 256 && f.fill > 0, c.name);
+    if (f.body === 'none') assert.ok(f.fill === 0 && head.length <= 256, c.name);
+    if (f.body === 'login_reply') assert.equal(head.readUInt32LE(256), 0, `${c.name}: an empty result section first`);
+    if (size !== undefined && !usable) assert.equal(f.expect.rule, 'frame.size', `${c.name}: the reader's size rule comes first`);
+    else assert.deepEqual({ ...f.expect }, Object.fromEntries(Object.entries(c.expect).filter(([k]) => k !== 'fields')), c.name);
+  }
+});
+
 test('lifecycle cases: hex frames, a stated server, nothing answered once closed', () => {
   const lifecycle = files.find((f) => f.data.kind === 'lifecycle');
   for (const c of lifecycle.data.cases) {

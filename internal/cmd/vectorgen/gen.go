@@ -97,5 +97,6 @@ func generate(crashers []crasher) *gen {
 	g.discrepancyCases()
 	g.lifecycleCases()
 	g.crasherCases(crashers)
+	g.addFrames()
 	return g
 }

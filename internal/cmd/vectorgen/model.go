@@ -44,6 +44,7 @@ type Case struct {
 	Input       *string    `json:"input,omitempty"`  // hex; present (maybe empty) on every codec case
 	Length      *int       `json:"length,omitempty"` // bytes of Input
 	Expect      *Expect    `json:"expect,omitempty"`
+	Frame       *Frame     `json:"frame,omitempty"` // header kinds: the same case as a whole frame
 	Server      string     `json:"server,omitempty"`
 	Steps       []Step     `json:"steps,omitempty"`
 }
