@@ -207,6 +207,57 @@ test('lifecycle cases: hex frames, a stated server, nothing answered once closed
   }
 });
 
+// framing classifies a step's bytes as a runner feeding a stream must.
+function framing(b) {
+  if (b.length < 256) return 'short';
+  const size = b.readUInt32LE(48);
+  if (size < 256 || size > 64 << 20) return 'bad_size';
+  return b.length < size ? 'short' : b.length > size ? 'long' : 'whole';
+}
+
+test('lifecycle steps say how to feed them, what the server may fill, and which session they carry', () => {
+  const lifecycle = files.find((f) => f.data.kind === 'lifecycle');
+  for (const c of lifecycle.data.cases) {
+    const sessions = new Map(); // step -> the session its login reply handed out
+    c.steps.forEach((s, j) => {
+      const inb = bytes(s.in);
+      assert.equal(s.framing, framing(inb), `${c.name} step ${j}`);
+      assert.notEqual(s.framing, 'long', `${c.name} step ${j}: longer than its frame`);
+      assert.equal(s.end === true, s.framing === 'short', `${c.name} step ${j}: the client ends its side after a short step`);
+      if (s.framing === 'short' && !(j > 0 && c.steps[j - 1].then === 'closed')) assert.equal(s.out, 'closed', `${c.name} step ${j}`);
+      const hex = s.out !== 'dropped' && s.out !== 'closed';
+      if (!hex) assert.equal(s.free, undefined, `${c.name} step ${j}: free fields without an answer`);
+      if (hex) {
+        const out = bytes(s.out);
+        const taken = new Set();
+        for (const f of s.free ?? []) {
+          assert.ok(f.offset + f.length <= out.length, `${c.name} step ${j}: ${f.field} past the answer`);
+          for (let i = f.offset; i < f.offset + f.length; i++) {
+            assert.ok(!taken.has(i), `${c.name} step ${j}: free fields overlap at ${i}`);
+            taken.add(i);
+          }
+          assert.ok(![48, 60].some((o) => o >= f.offset && o < f.offset + f.length), `${c.name}: size and command are never free`);
+          if (f.rule === 'session') {
+            assert.ok(out[60] === 8 && out[208] === 1 && out.readUInt32LE(216) === 0, `${c.name} step ${j}: a session only in a login reply`);
+            sessions.set(j, out.readBigUInt64LE(f.offset));
+          }
+          if (f.rule === 'nonzero') assert.ok(out[60] === 13 && [1, 13].includes(out[255]), `${c.name}: only evictions 1 and 13 may carry another client id`);
+        }
+        if (out[60] === 8) for (const n of ['op', 'commit', 'request_checksum']) assert.ok((s.free ?? []).some((f) => f.field === n), `${c.name} step ${j}: ${n} is the server's`);
+      }
+      if (s.in_session) {
+        const r = s.in_session;
+        assert.ok(r.step < j && sessions.has(r.step), `${c.name} step ${j}: in_session names a step that handed out no session`);
+        assert.equal(inb.readBigUInt64LE(r.offset), sessions.get(r.step) + BigInt(r.plus), `${c.name} step ${j}: the session written is the one named`);
+      }
+      if (s.out === 'dropped' && !c.source) {
+        const next = c.steps.slice(j + 1).find((x) => x.out !== 'dropped');
+        assert.ok(next && next.out !== 'closed', `${c.name} step ${j}: a dropped step is seen when the next step's answer comes first`);
+      }
+    });
+  }
+});
+
 test('every rule of WIRE.md is exercised; every validity rule by an error case naming it', () => {
   const ids = new Set(rules.map((r) => r.id));
   const named = new Set();

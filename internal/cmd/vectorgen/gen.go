@@ -98,5 +98,6 @@ func generate(crashers []crasher) *gen {
 	g.lifecycleCases()
 	g.crasherCases(crashers)
 	g.addFrames()
+	g.describeSteps()
 	return g
 }

@@ -74,11 +74,36 @@ type Expect struct {
 // stays open) or "closed" (no answer, the connection ends). Then is the
 // state of the connection after the step: "open" or "closed" (a server
 // closes after every eviction).
+//
+// The other fields are for a runner that plays the case over a stream
+// (steps.go): Framing says how In makes up frames and End that the client
+// ends its side of the connection after writing it; Free lists the fields
+// of Out that a server may fill differently, with the rule to compare
+// them by; InSession, that In carries a session handed out earlier in the
+// case.
 type Step struct {
-	In   string `json:"in"`
-	Out  string `json:"out"`
-	Then string `json:"then"`
-	Note string `json:"note,omitempty"`
+	In        string      `json:"in"`
+	Out       string      `json:"out"`
+	Then      string      `json:"then"`
+	Note      string      `json:"note,omitempty"`
+	Framing   string      `json:"framing"`
+	End       bool        `json:"end,omitempty"`
+	Free      []Free      `json:"free,omitempty"`
+	InSession *SessionRef `json:"in_session,omitempty"`
+}
+
+func (s *Step) inBytes() []byte {
+	b, _ := hex.DecodeString(s.In)
+	return b
+}
+
+// outBytes is the answer, or nil for dropped and closed.
+func (s *Step) outBytes() []byte {
+	if s.Out == OutDropped || s.Out == OutClosed {
+		return nil
+	}
+	b, _ := hex.DecodeString(s.Out)
+	return b
 }
 
 // Outcomes of a step without an answer, and connection states.

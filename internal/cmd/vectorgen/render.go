@@ -80,6 +80,9 @@ func (g *gen) verify() {
 			if err := replayCase(g.servers, c); err != nil {
 				g.failf("%s: %v", c.Name, err)
 			}
+			if err := replayElsewhere(g.servers, c, elsewhereShift); err != nil {
+				g.failf("%s: played against another server: %v", c.Name, err)
+			}
 			continue
 		}
 		if err := compare(c); err != nil {
