@@ -258,6 +258,45 @@ test('lifecycle steps say how to feed them, what the server may fill, and which 
   }
 });
 
+// Where section 5 puts the header fields an error can name, by kind.
+const headerOffsets = {
+  request_header: { command: 60, size: 48, client: 128, request: 168, operation: 176, session: 184, code: 196 },
+  reply_header: { command: 60, size: 48, operation: 208 },
+  eviction: { command: 60, size: 48, client: 128, reason: 255 },
+};
+
+test("error offsets follow the convention they name, each one of WIRE.md section 9's", () => {
+  const conventions = new Map(readJSON('rules.json').conventions.map((c) => [c.id, c]));
+  assert.ok(conventions.size >= 9);
+  for (const c of conventions.values()) if (c.id !== 'text_position') assert.equal(c.section, '9', c.id);
+  const used = new Set();
+  for (const { c } of cases) {
+    for (const e of [c.expect, c.frame?.expect]) {
+      if (e?.verdict !== 'error') continue;
+      assert.ok(conventions.has(e.convention), `${c.name}: convention ${e.convention}`);
+      used.add(e.convention);
+      const b = bytes(c.input);
+      const frameStart = c.kind === 'login_reply_frame' ? 256 : 0;
+      switch (e.convention) {
+        case 'header': assert.ok(e.field === 'header' && e.offset === b.length && b.length < 256, c.name); break;
+        case 'start': assert.equal(e.sentinel, 'truncated', c.name); break;
+        case 'window': assert.equal(e.offset, 144, c.name); break;
+        case 'result_count': assert.equal(e.offset, frameStart, c.name); break;
+        case 'result_entries': assert.equal(e.offset, frameStart + 4, c.name); break;
+        case 'trailing': assert.ok(e.offset < b.length, `${c.name}: the first trailing byte is in the input`); break;
+        case 'utf8': assert.ok(b[e.offset] >= 0x80, c.name); break;
+        case 'reserved': assert.notEqual(b[e.offset], 0, c.name); break;
+        case 'text_position': assert.equal(c.kind, 'version_text', c.name); break;
+        case 'field': {
+          const at = headerOffsets[c.kind]?.[e.field];
+          if (at !== undefined) assert.equal(e.offset, at, `${c.name}: ${e.field} sits at ${at}`);
+        }
+      }
+    }
+  }
+  assert.deepEqual([...used].sort(), [...conventions.keys()].sort(), 'every convention is used');
+});
+
 test('every rule of WIRE.md is exercised; every validity rule by an error case naming it', () => {
   const ids = new Set(rules.map((r) => r.id));
   const named = new Set();

@@ -91,6 +91,7 @@ func frameExpect(c *Case) *Expect {
 	}
 	if s := le.Uint32(in[48:]); s < codec.HeaderSize || s > maxFrame {
 		e.Verdict, e.Sentinel, e.Field, e.Offset, e.Rule = "error", sentinelOf(codec.ErrSize), "size", intp(48), "frame.size"
+		e.Convention = ConvField
 	}
 	return &e
 }

@@ -64,9 +64,12 @@ type Expect struct {
 	Field    string         `json:"field,omitempty"`
 	Offset   *int           `json:"offset,omitempty"`
 	Rule     string         `json:"rule,omitempty"`
-	SDKCode  *int           `json:"sdk_code,omitempty"`
-	SDKError string         `json:"sdk_error,omitempty"`
-	Retry    string         `json:"retry,omitempty"`
+	// Convention is how offset was chosen: an id of rules.json's
+	// conventions, each a rule of WIRE.md section 9.
+	Convention string `json:"convention,omitempty"`
+	SDKCode    *int   `json:"sdk_code,omitempty"`
+	SDKError   string `json:"sdk_error,omitempty"`
+	Retry      string `json:"retry,omitempty"`
 }
 
 // Step is one request frame of a lifecycle case and what the server does

@@ -69,7 +69,9 @@ func errorVerdict(err error, base int) *Expect {
 	if !errors.As(err, &ce) {
 		return &Expect{Verdict: "error", Sentinel: "not a *codec.Error: " + err.Error()}
 	}
-	return &Expect{Verdict: "error", Sentinel: sentinelName(err), Field: ce.Field, Offset: intp(base + ce.Offset), Rule: ce.Rule}
+	name := sentinelName(err)
+	return &Expect{Verdict: "error", Sentinel: name, Field: ce.Field, Offset: intp(base + ce.Offset), Rule: ce.Rule,
+		Convention: conventionOf(name, ce.Field)}
 }
 
 // sentinelName names the codec sentinel err matches, by codectest's list.

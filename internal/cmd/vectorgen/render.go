@@ -48,9 +48,10 @@ func render(root, outDir string) (map[string][]byte, error) {
 		return nil, err
 	}
 	if out[rulesFile], err = marshal(struct {
-		Format int    `json:"format"`
-		Rules  []Rule `json:"rules"`
-	}{FormatVersion, ruleList()}); err != nil {
+		Format      int          `json:"format"`
+		Rules       []Rule       `json:"rules"`
+		Conventions []Convention `json:"conventions"`
+	}{FormatVersion, ruleList(), conventionList()}); err != nil {
 		return nil, err
 	}
 	for _, k := range kindList() {
