@@ -71,7 +71,9 @@ func TestFraming(t *testing.T) {
 				n++
 				assert.Equal(t, framing(st.inBytes()), st.Framing, c.Name)
 				assert.Equal(t, st.Framing == FramingShort, st.End, "%s: the client ends its side after a short step, only then", c.Name)
-				assert.NotEqual(t, FramingLong, st.Framing, "%s: a step longer than its frame cannot be fed over a stream", c.Name)
+				if c.Source == "" {
+					assert.NotEqual(t, FramingLong, st.Framing, "%s: a step longer than its frame cannot be fed over a stream", c.Name)
+				}
 			}
 		}
 	}
