@@ -140,6 +140,70 @@ test('ok verdicts account for every byte they decode', () => {
   }
 });
 
+test('each kind says its side and which decoded fields an implementation must expose', () => {
+  const sides = { request_header: 'server', login_register: 'server', login_register_pat: 'server', client_version_info: 'server',
+    reply_header: 'client', eviction: 'client', login_reply: 'client', result_section: 'client', login_reply_frame: 'client', lifecycle: 'server' };
+  for (const f of files) {
+    const d = f.data;
+    if (sides[d.kind]) assert.equal(d.side, sides[d.kind], f.name);
+    const required = d.required_fields ?? [];
+    const listed = new Set([...required, ...(d.optional_fields ?? [])]);
+    assert.equal(listed.size, required.length + (d.optional_fields ?? []).length, `${f.name}: a field listed twice`);
+    const held = new Set();
+    const surfaced = new Set();
+    for (const c of d.cases) {
+      for (const k of Object.keys(c.expect?.fields ?? {})) {
+        assert.ok(listed.has(k), `${c.name}: ${k} is neither a required nor an optional field of ${d.kind}`);
+        held.add(k);
+      }
+      for (const k of ['sdk_code', 'sdk_error', 'retry']) if (c.expect?.[k] !== undefined) surfaced.add(k);
+    }
+    for (const r of required) assert.ok(held.has(r), `${f.name}: required field ${r} is in no verdict`);
+    assert.deepEqual([...surfaced].sort(), [...(d.surface ?? [])].sort(), `${f.name}: surface`);
+  }
+});
+
+test('header cases also come as whole frames: a header and the body its size announces', () => {
+  for (const { c } of cases) {
+    if (!['request_header', 'reply_header', 'eviction'].includes(c.kind)) {
+      assert.equal(c.frame, undefined, c.name);
+      continue;
+    }
+    const f = c.frame;
+    assert.ok(f, `${c.name}: no frame`);
+    const head = bytes(f.input);
+    assert.equal(head.length + f.fill, f.length, c.name);
+    assert.equal(f.expect.fields, undefined, `${c.name}: a frame's fields are the case's`);
+    const input = bytes(c.input);
+    assert.ok(input.subarray(0, 256).equals(head.subarray(0, 256)), `${c.name}: the frame starts with the case's header`);
+    const size = head.length >= 256 ? head.readUInt32LE(48) : undefined;
+    const usable = size >= 256 && size <= 64 << 20;
+    if (usable) assert.equal(f.length, size, `${c.name}: a frame is as long as its size says`);
+    else assert.equal(f.length, Math.min(input.length, 256), `${c.name}: a reader stops at a short header or an unusable size`);
+    if (f.body === 'zeros') assert.ok(head.length === 256 && f.fill > 0, c.name);
+    if (f.body === 'none') assert.ok(f.fill === 0 && head.length <= 256, c.name);
+    if (f.body === 'login_reply') assert.equal(head.readUInt32LE(256), 0, `${c.name}: an empty result section first`);
+    if (size !== undefined && !usable) assert.equal(f.expect.rule, 'frame.size', `${c.name}: the reader's size rule comes first`);
+    else assert.deepEqual({ ...f.expect }, Object.fromEntries(Object.entries(c.expect).filter(([k]) => k !== 'fields')), c.name);
+  }
+});
+
+test("the README's loader runs and yields every client-side case, header cases as whole frames", async () => {
+  const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+  const code = readme.match(/```js\n([\s\S]*?)```/)[1];
+  const { clientCases } = await import('data:text/javascript,' + encodeURIComponent(code));
+  const got = [...clientCases(dir)];
+  const want = cases.filter(({ file }) => file.data.side === 'client');
+  assert.equal(got.length, want.length);
+  assert.ok(got.length >= 150, `${got.length} client-side cases`);
+  for (const g of got) {
+    const { c } = want.find(({ c }) => c.id === g.id);
+    assert.equal(g.bytes.length, c.frame ? c.frame.length : c.length, g.name);
+    if (c.frame && c.frame.body !== 'none') assert.equal(g.bytes.length, g.bytes.readUInt32LE(48), `${g.name}: a whole frame`);
+    for (const k of g.required) assert.ok(g.expect.fields[k] !== undefined, g.name);
+  }
+});
+
 test('lifecycle cases: hex frames, a stated server, nothing answered once closed', () => {
   const lifecycle = files.find((f) => f.data.kind === 'lifecycle');
   for (const c of lifecycle.data.cases) {
@@ -157,6 +221,96 @@ test('lifecycle cases: hex frames, a stated server, nothing answered once closed
       closed = s.then === 'closed';
     }
   }
+});
+
+// framing classifies a step's bytes as a runner feeding a stream must.
+function framing(b) {
+  if (b.length < 256) return 'short';
+  const size = b.readUInt32LE(48);
+  if (size < 256 || size > 64 << 20) return 'bad_size';
+  return b.length < size ? 'short' : b.length > size ? 'long' : 'whole';
+}
+
+test('lifecycle steps say how to feed them, what the server may fill, and which session they carry', () => {
+  const lifecycle = files.find((f) => f.data.kind === 'lifecycle');
+  for (const c of lifecycle.data.cases) {
+    const sessions = new Map(); // step -> the session its login reply handed out
+    c.steps.forEach((s, j) => {
+      const inb = bytes(s.in);
+      assert.equal(s.framing, framing(inb), `${c.name} step ${j}`);
+      if (!c.source) assert.notEqual(s.framing, 'long', `${c.name} step ${j}: longer than its frame`);
+      assert.equal(s.end === true, s.framing === 'short', `${c.name} step ${j}: the client ends its side after a short step`);
+      if (s.framing === 'short' && !(j > 0 && c.steps[j - 1].then === 'closed')) assert.equal(s.out, 'closed', `${c.name} step ${j}`);
+      const hex = s.out !== 'dropped' && s.out !== 'closed';
+      if (!hex) assert.equal(s.free, undefined, `${c.name} step ${j}: free fields without an answer`);
+      if (hex) {
+        const out = bytes(s.out);
+        const taken = new Set();
+        for (const f of s.free ?? []) {
+          assert.ok(f.offset + f.length <= out.length, `${c.name} step ${j}: ${f.field} past the answer`);
+          for (let i = f.offset; i < f.offset + f.length; i++) {
+            assert.ok(!taken.has(i), `${c.name} step ${j}: free fields overlap at ${i}`);
+            taken.add(i);
+          }
+          assert.ok(![48, 60].some((o) => o >= f.offset && o < f.offset + f.length), `${c.name}: size and command are never free`);
+          if (f.rule === 'session') {
+            assert.ok(out[60] === 8 && out[208] === 1 && out.readUInt32LE(216) === 0, `${c.name} step ${j}: a session only in a login reply`);
+            sessions.set(j, out.readBigUInt64LE(f.offset));
+          }
+          if (f.rule === 'nonzero') assert.ok(out[60] === 13 && [1, 13].includes(out[255]), `${c.name}: only evictions 1 and 13 may carry another client id`);
+        }
+        if (out[60] === 8) for (const n of ['op', 'commit', 'request_checksum']) assert.ok((s.free ?? []).some((f) => f.field === n), `${c.name} step ${j}: ${n} is the server's`);
+      }
+      if (s.in_session) {
+        const r = s.in_session;
+        assert.ok(r.step < j && sessions.has(r.step), `${c.name} step ${j}: in_session names a step that handed out no session`);
+        assert.equal(inb.readBigUInt64LE(r.offset), sessions.get(r.step) + BigInt(r.plus), `${c.name} step ${j}: the session written is the one named`);
+      }
+      if (s.out === 'dropped' && !c.source) {
+        const next = c.steps.slice(j + 1).find((x) => x.out !== 'dropped');
+        assert.ok(next && next.out !== 'closed', `${c.name} step ${j}: a dropped step is seen when the next step's answer comes first`);
+      }
+    });
+  }
+});
+
+// Where section 5 puts the header fields an error can name, by kind.
+const headerOffsets = {
+  request_header: { command: 60, size: 48, client: 128, request: 168, operation: 176, session: 184, code: 196 },
+  reply_header: { command: 60, size: 48, operation: 208 },
+  eviction: { command: 60, size: 48, client: 128, reason: 255 },
+};
+
+test("error offsets follow the convention they name, each one of WIRE.md section 9's", () => {
+  const conventions = new Map(readJSON('rules.json').conventions.map((c) => [c.id, c]));
+  assert.ok(conventions.size >= 9);
+  for (const c of conventions.values()) if (c.id !== 'text_position') assert.equal(c.section, '9', c.id);
+  const used = new Set();
+  for (const { c } of cases) {
+    for (const e of [c.expect, c.frame?.expect]) {
+      if (e?.verdict !== 'error') continue;
+      assert.ok(conventions.has(e.convention), `${c.name}: convention ${e.convention}`);
+      used.add(e.convention);
+      const b = bytes(c.input);
+      const frameStart = c.kind === 'login_reply_frame' ? 256 : 0;
+      switch (e.convention) {
+        case 'header': assert.ok(e.field === 'header' && e.offset === b.length && b.length < 256, c.name); break;
+        case 'start': assert.equal(e.sentinel, 'truncated', c.name); break;
+        case 'window': assert.equal(e.offset, 144, c.name); break;
+        case 'result_count': assert.equal(e.offset, frameStart, c.name); break;
+        case 'result_entries': assert.equal(e.offset, frameStart + 4, c.name); break;
+        case 'trailing': assert.ok(e.offset < b.length, `${c.name}: the first trailing byte is in the input`); break;
+        case 'utf8': assert.ok(b[e.offset] >= 0x80, c.name); break;
+        case 'reserved': assert.notEqual(b[e.offset], 0, c.name); break;
+        case 'text_position': assert.equal(c.kind, 'version_text', c.name); break;
+        case 'field': {
+          const at = headerOffsets[c.kind]?.[e.field];
+          if (at !== undefined) assert.equal(e.offset, at, `${c.name}: ${e.field} sits at ${at}`);
+        }
+      }
+    }
+  }
+  assert.deepEqual([...used].sort(), [...conventions.keys()].sort(), 'every convention is used');
 });
 
 test('every rule of WIRE.md is exercised; every validity rule by an error case naming it', () => {

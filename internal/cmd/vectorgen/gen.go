@@ -58,7 +58,8 @@ func (g *gen) bad(kind, name, note string, in []byte, rule, field string, offset
 		g.failf("%s: %q is not a validity rule", name, rule)
 	}
 	c := Case{Name: name, Kind: kind, Section: r.Section, Rules: append([]string{rule}, also...), Note: note,
-		Expect: &Expect{Verdict: "error", Sentinel: r.Sentinel, Field: field, Offset: intp(offset), Rule: rule}}
+		Expect: &Expect{Verdict: "error", Sentinel: r.Sentinel, Field: field, Offset: intp(offset), Rule: rule,
+			Convention: conventionOf(r.Sentinel, field)}}
 	c.setInput(in)
 	return g.add(c)
 }
@@ -97,5 +98,7 @@ func generate(crashers []crasher) *gen {
 	g.discrepancyCases()
 	g.lifecycleCases()
 	g.crasherCases(crashers)
+	g.addFrames()
+	g.describeSteps()
 	return g
 }

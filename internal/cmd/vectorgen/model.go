@@ -11,11 +11,21 @@ const FormatVersion = 1
 
 // File is one vectors/<kind>.json file: every case of one message kind.
 type File struct {
-	Format      int                     `json:"format"`
-	Kind        string                  `json:"kind"`
-	Description string                  `json:"description"`
-	Servers     map[string]ServerConfig `json:"servers,omitempty"`
-	Cases       []Case                  `json:"cases"`
+	Format      int    `json:"format"`
+	Kind        string `json:"kind"`
+	Description string `json:"description"`
+	// Side says who decodes the kind: "client" (an SDK, reading what a
+	// server sends), "server" (reading what a client sends) or "both".
+	Side string `json:"side"`
+	// RequiredFields are the decoded fields an implementation must expose
+	// to run the kind; OptionalFields the others expect.fields may hold,
+	// compared when the implementation keeps them. Surface names the parts
+	// of expect an SDK hands its caller (sdk_code, sdk_error, retry).
+	RequiredFields []string                `json:"required_fields,omitempty"`
+	OptionalFields []string                `json:"optional_fields,omitempty"`
+	Surface        []string                `json:"surface,omitempty"`
+	Servers        map[string]ServerConfig `json:"servers,omitempty"`
+	Cases          []Case                  `json:"cases"`
 }
 
 // Case is one vector. Codec kinds carry Input and Expect; lifecycle cases
@@ -34,6 +44,7 @@ type Case struct {
 	Input       *string    `json:"input,omitempty"`  // hex; present (maybe empty) on every codec case
 	Length      *int       `json:"length,omitempty"` // bytes of Input
 	Expect      *Expect    `json:"expect,omitempty"`
+	Frame       *Frame     `json:"frame,omitempty"` // header kinds: the same case as a whole frame
 	Server      string     `json:"server,omitempty"`
 	Steps       []Step     `json:"steps,omitempty"`
 }
@@ -53,9 +64,12 @@ type Expect struct {
 	Field    string         `json:"field,omitempty"`
 	Offset   *int           `json:"offset,omitempty"`
 	Rule     string         `json:"rule,omitempty"`
-	SDKCode  *int           `json:"sdk_code,omitempty"`
-	SDKError string         `json:"sdk_error,omitempty"`
-	Retry    string         `json:"retry,omitempty"`
+	// Convention is how offset was chosen: an id of rules.json's
+	// conventions, each a rule of WIRE.md section 9.
+	Convention string `json:"convention,omitempty"`
+	SDKCode    *int   `json:"sdk_code,omitempty"`
+	SDKError   string `json:"sdk_error,omitempty"`
+	Retry      string `json:"retry,omitempty"`
 }
 
 // Step is one request frame of a lifecycle case and what the server does
@@ -63,11 +77,36 @@ type Expect struct {
 // stays open) or "closed" (no answer, the connection ends). Then is the
 // state of the connection after the step: "open" or "closed" (a server
 // closes after every eviction).
+//
+// The other fields are for a runner that plays the case over a stream
+// (steps.go): Framing says how In makes up frames and End that the client
+// ends its side of the connection after writing it; Free lists the fields
+// of Out that a server may fill differently, with the rule to compare
+// them by; InSession, that In carries a session handed out earlier in the
+// case.
 type Step struct {
-	In   string `json:"in"`
-	Out  string `json:"out"`
-	Then string `json:"then"`
-	Note string `json:"note,omitempty"`
+	In        string      `json:"in"`
+	Out       string      `json:"out"`
+	Then      string      `json:"then"`
+	Note      string      `json:"note,omitempty"`
+	Framing   string      `json:"framing"`
+	End       bool        `json:"end,omitempty"`
+	Free      []Free      `json:"free,omitempty"`
+	InSession *SessionRef `json:"in_session,omitempty"`
+}
+
+func (s *Step) inBytes() []byte {
+	b, _ := hex.DecodeString(s.In)
+	return b
+}
+
+// outBytes is the answer, or nil for dropped and closed.
+func (s *Step) outBytes() []byte {
+	if s.Out == OutDropped || s.Out == OutClosed {
+		return nil
+	}
+	b, _ := hex.DecodeString(s.Out)
+	return b
 }
 
 // Outcomes of a step without an answer, and connection states.

@@ -33,18 +33,25 @@ func observe(c *Case) (*Expect, error) {
 		return observeBody(c.Kind, c.Mode, in)
 	case KindResult:
 		return observeResult(in), nil
-	case KindRequest:
-		h, err := codec.DecodeRequestHeader(in)
-		return verdict(requestFields(h), err), nil
-	case KindReply:
-		h, err := codec.DecodeReplyHeader(in)
-		return verdict(replyFields(h), err), nil
-	case KindEviction:
-		return observeEviction(in), nil
+	case KindRequest, KindReply, KindEviction:
+		return observeHeader(c.Kind, in), nil
 	case KindLoginFrame:
 		return observeLoginFrame(in)
 	}
 	return nil, fmt.Errorf("kind %q has no codec verdict", c.Kind)
+}
+
+// observeHeader decodes a header of kind (request, reply or eviction).
+func observeHeader(kind string, in []byte) *Expect {
+	switch kind {
+	case KindRequest:
+		h, err := codec.DecodeRequestHeader(in)
+		return verdict(requestFields(h), err)
+	case KindReply:
+		h, err := codec.DecodeReplyHeader(in)
+		return verdict(replyFields(h), err)
+	}
+	return observeEviction(in)
 }
 
 // verdict is ok with fields when err is nil, else the error's parts.
@@ -62,7 +69,9 @@ func errorVerdict(err error, base int) *Expect {
 	if !errors.As(err, &ce) {
 		return &Expect{Verdict: "error", Sentinel: "not a *codec.Error: " + err.Error()}
 	}
-	return &Expect{Verdict: "error", Sentinel: sentinelName(err), Field: ce.Field, Offset: intp(base + ce.Offset), Rule: ce.Rule}
+	name := sentinelName(err)
+	return &Expect{Verdict: "error", Sentinel: name, Field: ce.Field, Offset: intp(base + ce.Offset), Rule: ce.Rule,
+		Convention: conventionOf(name, ce.Field)}
 }
 
 // sentinelName names the codec sentinel err matches, by codectest's list.

@@ -48,13 +48,15 @@ func render(root, outDir string) (map[string][]byte, error) {
 		return nil, err
 	}
 	if out[rulesFile], err = marshal(struct {
-		Format int    `json:"format"`
-		Rules  []Rule `json:"rules"`
-	}{FormatVersion, ruleList()}); err != nil {
+		Format      int          `json:"format"`
+		Rules       []Rule       `json:"rules"`
+		Conventions []Convention `json:"conventions"`
+	}{FormatVersion, ruleList(), conventionList()}); err != nil {
 		return nil, err
 	}
 	for _, k := range kindList() {
 		f := File{Format: FormatVersion, Kind: k, Description: kindDescription(k), Cases: []Case{}}
+		f.describe()
 		for _, c := range g.cases {
 			if c.Kind == k {
 				f.Cases = append(f.Cases, c)
@@ -79,6 +81,9 @@ func (g *gen) verify() {
 			if err := replayCase(g.servers, c); err != nil {
 				g.failf("%s: %v", c.Name, err)
 			}
+			if err := replayElsewhere(g.servers, c, elsewhereShift); err != nil {
+				g.failf("%s: played against another server: %v", c.Name, err)
+			}
 			continue
 		}
 		if err := compare(c); err != nil {
@@ -94,19 +99,25 @@ func compare(c *Case) error {
 	if err != nil {
 		return err
 	}
-	want := *c.Expect
-	a, err := json.Marshal(got)
-	if err != nil {
-		return err
+	if !sameJSON(got, c.Expect) {
+		return fmt.Errorf("the codec says %s, the case expects %s", jsonOf(got), jsonOf(c.Expect))
 	}
-	b, err := json.Marshal(&want)
-	if err != nil {
-		return err
-	}
-	if !bytes.Equal(a, b) {
-		return fmt.Errorf("the codec says %s, the case expects %s", a, b)
+	if isHeaderKind(c.Kind) {
+		return compareFrame(c)
 	}
 	return nil
+}
+
+// sameJSON reports whether a and b marshal to the same JSON: a verdict is
+// compared as the file writes it.
+func sameJSON(a, b any) bool { return jsonOf(a) == jsonOf(b) }
+
+func jsonOf(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "unmarshalable: " + err.Error()
+	}
+	return string(b)
 }
 
 // marshal is indented JSON without HTML escaping, ending in a newline.

@@ -10,7 +10,11 @@ import (
 )
 
 // newServer builds the lifecycle.Server a case's configuration states.
-func newServer(cfg ServerConfig) (*lifecycle.Server, error) {
+func newServer(cfg ServerConfig) (*lifecycle.Server, error) { return newServerWith(cfg, false) }
+
+// newServerWith is newServer; connIDs makes it put its own id for the
+// connection on evictions 1 and 13, as the reference server does.
+func newServerWith(cfg ServerConfig, connIDs bool) (*lifecycle.Server, error) {
 	w, err := parseWindow(cfg.Window)
 	if err != nil {
 		return nil, fmt.Errorf("window: %w", err)
@@ -25,7 +29,7 @@ func newServer(cfg ServerConfig) (*lifecycle.Server, error) {
 	for _, t := range cfg.Tokens {
 		auth.Tokens = append(auth.Tokens, lifecycle.Token{Value: codec.NewSecret([]byte(t.Token)), User: t.User})
 	}
-	return lifecycle.NewServer(lifecycle.Config{Window: w, Version: cfg.Version, Auth: auth})
+	return lifecycle.NewServer(lifecycle.Config{Window: w, Version: cfg.Version, Auth: auth, ConnIDEvictions: connIDs})
 }
 
 // replay runs the request frames of a lifecycle case through one Conn of a
@@ -38,24 +42,33 @@ func replay(cfg ServerConfig, ins [][]byte) ([]Step, error) {
 	conn := srv.NewConn()
 	steps := make([]Step, 0, len(ins))
 	for _, in := range ins {
-		out, _, err := conn.Handle(in, nil)
-		st := Step{In: hex.EncodeToString(in), Then: StateOpen}
-		if conn.Closed() {
-			st.Then = OutClosed
-		}
-		switch {
-		case err == nil:
-			st.Out = hex.EncodeToString(out)
-		case errors.Is(err, lifecycle.ErrDropped):
-			st.Out = OutDropped
-		case errors.Is(err, lifecycle.ErrFrameSize), errors.Is(err, lifecycle.ErrClosed):
-			st.Out = OutClosed
-		default:
-			return nil, fmt.Errorf("step %d: undocumented error %w", len(steps), err)
+		st, err := handleStep(conn, in)
+		if err != nil {
+			return nil, fmt.Errorf("step %d: %w", len(steps), err)
 		}
 		steps = append(steps, st)
 	}
 	return steps, nil
+}
+
+// handleStep feeds one step's bytes to conn and says what came of it.
+func handleStep(conn *lifecycle.Conn, in []byte) (Step, error) {
+	out, _, err := conn.Handle(in, nil)
+	st := Step{In: hex.EncodeToString(in), Then: StateOpen}
+	if conn.Closed() {
+		st.Then = OutClosed
+	}
+	switch {
+	case err == nil:
+		st.Out = hex.EncodeToString(out)
+	case errors.Is(err, lifecycle.ErrDropped):
+		st.Out = OutDropped
+	case errors.Is(err, lifecycle.ErrFrameSize), errors.Is(err, lifecycle.ErrClosed):
+		st.Out = OutClosed
+	default:
+		return Step{}, fmt.Errorf("undocumented error %w", err)
+	}
+	return st, nil
 }
 
 // replayCase replays c and reports the first step that differs.

@@ -60,6 +60,7 @@ func TestReplay(t *testing.T) {
 			t.Run(strings.ReplaceAll(c.Name, "/", "_"), func(t *testing.T) {
 				if c.Kind == KindLifecycle {
 					require.NoError(t, replayCase(f.Servers, c))
+					require.NoError(t, replayElsewhere(f.Servers, c, elsewhereShift), "played against another server")
 					return
 				}
 				require.NotNil(t, c.Expect)

@@ -1,0 +1,63 @@
+package main
+
+// How an error names its field and offset: WIRE.md section 9 states the
+// conventions, and every error verdict says which one its offset follows,
+// so that an SDK whose offsets differ can tell which convention it reads
+// otherwise.
+
+// Convention is one of the ways an error's offset is chosen.
+type Convention struct {
+	ID      string `json:"id"`
+	Section string `json:"section"`
+	Text    string `json:"text"`
+}
+
+// Convention ids.
+const (
+	ConvField         = "field"
+	ConvStart         = "start"
+	ConvHeader        = "header"
+	ConvUTF8          = "utf8"
+	ConvReserved      = "reserved"
+	ConvWindow        = "window"
+	ConvResultCount   = "result_count"
+	ConvResultEntries = "result_entries"
+	ConvTrailing      = "trailing"
+	ConvTextPosition  = "text_position"
+)
+
+// conventionList is WIRE.md section 9's list, in its order, and the one
+// convention of version text, which section 9 (about frames and bodies)
+// does not state.
+func conventionList() []Convention {
+	nine := func(id, text string) Convention { return Convention{ID: id, Section: "9", Text: text} }
+	return []Convention{
+		nine(ConvField, "a field that breaks a rule of its own: that field's name and its offset"),
+		nine(ConvStart, "a field that does not fit in the input: the offset where it starts"),
+		nine(ConvHeader, "a header shorter than 256 bytes: field header, at the input's length"),
+		nine(ConvUTF8, "a text that is not UTF-8: the offset of its first bad byte, not of the text"),
+		nine(ConvReserved, "a reserved or padding area: its first non-zero byte"),
+		nine(ConvWindow, "an eviction window: offset 144, whichever half is wrong"),
+		nine(ConvResultCount, "a result section shorter than 4 bytes: field result_count at the section's offset 0 (256 in a frame)"),
+		nine(ConvResultEntries, "a result section shorter than 4 + 8*count: field result_entries at the section's offset 4 (260 in a frame)"),
+		nine(ConvTrailing, "bytes after the last field of a strict parse: the offset of the first one"),
+		{ID: ConvTextPosition, Section: "1", Text: "version text (not stated by section 9): field version, at the start of the component out of range, or at the character where the grammar breaks"},
+	}
+}
+
+// conventionOf is the convention an error of sentinel on field follows.
+func conventionOf(sentinel, field string) string {
+	switch {
+	case field == "version":
+		return ConvTextPosition
+	case sentinel == "truncated" && field == "header":
+		return ConvHeader
+	case sentinel == "truncated" && (field == "result_count" || field == "result_entries"):
+		return field
+	case sentinel == "truncated":
+		return ConvStart
+	case sentinel == "utf8", sentinel == "reserved", sentinel == "window", sentinel == "trailing":
+		return sentinel
+	}
+	return ConvField
+}

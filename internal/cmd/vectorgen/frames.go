@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/iggywire/iggywire/codec"
+)
+
+// A header case's input is the header, and a decoder of headers needs no
+// more; an SDK's decoder takes frames, a header and the size-256 body bytes
+// its size announces, and waits for those that are missing. Frame is the
+// same case as a whole frame, for decoders that take frames.
+type Frame struct {
+	// Input is the frame's first bytes as hex, and Fill the number of
+	// zero bytes after them: a body of zeros is not written out, so that a
+	// 64 MiB frame costs the file nothing. Length is Input's bytes plus
+	// Fill: the size the header announces, or, when the reader cannot use
+	// the size (a short header, a size outside 256..64 MiB), just the bytes
+	// it reads before it stops.
+	Input  string `json:"input"`
+	Fill   int    `json:"fill"`
+	Length int    `json:"length"`
+	// Body says what follows the header: "none" (nothing), "zeros",
+	// "login_reply" (an empty result section and a login reply, on a
+	// Register reply with status 0 whose size leaves room for one), or
+	// "input" (the case's own bytes after its header).
+	Body string `json:"body"`
+	// Expect is the verdict of reading the whole frame: the header case's,
+	// except that a size outside 256..64 MiB is the frame reader's rule
+	// (frame.size), found before the header's kind is looked at. It never
+	// holds fields: they are the case's expect.fields.
+	Expect *Expect `json:"expect"`
+}
+
+// Bodies of a Frame.
+const (
+	BodyNone       = "none"
+	BodyZeros      = "zeros"
+	BodyLoginReply = "login_reply"
+	BodyInput      = "input"
+)
+
+// headerKinds are the kinds whose cases also come as frames.
+func isHeaderKind(kind string) bool {
+	return kind == KindRequest || kind == KindReply || kind == KindEviction
+}
+
+// frameOf builds the frame of a header case from its input: the bytes a
+// frame reader takes before it decodes or refuses the header.
+func frameOf(c *Case) *Frame {
+	in, _ := hex.DecodeString(c.input())
+	if len(in) < codec.HeaderSize {
+		return newFrame(in, 0, BodyNone)
+	}
+	size := int(le.Uint32(in[48:]))
+	if size < codec.HeaderSize || size > maxFrame {
+		return newFrame(in[:codec.HeaderSize], 0, BodyNone)
+	}
+	n := size - codec.HeaderSize
+	switch {
+	case len(in) > codec.HeaderSize:
+		body := in[codec.HeaderSize:min(len(in), size)]
+		return newFrame(in[:codec.HeaderSize+len(body)], n-len(body), BodyInput)
+	case n == 0:
+		return newFrame(in, 0, BodyNone)
+	case c.Kind == KindReply && in[208] == opRegister && le.Uint32(in[216:]) == 0 && n >= 22 && n <= 276:
+		// 4 (result section) + 17 + server_version of 1..255 bytes.
+		return newFrame(cat(in, u32b(0), replyBody(1, 42, 0x2C00, repeat("9", n-21))), 0, BodyLoginReply)
+	}
+	return newFrame(in, n, BodyZeros)
+}
+
+func newFrame(head []byte, fill int, body string) *Frame {
+	return &Frame{Input: hex.EncodeToString(head), Fill: fill, Length: len(head) + fill, Body: body}
+}
+
+// frameExpect is the model of a frame's verdict: the header case's, but a
+// frame reader reads the size first, before the header's kind is looked
+// at, so a size outside 256..64 MiB is its rule, frame.size, whatever else
+// the header breaks (a wrong command byte included).
+func frameExpect(c *Case) *Expect {
+	e := *c.Expect
+	e.Fields, e.Consumed = nil, nil
+	in, _ := hex.DecodeString(c.input())
+	if len(in) < codec.HeaderSize {
+		return &e
+	}
+	if s := le.Uint32(in[48:]); s < codec.HeaderSize || s > maxFrame {
+		e.Verdict, e.Sentinel, e.Field, e.Offset, e.Rule = "error", sentinelOf(codec.ErrSize), "size", intp(48), "frame.size"
+		e.Convention = ConvField
+	}
+	return &e
+}
+
+// addFrames gives every header case its frame and the frame's verdict.
+func (g *gen) addFrames() {
+	for i := range g.cases {
+		c := &g.cases[i]
+		if !isHeaderKind(c.Kind) {
+			continue
+		}
+		c.Frame = frameOf(c)
+		c.Frame.Expect = frameExpect(c)
+		if c.Frame.Body == BodyLoginReply {
+			if e, err := observeLoginFrame(c.Frame.bytes()); err != nil || e.Verdict != "ok" {
+				g.failf("%s: the frame's login reply body does not read as one: %v", c.Name, err)
+			}
+		}
+	}
+}
+
+// bytes is the whole frame, fill included.
+func (f *Frame) bytes() []byte {
+	b, _ := hex.DecodeString(f.Input)
+	return append(b, make([]byte, f.Fill)...)
+}
+
+// zeros reads n zero bytes.
+type zeros struct{ n int }
+
+func (z *zeros) Read(p []byte) (int, error) {
+	if z.n == 0 {
+		return 0, io.EOF
+	}
+	k := min(len(p), z.n)
+	clear(p[:k])
+	z.n -= k
+	return k, nil
+}
+
+// observeFrame reads a header case's frame as a stream reader does
+// (codec.ReadFrame: the header, then the body its size announces) and
+// decodes the header of the case's kind from the whole frame.
+func observeFrame(kind string, f *Frame) (*Expect, error) {
+	in, err := hex.DecodeString(f.Input)
+	if err != nil {
+		return nil, fmt.Errorf("frame input: %w", err)
+	}
+	r := io.MultiReader(bytes.NewReader(in), &zeros{n: f.Fill})
+	frame, err := codec.ReadFrame(r, nil, codec.MaxFrameSize)
+	var e *Expect
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		if len(in) >= codec.HeaderSize {
+			return nil, fmt.Errorf("a frame of %d bytes ends before its size", f.Length)
+		}
+		_, err = codec.FrameSize(in) // the stream ended inside the header
+		e = errorVerdict(err, 0)
+	case err != nil:
+		e = errorVerdict(err, 0)
+		if kind == KindEviction && codec.Command(in[60]) == codec.CommandEviction {
+			withSDK(e, codeInvalidCommand)
+		}
+	default:
+		if len(frame) != f.Length {
+			return nil, fmt.Errorf("the frame reader took %d bytes, the frame has %d", len(frame), f.Length)
+		}
+		e = observeHeader(kind, frame)
+	}
+	e.Fields = nil
+	return e, nil
+}
+
+// compareFrame checks a header case's frame verdict against the codec.
+func compareFrame(c *Case) error {
+	if c.Frame == nil {
+		return errors.New("a header case without its frame")
+	}
+	got, err := observeFrame(c.Kind, c.Frame)
+	if err != nil {
+		return err
+	}
+	if !sameJSON(got, c.Frame.Expect) {
+		return fmt.Errorf("frame: the codec says %s, the case expects %s", jsonOf(got), jsonOf(c.Frame.Expect))
+	}
+	return nil
+}

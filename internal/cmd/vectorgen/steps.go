@@ -1,0 +1,153 @@
+package main
+
+import (
+	"github.com/iggywire/iggywire/codec"
+)
+
+// What a runner needs, beyond in and out, to play a lifecycle case against
+// a server over a stream: how each step's bytes make up frames (and so
+// when the client ends its side), which bytes of an answer the server
+// fills as it likes, and which bytes of a request carry a session the
+// server handed out earlier in the case.
+
+// Framings of a step's in.
+const (
+	FramingWhole   = "whole"    // exactly one frame: its size is its length
+	FramingShort   = "short"    // shorter than the frame it starts: the client ends its side after it
+	FramingBadSize = "bad_size" // the header's size is outside 256..64 MiB: the server stops at the header
+	FramingLong    = "long"     // more bytes than its frame: a stream would read the rest as the next frame
+)
+
+// Free is a field of an answer that WIRE.md leaves to the server: a
+// comparison applies Rule to the Length bytes at Offset of out instead of
+// comparing them.
+type Free struct {
+	Field  string `json:"field"`
+	Offset int    `json:"offset"`
+	Length int    `json:"length"`
+	Rule   string `json:"rule"`
+}
+
+// Rules of a free field.
+const (
+	FreeAny     = "any"     // WIRE.md sets no value
+	FreeNonZero = "nonzero" // any non-zero value
+	FreeSession = "session" // non-zero, above every session the server handed out before
+)
+
+// SessionRef says that the u64 at Offset of a step's in is the session
+// handed out by the login answered at Step, plus Plus: a runner against a
+// server whose sessions differ writes that session there before sending.
+type SessionRef struct {
+	Offset int `json:"offset"`
+	Step   int `json:"step"`
+	Plus   int `json:"plus"`
+}
+
+// Offsets in a request (in) and in a login reply frame (out).
+const (
+	offRequestSession    = 184
+	offLoginReplySession = codec.HeaderSize + 4 + 4 // after the empty result section and user_id
+)
+
+// framing classifies a step's in.
+func framing(in []byte) string {
+	if len(in) < codec.HeaderSize {
+		return FramingShort
+	}
+	size := int(le.Uint32(in[48:]))
+	switch {
+	case size < codec.HeaderSize || size > maxFrame:
+		return FramingBadSize
+	case len(in) < size:
+		return FramingShort
+	case len(in) > size:
+		return FramingLong
+	}
+	return FramingWhole
+}
+
+// prologueFree is the prologue of WIRE.md section 5 that nobody verifies.
+func prologueFree() []Free {
+	return []Free{
+		{"checksum", 0, 16, FreeAny}, {"checksum_body", 16, 16, FreeAny}, {"cluster", 32, 16, FreeAny},
+		{"view", 52, 4, FreeAny}, {"release", 56, 4, FreeAny}, {"replica", 61, 1, FreeAny},
+	}
+}
+
+// freeFields lists the fields of an answer that a server may fill
+// differently: the prologue; on a Reply, request_checksum (WIRE.md marks
+// it echoed, no client checks it), context, op, commit and timestamp, and
+// a login reply's session; on an eviction 1 or 13, the client id, which
+// the reference sets to its own id for the connection (section 7, point
+// 10).
+func freeFields(out []byte) []Free {
+	if len(out) < codec.HeaderSize {
+		return nil
+	}
+	f := prologueFree()
+	switch codec.Command(out[60]) {
+	case codec.CommandReply:
+		f = append(f, Free{"request_checksum", 128, 16, FreeAny}, Free{"context", 144, 16, FreeAny},
+			Free{"op", 176, 8, FreeAny}, Free{"commit", 184, 8, FreeAny}, Free{"timestamp", 192, 8, FreeAny})
+		if isLoginReply(out) {
+			f = append(f, Free{"session", offLoginReplySession, 8, FreeSession})
+		}
+	case codec.CommandEviction:
+		if r := codec.EvictionReason(out[255]); r == codec.ReasonNoSession || r == codec.ReasonStaleClient {
+			f = append(f, Free{"client", 128, 16, FreeNonZero})
+		}
+	}
+	return f
+}
+
+// isLoginReply: a Reply under Register, status 0, with an empty result
+// section and a login reply after it.
+func isLoginReply(out []byte) bool {
+	return len(out) >= offLoginReplySession+8 && codec.Command(out[60]) == codec.CommandReply &&
+		out[208] == opRegister && le.Uint32(out[216:]) == 0 && le.Uint32(out[256:]) == 0
+}
+
+// sessionRef finds the login of the case whose session a request carries:
+// the latest login that handed out the same session, or the latest login's
+// session plus one (a session ahead of the bound one). Registers carry
+// none, and neither does a request before any login.
+func sessionRef(in []byte, logins map[uint64]int, latest uint64) *SessionRef {
+	if framing(in) != FramingWhole || codec.Command(in[60]) != codec.CommandRequest || in[176] == opRegister || latest == 0 {
+		return nil
+	}
+	s := le.Uint64(in[offRequestSession:])
+	if step, ok := logins[s]; ok {
+		return &SessionRef{Offset: offRequestSession, Step: step}
+	}
+	if s == latest+1 {
+		return &SessionRef{Offset: offRequestSession, Step: logins[latest], Plus: 1}
+	}
+	return nil
+}
+
+// describeSteps fills in every lifecycle step's framing, whether the
+// client ends its side after it, its answer's free fields and the session
+// its request carries.
+func (g *gen) describeSteps() {
+	for i := range g.cases {
+		c := &g.cases[i]
+		if c.Kind != KindLifecycle {
+			continue
+		}
+		logins, latest := map[uint64]int{}, uint64(0)
+		for j := range c.Steps {
+			st := &c.Steps[j]
+			in := st.inBytes()
+			st.Framing = framing(in)
+			st.End = st.Framing == FramingShort
+			st.InSession = sessionRef(in, logins, latest)
+			out := st.outBytes()
+			st.Free = freeFields(out)
+			if isLoginReply(out) {
+				latest = le.Uint64(out[offLoginReplySession:])
+				logins[latest] = j
+			}
+		}
+	}
+}
