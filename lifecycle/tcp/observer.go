@@ -46,6 +46,17 @@ type Observer struct {
 	// every frame, before the answer is written. The Exchange is valid
 	// only during the call.
 	Frame func(e Exchange)
+	// Limited: an admission limit refused a connection or a login (a login
+	// over its account's quota, a connection over its address's quota or
+	// accept rate). It may be called thousands of times a second under
+	// attack: count, do not log each call.
+	Limited func(c ConnInfo, l Limit)
+}
+
+func (o *Observer) limited(c ConnInfo, l Limit) {
+	if o.Limited != nil {
+		o.Limited(c, l)
+	}
 }
 
 func (o *Observer) opened(c ConnInfo) {

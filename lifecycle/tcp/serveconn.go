@@ -53,6 +53,7 @@ func (l *Listener) serveConn(p *peer) {
 	if l.throttle != nil {
 		cfg.Guard = &guard{t: l.throttle, key: throttleKey(p.info.Remote)}
 	}
+	cfg.Admit = func(user uint32) codec.EvictionReason { return l.admitLogin(p, user) }
 	c := &connLoop{l: l, p: p, conn: l.srv.NewConnWith(cfg),
 		in: make([]byte, 0, startIn), out: make([]byte, 0, startOut),
 		loginBy: time.Now().Add(l.opts.LoginTimeout)}
