@@ -52,6 +52,10 @@ const (
 	LimitAcceptRate
 )
 
+// limitEnded stands, inside admitLogin, for a login on a connection the
+// Listener has already closed; no Observer hears of it.
+const limitEnded Limit = 255
+
 var limitNames = [...]string{
 	LimitAccount:    "account",
 	LimitReserve:    "reserve",
@@ -109,6 +113,8 @@ func acceptLimit(o *ServeOptions) (burst int, rate float64) {
 func (l *Listener) admitLogin(p *peer, user uint32) codec.EvictionReason {
 	limit, first := l.bindLocked(p, user)
 	switch {
+	case limit == limitEnded:
+		return quotaReason // the connection is gone: nothing to count
 	case limit != 0:
 		l.obs.limited(p.info, limit)
 		return quotaReason
@@ -128,7 +134,7 @@ func (l *Listener) bindLocked(p *peer, user uint32) (refused Limit, first bool) 
 	case p.ended != 0:
 		// Closed by the Listener while its credentials were checked: it
 		// must not become a logged-in session now.
-		return LimitAccount, false
+		return limitEnded, false
 	case p.in && p.user == user:
 		return 0, false // a new login of the same account on the same connection
 	}

@@ -18,8 +18,10 @@ import (
 // take the defaults named below.
 type ServeOptions struct {
 	// MaxConns caps the connections open at once. A connection accepted
-	// at the cap is closed at once (Observer.Refused), never left waiting
-	// in the listen backlog. Default 8192.
+	// at the cap is refused (Observer.Refused), never left waiting in the
+	// listen backlog: its first request, if it comes within a second, is
+	// answered with Eviction 12 (SessionError), then it is closed.
+	// Default 8192.
 	MaxConns int
 	// MaxPreLogin caps the connections open and not logged in. When a new
 	// connection arrives at the cap, the oldest connection not logged in

@@ -21,8 +21,9 @@ import (
 type Observer struct {
 	// Opened: a connection was accepted and is being served.
 	Opened func(c ConnInfo)
-	// Refused: a connection was accepted and closed at once, because
-	// MaxConns connections were open.
+	// Refused: a connection was accepted and refused, because MaxConns
+	// connections were open (its first request, if it comes within a
+	// second, is answered with Eviction 12).
 	Refused func(c ConnInfo)
 	// Closed: a served connection ended, and why.
 	Closed func(c ConnInfo, how Closing)
