@@ -1,10 +1,15 @@
 package tcp_test
 
 import (
+	"bytes"
+	"errors"
+	"io"
 	"net"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/lifecycletest"
@@ -82,5 +87,79 @@ func TestHostilePreLoginChurnSparesLoggedIn(t *testing.T) {
 	}
 	if n := cappedLoggedIn.Load(); n != 0 {
 		t.Fatalf("%d logged-in connections closed by the pre-login cap, want 0", n)
+	}
+}
+
+// TestListenerAcceptRateResets: over its accept budget, a connection is
+// reset by the kernel as soon as it is accepted (no answer, no TIME_WAIT
+// left on the server), while a connection from another address is served.
+func TestListenerAcceptRateResets(t *testing.T) {
+	var limited atomic.Int64
+	obs := tcp.Observer{Limited: func(_ tcp.ConnInfo, l tcp.Limit) {
+		if l == tcp.LimitAcceptRate {
+			limited.Add(1)
+		}
+	}}
+	l := startListener(t, tcp.ServeOptions{AcceptBurst: 1, AcceptRate: 0.001, Observer: obs})
+	from := func(ip net.IP) (*wire, error) {
+		d := net.Dialer{Timeout: testTimeout, LocalAddr: &net.TCPAddr{IP: ip}}
+		nc, err := d.Dial("tcp", l.Addr().String())
+		if err != nil {
+			return nil, err
+		}
+		t.Cleanup(func() { _ = nc.Close() })
+		if err := nc.SetDeadline(time.Now().Add(testTimeout)); err != nil {
+			t.Fatalf("SetDeadline: %v", err)
+		}
+		return &wire{t: t, nc: nc, c: lifecycletest.NewClient(t)}, nil
+	}
+	served := func(ip net.IP, what string) {
+		t.Helper()
+		w, err := from(ip)
+		if err == nil {
+			err = ping(w.nc, w.c)
+		}
+		if err != nil {
+			t.Fatalf("%s is served: %v", what, err)
+		}
+	}
+	served(net.IPv4(127, 0, 0, 2), "the burst's connection")
+	// The reset may come before the connect returns, or on the first read.
+	over, err := from(net.IPv4(127, 0, 0, 2))
+	if err == nil {
+		_, err = over.nc.Read(make([]byte, 1))
+	}
+	if !errors.Is(err, syscall.ECONNRESET) {
+		t.Fatalf("over the accept budget: %v, want %v", err, syscall.ECONNRESET)
+	}
+	served(net.IPv4(127, 0, 0, 3), "another address")
+	if n := limited.Load(); n != 1 {
+		t.Fatalf("Limited(accept-rate) called %d times, want 1", n)
+	}
+}
+
+// TestListenerRefusedLoginAnswered: over TCP, a login on a connection
+// refused at MaxConns reads Eviction 12, then the end of the connection
+// (not a reset: the login's body was read before the answer).
+func TestListenerRefusedLoginAnswered(t *testing.T) {
+	l := startListener(t, tcp.ServeOptions{MaxConns: 1})
+	held := dial(t, l.Addr(), lifecycletest.NewClient(t))
+	if _, err := held.login(); err != nil {
+		t.Fatalf("login: %v", err)
+	}
+	w := dial(t, l.Addr(), lifecycletest.NewClient(t))
+	frame, err := w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
+	if err != nil {
+		t.Fatalf("Login: %v", err)
+	}
+	if _, err := w.nc.Write(frame); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	answer, err := io.ReadAll(w.nc)
+	if err != nil {
+		t.Fatalf("reading to the end: %v", err)
+	}
+	if want := lifecycletest.EvictionFrame(t, w.c.ID(), codec.ReasonSessionError); !bytes.Equal(answer, want) {
+		t.Fatalf("read to the end:\n%x\nwant Eviction 12 alone\n%x", answer, want)
 	}
 }
