@@ -409,6 +409,9 @@ func TestHostileLoggedInPeers(t *testing.T) {
 	}
 	late := a.wire(nil)
 	start := time.Now()
+	if err := ping(late.nc, late.c); !errors.Is(err, codec.StatusUnauthenticated.Err()) {
+		t.Fatalf("over MaxConns a ping is answered with eviction 12 (%v): %v", codec.StatusUnauthenticated.Err(), err)
+	}
 	if !late.closedByServer() {
 		t.Fatalf("over MaxConns a connection is closed: it was not")
 	}

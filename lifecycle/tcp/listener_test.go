@@ -288,8 +288,11 @@ func TestListenerMaxConns(t *testing.T) {
 		t.Fatalf("first connection's ping: %v", err)
 	}
 	w2 := dial(t, l.Addr(), lifecycletest.NewClient(t))
+	if err := ping(w2.nc, w2.c); !errors.Is(err, codec.StatusUnauthenticated.Err()) {
+		t.Fatalf("the second connection's ping: %v, want eviction 12 (%v)", err, codec.StatusUnauthenticated.Err())
+	}
 	if !w2.closedByServer() {
-		t.Fatalf("the second connection is closed at once: it is still open")
+		t.Fatalf("the second connection is closed after its eviction: it is still open")
 	}
 	if _, err := w1.do(c1.Ping(nil)); err != nil {
 		t.Fatalf("the first one is still served: %v", err)
