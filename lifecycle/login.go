@@ -21,6 +21,9 @@ import (
 // field are ignored. So a password body with an empty password and no
 // context also decodes as a token body (the username becomes the token),
 // and a wrong empty password is answered 10, not 9.
+//
+// "Success logs in" is the reference's rule; a ConnConfig.Admit hook may
+// still refuse a login that passed, with the eviction it names (a quota).
 func (c *Conn) login(out []byte, h *codec.RequestHeader, body []byte, o *Outcome) ([]byte, error) {
 	info, _, err := codec.DecodeClientVersionInfo(body)
 	if err != nil {

@@ -359,8 +359,9 @@ func (l *Listener) sleep(d time.Duration) {
 // admit registers nc, from key, as a peer not yet logged in, closing the
 // oldest such peer if that passes MaxPreLogin. It returns nil if the
 // listener is stopping, and (with the peer's info) CauseTotalCap at
-// MaxConns or causeAddrCap at MaxConnsPerAddr. The WaitGroup is added to under the same lock that stop takes,
-// so no Add can follow the final Wait.
+// MaxConns or causeAddrCap at MaxConnsPerAddr. The WaitGroup is added to
+// under the same lock that stop takes, so no Add can follow the final
+// Wait.
 func (l *Listener) admit(nc net.Conn, key netip.Addr) (p *peer, refused CloseCause) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
