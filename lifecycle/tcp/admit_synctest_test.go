@@ -381,3 +381,26 @@ func TestListenerFreesAfterDrop(t *testing.T) {
 		}
 	})
 }
+
+// TestListenerAddrQuotaIPv6: MaxConnsPerAddr counts an IPv6 peer by its
+// /64, as the login throttle does.
+func TestListenerAddrQuotaIPv6(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a := startQuotaArena(t, tcp.ServeOptions{MaxConnsPerAddr: 1})
+		if err := ping(a.wire(net.ParseIP("2001:db8::1")).nc, lifecycletest.NewClient(t)); err != nil {
+			t.Fatalf("the first of its /64: %v", err)
+		}
+		w := a.wire(net.ParseIP("2001:db8::ffff:2"))
+		if err := ping(w.nc, w.c); !errors.Is(err, codec.StatusUnauthenticated.Err()) {
+			t.Fatalf("another address of the same /64: %v, want eviction 12 (%v)", err, codec.StatusUnauthenticated.Err())
+		}
+		w = a.wire(net.ParseIP("2001:db8:0:1::1"))
+		if err := ping(w.nc, w.c); err != nil {
+			t.Fatalf("another /64: %v", err)
+		}
+		if n := a.rec.limitedBy(tcp.LimitAddress); n != 1 {
+			t.Fatalf("Limited(address) called %d times, want 1", n)
+		}
+		a.checkBaseline()
+	})
+}
