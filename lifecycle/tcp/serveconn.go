@@ -219,6 +219,11 @@ func (c *connLoop) failed(err error, deadline CloseCause) CloseCause {
 func (c *connLoop) answer(frame []byte) CloseCause {
 	out, o, err := c.conn.Handle(frame, c.out[:0])
 	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(frame), Out: out, Err: err, Closed: o.After == lifecycle.PhaseClosed})
+	if o.LoggedOut() {
+		// Uncounted before the reply is written, as a login is counted:
+		// a client that reads it and logs in elsewhere finds its place.
+		c.l.setLoggedIn(c.p, false)
+	}
 	cause := c.write(out)
 	if cap(out) <= keepBuf {
 		c.out = out[:0]
