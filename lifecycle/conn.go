@@ -21,6 +21,8 @@ type Conn struct {
 	userID  uint32
 	// guard, when set, stands in front of every credential check.
 	guard Guard
+	// admit, when set, decides whether a login that passed may bind.
+	admit func(userID uint32) codec.EvictionReason
 	// last is the Outcome of the last Handle, which Handle returns, and
 	// username the bytes its Login.Username holds.
 	last     Outcome

@@ -21,6 +21,9 @@ import (
 // field are ignored. So a password body with an empty password and no
 // context also decodes as a token body (the username becomes the token),
 // and a wrong empty password is answered 10, not 9.
+//
+// "Success logs in" is the reference's rule; a ConnConfig.Admit hook may
+// still refuse a login that passed, with the eviction it names (a quota).
 func (c *Conn) login(out []byte, h *codec.RequestHeader, body []byte, o *Outcome) ([]byte, error) {
 	info, _, err := codec.DecodeClientVersionInfo(body)
 	if err != nil {
@@ -84,6 +87,10 @@ func (c *Conn) check(a Attempt, o *Outcome, run func() (uint32, error)) (uint32,
 // an empty result section followed by the login reply. A login on a
 // logged-in connection replaces the binding.
 func (c *Conn) bind(out []byte, h *codec.RequestHeader, userID uint32, o *Outcome) ([]byte, error) {
+	if reason := c.admitted(userID); reason != 0 {
+		o.Login.UserID = userID
+		return c.evict(out, codec.NewEviction(h.Client, reason), o)
+	}
 	session := c.srv.nextSession()
 	out, err := codec.AppendLoginReplyFrame(out, codec.ReplyHeader{
 		RequestChecksum: h.RequestChecksum,
@@ -105,4 +112,18 @@ func (c *Conn) bind(out []byte, h *codec.RequestHeader, userID uint32, o *Outcom
 	o.Login.OK, o.Login.UserID, o.Login.Session = true, userID, session
 	o.Login.Reason = 0
 	return out, nil
+}
+
+// admitted asks the Admit hook about a login of userID that passed its
+// check: 0 lets it bind, else the reason to evict with, never 14 (whose
+// window the hook does not give) nor a value that is not a reason.
+func (c *Conn) admitted(userID uint32) codec.EvictionReason {
+	if c.admit == nil {
+		return 0
+	}
+	r := c.admit(userID)
+	if r != 0 && (r == codec.ReasonIncompatibleProtocol || r > codec.ReasonMalformedLogin) {
+		r = codec.ReasonSessionError
+	}
+	return r
 }

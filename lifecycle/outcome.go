@@ -116,9 +116,11 @@ type Login struct {
 	// decoded as one (nil otherwise). Like the Outcome, it is valid until
 	// the next Conn.Handle.
 	Username []byte
-	// Session and UserID are the login's, when it succeeded.
+	// Session and UserID are the login's, when it succeeded; UserID is
+	// also the user whose credentials passed when ConnConfig.Admit
+	// refused the binding.
 	Session uint64 // the session bound
-	UserID  uint32 // the user logged in as
+	UserID  uint32 // the user logged in as (or refused by Admit)
 	// Result is the transient result code (57 or 58) the login was
 	// answered with instead of being decided (Config.Transient); 0
 	// otherwise.
@@ -156,6 +158,16 @@ type ConnConfig struct {
 	// Guard, if set, stands in front of every credential check of the
 	// connection (a failed-login throttle).
 	Guard Guard
+	// Admit, if set, is asked once a login's credentials have passed and
+	// before the connection is bound, with the user the login would bind.
+	// A non-zero reason refuses the login with that eviction (a cap of
+	// sessions per account, say); reason 14, which carries the window, and
+	// values that are not reasons are sent as 12 (SessionError). Zero lets
+	// the login bind. It runs on the goroutine that calls Handle before the
+	// answer exists, so a transport that changes its own state there (the
+	// connection now counts as logged in) has done so before any reply
+	// can be written.
+	Admit func(userID uint32) codec.EvictionReason
 }
 
 // Guard decides whether a connection's credential check may run. A

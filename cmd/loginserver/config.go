@@ -167,6 +167,11 @@ func (c *config) serveFlags(fs *flag.FlagSet, raw *rawFlags) {
 	fs.IntVar(&o.LargeFrameMemory, "large-frame-memory", o.LargeFrameMemory, "`bytes` of frames above 64 KiB held at once, server-wide; more wait")
 	fs.IntVar(&raw.loginBurst, "login-burst", raw.loginBurst, "failed logins an address may make before it is throttled (0: no throttle)")
 	fs.Float64Var(&o.LoginRate, "login-rate", o.LoginRate, "failed logins per second an address may make after its burst")
+	fs.IntVar(&o.MaxSessionsPerUser, "max-sessions-per-user", o.MaxSessionsPerUser, "most connections logged in as one account; one more login is evicted with 12 (0: an eighth of -max-conns, at least 8; negative: no cap)")
+	fs.IntVar(&o.MaxConnsPerAddr, "max-conns-per-addr", o.MaxConnsPerAddr, "most connections open from one address (IPv6: one /64); one more is refused (0: an eighth of -max-conns, at least 8; negative: no cap)")
+	fs.IntVar(&o.ReservedConns, "reserved-conns", o.ReservedConns, "connections of -max-conns kept for accounts with no session yet (0: an eighth of -max-conns; negative: none)")
+	fs.IntVar(&o.AcceptBurst, "accept-burst", o.AcceptBurst, "connections an address may open at once without logging in before more are reset (0: 64; negative: no limit)")
+	fs.Float64Var(&o.AcceptRate, "accept-rate", o.AcceptRate, "connections per second an address may open without logging in after its burst (0: 32)")
 }
 
 // outputFlags: logs and metrics.

@@ -37,10 +37,12 @@ type recorder struct {
 	logins  map[string]int
 	dropped int
 	answerE []error
+	limited map[tcp.Limit]int
 }
 
 func newRecorder() *recorder {
-	return &recorder{closed: map[tcp.CloseCause]int{}, reasons: map[codec.EvictionReason]int{}, logins: map[string]int{}}
+	return &recorder{closed: map[tcp.CloseCause]int{}, reasons: map[codec.EvictionReason]int{}, logins: map[string]int{},
+		limited: map[tcp.Limit]int{}}
 }
 
 func (r *recorder) Opened(tcp.ConnInfo) { r.mu.Lock(); r.opened++; r.mu.Unlock() }
@@ -72,7 +74,15 @@ func (r *recorder) AnswerFailed(_ tcp.ConnInfo, err error) {
 // observer returns the hooks that tell r.
 func (r *recorder) observer() tcp.Observer {
 	return tcp.Observer{Opened: r.Opened, Refused: r.Refused, Closed: r.Closed, Login: r.Login,
-		Dropped: r.Dropped, AnswerFailed: r.AnswerFailed}
+		Dropped: r.Dropped, AnswerFailed: r.AnswerFailed, Limited: r.Limited}
+}
+
+func (r *recorder) Limited(_ tcp.ConnInfo, l tcp.Limit) { r.mu.Lock(); r.limited[l]++; r.mu.Unlock() }
+
+func (r *recorder) limitedBy(l tcp.Limit) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.limited[l]
 }
 
 func (r *recorder) closedBy(c tcp.CloseCause) int {
@@ -369,7 +379,9 @@ func TestHostileIdlePeers(t *testing.T) {
 // total cap a newcomer is closed at once instead of waiting.
 func TestHostileLoggedInPeers(t *testing.T) {
 	const peers = 16
-	a := startArena(t, nil, tcp.ServeOptions{MaxConns: peers + 1, MaxPreLogin: 4})
+	// One account from one address holds every session here: its quotas
+	// are opened up.
+	a := startArena(t, nil, tcp.ServeOptions{MaxConns: peers + 1, MaxPreLogin: 4, MaxSessionsPerUser: peers + 1, MaxConnsPerAddr: -1, ReservedConns: -1})
 	cr := newCrowd(t)
 	for range peers {
 		// One at a time: peers not yet logged in would push each other out.
@@ -397,6 +409,9 @@ func TestHostileLoggedInPeers(t *testing.T) {
 	}
 	late := a.wire(nil)
 	start := time.Now()
+	if err := ping(late.nc, late.c); !errors.Is(err, codec.StatusUnauthenticated.Err()) {
+		t.Fatalf("over MaxConns a ping is answered with eviction 12 (%v): %v", codec.StatusUnauthenticated.Err(), err)
+	}
 	if !late.closedByServer() {
 		t.Fatalf("over MaxConns a connection is closed: it was not")
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/netip"
 	"sync"
 	"syscall"
 	"time"
@@ -17,8 +18,10 @@ import (
 // take the defaults named below.
 type ServeOptions struct {
 	// MaxConns caps the connections open at once. A connection accepted
-	// at the cap is closed at once (Observer.Refused), never left waiting
-	// in the listen backlog. Default 8192.
+	// at the cap is refused (Observer.Refused), never left waiting in the
+	// listen backlog: its first request, if it comes within a second, is
+	// answered with Eviction 12 (SessionError), then it is closed.
+	// Default 8192.
 	MaxConns int
 	// MaxPreLogin caps the connections open and not logged in. When a new
 	// connection arrives at the cap, the oldest connection not logged in
@@ -57,6 +60,43 @@ type ServeOptions struct {
 	// turns the throttle off.
 	LoginBurst int     // credential checks an address may fail at once
 	LoginRate  float64 // failed checks an address is given back per second
+
+	// MaxSessionsPerUser caps the connections logged in as one account
+	// (user id) at once. A login over it is answered with Eviction 12
+	// (SessionError) and the connection closed (Observer.Limited,
+	// LimitAccount); a new login of the same account on a connection
+	// already logged in as it is not counted twice. Default 0: an eighth
+	// of MaxConns (1024 of 8192) and at least 8, so that one account
+	// cannot hold the whole budget; negative: no cap.
+	MaxSessionsPerUser int
+	// MaxConnsPerAddr caps the connections open at once from one remote
+	// address (IPv4 address, or IPv6 /64, as the login throttle keys
+	// them). A connection over it is refused as at MaxConns: its first
+	// request, if it comes within a second, is answered with Eviction 12,
+	// then it is closed (Observer.Limited, LimitAddress). Default 0: an
+	// eighth of MaxConns and at least 8; negative: no cap.
+	MaxConnsPerAddr int
+	// ReservedConns is the part of MaxConns kept for the first session of
+	// an account: once MaxConns-ReservedConns connections are logged in,
+	// a login is admitted only for an account that holds no session yet,
+	// so that accounts that filled the budget cannot lock others out. A
+	// login refused so is answered as over MaxSessionsPerUser
+	// (LimitReserve). Default 0: an eighth of MaxConns (none below 8);
+	// negative: none.
+	ReservedConns int
+	// AcceptBurst and AcceptRate limit how fast one address (IPv4, or
+	// IPv6 /64) may open connections: a token bucket of AcceptBurst
+	// accepts that refills at AcceptRate per second, and that a
+	// connection's first successful login gives back, so that only
+	// connections that never log in spend it. Over budget, a connection
+	// is reset as soon as it is accepted, before it costs a goroutine or
+	// an Opened and Closed call (Observer.Limited, LimitAcceptRate).
+	// Zero takes the defaults, 64 and 32 a second (DefaultServeOptions
+	// leaves them zero, as it does the shares above); a negative
+	// AcceptBurst turns the limit off.
+	AcceptBurst int     // connections an address may open at once without logging in
+	AcceptRate  float64 // such connections an address is given back per second
+
 	// Observer's hooks, those set, learn of connections opened, refused
 	// and closed, logins, logouts, dropped frames, accept errors and every
 	// frame exchanged.
@@ -75,7 +115,10 @@ const (
 )
 
 // DefaultServeOptions returns the options a zero ServeOptions stands for,
-// so that a command can show them (the Observer has no hooks).
+// so that a command can show them (the Observer has no hooks). The
+// admission limits (MaxSessionsPerUser to AcceptRate) stay zero there:
+// their defaults are fractions of MaxConns or fixed numbers the fields'
+// comments give, resolved when the Listener is made.
 func DefaultServeOptions() ServeOptions { return ServeOptions{}.withDefaults() }
 
 // withDefaults fills the zero fields of o.
@@ -122,6 +165,8 @@ type Listener struct {
 	obs      Observer
 	budget   *memBudget
 	throttle *throttle // nil when off
+	accepts  *throttle // per-address accepts; nil when off
+	limits   limits
 
 	mu       sync.Mutex
 	closing  bool
@@ -129,6 +174,10 @@ type Listener struct {
 	preLogin list.List // *peer not logged in, oldest first
 	loggedIn int
 	lastID   uint64
+	accounts map[uint32]int        // sessions logged in, per user id
+	addrs    map[netip.Addr]int    // connections open, per address
+	refusing map[net.Conn]struct{} // refused connections being answered
+	drop     dropWatch
 	wg       sync.WaitGroup // one per connection goroutine
 	done     chan struct{}  // closed by stop
 }
@@ -137,13 +186,16 @@ type Listener struct {
 type peer struct {
 	nc     net.Conn
 	info   ConnInfo
+	key    netip.Addr // the remote address the limits count it by
 	opened time.Time
 	kill   chan struct{} // closed when the Listener ends the connection
 
 	// Guarded by Listener.mu.
-	elem  *list.Element // in preLogin while not logged in and not ended
-	in    bool          // counted in loggedIn
-	ended CloseCause    // why the Listener ended it, 0 if it did not
+	elem   *list.Element // in preLogin while not logged in and not ended
+	in     bool          // counted in loggedIn and in accounts[user]
+	everIn bool          // logged in at least once
+	user   uint32        // the account logged in as, while in
+	ended  CloseCause    // why the Listener ended it, 0 if it did not
 }
 
 // NewListener returns a Listener serving srv on ln. It takes ownership of
@@ -152,9 +204,14 @@ func NewListener(ln net.Listener, srv *lifecycle.Server, opts ServeOptions) *Lis
 	opts = opts.withDefaults()
 	l := &Listener{ln: ln, srv: srv, opts: opts, obs: opts.Observer,
 		budget: newMemBudget(int64(opts.LargeFrameMemory)),
-		conns:  make(map[*peer]struct{}), done: make(chan struct{})}
+		conns:  make(map[*peer]struct{}), done: make(chan struct{}),
+		limits: resolveLimits(&opts), accounts: make(map[uint32]int), addrs: make(map[netip.Addr]int),
+		refusing: make(map[net.Conn]struct{}), drop: newDropWatch()}
 	if opts.LoginBurst > 0 {
 		l.throttle = newThrottle(opts.LoginBurst, opts.LoginRate)
+	}
+	if burst, rate := acceptLimit(&opts); burst > 0 {
+		l.accepts = newThrottle(burst, rate)
 	}
 	return l
 }
@@ -207,14 +264,24 @@ func (l *Listener) Serve(ctx context.Context) error {
 			continue
 		}
 		backoff = 0
-		p, admitted := l.admit(nc)
+		key := throttleKey(nc.RemoteAddr())
+		if l.accepts != nil && !l.accepts.take(key, time.Now()) {
+			shed(nc)
+			l.obs.limited(ConnInfo{ID: l.nextID(), Remote: nc.RemoteAddr()}, LimitAcceptRate)
+			continue
+		}
+		p, refused := l.admit(nc, key)
 		switch {
 		case p == nil: // stopping
 			_ = nc.Close()
 			return nil
-		case !admitted:
-			_ = nc.Close()
+		case refused == CauseTotalCap:
+			l.refuse(nc)
 			l.obs.refused(p.info)
+			continue
+		case refused != 0:
+			l.refuse(nc)
+			l.obs.limited(p.info, LimitAddress)
 			continue
 		}
 		go l.serveConn(p)
@@ -268,6 +335,10 @@ func (l *Listener) stop() {
 	for p := range l.conns {
 		l.endLocked(p, CauseShutdown)
 	}
+	for nc := range l.refusing {
+		_ = nc.Close()
+	}
+	l.drop.stopLocked()
 }
 
 func (l *Listener) isClosing() bool {
@@ -285,27 +356,45 @@ func (l *Listener) sleep(d time.Duration) {
 	}
 }
 
-// admit registers nc as a peer not yet logged in, closing the oldest such
-// peer if that passes MaxPreLogin. It returns nil if the listener is
-// stopping, and admitted false (with the peer's info) at MaxConns. The
-// WaitGroup is added to under the same lock that stop takes, so no Add can
-// follow the final Wait.
-func (l *Listener) admit(nc net.Conn) (p *peer, admitted bool) {
+// admit registers nc, from key, as a peer not yet logged in, closing the
+// oldest such peer if that passes MaxPreLogin. It returns nil if the
+// listener is stopping, and (with the peer's info) CauseTotalCap at
+// MaxConns or causeAddrCap at MaxConnsPerAddr. The WaitGroup is added to
+// under the same lock that stop takes, so no Add can follow the final
+// Wait.
+func (l *Listener) admit(nc net.Conn, key netip.Addr) (p *peer, refused CloseCause) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closing {
-		return nil, false
+		return nil, 0
 	}
 	l.lastID++
-	p = &peer{nc: nc, info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}, opened: time.Now(), kill: make(chan struct{})}
-	if len(l.conns) >= l.opts.MaxConns {
-		return p, false
+	p = &peer{nc: nc, info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}, key: key, opened: time.Now(), kill: make(chan struct{})}
+	switch {
+	case len(l.conns) >= l.opts.MaxConns:
+		return p, CauseTotalCap
+	case l.addrFullLocked(key):
+		return p, causeAddrCap
 	}
 	l.conns[p] = struct{}{}
+	l.addrs[key]++
+	l.drop.grewLocked(len(l.conns))
 	p.elem = l.preLogin.PushBack(p)
 	l.trimPreLoginLocked()
 	l.wg.Add(1)
-	return p, true
+	return p, 0
+}
+
+// causeAddrCap stands, between admit and Serve, for a refusal at
+// MaxConnsPerAddr; no connection is closed with it.
+const causeAddrCap CloseCause = 254
+
+// nextID hands out a connection id for a connection never served.
+func (l *Listener) nextID() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lastID++
+	return l.lastID
 }
 
 // trimPreLoginLocked closes the oldest peers not logged in while there are
@@ -338,22 +427,18 @@ func (l *Listener) endedBy(p *peer) CloseCause {
 	return p.ended
 }
 
-// setLoggedIn moves p out of the not-logged-in line after a login, or back
-// to its end after a logout (where it may push out the oldest).
+// setLoggedIn moves p back to the end of the not-logged-in line after a
+// logout (where it may push out the oldest). A login has nothing left to
+// do here: admitLogin counted it before its reply existed.
 func (l *Listener) setLoggedIn(p *peer, in bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if p.ended != 0 || p.in == in {
+	if in || p.ended != 0 || !p.in {
 		return
 	}
-	p.in = in
-	if in {
-		l.loggedIn++
-		l.preLogin.Remove(p.elem)
-		p.elem = nil
-		return
-	}
+	p.in = false
 	l.loggedIn--
+	l.leaveAccountLocked(p)
 	p.elem = l.preLogin.PushBack(p)
 	l.trimPreLoginLocked()
 }
@@ -368,8 +453,11 @@ func (l *Listener) untrack(p *peer, how Closing) {
 	}
 	if p.in {
 		l.loggedIn--
+		l.leaveAccountLocked(p)
 		p.in = false
 	}
+	l.leaveAddrLocked(p)
+	l.shrankLocked(len(l.conns))
 	l.mu.Unlock()
 	_ = p.nc.Close()
 	how.Duration = time.Since(p.opened)

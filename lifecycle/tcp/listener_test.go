@@ -288,8 +288,11 @@ func TestListenerMaxConns(t *testing.T) {
 		t.Fatalf("first connection's ping: %v", err)
 	}
 	w2 := dial(t, l.Addr(), lifecycletest.NewClient(t))
+	if err := ping(w2.nc, w2.c); !errors.Is(err, codec.StatusUnauthenticated.Err()) {
+		t.Fatalf("the second connection's ping: %v, want eviction 12 (%v)", err, codec.StatusUnauthenticated.Err())
+	}
 	if !w2.closedByServer() {
-		t.Fatalf("the second connection is closed at once: it is still open")
+		t.Fatalf("the second connection is closed after its eviction: it is still open")
 	}
 	if _, err := w1.do(c1.Ping(nil)); err != nil {
 		t.Fatalf("the first one is still served: %v", err)
@@ -307,12 +310,16 @@ func TestListenerMaxConns(t *testing.T) {
 		}
 		_, _ = w3.nc.Write(frame)
 		if answer, err := codec.ReadFrame(w3.nc, nil, codec.MaxFrameSize); err == nil {
-			if _, err = c3.Receive(answer); err != nil {
-				t.Fatalf("served once the first one left: %v", err)
+			_, err = c3.Receive(answer)
+			if err == nil {
+				return
 			}
-			return
+			if !errors.Is(err, codec.StatusUnauthenticated.Err()) {
+				t.Fatalf("served once the first one left, or refused with eviction 12: %v", err)
+			}
 		}
-		// The first connection's end may not have been seen yet.
+		// The first connection's end may not have been seen yet: refused
+		// again, with eviction 12.
 		if !time.Now().Before(deadline) {
 			t.Fatalf("never served after the first one left, in %v", testTimeout)
 		}

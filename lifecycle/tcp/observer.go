@@ -21,8 +21,9 @@ import (
 type Observer struct {
 	// Opened: a connection was accepted and is being served.
 	Opened func(c ConnInfo)
-	// Refused: a connection was accepted and closed at once, because
-	// MaxConns connections were open.
+	// Refused: a connection was accepted and refused, because MaxConns
+	// connections were open (its first request, if it comes within a
+	// second, is answered with Eviction 12).
 	Refused func(c ConnInfo)
 	// Closed: a served connection ended, and why.
 	Closed func(c ConnInfo, how Closing)
@@ -46,6 +47,17 @@ type Observer struct {
 	// every frame, before the answer is written. The Exchange is valid
 	// only during the call.
 	Frame func(e Exchange)
+	// Limited: an admission limit refused a connection or a login (a login
+	// over its account's quota, a connection over its address's quota or
+	// accept rate). It may be called thousands of times a second under
+	// attack: count, do not log each call.
+	Limited func(c ConnInfo, l Limit)
+}
+
+func (o *Observer) limited(c ConnInfo, l Limit) {
+	if o.Limited != nil {
+		o.Limited(c, l)
+	}
 }
 
 func (o *Observer) opened(c ConnInfo) {

@@ -53,6 +53,7 @@ func (l *Listener) serveConn(p *peer) {
 	if l.throttle != nil {
 		cfg.Guard = &guard{t: l.throttle, key: throttleKey(p.info.Remote)}
 	}
+	cfg.Admit = func(user uint32) codec.EvictionReason { return l.admitLogin(p, user) }
 	c := &connLoop{l: l, p: p, conn: l.srv.NewConnWith(cfg),
 		in: make([]byte, 0, startIn), out: make([]byte, 0, startOut),
 		loginBy: time.Now().Add(l.opts.LoginTimeout)}
@@ -218,6 +219,11 @@ func (c *connLoop) failed(err error, deadline CloseCause) CloseCause {
 func (c *connLoop) answer(frame []byte) CloseCause {
 	out, o, err := c.conn.Handle(frame, c.out[:0])
 	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(frame), Out: out, Err: err, Closed: o.After == lifecycle.PhaseClosed})
+	if o.LoggedOut() {
+		// Uncounted before the reply is written, as a login is counted:
+		// a client that reads it and logs in elsewhere finds its place.
+		c.l.setLoggedIn(c.p, false)
+	}
 	cause := c.write(out)
 	if cap(out) <= keepBuf {
 		c.out = out[:0]

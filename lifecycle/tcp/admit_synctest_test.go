@@ -1,0 +1,405 @@
+//go:build go1.25
+
+package tcp_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/lifecycletest"
+	"github.com/iggywire/iggywire/lifecycle"
+	"github.com/iggywire/iggywire/lifecycle/tcp"
+)
+
+// The admission tests about time or ordering (quotas, the reserve, the
+// answer at a cap, the accept rate, the pre-login cap's race) run in a
+// synctest bubble over net.Pipe, as synctest_test.go's do.
+
+// quotaAuth has the test server's iggy and more active accounts, so that
+// one account can fill its quota while others log in.
+var quotaAuth = lifecycle.StaticAuth{Users: []lifecycle.User{
+	{ID: 1, Name: "iggy", Password: codec.NewSecret([]byte("iggy"))},
+	{ID: 7, Name: "mallory", Password: codec.NewSecret([]byte("mallory"))},
+	{ID: 8, Name: "alice", Password: codec.NewSecret([]byte("alice"))},
+}}
+
+func quotaServer(t *testing.T) *lifecycle.Server {
+	t.Helper()
+	srv, err := lifecycle.NewServer(lifecycle.Config{Window: lifecycletest.Window, Version: lifecycletest.ServerVersion, Auth: quotaAuth})
+	if err != nil {
+		t.Fatalf("NewServer: %v", err)
+	}
+	return srv
+}
+
+// startQuotaArena is startPipeArena over quotaServer; call it in a
+// bubble.
+func startQuotaArena(t *testing.T, opts tcp.ServeOptions) *arena {
+	t.Helper()
+	return startPipeArena(t, quotaServer(t), opts)
+}
+
+// loginAs logs w in as name (whose password is its name) and returns the
+// answer frame and what the client made of it.
+func (w *wire) loginAs(name string) ([]byte, error) {
+	w.t.Helper()
+	frame, err := w.c.Login(nil, []byte(name), codec.NewSecret([]byte(name)))
+	if err != nil {
+		w.t.Fatalf("Login: %v", err)
+	}
+	if _, err := w.nc.Write(frame); err != nil {
+		return nil, err
+	}
+	answer, err := codec.ReadFrame(w.nc, nil, codec.MaxFrameSize)
+	if err != nil {
+		return nil, err
+	}
+	_, err = w.c.Receive(answer)
+	return answer, err
+}
+
+// wantQuotaEviction requires answer to be Eviction 12 to w's client and
+// the connection to be closed after it.
+func (w *wire) wantQuotaEviction(answer []byte, err error, what string) {
+	w.t.Helper()
+	if want := lifecycletest.EvictionFrame(w.t, w.c.ID(), codec.ReasonSessionError); !bytes.Equal(answer, want) {
+		w.t.Fatalf("%s: answer =\n%x (%v)\nwant Eviction 12 (SessionError)\n%x", what, answer, err, want)
+	}
+	if !errors.Is(err, codec.StatusUnauthenticated.Err()) {
+		w.t.Fatalf("%s: the client reads %v, want %v", what, err, codec.StatusUnauthenticated.Err())
+	}
+	if !w.closedByServer() {
+		w.t.Fatalf("%s: the connection stays open after the eviction", what)
+	}
+}
+
+// TestListenerAccountQuota: an account logs in at most MaxSessionsPerUser
+// times at once; the next login gets Eviction 12 and is counted; a
+// logout gives its place back; a new login of the same account on a
+// connection already logged in as it is not counted twice; another
+// account is not affected.
+func TestListenerAccountQuota(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const quota = 3
+		a := startQuotaArena(t, tcp.ServeOptions{MaxSessionsPerUser: quota})
+		var held []*wire
+		for i := range quota {
+			w := a.wire(nil)
+			if _, err := w.loginAs("mallory"); err != nil {
+				t.Fatalf("login %d of %d: %v", i+1, quota, err)
+			}
+			held = append(held, w)
+		}
+		over := a.wire(nil)
+		answer, err := over.loginAs("mallory")
+		over.wantQuotaEviction(answer, err, "a login over the account's quota")
+		if n := a.rec.limitedBy(tcp.LimitAccount); n != 1 {
+			t.Fatalf("Limited(account) called %d times, want 1", n)
+		}
+		if _, err := held[0].loginAs("mallory"); err != nil {
+			t.Fatalf("a new login of the same account on a logged-in connection: %v", err)
+		}
+		if _, err := a.wire(nil).loginAs("alice"); err != nil {
+			t.Fatalf("another account logs in beside the full one: %v", err)
+		}
+		if _, err := held[1].do(held[1].c.Logout(nil)); err != nil {
+			t.Fatalf("Logout: %v", err)
+		}
+		if _, err := a.wire(nil).loginAs("mallory"); err != nil {
+			t.Fatalf("a logout gives its place back: login: %v", err)
+		}
+		over = a.wire(nil)
+		answer, err = over.loginAs("mallory")
+		over.wantQuotaEviction(answer, err, "full again")
+		if _, loggedIn := a.l.Conns(); loggedIn != quota+1 {
+			t.Fatalf("Conns() logged in = %d, want %d", loggedIn, quota+1)
+		}
+		a.checkBaseline()
+	})
+}
+
+// TestListenerReserve: once MaxConns-ReservedConns connections are logged
+// in, only an account without a session may log in, one session each.
+func TestListenerReserve(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const conns, reserved = 8, 3
+		a := startQuotaArena(t, tcp.ServeOptions{MaxConns: conns, ReservedConns: reserved, MaxSessionsPerUser: -1, MaxConnsPerAddr: -1})
+		for i := range conns - reserved {
+			if _, err := a.wire(nil).loginAs("mallory"); err != nil {
+				t.Fatalf("login %d: %v", i+1, err)
+			}
+		}
+		w := a.wire(nil)
+		answer, err := w.loginAs("mallory")
+		w.wantQuotaEviction(answer, err, "an account with sessions, into the reserve")
+		if n := a.rec.limitedBy(tcp.LimitReserve); n != 1 {
+			t.Fatalf("Limited(reserve) called %d times, want 1", n)
+		}
+		if _, err := a.wire(nil).loginAs("alice"); err != nil {
+			t.Fatalf("an account without a session logs in into the reserve: %v", err)
+		}
+		w = a.wire(nil)
+		answer, err = w.loginAs("alice")
+		w.wantQuotaEviction(answer, err, "its second session")
+		a.probe(nil) // iggy, the third account
+		a.checkBaseline()
+	})
+}
+
+// TestHostileOneAccountHoldsAll is the short form of one account logging
+// in the whole budget from many addresses and holding it: it gets its
+// quota, every other login of it is evicted with 12, and another
+// account's newcomer still logs in.
+func TestHostileOneAccountHoldsAll(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const maxConns, addrs = 64, 8
+		quota := maxConns / 8 // the default share
+		a := startQuotaArena(t, tcp.ServeOptions{MaxConns: maxConns})
+		held := 0
+		for i := range maxConns {
+			w := a.wire(net.IPv4(127, 0, 1, byte(1+i%addrs)))
+			if _, err := w.loginAs("mallory"); err == nil {
+				held++
+				continue
+			}
+			_ = w.nc.Close()
+		}
+		if held != quota {
+			t.Fatalf("one account holds %d sessions, want its quota %d", held, quota)
+		}
+		if n := a.rec.limitedBy(tcp.LimitAccount); n != maxConns-quota {
+			t.Fatalf("logins over the quota counted %d, want %d", n, maxConns-quota)
+		}
+		synctest.Wait() // the evicted connections' ends are seen
+		for i := range 4 {
+			a.probe(net.IPv4(127, 0, 2, byte(1+i)))
+		}
+		a.checkBaseline()
+	})
+}
+
+// TestListenerRefusedAnswered: a connection refused at MaxConns or at
+// MaxConnsPerAddr gets Eviction 12 to its first request; one that sends
+// nothing is closed after a second.
+func TestListenerRefusedAnswered(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a := startQuotaArena(t, tcp.ServeOptions{MaxConns: 3, MaxConnsPerAddr: 1, MaxSessionsPerUser: -1, ReservedConns: -1})
+		first := net.IPv4(127, 0, 0, 2)
+		if _, err := a.wire(first).loginAs("iggy"); err != nil {
+			t.Fatalf("login: %v", err)
+		}
+		w := a.wire(first)
+		answer, err := w.loginAs("iggy")
+		w.wantQuotaEviction(answer, err, "over the address's quota")
+		if n := a.rec.limitedBy(tcp.LimitAddress); n != 1 {
+			t.Fatalf("Limited(address) called %d times, want 1", n)
+		}
+		for i := range 2 {
+			if _, err := a.wire(net.IPv4(127, 0, 0, byte(3+i))).loginAs("alice"); err != nil {
+				t.Fatalf("another address: login: %v", err)
+			}
+		}
+		w = a.wire(net.IPv4(127, 0, 0, 9))
+		if err := ping(w.nc, w.c); !errors.Is(err, codec.StatusUnauthenticated.Err()) {
+			t.Fatalf("a ping at MaxConns: %v, want eviction 12 (%v)", err, codec.StatusUnauthenticated.Err())
+		}
+		silent := a.wire(net.IPv4(127, 0, 0, 10))
+		start := time.Now()
+		if _, err := silent.nc.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+			t.Fatalf("a silent refused connection reads %v, want EOF", err)
+		}
+		if d := time.Since(start); d != time.Second {
+			t.Fatalf("a silent refused connection closed after %v, want 1s", d)
+		}
+		a.rec.mu.Lock()
+		refused := a.rec.refused
+		a.rec.mu.Unlock()
+		if refused != 2 {
+			t.Fatalf("Refused (MaxConns) called %d times, want 2", refused)
+		}
+		a.checkBaseline()
+	})
+}
+
+// TestHostileAcceptChurn is the short form of connect/close churn: each
+// churning address gets AcceptBurst connections, then AcceptRate a
+// second; the rest are reset before they are served (no Opened), a
+// newcomer from another address logs in meanwhile, and connections that
+// log in give their accept back.
+func TestHostileAcceptChurn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const burst, rate, churners, per = 8, 4.0, 4, 50
+		a := startQuotaArena(t, tcp.ServeOptions{AcceptBurst: burst, AcceptRate: rate, MaxPreLogin: 1000})
+		for range per {
+			for i := range churners {
+				nc, err := a.dial(net.IPv4(127, 0, 3, byte(1+i)))
+				if err != nil {
+					t.Fatalf("Dial: %v", err)
+				}
+				_ = nc.Close()
+			}
+			time.Sleep(10 * time.Millisecond) // 100 connections a second per address
+		}
+		synctest.Wait()
+		elapsed := float64(per) * 0.01
+		maxServed := churners * (burst + int(rate*elapsed))
+		a.rec.mu.Lock()
+		opened := a.rec.opened
+		a.rec.mu.Unlock()
+		if opened > maxServed || opened < churners*burst {
+			t.Fatalf("%d churning connections served, want %d..%d (burst %d + %v/s over %vs, per address)",
+				opened, churners*burst, maxServed, burst, rate, elapsed)
+		}
+		if n := a.rec.limitedBy(tcp.LimitAcceptRate); n != churners*per-opened {
+			t.Fatalf("Limited(accept-rate) called %d times, want %d", n, churners*per-opened)
+		}
+		a.probe(net.IPv4(127, 0, 4, 1))
+		// Logins give their accept back: many more than the burst get in.
+		for i := range 3 * burst {
+			w := a.wire(net.IPv4(127, 0, 4, 2))
+			if _, err := w.loginAs("alice"); err != nil {
+				t.Fatalf("login %d from an address that logs in: %v", i, err)
+			}
+			_ = w.nc.Close()
+		}
+		a.checkBaseline()
+	})
+}
+
+// TestListenerLoginLeavesPreLoginFirst: a connection whose login reply is
+// still being written has left the pre-login line, so a newcomer at
+// MaxPreLogin cannot close it as pre-login (it used to: the state changed
+// only after the write).
+func TestListenerLoginLeavesPreLoginFirst(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		closed := make(closings, 4)
+		opts := tcp.ServeOptions{MaxPreLogin: 1, Observer: closed.observer()}
+		_, a := startPipeListener(t, opts)
+		w := a.wire(nil)
+		frame, err := w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
+		if err != nil {
+			t.Fatalf("Login: %v", err)
+		}
+		if _, err := w.nc.Write(frame); err != nil {
+			t.Fatalf("Write: %v", err)
+		}
+		synctest.Wait() // the server is writing the reply, which nobody reads yet
+		newcomer := a.wire(nil)
+		synctest.Wait()
+		answer, err := codec.ReadFrame(w.nc, nil, codec.MaxFrameSize)
+		if err != nil {
+			t.Fatalf("the login reply: %v (closed: %+v)", err, drain(closed))
+		}
+		if _, err := w.c.Receive(answer); err != nil {
+			t.Fatalf("Receive: %v", err)
+		}
+		if _, err := w.do(w.c.Ping(nil)); err != nil {
+			t.Fatalf("the logged-in connection is served: %v", err)
+		}
+		if err := ping(newcomer.nc, newcomer.c); err != nil {
+			t.Fatalf("the newcomer is served: %v", err)
+		}
+		if got := drain(closed); len(got) != 0 {
+			t.Fatalf("closed meanwhile: %+v, want none", got)
+		}
+	})
+}
+
+// drain returns the closings told so far.
+func drain(c closings) []tcp.Closing {
+	var got []tcp.Closing
+	for {
+		select {
+		case how := <-c:
+			got = append(got, how)
+		default:
+			return got
+		}
+	}
+}
+
+// TestListenerFreesAfterDrop: once a crowd of connections has left, the
+// Listener hands memory back to the operating system once, a second after
+// the last of them left; a small crowd costs no forced collection.
+func TestListenerFreesAfterDrop(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		pl := newPipeListener()
+		l := tcp.NewListener(pl, lifecycletest.NewServer(t), tcp.ServeOptions{MaxPreLogin: 4096, MaxConnsPerAddr: -1, AcceptBurst: -1})
+		var frees atomic.Int64
+		tcp.SetFreeAfterDrop(l, func() { frees.Add(1) })
+		served := make(chan error, 1)
+		go func() { served <- l.Serve(t.Context()) }()
+		crowd := func(n int) (last time.Time) {
+			ncs := make([]net.Conn, n)
+			for i := range ncs {
+				nc, err := pl.dial(nil)
+				if err != nil {
+					t.Fatalf("Dial: %v", err)
+				}
+				ncs[i] = nc
+			}
+			synctest.Wait()
+			if pre, _ := l.Conns(); pre != n {
+				t.Fatalf("%d connections open, want %d", pre, n)
+			}
+			for _, nc := range ncs {
+				time.Sleep(time.Millisecond) // they leave over a second or so
+				_ = nc.Close()
+			}
+			synctest.Wait()
+			return time.Now()
+		}
+		crowd(100)
+		time.Sleep(2 * time.Second)
+		if n := frees.Load(); n != 0 {
+			t.Fatalf("after 100 connections left: %d hand-backs, want 0", n)
+		}
+		left := crowd(1500)
+		time.Sleep(time.Until(left.Add(time.Second - time.Millisecond)))
+		synctest.Wait()
+		if n := frees.Load(); n != 0 {
+			t.Fatalf("under a second after the last left: %d hand-backs, want 0", n)
+		}
+		time.Sleep(time.Millisecond)
+		synctest.Wait()
+		if n := frees.Load(); n != 1 {
+			t.Fatalf("a second after 1500 connections left: %d hand-backs, want 1", n)
+		}
+		if err := l.Shutdown(t.Context()); err != nil {
+			t.Fatalf("Shutdown: %v", err)
+		}
+		if err := <-served; err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+	})
+}
+
+// TestListenerAddrQuotaIPv6: MaxConnsPerAddr counts an IPv6 peer by its
+// /64, as the login throttle does.
+func TestListenerAddrQuotaIPv6(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a := startQuotaArena(t, tcp.ServeOptions{MaxConnsPerAddr: 1})
+		if err := ping(a.wire(net.ParseIP("2001:db8::1")).nc, lifecycletest.NewClient(t)); err != nil {
+			t.Fatalf("the first of its /64: %v", err)
+		}
+		w := a.wire(net.ParseIP("2001:db8::ffff:2"))
+		if err := ping(w.nc, w.c); !errors.Is(err, codec.StatusUnauthenticated.Err()) {
+			t.Fatalf("another address of the same /64: %v, want eviction 12 (%v)", err, codec.StatusUnauthenticated.Err())
+		}
+		w = a.wire(net.ParseIP("2001:db8:0:1::1"))
+		if err := ping(w.nc, w.c); err != nil {
+			t.Fatalf("another /64: %v", err)
+		}
+		if n := a.rec.limitedBy(tcp.LimitAddress); n != 1 {
+			t.Fatalf("Limited(address) called %d times, want 1", n)
+		}
+		a.checkBaseline()
+	})
+}

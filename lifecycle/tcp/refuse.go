@@ -1,0 +1,87 @@
+package tcp
+
+import (
+	"io"
+	"net"
+	"time"
+
+	"github.com/iggywire/iggywire/codec"
+)
+
+// A connection refused at MaxConns or MaxConnsPerAddr is told why when it
+// can be: the wire has no frame a server may send before a request (an
+// eviction carries the client id of the request it answers), so the
+// refused connection is given refuseTimeout to send its first header,
+// which is answered with Eviction 12 (SessionError) if it is a valid
+// request. At most maxRefusing are answered at once, each on a goroutine
+// holding a 256-byte header and a small drain buffer; past that, or when
+// no valid header comes in time, the connection is closed unanswered.
+const (
+	refuseTimeout = time.Second
+	maxRefusing   = 64
+	refuseDrain   = 512      // the drain buffer of a refused frame's body
+	refuseBody    = 64 << 10 // the most of a refused frame's body read
+)
+
+// refuse answers or closes nc, refused at a cap; it runs on the accept
+// loop, so it only starts the answer's goroutine.
+func (l *Listener) refuse(nc net.Conn) {
+	l.mu.Lock()
+	if l.closing || len(l.refusing) >= maxRefusing {
+		l.mu.Unlock()
+		_ = nc.Close()
+		return
+	}
+	l.refusing[nc] = struct{}{}
+	l.wg.Add(1)
+	l.mu.Unlock()
+	go l.answerRefused(nc)
+}
+
+// answerRefused reads nc's first header within refuseTimeout and, if it
+// is a valid request, the rest of its frame (up to refuseBody bytes), then
+// answers with Eviction 12 and closes nc. The body is read before the
+// answer so that closing leaves no unread bytes, which would reset the
+// connection before the peer has read the eviction.
+func (l *Listener) answerRefused(nc net.Conn) {
+	defer l.wg.Done()
+	defer func() {
+		l.mu.Lock()
+		delete(l.refusing, nc)
+		l.mu.Unlock()
+		_ = nc.Close()
+	}()
+	_ = nc.SetDeadline(time.Now().Add(refuseTimeout))
+	var header [codec.HeaderSize]byte
+	if _, err := io.ReadFull(nc, header[:]); err != nil {
+		return
+	}
+	h, err := codec.DecodeRequestHeader(header[:])
+	if err != nil {
+		return
+	}
+	size, _ := codec.FrameSize(header[:])
+	if !drainBody(nc, min(size-codec.HeaderSize, refuseBody)) {
+		return
+	}
+	eviction, err := codec.NewEviction(h.Client, quotaReason).AppendTo(header[:0])
+	if err == nil {
+		_, _ = nc.Write(eviction)
+	}
+}
+
+// drainBody reads and discards n bytes of nc, reporting whether they all
+// came. They may be a login's credentials: they go through a buffer of
+// the caller's goroutine, cleared after, never io.Discard's shared ones.
+func drainBody(nc net.Conn, n int) bool {
+	var buf [refuseDrain]byte
+	defer clear(buf[:])
+	for n > 0 {
+		k, err := nc.Read(buf[:min(n, len(buf))])
+		n -= k
+		if err != nil {
+			return n <= 0
+		}
+	}
+	return true
+}
