@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// testWait keeps the cases that wait for the client's silence short.
+const testWait = 300 * time.Millisecond
+
+// loadAll reads the checkout's vectors and the registry.
+func loadAll(t *testing.T) (*vectorSet, *registry) {
+	t.Helper()
+	dir, err := findVectors()
+	require.NoError(t, err)
+	vs, err := loadVectors(dir)
+	require.NoError(t, err)
+	reg, err := loadRegistry()
+	require.NoError(t, err)
+	return vs, reg
+}
+
+// serveAndDrive runs server mode and drives every case with d.
+func serveAndDrive(t *testing.T, d driver) *Report {
+	t.Helper()
+	vs, reg := loadAll(t)
+	cases, err := serverCases(vs, reg)
+	require.NoError(t, err)
+	addr := make(chan net.Addr, 1)
+	var r *Report
+	var wg sync.WaitGroup
+	wg.Add(1)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
+	defer cancel()
+	go func() {
+		defer wg.Done()
+		r, err = runServer(ctx, serverOptions{Listen: "127.0.0.1:0", Wait: testWait, Stall: 100 * time.Millisecond,
+			Agent: "lifecycle.Client", Cases: cases, Redact: &redactor{}, Ready: func(a net.Addr) { addr <- a }})
+	}()
+	d.Addr, d.Timeout = (<-addr).String(), 5*time.Second
+	for _, c := range cases {
+		_ = d.run(c.ID)
+	}
+	wg.Wait()
+	require.NoError(t, err)
+	return r
+}
+
+func failing(r *Report) map[string]string {
+	m := map[string]string{}
+	for _, c := range r.Cases {
+		if c.Verdict != verdictPass {
+			m[c.ID] = c.Name + ": " + c.Observed
+		}
+	}
+	return m
+}
+
+func TestServerModeLifecycleClientPasses(t *testing.T) {
+	r := serveAndDrive(t, driver{})
+	assert.Empty(t, failing(r))
+	assert.GreaterOrEqual(t, len(r.Cases), 100)
+	t.Logf("server mode: %d cases, %d pass, in %.1fs", len(r.Cases), r.Summary.Pass, r.Duration)
+}
+
+// A client that ignores request numbers takes a reply for another request
+// as its own: the kit reports exactly the cases that test that rule.
+func TestServerModeCatchesIgnoredRequestNumbers(t *testing.T) {
+	r := serveAndDrive(t, driver{ignoreRequest: true})
+	_, reg := loadAll(t)
+	var want []string
+	for _, name := range []string{"login-reply/other-request-number", "login-reply/unsolicited-frame-after",
+		"login-reply/duplicate-after", "ping-reply/other-request-number"} {
+		id, err := reg.id("server", name)
+		require.NoError(t, err)
+		want = append(want, id)
+	}
+	got := failing(r)
+	for _, id := range want {
+		assert.Contains(t, got, id)
+	}
+	assert.Len(t, got, len(want), "only the request-number cases fail: %v", got)
+}
