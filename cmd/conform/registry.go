@@ -15,8 +15,8 @@ var idsJSON []byte
 
 // registry maps each mode's own case names to their ids.
 type registry struct {
-	Format int                    `json:"format"`
-	Note   string                 `json:"note"`
+	Format int                     `json:"format"`
+	Note   string                  `json:"note"`
 	Modes  map[string][]registered `json:"modes"`
 }
 

@@ -43,7 +43,7 @@ type CaseResult struct {
 	ID       string  `json:"id"`               // the kit's case id (stable, append-only)
 	Vector   int     `json:"vector,omitempty"` // the vectors/ case id it comes from, if any
 	Name     string  `json:"name"`
-	Rule     string  `json:"rule"`    // the rule, as WIRE.md §N and a rule id
+	Rule     string  `json:"rule"` // the rule, as WIRE.md §N and a rule id
 	Expected string  `json:"expected"`
 	Verdict  string  `json:"verdict"`
 	Observed string  `json:"observed"`

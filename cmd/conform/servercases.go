@@ -49,13 +49,13 @@ var expectText = map[expectKind]string{
 // answer is how the kit writes a scripted frame.
 type answer struct {
 	frame        []byte
-	patchClient  bool // put the request's client id at 160 (a Reply)
-	patchRequest bool // put the request's number at 200 (a Reply)
-	pad          bool // pad the body up to the size field, when it is usable and small
-	chunk        int  // write in pieces of this many bytes (0: at once)
-	stall        bool // stall after the header
-	closeAfter   bool // close the connection once written
-	delay        bool // wait before answering
+	patchClient  bool   // put the request's client id at 160 (a Reply)
+	patchRequest bool   // put the request's number at 200 (a Reply)
+	pad          bool   // pad the body up to the size field, when it is usable and small
+	chunk        int    // write in pieces of this many bytes (0: at once)
+	stall        bool   // stall after the header
+	closeAfter   bool   // close the connection once written
+	delay        bool   // wait before answering
 	then         []byte // a frame written right behind, under the request's client id
 }
 
