@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
+)
+
+// testAccounts are the server's accounts in the client-mode tests: other
+// names and secrets than the vectors', so the kit's mapping is exercised.
+const testAccounts = "alice:al1ce-pw\ncarol:car0l-pw\ntok-alice-1=alice\ntok-carol-2=carol\n"
+
+// testSecrets are the secrets of testAccounts, which no report may show.
+var testSecrets = []string{"al1ce-pw", "car0l-pw", "tok-alice-1", "tok-carol-2"}
+
+func testAccountsFile(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "users")
+	require.NoError(t, os.WriteFile(p, []byte(testAccounts), 0o600))
+	return p
+}
+
+func clientAccounts(t *testing.T, file string) *accounts {
+	t.Helper()
+	var a accounts
+	require.NoError(t, a.fromFile(file))
+	require.NoError(t, a.markInactive([]string{"carol"}))
+	return &a
+}
+
+// startLoginServer builds cmd/loginserver and runs it on a free loopback
+// port with the test accounts and no login throttle.
+func startLoginServer(t *testing.T, file string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "loginserver")
+	build := exec.Command("go", "build", "-o", bin, "./loginserver")
+	build.Dir = ".."
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, string(out))
+	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-users-file", file, "-inactive", "carol", "-login-burst", "0")
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+	})
+	addr := make(chan string, 1)
+	go func() {
+		re := regexp.MustCompile(`msg=listening addr=(\S+)`)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+	}()
+	select {
+	case a := <-addr:
+		return a
+	case <-time.After(20 * time.Second):
+		t.Fatal("loginserver did not start")
+	}
+	return ""
+}
+
+// playAgainst runs client mode against addr.
+func playAgainst(t *testing.T, addr string, a *accounts) *Report {
+	t.Helper()
+	vs, reg := loadAll(t)
+	cases, err := clientCases(vs, reg)
+	require.NoError(t, err)
+	return runClient(clientOptions{Addr: addr, Agent: "server", Wait: 2 * time.Second, Stall: 100 * time.Millisecond,
+		Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Accounts: a, Cases: cases, Redact: &redactor{secrets: a.secrets()}})
+}
+
+func TestClientModeLoginServerPasses(t *testing.T) {
+	file := testAccountsFile(t)
+	addr := startLoginServer(t, file)
+	r := playAgainst(t, addr, clientAccounts(t, file))
+	assert.Empty(t, failing(r))
+	vs, _ := loadAll(t)
+	assert.Greater(t, len(r.Cases), len(vs.kind("lifecycle")))
+	t.Logf("client mode: %d cases, %d pass, in %.1fs", len(r.Cases), r.Summary.Pass, r.Duration)
+	b, err := json.Marshal(r)
+	require.NoError(t, err)
+	for _, s := range testSecrets {
+		assert.NotContains(t, string(b), s)
+		assert.NotContains(t, string(b), hexOf(s))
+	}
+}
+
+func hexOf(s string) string {
+	const digits = "0123456789abcdef"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteByte(digits[s[i]>>4])
+		b.WriteByte(digits[s[i]&15])
+	}
+	return b.String()
+}
+
+// forgetfulServer is a server that forgets lifecycle rule 8: it answers a
+// frame it must drop with a reply.
+func forgetfulServer(t *testing.T, a *accounts) string {
+	t.Helper()
+	srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Auth: a.auth()})
+	require.NoError(t, err)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			nc, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer nc.Close()
+				conn := srv.NewConn()
+				for {
+					frame, err := codec.ReadFrame(nc, nil, 1<<20)
+					if err != nil {
+						return
+					}
+					out, _, err := conn.Handle(frame, nil)
+					if errors.Is(err, lifecycle.ErrDropped) {
+						out = pingReply(codec.StatusInvalidCommand)
+					}
+					if _, werr := nc.Write(out); werr != nil || conn.Closed() {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+func TestClientModeCatchesAnsweredDrops(t *testing.T) {
+	a := clientAccounts(t, testAccountsFile(t))
+	r := playAgainst(t, forgetfulServer(t, a), a)
+	vs, reg := loadAll(t)
+	want := map[string]bool{}
+	for _, v := range vs.kind("lifecycle") {
+		for _, s := range v.Steps {
+			if s.Out == "dropped" {
+				want["v"+strconv.Itoa(v.ID)] = true
+			}
+		}
+	}
+	for _, name := range []string{"hostile/garbage-header", "hostile/replicated-under-session-from-nowhere"} {
+		id, err := reg.id("client", name)
+		require.NoError(t, err)
+		want[id] = true
+	}
+	got := failing(r)
+	for id := range want {
+		assert.Contains(t, got, id)
+	}
+	assert.Len(t, got, len(want), "only the cases with a dropped frame fail: %v", got)
+}
