@@ -128,6 +128,7 @@ func cmdServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var c common
 	c.register(fs, "client")
 	listen := fs.String("listen", "127.0.0.1:8091", "loopback `ADDR` to listen on")
+	controlAddr := fs.String("control", "127.0.0.1:8092", "loopback `ADDR` of the HTTP control endpoint (GET /cases, POST /result, POST /finish); empty for none")
 	stall := fs.Duration("stall", 500*time.Millisecond, "how long a stalled or delayed answer waits (keep it under the client's timeout)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -146,9 +147,12 @@ func cmdServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			cases = append(cases, sc)
 		}
 	}
-	r, err := runServer(ctx, serverOptions{Listen: *listen, Wait: c.wait, Stall: *stall, Agent: c.agent, Cases: cases,
-		Redact: &redactor{}, Ready: func(a net.Addr) {
+	r, err := runServer(ctx, serverOptions{Listen: *listen, Control: *controlAddr, Wait: c.wait, Stall: *stall, Agent: c.agent, Cases: cases,
+		Redact: &redactor{}, Ready: func(a, control net.Addr) {
 			fmt.Fprintf(stdout, "conform: server mode on %s, %d cases; log in once per case with the case id as username (conform list server)\n", a, len(cases))
+			if control != nil {
+				fmt.Fprintf(stdout, "conform: control endpoint http://%s (GET /cases, POST /result?case=ID&surfaced=X, POST /finish)\n", control)
+			}
 		}})
 	if err != nil {
 		return err
@@ -173,6 +177,7 @@ func cmdDrive(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("conform drive", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8091", "the kit's server-mode `ADDR`")
+	controlAddr := fs.String("control", "127.0.0.1:8092", "the kit's control endpoint `ADDR`, to report what each login surfaced; empty for none")
 	cases := fs.String("cases", "", "case `IDS` to drive (default: every server-mode case)")
 	timeout := fs.Duration("timeout", 5*time.Second, "read timeout of the client")
 	vectors := fs.String("vectors", "", "the vectors `DIR`")
@@ -183,7 +188,7 @@ func cmdDrive(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	d := driver{Addr: *addr, Timeout: *timeout}
+	d := driver{Addr: *addr, Control: *controlAddr, Timeout: *timeout}
 	for _, id := range ids {
 		_ = d.run(id) // the kit judges the wire, not the error
 	}

@@ -30,14 +30,14 @@ func freePort(t *testing.T) string {
 // loginserver; each writes its three reports.
 func TestCommandLine(t *testing.T) {
 	dir := t.TempDir()
-	addr := freePort(t)
+	addr, control := freePort(t), freePort(t)
 	var serverOut, driveOut bytes.Buffer
 	var wg sync.WaitGroup
 	var serverErr error
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		serverErr = run(context.Background(), []string{"server", "-listen", addr, "-agent", "lifecycle", "-out", dir,
+		serverErr = run(context.Background(), []string{"server", "-listen", addr, "-control", control, "-agent", "lifecycle", "-out", dir,
 			"-wait", "300ms", "-cases", "v423,v443,s5"}, &serverOut, &serverOut)
 	}()
 	require.Eventually(t, func() bool {
@@ -47,7 +47,7 @@ func TestCommandLine(t *testing.T) {
 		}
 		return err == nil
 	}, 5e9, 1e7)
-	require.NoError(t, run(context.Background(), []string{"drive", "-addr", addr, "-cases", "v423,v443,s5"}, &driveOut, &driveOut))
+	require.NoError(t, run(context.Background(), []string{"drive", "-addr", addr, "-control", control, "-cases", "v423,v443,s5"}, &driveOut, &driveOut))
 	wg.Wait()
 	require.NoError(t, serverErr, serverOut.String())
 	assert.Contains(t, serverOut.String(), "3 pass, 0 fail, 0 not run")

@@ -47,6 +47,7 @@ type CaseResult struct {
 	Expected string  `json:"expected"`
 	Verdict  string  `json:"verdict"`
 	Observed string  `json:"observed"`
+	Surfaced string  `json:"surfaced,omitempty"` // what the driver said its SDK surfaced (server mode)
 	Frames   []Frame `json:"frames"`
 }
 

@@ -19,14 +19,16 @@ const finishName = "conform:done"
 
 // serverOptions configure server mode.
 type serverOptions struct {
-	Listen string        // address to listen on (loopback)
+	Listen  string // address to listen on (loopback)
+	Control string // address of the HTTP control endpoint, "" for none
 	Wait   time.Duration // how long the kit waits for the client's next frame before it closes
 	Stall  time.Duration // how long a stalled or delayed answer waits
 	Agent  string
 	Cases  []serverCase
 	Redact *redactor
-	// Ready, if set, learns the address listened on.
-	Ready func(net.Addr)
+	// Ready, if set, learns the addresses listened on (control is nil
+	// without a control endpoint).
+	Ready func(addr, control net.Addr)
 }
 
 // kitServer is the scripted server: it tells a connection's case by the
@@ -56,6 +58,7 @@ type caseRun struct {
 	anchorConn *connRun
 	anchorAt   int // index in anchorConn.events of the scripted answer
 	anchorReq  []byte
+	surfaced   string // what the driver said its SDK surfaced, "" if it did not
 }
 
 // connRun is one connection of a case.
@@ -94,8 +97,18 @@ func runServer(ctx context.Context, opts serverOptions) (*Report, error) {
 	for _, c := range opts.Cases {
 		k.cases[c.ID] = &caseRun{c: c}
 	}
+	var control net.Addr
+	if opts.Control != "" {
+		cl, err := net.Listen("tcp", opts.Control)
+		if err != nil {
+			_ = ln.Close()
+			return nil, err
+		}
+		control = cl.Addr()
+		go k.serveControl(cl)
+	}
 	if opts.Ready != nil {
-		opts.Ready(ln.Addr())
+		opts.Ready(ln.Addr(), control)
 	}
 	var wg sync.WaitGroup
 	go k.watch(ctx)

@@ -32,7 +32,7 @@ func serveAndDrive(t *testing.T, d driver) *Report {
 	vs, reg := loadAll(t)
 	cases, err := serverCases(vs, reg)
 	require.NoError(t, err)
-	addr := make(chan net.Addr, 1)
+	addr := make(chan [2]net.Addr, 1)
 	var r *Report
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -40,10 +40,11 @@ func serveAndDrive(t *testing.T, d driver) *Report {
 	defer cancel()
 	go func() {
 		defer wg.Done()
-		r, err = runServer(ctx, serverOptions{Listen: "127.0.0.1:0", Wait: testWait, Stall: 100 * time.Millisecond,
-			Agent: "lifecycle.Client", Cases: cases, Redact: &redactor{}, Ready: func(a net.Addr) { addr <- a }})
+		r, err = runServer(ctx, serverOptions{Listen: "127.0.0.1:0", Control: "127.0.0.1:0", Wait: testWait, Stall: 100 * time.Millisecond,
+			Agent: "lifecycle.Client", Cases: cases, Redact: &redactor{}, Ready: func(a, c net.Addr) { addr <- [2]net.Addr{a, c} }})
 	}()
-	d.Addr, d.Timeout = (<-addr).String(), 5*time.Second
+	a := <-addr
+	d.Addr, d.Control, d.Timeout = a[0].String(), a[1].String(), 5*time.Second
 	for _, c := range cases {
 		_ = d.run(c.ID)
 	}
@@ -86,4 +87,30 @@ func TestServerModeCatchesIgnoredRequestNumbers(t *testing.T) {
 		assert.Contains(t, got, id)
 	}
 	assert.Len(t, got, len(want), "only the request-number cases fail: %v", got)
+}
+
+// A client that takes any command-13 frame as an eviction, unvalidated,
+// surfaces the reason's code for malformed evictions: the kit reports
+// every eviction case whose code differs from WIRE.md section 8's.
+func TestServerModeCatchesUnvalidatedEvictions(t *testing.T) {
+	r := serveAndDrive(t, driver{laxEvictions: true})
+	vs, reg := loadAll(t)
+	cases, err := serverCases(vs, reg)
+	require.NoError(t, err)
+	want := map[string]bool{}
+	for _, c := range cases {
+		f := c.answer.frame
+		if c.at == "login" && len(f) >= 256 && f[60] == 13 && c.surface != "" && laxReason(f[255]) != c.surface {
+			if size := int(f[48]) | int(f[49])<<8 | int(f[50])<<16 | int(f[51])<<24; size >= 256 && size <= padLimit {
+				want[c.ID] = true
+			}
+		}
+	}
+	got := failing(r)
+	for id := range want {
+		assert.Contains(t, got, id)
+	}
+	assert.Len(t, got, len(want), "%v", got)
+	assert.Greater(t, len(want), 30)
+	t.Logf("%d eviction cases caught", len(want))
 }

@@ -72,6 +72,11 @@ type serverCase struct {
 	// noRetryVersion: after a well-formed eviction 14 the client must
 	// not log in again with the same protocol version.
 	noRetryVersion bool
+	// surface is what the SDK must surface to its caller (WIRE.md
+	// section 8), when a driver reports it: "0" for a login that
+	// succeeded, a status code, or "IncompatibleProtocolVersion"; "" when
+	// the case does not say.
+	surface string
 	// afterLogin is written right behind the kit's good login reply: a
 	// frame nobody asked for.
 	afterLogin []byte
@@ -86,6 +91,9 @@ func (c serverCase) expected() string {
 	if c.noRetryVersion {
 		s += "; never logs in again with the same protocol version"
 	}
+	if c.surface != "" {
+		s += "; surfaces " + c.surface + " to its caller (WIRE.md §8)"
+	}
 	return s
 }
 
@@ -99,13 +107,20 @@ const padLimit = 1 << 20
 func serverCases(vs *vectorSet, reg *registry) ([]serverCase, error) {
 	var cs []serverCase
 	for _, v := range vs.kind("login_reply_frame") {
-		cs = append(cs, loginFrameCase(v))
+		c := loginFrameCase(v)
+		c.surface = vectorSurface(v)
+		cs = append(cs, c)
 	}
 	for _, v := range vs.kind("result_section") {
-		cs = append(cs, resultSectionCase(v))
+		c := resultSectionCase(v)
+		code, _ := v.Expect.uint("result_code")
+		c.surface = surfaceOf(c, code)
+		cs = append(cs, c)
 	}
 	for _, v := range vs.kind("login_reply") {
-		cs = append(cs, loginReplyCase(v))
+		c := loginReplyCase(v)
+		c.surface = surfaceOf(c, 0)
+		cs = append(cs, c)
 	}
 	for _, v := range vs.kind("eviction") {
 		cs = append(cs, evictionCase(v))
@@ -149,6 +164,26 @@ func loginOutcome(c *serverCase, code uint64, session uint64) {
 	}
 }
 
+// vectorSurface is what a vector says an SDK surfaces.
+func vectorSurface(v vectorCase) string {
+	switch {
+	case v.Expect.SDKError == "IncompatibleProtocolVersion":
+		return v.Expect.SDKError
+	case v.Expect.SDKCode != nil:
+		return strconv.Itoa(*v.Expect.SDKCode)
+	}
+	return ""
+}
+
+// surfaceOf is what a login answer of the given outcome surfaces: a
+// malformed frame is 3 (InvalidCommand, WIRE.md section 8).
+func surfaceOf(c serverCase, code uint64) string {
+	if c.expect == expDrop {
+		return strconv.Itoa(int(codec.StatusInvalidCommand))
+	}
+	return strconv.FormatUint(code, 10)
+}
+
 func loginFrameCase(v vectorCase) serverCase {
 	c := fromVector(v, "login")
 	c.answer = answer{frame: unhex(v.Input), patchClient: true, pad: true}
@@ -180,11 +215,11 @@ func resultSectionCase(v vectorCase) serverCase {
 	c := fromVector(v, "login")
 	body := unhex(v.Input)
 	c.answer = answer{frame: registerReply(body), patchClient: true}
+	code, _ := v.Expect.uint("result_code")
 	if v.Expect.Verdict != "ok" {
 		c.expect = expDrop
 		return c
 	}
-	code, _ := v.Expect.uint("result_code")
 	if code != 0 {
 		loginOutcome(&c, code, 0)
 		return c
@@ -217,7 +252,7 @@ func evictionCase(v vectorCase) serverCase {
 	frame := unhex(v.Input)
 	// A short input is a header cut short: the kit closes after it.
 	c.answer = answer{frame: frame, pad: true, closeAfter: len(frame) < codec.HeaderSize}
-	c.expect = expDrop
+	c.expect, c.surface = expDrop, vectorSurface(v)
 	if v.Expect.Verdict == "ok" && len(frame) == codec.HeaderSize && frame[255] == byte(codec.ReasonIncompatibleProtocol) {
 		c.noRetryVersion = true
 	}

@@ -41,6 +41,10 @@ func (k *kitServer) judge(cr *caseRun) CaseResult {
 		return res
 	}
 	ok, observed := judgeCase(cr)
+	res.Surfaced = cr.surfaced
+	if ok && c.surface != "" && cr.surfaced != "" && cr.surfaced != c.surface {
+		ok, observed = false, "the SDK surfaced "+cr.surfaced+", not "+c.surface+" (WIRE.md §8); on the wire: "+observed
+	}
 	res.Observed = observed
 	res.Verdict = verdictFail
 	if ok {

@@ -39,6 +39,7 @@ type vectorExpect struct {
 	Verdict string         `json:"verdict"`
 	Fields  map[string]any `json:"fields"`
 	SDKCode *int           `json:"sdk_code"`
+	SDKError string        `json:"sdk_error"`
 	Retry   string         `json:"retry"`
 	Rule    string         `json:"rule"`
 }
