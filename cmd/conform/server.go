@@ -19,13 +19,13 @@ const finishName = "conform:done"
 
 // serverOptions configure server mode.
 type serverOptions struct {
-	Listen  string // address to listen on (loopback)
-	Control string // address of the HTTP control endpoint, "" for none
-	Wait   time.Duration // how long the kit waits for the client's next frame before it closes
-	Stall  time.Duration // how long a stalled or delayed answer waits
-	Agent  string
-	Cases  []serverCase
-	Redact *redactor
+	Listen  string        // address to listen on (loopback)
+	Control string        // address of the HTTP control endpoint, "" for none
+	Wait    time.Duration // how long the kit waits for the client's next frame before it closes
+	Stall   time.Duration // how long a stalled or delayed answer waits
+	Agent   string
+	Cases   []serverCase
+	Redact  *redactor
 	// Ready, if set, learns the addresses listened on (control is nil
 	// without a control endpoint).
 	Ready func(addr, control net.Addr)

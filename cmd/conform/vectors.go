@@ -36,12 +36,12 @@ type vectorCase struct {
 
 // vectorExpect is a case's verdict.
 type vectorExpect struct {
-	Verdict string         `json:"verdict"`
-	Fields  map[string]any `json:"fields"`
-	SDKCode *int           `json:"sdk_code"`
-	SDKError string        `json:"sdk_error"`
-	Retry   string         `json:"retry"`
-	Rule    string         `json:"rule"`
+	Verdict  string         `json:"verdict"`
+	Fields   map[string]any `json:"fields"`
+	SDKCode  *int           `json:"sdk_code"`
+	SDKError string         `json:"sdk_error"`
+	Retry    string         `json:"retry"`
+	Rule     string         `json:"rule"`
 }
 
 // vectorStep is one step of a lifecycle case.
