@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -47,11 +49,7 @@ func clientAccounts(t *testing.T, file string) *accounts {
 // port with the test accounts and no login throttle.
 func startLoginServer(t *testing.T, file string) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "loginserver")
-	build := exec.Command("go", "build", "-o", bin, "./loginserver")
-	build.Dir = ".."
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, string(out))
+	bin := loginServerBinary(t)
 	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-users-file", file, "-inactive", "carol", "-login-burst", "0")
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
@@ -79,20 +77,51 @@ func startLoginServer(t *testing.T, file string) string {
 	return ""
 }
 
+// The loginserver binary, built once for the package's tests.
+var (
+	buildOnce sync.Once
+	binDir    string
+	buildErr  error
+)
+
+func loginServerBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		if binDir, buildErr = os.MkdirTemp("", "conform-test"); buildErr != nil {
+			return
+		}
+		build := exec.Command("go", "build", "-o", filepath.Join(binDir, "loginserver"), "./loginserver")
+		build.Dir = ".."
+		if out, err := build.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("%v: %s", err, out)
+		}
+	})
+	require.NoError(t, buildErr)
+	return filepath.Join(binDir, "loginserver")
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		_ = os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
 // playAgainst runs client mode against addr.
-func playAgainst(t *testing.T, addr string, a *accounts) *Report {
+func playAgainst(t *testing.T, addr string, a *accounts, wait time.Duration) *Report {
 	t.Helper()
 	vs, reg := loadAll(t)
 	cases, err := clientCases(vs, reg)
 	require.NoError(t, err)
-	return runClient(clientOptions{Addr: addr, Agent: "server", Wait: 2 * time.Second, Stall: 100 * time.Millisecond,
+	return runClient(clientOptions{Addr: addr, Agent: "server", Wait: wait, Stall: 100 * time.Millisecond,
 		Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Accounts: a, Cases: cases, Redact: &redactor{secrets: a.secrets()}})
 }
 
 func TestClientModeLoginServerPasses(t *testing.T) {
 	file := testAccountsFile(t)
 	addr := startLoginServer(t, file)
-	r := playAgainst(t, addr, clientAccounts(t, file))
+	r := playAgainst(t, addr, clientAccounts(t, file), 2*time.Second)
 	assert.Empty(t, failing(r))
 	vs, _ := loadAll(t)
 	assert.Greater(t, len(r.Cases), len(vs.kind("lifecycle")))
@@ -115,9 +144,14 @@ func hexOf(s string) string {
 	return b.String()
 }
 
-// forgetfulServer is a server that forgets lifecycle rule 8: it answers a
-// frame it must drop with a reply.
-func forgetfulServer(t *testing.T, a *accounts) string {
+// Bugs a forgetfulServer plants.
+const (
+	answersDrops = iota // forgets lifecycle rule 8: answers a frame it must drop
+	staysOpen           // forgets lifecycle rule 1: keeps the connection after an eviction
+)
+
+// forgetfulServer is the lifecycle on TCP with one rule forgotten.
+func forgetfulServer(t *testing.T, a *accounts, bug int) string {
 	t.Helper()
 	srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Auth: a.auth()})
 	require.NoError(t, err)
@@ -139,10 +173,10 @@ func forgetfulServer(t *testing.T, a *accounts) string {
 						return
 					}
 					out, _, err := conn.Handle(frame, nil)
-					if errors.Is(err, lifecycle.ErrDropped) {
+					if bug == answersDrops && errors.Is(err, lifecycle.ErrDropped) {
 						out = pingReply(codec.StatusInvalidCommand)
 					}
-					if _, werr := nc.Write(out); werr != nil || conn.Closed() {
+					if _, werr := nc.Write(out); werr != nil || conn.Closed() && bug != staysOpen {
 						return
 					}
 				}
@@ -154,7 +188,7 @@ func forgetfulServer(t *testing.T, a *accounts) string {
 
 func TestClientModeCatchesAnsweredDrops(t *testing.T) {
 	a := clientAccounts(t, testAccountsFile(t))
-	r := playAgainst(t, forgetfulServer(t, a), a)
+	r := playAgainst(t, forgetfulServer(t, a, answersDrops), a, 2*time.Second)
 	vs, reg := loadAll(t)
 	want := map[string]bool{}
 	for _, v := range vs.kind("lifecycle") {
@@ -174,4 +208,33 @@ func TestClientModeCatchesAnsweredDrops(t *testing.T) {
 		assert.Contains(t, got, id)
 	}
 	assert.Len(t, got, len(want), "only the cases with a dropped frame fail: %v", got)
+}
+
+func TestClientModeCatchesOpenAfterEviction(t *testing.T) {
+	t.Parallel()
+	a := clientAccounts(t, testAccountsFile(t))
+	r := playAgainst(t, forgetfulServer(t, a, staysOpen), a, 100*time.Millisecond)
+	vs, _ := loadAll(t)
+	// Cases written for another window (servers wide and v1) evict or not
+	// as the server's own window decides; the rest as the vector says.
+	want, either := map[string]bool{}, map[string]bool{}
+	for _, v := range vs.kind("lifecycle") {
+		id := "v" + strconv.Itoa(v.ID)
+		if v.Server == "wide" || v.Server == "v1" {
+			either[id] = true
+			continue
+		}
+		for _, s := range v.Steps {
+			if s.Then == "closed" && s.Out != "closed" {
+				want[id] = true
+			}
+		}
+	}
+	got := failing(r)
+	for id := range want {
+		assert.Contains(t, got, id)
+	}
+	for id := range got {
+		assert.True(t, want[id] || either[id], "%s fails: %s", id, got[id])
+	}
 }

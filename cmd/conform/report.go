@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 )
@@ -221,23 +220,3 @@ func verdictCell(v string, ok bool) string {
 }
 
 func mdCell(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "|", "\\|"), "\n", " ") }
-
-// sortCases orders results by case id: vector-derived ids by vector id,
-// the kit's own after them by number.
-func sortCases(cs []CaseResult) {
-	sort.SliceStable(cs, func(i, j int) bool { return caseKey(cs[i].ID) < caseKey(cs[j].ID) })
-}
-
-// caseKey orders "v123" before "s1" / "c1", each by its number.
-func caseKey(id string) string {
-	if id == "" {
-		return ""
-	}
-	n := 0
-	fmt.Sscan(id[1:], &n)
-	group := "1"
-	if id[0] == 'v' {
-		group = "0"
-	}
-	return fmt.Sprintf("%s%08d", group, n)
-}

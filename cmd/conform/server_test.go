@@ -64,6 +64,7 @@ func failing(r *Report) map[string]string {
 }
 
 func TestServerModeLifecycleClientPasses(t *testing.T) {
+	t.Parallel()
 	r := serveAndDrive(t, driver{})
 	assert.Empty(t, failing(r))
 	assert.GreaterOrEqual(t, len(r.Cases), 100)
@@ -73,6 +74,7 @@ func TestServerModeLifecycleClientPasses(t *testing.T) {
 // A client that ignores request numbers takes a reply for another request
 // as its own: the kit reports exactly the cases that test that rule.
 func TestServerModeCatchesIgnoredRequestNumbers(t *testing.T) {
+	t.Parallel()
 	r := serveAndDrive(t, driver{ignoreRequest: true})
 	_, reg := loadAll(t)
 	var want []string
@@ -93,6 +95,7 @@ func TestServerModeCatchesIgnoredRequestNumbers(t *testing.T) {
 // surfaces the reason's code for malformed evictions: the kit reports
 // every eviction case whose code differs from WIRE.md section 8's.
 func TestServerModeCatchesUnvalidatedEvictions(t *testing.T) {
+	t.Parallel()
 	r := serveAndDrive(t, driver{laxEvictions: true})
 	vs, reg := loadAll(t)
 	cases, err := serverCases(vs, reg)
