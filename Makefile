@@ -150,3 +150,22 @@ soak: ## the attacks at full size against cmd/loginserver (loopback, not in CI):
 .PHONY: timing
 timing: ## StaticAuth timing: an unknown user and a wrong password take the same time against 1,000 users (medians, KS test at p < 0.001)
 	IGGYWIRE_TIMING=1 $(GO) test ./lifecycle -run '^TestAuthTiming$$' -count=1 -v
+
+.PHONY: conform
+# The kit against this project: server mode driven by lifecycle.Client
+# (conform drive), client mode against cmd/loginserver, both on loopback
+# ports CONFORMPORTS (kit, control, loginserver). Binaries go to bin/,
+# which git ignores; the reports to CONFORMOUT.
+CONFORMOUT   ?= bin/conform-reports
+CONFORMPORTS ?= 18091 18092 18090
+conform: ## the conformance kit against this project: server mode driven by lifecycle.Client, client mode against cmd/loginserver; reports in CONFORMOUT
+	$(CMDGO) build -o $(abspath bin/conform) ./conform
+	$(CMDGO) build -o $(abspath bin/loginserver-conform) ./loginserver
+	@set -e; set -- $(CONFORMPORTS); dir=$$(mktemp -d); pid=; \
+	trap 'test -z "$$pid" || kill $$pid 2>/dev/null; rm -rf "$$dir"' EXIT INT TERM; \
+	printf 'iggy:iggy\nbob:secret\ntok=iggy\nbobtok=bob\n' > "$$dir/users"; chmod 600 "$$dir/users"; \
+	bin/loginserver-conform -addr 127.0.0.1:$$3 -users-file "$$dir/users" -inactive bob -login-burst 0 2>"$$dir/log" & pid=$$!; \
+	bin/conform server -listen 127.0.0.1:$$1 -control 127.0.0.1:$$2 -agent lifecycle.Client -out $(CONFORMOUT) & kit=$$!; \
+	sleep 1; bin/conform drive -addr 127.0.0.1:$$1 -control 127.0.0.1:$$2; wait $$kit; \
+	bin/conform client -addr 127.0.0.1:$$3 -users-file "$$dir/users" -inactive bob -agent loginserver -out $(CONFORMOUT); \
+	bin/conform report -out $(CONFORMOUT) $(CONFORMOUT)/server-lifecycle.Client.json $(CONFORMOUT)/client-loginserver.json
