@@ -103,7 +103,7 @@ func TestServerModeCatchesUnvalidatedEvictions(t *testing.T) {
 	want := map[string]bool{}
 	for _, c := range cases {
 		f := c.answer.frame
-		if c.at == "login" && len(f) >= 256 && f[60] == 13 && c.surface != "" && laxReason(f[255]) != c.surface {
+		if c.at == "login" && len(f) >= 256 && f[60] == 13 && !surfacedRight(c.surface, laxReason(f[255])) {
 			if size := int(f[48]) | int(f[49])<<8 | int(f[50])<<16 | int(f[51])<<24; size >= 256 && size <= padLimit {
 				want[c.ID] = true
 			}
@@ -116,4 +116,19 @@ func TestServerModeCatchesUnvalidatedEvictions(t *testing.T) {
 	assert.Len(t, got, len(want), "%v", got)
 	assert.Greater(t, len(want), 30)
 	t.Logf("%d eviction cases caught", len(want))
+}
+
+// A client that reports a login as successful after dropping the
+// connection over a mismatched reply fails the two mismatch cases.
+func TestServerModeCatchesSuccessAfterMismatch(t *testing.T) {
+	t.Parallel()
+	r := serveAndDrive(t, driver{mismatchOK: true})
+	_, reg := loadAll(t)
+	got := failing(r)
+	for _, name := range []string{"login-reply/other-request-number", "login-reply/other-client-id"} {
+		id, err := reg.id("server", name)
+		require.NoError(t, err)
+		assert.Contains(t, got[id], "the SDK surfaced 0")
+	}
+	assert.Len(t, got, 2, "%v", got)
 }

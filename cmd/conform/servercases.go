@@ -75,7 +75,8 @@ type serverCase struct {
 	// surface is what the SDK must surface to its caller (WIRE.md
 	// section 8), when a driver reports it: "0" for a login that
 	// succeeded, a status code, or "IncompatibleProtocolVersion"; "" when
-	// the case does not say.
+	// the case does not say; surfaceError when any error will do but
+	// success will not (a login the client had to drop).
 	surface string
 	// afterLogin is written right behind the kit's good login reply: a
 	// frame nobody asked for.
@@ -91,11 +92,19 @@ func (c serverCase) expected() string {
 	if c.noRetryVersion {
 		s += "; never logs in again with the same protocol version"
 	}
-	if c.surface != "" {
+	switch c.surface {
+	case "":
+	case surfaceError:
+		s += "; reports the login failed to its caller"
+	default:
 		s += "; surfaces " + c.surface + " to its caller (WIRE.md §8)"
 	}
 	return s
 }
+
+// surfaceError is the surface of a login the client must drop and that
+// WIRE.md gives no code for: any error, not success.
+const surfaceError = "error"
 
 // padLimit bounds the zero body the kit adds to a scripted header whose
 // size field claims more than the vector holds.
@@ -344,13 +353,16 @@ func ownServerCases(reg *registry) ([]serverCase, error) {
 			answer: answer{frame: pingReply(0)[:200], closeAfter: true}, expect: expDrop},
 		{Name: "login-eviction/14-then-no-retry", Rule: "WIRE.md §8 IncompatibleProtocolVersion", at: "login",
 			answer: answer{frame: mustEviction(codec.NewIncompatibleProtocol(codec.Uint128{Lo: 1}, codec.Window{Min: codec.MustPack(9, 0, 0), Max: codec.MustPack(9, 1, 0)}))},
-			expect: expDrop, noRetryVersion: true},
+			expect: expDrop, noRetryVersion: true, surface: "IncompatibleProtocolVersion"},
 	}
 	// The two unsolicited cases put a frame right behind the good login
 	// reply: a denial for request 7, and the login reply again.
 	defs[8].afterLogin = withRequest(pingReply(codec.StatusUnauthenticated), 7)
 	defs[9].afterLogin = good
 	for i := range defs {
+		if defs[i].at == "login" && defs[i].expect == expDrop && defs[i].surface == "" {
+			defs[i].surface = surfaceError
+		}
 		id, err := reg.id("server", defs[i].Name)
 		if err != nil {
 			return nil, err
