@@ -45,15 +45,28 @@ func (a *accounts) add(s string) error {
 	colon, eq := strings.IndexByte(s, ':'), strings.IndexByte(s, '=')
 	switch {
 	case colon > 0 && (eq < 0 || colon < eq):
-		a.users = append(a.users, lifecycle.User{ID: uint32(len(a.users) + 1), Name: s[:colon], Password: codec.NewSecret([]byte(s[colon+1:]))})
+		name, password := s[:colon], s[colon+1:]
+		if len(name) > maxField || len(password) > maxField {
+			return errTooLong
+		}
+		a.users = append(a.users, lifecycle.User{ID: uint32(len(a.users) + 1), Name: name, Password: codec.NewSecret([]byte(password))})
 		return nil
 	case eq > 0:
 		j := strings.LastIndexByte(s, '=')
+		if j > maxField || len(s)-j-1 > maxField {
+			return errTooLong
+		}
 		a.tokens = append(a.tokens, lifecycle.Token{Value: codec.NewSecret([]byte(s[:j])), User: s[j+1:]})
 		return nil
 	}
 	return errors.New("want NAME:PASSWORD or TOKEN=NAME (not shown: it may hold a secret)")
 }
+
+// maxField is the longest name, password or token a login body carries
+// (WIRE.md section 3: a u8 length).
+const maxField = 255
+
+var errTooLong = errors.New("a name, password or token longer than the 255 bytes a login carries")
 
 // markInactive marks the users named inactive.
 func (a *accounts) markInactive(names []string) error {

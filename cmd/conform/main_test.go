@@ -86,3 +86,15 @@ func TestSecretFlagsNotPrinted(t *testing.T) {
 	require.NoError(t, a.add("bob:pw-secret"))
 	assert.NotContains(t, strings.Join([]string{a.users[0].Password.String()}, ""), "pw-secret")
 }
+
+func TestAccountsRefuseOverlongFields(t *testing.T) {
+	var a accounts
+	long := strings.Repeat("x", 256)
+	for _, s := range []string{long + ":pw", "u:" + long, long + "=u", "tok=" + long} {
+		err := a.add(s)
+		require.Error(t, err)
+		assert.NotContains(t, err.Error(), long)
+	}
+	assert.Empty(t, a.users)
+	assert.Empty(t, a.tokens)
+}

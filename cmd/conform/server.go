@@ -223,7 +223,23 @@ func (k *kitServer) serve(nc net.Conn) {
 		if !s.handle(frame) {
 			return
 		}
+		if s.full() {
+			s.log(event{dir: dirEvent, note: "the client sent more than " + uitoa(maxEvents) + " frames in the case: the kit closed the connection"})
+			return
+		}
 	}
+}
+
+// maxEvents bounds what the kit records of one connection: a driver's case
+// takes a handful of frames, and a client that floods the kit is closed
+// rather than held in memory.
+const maxEvents = 512
+
+// full reports whether the connection's record is at its bound.
+func (s *session) full() bool {
+	s.k.mu.Lock()
+	defer s.k.mu.Unlock()
+	return len(s.conn().events) >= maxEvents
 }
 
 // session is one connection as it is served.

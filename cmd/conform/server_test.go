@@ -9,6 +9,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
 )
 
 // testWait keeps the cases that wait for the client's silence short.
@@ -131,4 +134,41 @@ func TestServerModeCatchesSuccessAfterMismatch(t *testing.T) {
 		assert.Contains(t, got[id], "the SDK surfaced 0")
 	}
 	assert.Len(t, got, 2, "%v", got)
+}
+
+// A client that floods a case is cut off at maxEvents, and the case still
+// gets its verdict.
+func TestServerModeBoundsWhatItRecords(t *testing.T) {
+	t.Parallel()
+	vs, reg := loadAll(t)
+	cases, err := serverCases(vs, reg)
+	require.NoError(t, err)
+	addr := make(chan net.Addr, 1)
+	done := make(chan *Report, 1)
+	go func() {
+		r, _ := runServer(context.Background(), serverOptions{Listen: "127.0.0.1:0", Wait: testWait, Stall: testWait,
+			Agent: "flood", Cases: cases[:1], Redact: &redactor{}, Ready: func(a, _ net.Addr) { addr <- a }})
+		done <- r
+	}()
+	nc, err := net.Dial("tcp", (<-addr).String())
+	require.NoError(t, err)
+	defer nc.Close()
+	cl, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "flood", SDKVersion: "1"})
+	require.NoError(t, err)
+	login, err := cl.Login(nil, []byte(cases[0].ID), codec.NewSecret([]byte("pw")))
+	require.NoError(t, err)
+	go func() {
+		_, _ = nc.Write(login)
+		for range 2 * maxEvents {
+			if _, err := nc.Write(ping(cl.ID(), 1, 0)); err != nil {
+				return
+			}
+		}
+	}()
+	r := <-done
+	require.Len(t, r.Cases, 1)
+	frames := r.Cases[0].Frames
+	assert.LessOrEqual(t, len(frames), maxEvents+1)
+	assert.Contains(t, frames[len(frames)-1].Note, "the kit closed the connection")
+	assert.Equal(t, verdictFail, r.Cases[0].Verdict, "its pings do not carry the session the login reply gave")
 }
