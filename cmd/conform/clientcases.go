@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 
 	"github.com/iggywire/iggywire/codec"
@@ -84,6 +85,15 @@ func vectorLogin(client codec.Uint128) []byte {
 	return request(codec.RequestHeader{Client: client, Operation: codec.OperationRegister}, body)
 }
 
+// registerRequest is a login with request number n: a header that is not
+// a valid Request (a Register carries 0), built by hand since the codec
+// encodes only valid headers.
+func registerRequest(login []byte, n uint64) []byte {
+	f := bytes.Clone(login)
+	binary.LittleEndian.PutUint64(f[168:], n)
+	return f
+}
+
 // hostileCases are sequences no vector holds: pipelining, frames split or
 // stalled, a frame above the server's cap, sessions from nowhere.
 func hostileCases(vs *vectorSet, reg *registry) ([]clientCase, error) {
@@ -99,6 +109,7 @@ func hostileCases(vs *vectorSet, reg *registry) ([]clientCase, error) {
 	copy(garbage[48:], []byte{0, 1, 0, 0}) // size 256: a whole frame, and not a valid Request
 	garbage[60] = byte(codec.CommandRequest)
 	unknown := request(codec.RequestHeader{Client: hostileClient, Request: 1, Session: 1, Operation: codec.OperationNonReplicated, Code: 9999}, nil)
+	legacy := request(codec.RequestHeader{Client: hostileClient, Request: 1, Operation: codec.OperationNonReplicated, Code: codec.CodeLoginUser}, nil)
 	ahead := request(codec.RequestHeader{Client: hostileClient, Request: 1, Session: 1001, Operation: codec.Operation(128)}, []byte{0})
 	defs := []clientCase{
 		{Name: "hostile/pipelined-pings", Rule: "WIRE.md §7 lifecycle.3", steps: []clientStep{{frames: pings}}},
@@ -111,6 +122,10 @@ func hostileCases(vs *vectorSet, reg *registry) ([]clientCase, error) {
 		{Name: "hostile/replicated-under-session-from-nowhere", Rule: "WIRE.md §7 lifecycle.7.ahead", steps: []clientStep{{frames: [][]byte{login}}, {frames: [][]byte{ahead}}, {frames: [][]byte{ping(hostileClient, 1, 1)}}}},
 		{Name: "hostile/ping-request-zero", Rule: "WIRE.md §7 lifecycle.9", steps: []clientStep{{frames: [][]byte{ping(hostileClient, 0, 0)}}}},
 		{Name: "hostile/relogin-pipelined", Rule: "WIRE.md §7 lifecycle.1.sessions", steps: []clientStep{{frames: [][]byte{login, vectorLogin(probeClient)}}}},
+		{Name: "hostile/register-request-nonzero", Rule: "WIRE.md §5 request.register", steps: []clientStep{{frames: [][]byte{registerRequest(login, 5)}}, {frames: [][]byte{ping(hostileClient, 1, 0)}}}},
+		{Name: "hostile/ping-one-byte-writes", Rule: "WIRE.md §5 frame", steps: []clientStep{{frames: [][]byte{ping(hostileClient, 3, 0)}, chunk: 1}}},
+		{Name: "hostile/ping-with-body", Rule: "WIRE.md §7 lifecycle.3", steps: []clientStep{{frames: [][]byte{request(codec.RequestHeader{Client: hostileClient, Request: 1, Operation: codec.OperationNonReplicated, Code: codec.CodePing}, []byte("body"))}}}},
+		{Name: "hostile/frames-pipelined-behind-an-eviction", Rule: "WIRE.md §7 lifecycle.1.evict", steps: []clientStep{{frames: [][]byte{login, legacy, ping(hostileClient, 1, 1)}}}},
 	}
 	for i := range defs {
 		id, err := reg.id("client", defs[i].Name)
