@@ -128,7 +128,7 @@ func cmdServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var c common
 	c.register(fs, "client")
 	listen := fs.String("listen", "127.0.0.1:8091", "loopback `ADDR` to listen on")
-	controlAddr := fs.String("control", "127.0.0.1:8092", "loopback `ADDR` of the HTTP control endpoint (GET /cases, POST /result, POST /finish); empty for none")
+	controlAddr := fs.String("control", "127.0.0.1:8099", "loopback `ADDR` of the HTTP control endpoint (GET /cases, POST /result, POST /finish); empty for none")
 	stall := fs.Duration("stall", 500*time.Millisecond, "how long a stalled or delayed answer waits (keep it under the client's timeout)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -177,7 +177,7 @@ func cmdDrive(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("conform drive", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8091", "the kit's server-mode `ADDR`")
-	controlAddr := fs.String("control", "127.0.0.1:8092", "the kit's control endpoint `ADDR`, to report what each login surfaced; empty for none")
+	controlAddr := fs.String("control", "127.0.0.1:8099", "the kit's control endpoint `ADDR`, to report what each login surfaced; empty for none")
 	cases := fs.String("cases", "", "case `IDS` to drive (default: every server-mode case)")
 	timeout := fs.Duration("timeout", 5*time.Second, "read timeout of the client")
 	vectors := fs.String("vectors", "", "the vectors `DIR`")
