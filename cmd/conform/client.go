@@ -48,7 +48,8 @@ func runClient(opts clientOptions) *Report {
 	return r
 }
 
-// play runs one case.
+// caseRec is one case as it is played: its connection, the model server
+// connection the expectations come from, and the sessions seen.
 type caseRec struct {
 	p       *player
 	res     CaseResult
@@ -58,6 +59,7 @@ type caseRec struct {
 	mapping [][2]uint64 // model session -> the server's, in login order
 }
 
+// play runs one case.
 func (p *player) play(c clientCase) CaseResult {
 	rec := &caseRec{p: p, start: time.Now(), res: CaseResult{ID: c.ID, Vector: c.Vector, Name: c.Name, Rule: c.Rule,
 		Expected: "every answer as WIRE.md §7 gives it for the server's window and accounts, field by field (server-chosen fields by rule)"}}
@@ -76,7 +78,7 @@ func (p *player) play(c clientCase) CaseResult {
 		return rec.res
 	}
 	for i, s := range c.steps {
-		if bad := rec.step(c, i, s); bad != "" {
+		if bad := rec.step(c, s); bad != "" {
 			rec.res.Verdict, rec.res.Observed = verdictFail, fmt.Sprintf("step %d: %s", i+1, bad)
 			return rec.res
 		}
@@ -95,7 +97,7 @@ func (r *caseRec) log(dir string, frame []byte, note string) {
 }
 
 // step writes one step's frames and checks every answer.
-func (r *caseRec) step(c clientCase, i int, s clientStep) string {
+func (r *caseRec) step(c clientCase, s clientStep) string {
 	var wire, expected [][]byte
 	var outcomes []string
 	for _, f := range s.frames {

@@ -68,48 +68,75 @@ func judgeCase(cr *caseRun) (bool, string) {
 			return false, bad
 		}
 	}
-	after := cr.anchorConn.events[cr.anchorAt+1:]
-	next := nextFrame(after)
-	switch cr.c.expect {
-	case expUse:
-		if next == nil {
-			return false, "sent no request after the login reply: " + lastEvent(after)
-		}
-		if next.req == nil || next.req.Operation == codec.OperationRegister || next.req.Session != cr.c.session {
-			return false, "next request: " + next.note + " (want one carrying session " + uitoa(cr.c.session) + ")"
-		}
-		return true, "next request: " + next.note
-	case expDrop:
-		if next != nil {
-			return false, "sent on the same connection after the frame: " + next.note
-		}
-		return true, lastEvent(after)
-	case expRefused:
-		return true, firstOr(next, after)
-	case expReplay:
-		if next == nil || next.req == nil || next.req.Operation != codec.OperationRegister {
-			return false, "did not replay the login on the same connection: " + firstOr(next, after)
-		}
-		if !bytes.Equal(next.frame[128:144], cr.anchorReq[128:144]) || !bytes.Equal(next.frame[codec.HeaderSize:], cr.anchorReq[codec.HeaderSize:]) {
-			return false, "sent another login, not the same request (client id or body differ): " + next.note
-		}
-		return true, "replayed the login: " + next.note
-	case expReissue:
-		if e := laterRegister(cr); e != nil {
-			return true, "logged in again: " + e.note
-		}
-		return false, "did not log in again: " + firstOr(next, after)
-	case expPingOK:
-		pinged := cr.anchorConn.events[cr.anchorAt-1]
-		if next == nil {
-			return false, "sent nothing more on the connection: " + lastEvent(after)
-		}
-		if next.req == nil || next.req.Client != pinged.req.Client || next.req.Session != pinged.req.Session {
-			return false, "next request under another client id or session: " + next.note
-		}
-		return true, "next request: " + next.note
+	judge, ok := judges[cr.c.expect]
+	if !ok {
+		return false, "no expectation"
 	}
-	return false, "no expectation"
+	after := cr.anchorConn.events[cr.anchorAt+1:]
+	return judge(cr, after, nextFrame(after))
+}
+
+// A judge reads what the client did after the scripted answer: after is
+// the rest of that connection, next the client's first frame in it.
+type judgeFunc func(cr *caseRun, after []event, next *event) (bool, string)
+
+// judges holds one judge per expectation.
+var judges = map[expectKind]judgeFunc{
+	expUse:     judgeUse,
+	expDrop:    judgeDrop,
+	expRefused: func(_ *caseRun, after []event, next *event) (bool, string) { return true, firstOr(next, after) },
+	expReplay:  judgeReplay,
+	expReissue: judgeReissue,
+	expPingOK:  judgePingOK,
+}
+
+func judgeUse(cr *caseRun, after []event, next *event) (bool, string) {
+	if next == nil {
+		return false, "sent no request after the login reply: " + lastEvent(after)
+	}
+	if next.req == nil || next.req.Operation == codec.OperationRegister || next.req.Session != cr.c.session {
+		return false, "next request: " + next.note + " (want one carrying session " + uitoa(cr.c.session) + ")"
+	}
+	return true, "next request: " + next.note
+}
+
+func judgeDrop(_ *caseRun, after []event, next *event) (bool, string) {
+	if next != nil {
+		return false, "sent on the same connection after the frame: " + next.note
+	}
+	return true, lastEvent(after)
+}
+
+// judgeReplay wants the same request: the same client id and body, so
+// that a login whose outcome is unknown cannot commit twice.
+func judgeReplay(cr *caseRun, after []event, next *event) (bool, string) {
+	if next == nil || next.req == nil || next.req.Operation != codec.OperationRegister {
+		return false, "did not replay the login on the same connection: " + firstOr(next, after)
+	}
+	if !bytes.Equal(next.frame[128:144], cr.anchorReq[128:144]) || !bytes.Equal(next.frame[codec.HeaderSize:], cr.anchorReq[codec.HeaderSize:]) {
+		return false, "sent another login, not the same request (client id or body differ): " + next.note
+	}
+	return true, "replayed the login: " + next.note
+}
+
+func judgeReissue(cr *caseRun, after []event, next *event) (bool, string) {
+	if e := laterRegister(cr); e != nil {
+		return true, "logged in again: " + e.note
+	}
+	return false, "did not log in again: " + firstOr(next, after)
+}
+
+// judgePingOK compares the next request with the ping the scripted answer
+// answered, which is the event just before it.
+func judgePingOK(cr *caseRun, after []event, next *event) (bool, string) {
+	pinged := cr.anchorConn.events[cr.anchorAt-1]
+	if next == nil {
+		return false, "sent nothing more on the connection: " + lastEvent(after)
+	}
+	if next.req == nil || next.req.Client != pinged.req.Client || next.req.Session != pinged.req.Session {
+		return false, "next request under another client id or session: " + next.note
+	}
+	return true, "next request: " + next.note
 }
 
 // nextFrame returns the client's first frame in events (a valid request
