@@ -30,6 +30,10 @@ type driver struct {
 	// Control is the kit's control endpoint, to which the driver reports
 	// what its first login surfaced; "" reports nothing.
 	Control string
+	// metadata makes the driver behave as real SDKs do: a
+	// GetClusterMetadata request (code 12) before the login and after it,
+	// each denied and carried on from (WIRE.md section 7, points 4 and 7).
+	metadata bool
 	// ignoreRequest plants a bug: every reply is taken as answering the
 	// request outstanding, whatever request number it carries.
 	ignoreRequest bool
@@ -67,6 +71,9 @@ func (d driver) script(id string) (surfaced string, err error) {
 		return "error", err
 	}
 	password := codec.NewSecret([]byte(driverPassword))
+	if err := d.askMetadata(nc, cl); err != nil {
+		return "closed", err
+	}
 	for try := 0; ; try++ {
 		req, err := cl.Login(nil, []byte(id), password)
 		if err != nil {
@@ -88,6 +95,9 @@ func (d driver) script(id string) (surfaced string, err error) {
 		}
 		break
 	}
+	if err := d.askMetadata(nc, cl); err != nil {
+		return surfaced, err
+	}
 	for range 2 {
 		req, err := cl.Ping(nil)
 		if err != nil {
@@ -98,6 +108,22 @@ func (d driver) script(id string) (surfaced string, err error) {
 		}
 	}
 	return surfaced, nil
+}
+
+// askMetadata sends GetClusterMetadata when the driver does, and carries
+// on from a denial; only a failure that closes the client ends the case.
+func (d driver) askMetadata(nc net.Conn, cl *lifecycle.Client) error {
+	if !d.metadata {
+		return nil
+	}
+	req, err := cl.Request(nil, codec.CodeGetClusterMetadata, nil)
+	if err != nil {
+		return err
+	}
+	if _, err := d.exchange(nc, cl, req); err != nil && cl.Closed() {
+		return err
+	}
+	return nil
 }
 
 // surface names what a login's error surfaces, as WIRE.md section 8 names

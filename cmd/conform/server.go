@@ -346,7 +346,7 @@ func (s *session) respondLocked(h *codec.RequestHeader, frame []byte) (a answer,
 		cr.registers++
 		if cr.c.at == "login" && cr.registers == 1 {
 			cr.anchorReq = frame
-			if cr.c.expect == expUse {
+			if cr.c.expect == expUse || cr.c.expect == expOneMore {
 				c.bound = cr.c.session
 			}
 			return cr.c.answer, "the case's scripted answer", cr.c.answer.closeAfter, true
@@ -354,10 +354,6 @@ func (s *session) respondLocked(h *codec.RequestHeader, frame []byte) (a answer,
 		s.k.session++
 		c.bound = s.k.session
 		a = answer{frame: goodLoginReply(s.k.session), patchClient: true}
-		if cr.registers == 1 && cr.c.afterLogin != nil {
-			a.then = cr.c.afterLogin
-			return a, "a good login reply, then a frame nobody asked for", false, false
-		}
 		return a, "a good login reply", false, false
 	case codec.OperationNonReplicated:
 		switch h.Code {

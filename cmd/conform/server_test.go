@@ -74,6 +74,15 @@ func TestServerModeLifecycleClientPasses(t *testing.T) {
 	t.Logf("server mode: %d cases, %d pass, in %.1fs", len(r.Cases), r.Summary.Pass, r.Duration)
 }
 
+// A client that asks for cluster metadata before and after its login, as
+// real SDKs do, passes too: the extra requests are denied and change no
+// verdict.
+func TestServerModeToleratesMetadataRequests(t *testing.T) {
+	t.Parallel()
+	r := serveAndDrive(t, driver{metadata: true})
+	assert.Empty(t, failing(r))
+}
+
 // A client that ignores request numbers takes a reply for another request
 // as its own: the kit reports exactly the cases that test that rule.
 func TestServerModeCatchesIgnoredRequestNumbers(t *testing.T) {

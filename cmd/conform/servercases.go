@@ -30,6 +30,11 @@ const (
 	// expReissue: result 58; the client logs in again, on any connection,
 	// under any client id.
 	expReissue
+	// expOneMore: a good login reply with a frame nobody asked for right
+	// behind it. The client's next request reads that frame as its answer,
+	// finds it does not match (WIRE.md section 7, point 9) and drops the
+	// connection: at most one more request on it.
+	expOneMore
 	// expPingOK: the ping's answer is good (status 0 or a denial); the
 	// client's next request goes on the same connection, same client id
 	// and session.
@@ -43,6 +48,7 @@ var expectText = map[expectKind]string{
 	expRefused: "takes the refusal: no request carrying a session from it",
 	expReplay:  "replays the same Register (same client id, same body) on the same connection",
 	expReissue: "logs in again (any connection, any client id)",
+	expOneMore: "takes the frame behind the login reply as its next request's answer, finds it mismatched and sends nothing more on the connection",
 	expPingOK:  "accepts the answer: its next request goes on the same connection, same client id and session",
 }
 
@@ -78,9 +84,6 @@ type serverCase struct {
 	// the case does not say; surfaceError when any error will do but
 	// success will not (a login the client had to drop).
 	surface string
-	// afterLogin is written right behind the kit's good login reply: a
-	// frame nobody asked for.
-	afterLogin []byte
 }
 
 // expected says the case's expectation in words.
@@ -333,10 +336,11 @@ func ownServerCases(reg *registry) ([]serverCase, error) {
 			answer: answer{frame: good[:270], patchClient: true, closeAfter: true}, expect: expDrop},
 		{Name: "login-reply/closed-mid-header", Rule: "WIRE.md §5 frame", at: "login",
 			answer: answer{frame: good[:100], closeAfter: true}, expect: expDrop},
-		{Name: "login-reply/unsolicited-frame-after", Rule: rule7, at: "ping",
-			answer: answer{frame: pingReply(0), patchClient: true, patchRequest: true}, expect: expDrop},
-		{Name: "login-reply/duplicate-after", Rule: rule7, at: "ping",
-			answer: answer{frame: pingReply(0), patchClient: true, patchRequest: true}, expect: expDrop},
+		{Name: "login-reply/unsolicited-frame-after", Rule: rule7, at: "login",
+			answer: answer{frame: good, patchClient: true, then: withRequest(pingReply(codec.StatusUnauthenticated), 7)},
+			expect: expOneMore, session: ownSession},
+		{Name: "login-reply/duplicate-after", Rule: rule7, at: "login",
+			answer: answer{frame: good, patchClient: true, then: good}, expect: expOneMore, session: ownSession},
 		{Name: "ping-reply/other-request-number", Rule: rule7, at: "ping",
 			answer: answer{frame: withRequest(pingReply(0), 99), patchClient: true}, expect: expDrop},
 		{Name: "ping-reply/other-client-id", Rule: rule7, at: "ping",
@@ -355,10 +359,6 @@ func ownServerCases(reg *registry) ([]serverCase, error) {
 			answer: answer{frame: mustEviction(codec.NewIncompatibleProtocol(codec.Uint128{Lo: 1}, codec.Window{Min: codec.MustPack(9, 0, 0), Max: codec.MustPack(9, 1, 0)}))},
 			expect: expDrop, noRetryVersion: true, surface: "IncompatibleProtocolVersion"},
 	}
-	// The two unsolicited cases put a frame right behind the good login
-	// reply: a denial for request 7, and the login reply again.
-	defs[8].afterLogin = withRequest(pingReply(codec.StatusUnauthenticated), 7)
-	defs[9].afterLogin = good
 	for i := range defs {
 		if defs[i].at == "login" && defs[i].expect == expDrop && defs[i].surface == "" {
 			defs[i].surface = surfaceError

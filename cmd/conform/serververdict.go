@@ -88,6 +88,23 @@ var judges = map[expectKind]judgeFunc{
 	expReplay:  judgeReplay,
 	expReissue: judgeReissue,
 	expPingOK:  judgePingOK,
+	expOneMore: judgeOneMore,
+}
+
+// judgeOneMore allows the one request whose answer the unsolicited frame
+// takes the place of, and nothing after it.
+func judgeOneMore(_ *caseRun, after []event, next *event) (bool, string) {
+	if next == nil {
+		return true, lastEvent(after)
+	}
+	for i := range after {
+		if &after[i] == next {
+			if more := nextFrame(after[i+1:]); more != nil {
+				return false, "took the frame nobody asked for as an answer and sent on: " + more.note
+			}
+		}
+	}
+	return true, "sent " + next.note + ", then nothing more: " + lastEvent(after)
 }
 
 func judgeUse(cr *caseRun, after []event, next *event) (bool, string) {
