@@ -230,6 +230,17 @@ func (k *kitServer) serve(nc net.Conn) {
 	}
 }
 
+// maxConnsPerCase bounds the connections of one case: an SDK that
+// reconnects without end is refused past it (its login is answered as one
+// naming no case), so a run always ends.
+const maxConnsPerCase = 32
+
+// repeats reports whether every login of a case gets its scripted answer,
+// not only the first: a server that sends a bad frame or a refusal sends it
+// again to a client that retries, so that an SDK that reconnects on its own
+// still has to surface the failure. A transient result is answered once.
+func repeats(e expectKind) bool { return e == expDrop || e == expRefused }
+
 // maxEvents bounds what the kit records of one connection: a driver's case
 // takes a handful of frames, and a client that floods the kit is closed
 // rather than held in memory.
@@ -306,7 +317,7 @@ func (s *session) handle(frame []byte) bool {
 			return false
 		}
 		if !s.attach(name) {
-			return s.write(event{note: "login names no case: Eviction 9"}, answer{frame: mustEviction(codec.NewEviction(h.Client, codec.ReasonInvalidCredentials))}, &h, true)
+			return s.write(event{note: "login names no case (or its case has had " + uitoa(maxConnsPerCase) + " connections): Eviction 9"}, answer{frame: mustEviction(codec.NewEviction(h.Client, codec.ReasonInvalidCredentials))}, &h, true)
 		}
 	}
 	s.k.mu.Lock()
@@ -322,7 +333,7 @@ func (s *session) attach(name string) bool {
 	s.k.mu.Lock()
 	defer s.k.mu.Unlock()
 	cr, ok := s.k.cases[name]
-	if !ok {
+	if !ok || len(cr.conns) >= maxConnsPerCase {
 		return false
 	}
 	if cr.started.IsZero() {
@@ -344,8 +355,10 @@ func (s *session) respondLocked(h *codec.RequestHeader, frame []byte) (a answer,
 			return answer{frame: mustEviction(codec.NewEviction(h.Client, codec.ReasonInvalidCredentials))}, "no case: Eviction 9", true, false
 		}
 		cr.registers++
-		if cr.c.at == "login" && cr.registers == 1 {
-			cr.anchorReq = frame
+		if cr.c.at == "login" && (cr.registers == 1 || repeats(cr.c.expect)) {
+			if cr.anchorReq == nil {
+				cr.anchorReq = frame
+			}
 			if cr.c.expect == expUse || cr.c.expect == expOneMore {
 				c.bound = cr.c.session
 			}
@@ -382,8 +395,10 @@ func (s *session) respondLocked(h *codec.RequestHeader, frame []byte) (a answer,
 func (s *session) writeAnchored(e event, a answer, h *codec.RequestHeader, closeAfter, anchor bool) bool {
 	if anchor {
 		s.k.mu.Lock()
-		s.cr.anchorConn = s.c
-		s.cr.anchorAt = len(s.c.events)
+		if s.cr.anchorConn == nil { // the first scripted answer is the one judged
+			s.cr.anchorConn = s.c
+			s.cr.anchorAt = len(s.c.events)
+		}
 		s.k.mu.Unlock()
 	}
 	return s.write(e, a, h, closeAfter)

@@ -83,6 +83,29 @@ func TestServerModeToleratesMetadataRequests(t *testing.T) {
 	assert.Empty(t, failing(r))
 }
 
+// A client that reconnects and logs in again after a failed login gets the
+// same answer each time and passes every case, but the ones where it must
+// not: after a well-formed eviction 14 it retries with the same version.
+func TestServerModeCatchesRetryAfterIncompatible(t *testing.T) {
+	t.Parallel()
+	r := serveAndDrive(t, driver{reconnect: 2})
+	vs, reg := loadAll(t)
+	cases, err := serverCases(vs, reg)
+	require.NoError(t, err)
+	want := map[string]bool{}
+	for _, c := range cases {
+		if c.noRetryVersion {
+			want[c.ID] = true
+		}
+	}
+	got := failing(r)
+	for id := range want {
+		assert.Contains(t, got[id], "after eviction 14")
+	}
+	assert.Len(t, got, len(want), "%v", got)
+	assert.GreaterOrEqual(t, len(want), 5)
+}
+
 // A client that ignores request numbers takes a reply for another request
 // as its own: the kit reports exactly the cases that test that rule.
 func TestServerModeCatchesIgnoredRequestNumbers(t *testing.T) {
