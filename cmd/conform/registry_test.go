@@ -85,3 +85,39 @@ func registryHistory(t *testing.T) map[string][]byte {
 	}
 	return versions
 }
+
+// Every vector of a kind a client decodes is a server-mode case, every
+// lifecycle vector a client-mode case, each once.
+func TestEveryVectorIsACase(t *testing.T) {
+	vs, reg := loadAll(t)
+	server, err := serverCases(vs, reg)
+	require.NoError(t, err)
+	client, err := clientCases(vs, reg)
+	require.NoError(t, err)
+	count := func(ids []int) map[int]int {
+		m := map[int]int{}
+		for _, id := range ids {
+			if id != 0 {
+				m[id]++
+			}
+		}
+		return m
+	}
+	var sv, cv []int
+	for _, c := range server {
+		sv = append(sv, c.Vector)
+	}
+	for _, c := range client {
+		cv = append(cv, c.Vector)
+	}
+	inServer, inClient := count(sv), count(cv)
+	for _, kind := range []string{"login_reply_frame", "result_section", "login_reply", "eviction", "reply_header"} {
+		for _, v := range vs.kind(kind) {
+			assert.Equal(t, 1, inServer[v.ID], "%s vector %d", kind, v.ID)
+		}
+	}
+	for _, v := range vs.kind("lifecycle") {
+		assert.Equal(t, 1, inClient[v.ID], "lifecycle vector %d", v.ID)
+	}
+	assert.GreaterOrEqual(t, len(server), 100)
+}
