@@ -346,48 +346,70 @@ func (s *session) attach(name string) bool {
 	return true
 }
 
-// respondLocked decides the answer to a valid request.
+// respondLocked decides the answer to a valid request: the answer, a
+// note for the report, whether the connection closes after it, and whether
+// it is the case's scripted answer.
 func (s *session) respondLocked(h *codec.RequestHeader, frame []byte) (a answer, note string, closeAfter, anchor bool) {
-	cr, c := s.cr, s.conn()
+	c := s.conn()
 	switch h.Operation {
 	case codec.OperationRegister:
-		if cr == nil {
-			return answer{frame: mustEviction(codec.NewEviction(h.Client, codec.ReasonInvalidCredentials))}, "no case: Eviction 9", true, false
-		}
-		cr.registers++
-		if cr.c.at == "login" && (cr.registers == 1 || repeats(cr.c.expect)) {
-			if cr.anchorReq == nil {
-				cr.anchorReq = frame
-			}
-			if cr.c.expect == expUse || cr.c.expect == expOneMore {
-				c.bound = cr.c.session
-			}
-			return cr.c.answer, "the case's scripted answer", cr.c.answer.closeAfter, true
-		}
-		s.k.session++
-		c.bound = s.k.session
-		a = answer{frame: goodLoginReply(s.k.session), patchClient: true}
-		return a, "a good login reply", false, false
+		return s.respondLogin(h, frame)
 	case codec.OperationNonReplicated:
-		switch h.Code {
-		case codec.CodePing:
-			if cr != nil && cr.c.at == "ping" && !cr.pinged && c.bound != 0 {
-				cr.pinged = true
-				return cr.c.answer, "the case's scripted answer", cr.c.answer.closeAfter, true
-			}
-			return answer{frame: pingReply(0), patchClient: true, patchRequest: true}, "ping reply", false, false
-		case codec.CodeLoginUser, codec.CodeLoginWithPAT:
-			return answer{frame: mustEviction(codec.NewEviction(h.Client, codec.ReasonMalformedLogin))}, "legacy login: Eviction 15", true, false
-		}
-		if c.bound == 0 {
-			return answer{frame: pingReply(codec.StatusUnauthenticated), patchClient: true, patchRequest: true}, "denied before login (40)", false, false
-		}
+		return s.respondNonReplicated(h)
 	case codec.OperationLogout:
 		c.bound = 0
-		return answer{frame: pingReply(0), patchClient: true, patchRequest: true}, "logout reply", false, false
+		return echo(0), "logout reply", false, false
 	}
-	a = answer{frame: pingReply(codec.StatusInvalidCommand), patchClient: true, patchRequest: true}
-	return a, "denied (3)", false, false
+	return echo(codec.StatusInvalidCommand), "denied (3)", false, false
+}
+
+// echo is a reply of status, patched to answer its request.
+func echo(status codec.Status) answer {
+	return answer{frame: pingReply(status), patchClient: true, patchRequest: true}
+}
+
+// respondLogin answers a Register: the case's scripted answer (the first
+// login, or every one for a bad frame or a refusal), else a good login
+// reply with a fresh session.
+func (s *session) respondLogin(h *codec.RequestHeader, frame []byte) (answer, string, bool, bool) {
+	cr, c := s.cr, s.conn()
+	if cr == nil {
+		return answer{frame: mustEviction(codec.NewEviction(h.Client, codec.ReasonInvalidCredentials))}, "no case: Eviction 9", true, false
+	}
+	cr.registers++
+	if cr.c.at == "login" && (cr.registers == 1 || repeats(cr.c.expect)) {
+		if cr.anchorReq == nil {
+			cr.anchorReq = frame
+		}
+		if cr.c.expect == expUse || cr.c.expect == expOneMore {
+			c.bound = cr.c.session
+		}
+		return cr.c.answer, "the case's scripted answer", cr.c.answer.closeAfter, true
+	}
+	s.k.session++
+	c.bound = s.k.session
+	return answer{frame: goodLoginReply(s.k.session), patchClient: true}, "a good login reply", false, false
+}
+
+// respondNonReplicated answers pings (the case's scripted answer for the
+// first one after a good login), legacy logins, and denies the rest: 40
+// before login, 3 after (WIRE.md section 7, points 2 to 4 and 7).
+func (s *session) respondNonReplicated(h *codec.RequestHeader) (answer, string, bool, bool) {
+	cr, c := s.cr, s.conn()
+	switch h.Code {
+	case codec.CodePing:
+		if cr != nil && cr.c.at == "ping" && !cr.pinged && c.bound != 0 {
+			cr.pinged = true
+			return cr.c.answer, "the case's scripted answer", cr.c.answer.closeAfter, true
+		}
+		return echo(0), "ping reply", false, false
+	case codec.CodeLoginUser, codec.CodeLoginWithPAT:
+		return answer{frame: mustEviction(codec.NewEviction(h.Client, codec.ReasonMalformedLogin))}, "legacy login: Eviction 15", true, false
+	}
+	if c.bound == 0 {
+		return echo(codec.StatusUnauthenticated), "denied before login (40)", false, false
+	}
+	return echo(codec.StatusInvalidCommand), "denied (3)", false, false
 }
 
 // writeAnchored writes an answer and, for the case's scripted one, marks
