@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
-	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -25,32 +27,49 @@ func freePort(t *testing.T) string {
 	return addr
 }
 
-// The commands as an SDK author runs them: conform server, driven by
-// conform drive over a subset of cases, then conform client against
-// loginserver; each writes its three reports.
+// lineWriter hands each write (the commands print whole lines) to a
+// channel, so a test reads what a running command prints without a race.
+type lineWriter chan string
+
+func (w lineWriter) Write(p []byte) (int, error) {
+	w <- string(p)
+	return len(p), nil
+}
+
+// await returns the first submatch of re in the lines printed.
+func await(t *testing.T, lines lineWriter, re *regexp.Regexp) string {
+	t.Helper()
+	for {
+		select {
+		case l := <-lines:
+			if m := re.FindStringSubmatch(l); m != nil {
+				return m[1]
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no line matching %v", re)
+			return ""
+		}
+	}
+}
+
+// The commands as an SDK author runs them: conform server on free ports,
+// driven by conform drive over a subset of cases, then conform client
+// against loginserver; each writes its three reports.
 func TestCommandLine(t *testing.T) {
 	dir := t.TempDir()
-	addr, control := freePort(t), freePort(t)
-	var serverOut, driveOut bytes.Buffer
-	var wg sync.WaitGroup
-	var serverErr error
-	wg.Add(1)
+	lines := make(lineWriter, 16)
+	serverErr := make(chan error, 1)
 	go func() {
-		defer wg.Done()
-		serverErr = run(context.Background(), []string{"server", "-listen", addr, "-control", control, "-agent", "lifecycle", "-out", dir,
-			"-wait", "300ms", "-cases", "v423,v443,s5"}, &serverOut, &serverOut)
+		serverErr <- run(context.Background(), []string{"server", "-listen", "127.0.0.1:0", "-control", "127.0.0.1:0",
+			"-agent", "lifecycle", "-out", dir, "-wait", "300ms", "-cases", "v423,v443,s5"}, lines, io.Discard)
 	}()
-	require.Eventually(t, func() bool {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-		}
-		return err == nil
-	}, 5e9, 1e7)
+	addr := await(t, lines, regexp.MustCompile(`server mode on (\S+),`))
+	control := await(t, lines, regexp.MustCompile(`control endpoint http://(\S+) `))
+	var driveOut bytes.Buffer
 	require.NoError(t, run(context.Background(), []string{"drive", "-addr", addr, "-control", control, "-cases", "v423,v443,s5"}, &driveOut, &driveOut))
-	wg.Wait()
-	require.NoError(t, serverErr, serverOut.String())
-	assert.Contains(t, serverOut.String(), "3 pass, 0 fail, 0 not run")
+	summary := await(t, lines, regexp.MustCompile(`(\d+ pass, \d+ fail, \d+ not run)`))
+	require.NoError(t, <-serverErr)
+	assert.Equal(t, "3 pass, 0 fail, 0 not run", summary)
 
 	file := testAccountsFile(t)
 	ls := startLoginServer(t, file)
