@@ -46,10 +46,10 @@ func clientAccounts(t *testing.T, file string) *accounts {
 
 // startLoginServer builds cmd/loginserver and runs it on a free loopback
 // port with the test accounts and no login throttle.
-func startLoginServer(t *testing.T, file string) string {
+func startLoginServer(t *testing.T, file string, extra ...string) string {
 	t.Helper()
 	bin := loginServerBinary(t)
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-users-file", file, "-inactive", "carol", "-login-burst", "0")
+	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0", "-users-file", file, "-inactive", "carol", "-login-burst", "0"}, extra...)...)
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
@@ -109,11 +109,17 @@ func TestMain(m *testing.M) {
 
 // playAgainst runs client mode against addr.
 func playAgainst(t *testing.T, addr string, a *accounts, wait time.Duration) *Report {
+	return playWith(t, addr, a, wait, false)
+}
+
+// playWith is playAgainst, allowing evictions 1 and 13 the server's own id
+// when evictOwnID is set.
+func playWith(t *testing.T, addr string, a *accounts, wait time.Duration, evictOwnID bool) *Report {
 	t.Helper()
 	vs, reg := loadAll(t)
 	cases, err := clientCases(vs, reg)
 	require.NoError(t, err)
-	return runClient(clientOptions{Addr: addr, Agent: "server", Wait: wait, Stall: 100 * time.Millisecond,
+	return runClient(clientOptions{Addr: addr, Agent: "server", Wait: wait, Stall: 100 * time.Millisecond, EvictOwnID: evictOwnID,
 		Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Accounts: a, Cases: cases, Redact: &redactor{secrets: a.secrets()}})
 }
 
@@ -239,4 +245,39 @@ func TestClientModeCatchesAnsweredDrops(t *testing.T) {
 func TestClientModeCatchesOpenAfterEviction(t *testing.T) {
 	t.Parallel()
 	plantedServerBug(t, staysOpen, 100*time.Millisecond, func(_, evicted bool) bool { return evicted })
+}
+
+// loginserver -evict-own-id answers eviction 1 with its own id for the
+// connection, as the reference server does: the kit's -evict-own-id passes
+// it, and without the flag the kit reports exactly the cases with an
+// eviction 1.
+func TestClientModeEvictOwnID(t *testing.T) {
+	t.Parallel()
+	file := testAccountsFile(t)
+	addr := startLoginServer(t, file, "-evict-own-id")
+	a := clientAccounts(t, file)
+	assert.Empty(t, failing(playWith(t, addr, a, 2*time.Second, true)))
+
+	vs, reg := loadAll(t)
+	cases, err := clientCases(vs, reg)
+	require.NoError(t, err)
+	want := map[string]bool{}
+	for _, c := range cases {
+		srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Auth: a.auth()})
+		require.NoError(t, err)
+		conn := srv.NewConn()
+		for _, s := range c.steps {
+			for _, f := range s.frames {
+				if _, o, err := conn.Handle(rewriteCredentials(f, c.server, a), nil); err == nil && o.Reason == codec.ReasonNoSession {
+					want[c.ID] = true
+				}
+			}
+		}
+	}
+	got := failing(playWith(t, addr, a, 2*time.Second, false))
+	for id := range want {
+		assert.Contains(t, got[id], "client at 128")
+	}
+	assert.Len(t, got, len(want), "%v", got)
+	assert.Greater(t, len(want), 3)
 }
