@@ -150,3 +150,27 @@ soak: ## the attacks at full size against cmd/loginserver (loopback, not in CI):
 .PHONY: timing
 timing: ## StaticAuth timing: an unknown user and a wrong password take the same time against 1,000 users (medians, KS test at p < 0.001)
 	IGGYWIRE_TIMING=1 $(GO) test ./lifecycle -run '^TestAuthTiming$$' -count=1 -v
+
+.PHONY: conform
+# The kit against this project: server mode driven by lifecycle.Client
+# (conform drive), client mode against cmd/loginserver. Everything listens
+# on free loopback ports, read back from each program's first lines, so two
+# runs at once never meet. Binaries go to bin/, which git ignores; the
+# reports to CONFORMOUT.
+CONFORMOUT ?= bin/conform-reports
+conform: ## the conformance kit against this project: server mode driven by lifecycle.Client, client mode against cmd/loginserver; reports in CONFORMOUT
+	$(CMDGO) build -o $(abspath bin/conform) ./conform
+	$(CMDGO) build -o $(abspath bin/loginserver-conform) ./loginserver
+	@set -e; dir=$$(mktemp -d); pid=; kit=; \
+	trap 'for p in $$pid $$kit; do kill $$p 2>/dev/null || true; done; rm -rf "$$dir"' EXIT INT TERM; \
+	await() { for i in $$(seq 100); do v=$$(sed -n "$$2" "$$1"); if [ -n "$$v" ]; then echo "$$v"; return; fi; sleep 0.1; done; cat "$$1" >&2; exit 1; }; \
+	printf 'iggy:iggy\nbob:secret\ntok=iggy\nbobtok=bob\n' > "$$dir/users"; chmod 600 "$$dir/users"; \
+	bin/loginserver-conform -addr 127.0.0.1:0 -users-file "$$dir/users" -inactive bob -login-burst 0 2>"$$dir/log" & pid=$$!; \
+	ls=$$(await "$$dir/log" 's/.*msg=listening addr=\([^ ]*\).*/\1/p'); \
+	bin/conform server -listen 127.0.0.1:0 -control 127.0.0.1:0 -agent lifecycle.Client -out $(CONFORMOUT) > "$$dir/kit" & kit=$$!; \
+	addr=$$(await "$$dir/kit" 's/^conform: server mode on \([^,]*\),.*/\1/p'); \
+	ctl=$$(await "$$dir/kit" 's|^conform: control endpoint http://\([^ ]*\) .*|\1|p'); \
+	bin/conform drive -addr $$addr -control $$ctl; wait $$kit || status=$$?; kit=; cat "$$dir/kit"; \
+	bin/conform client -addr $$ls -users-file "$$dir/users" -inactive bob -agent loginserver -out $(CONFORMOUT) || status=$$?; \
+	bin/conform report -out $(CONFORMOUT) $(CONFORMOUT)/server-lifecycle.Client.json $(CONFORMOUT)/client-loginserver.json; \
+	exit $${status:-0}

@@ -1,0 +1,309 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"time"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
+)
+
+// clientOptions configure client mode.
+type clientOptions struct {
+	Addr       string
+	Agent      string
+	Wait       time.Duration // bounds every read of an answer, and the wait for a close
+	Stall      time.Duration
+	Window     codec.Window // the server's accept window
+	Version    string       // the server's version text; "" compares it by rule
+	Accounts   *accounts
+	EvictOwnID bool // evictions 1 and 13 may carry the server's own id
+	Cases      []clientCase
+	Redact     *redactor
+}
+
+// player runs client mode: each case on a connection of its own, with the
+// answers the lifecycle of WIRE.md section 7 gives for the server's
+// configuration as the expectation, compared field by field.
+type player struct {
+	opts     clientOptions
+	started  time.Time
+	sessions uint64            // the highest session the server handed out in the run
+	userIDs  map[uint32]uint32 // model user id -> the server's, for every login seen
+}
+
+// runClient plays every case and returns the report.
+func runClient(opts clientOptions) *Report {
+	p := &player{opts: opts, started: time.Now(), userIDs: map[uint32]uint32{}}
+	r := &Report{Tool: toolName, Mode: "client", Agent: opts.Agent, Target: opts.Addr, Started: p.started}
+	for _, c := range opts.Cases {
+		r.Cases = append(r.Cases, p.play(c))
+	}
+	r.finish()
+	return r
+}
+
+// caseRec is one case as it is played: its connection, the model server
+// connection the expectations come from, and the sessions seen.
+type caseRec struct {
+	p       *player
+	res     CaseResult
+	start   time.Time
+	nc      net.Conn
+	model   *lifecycle.Conn
+	mapping [][2]uint64 // model session -> the server's, in login order
+}
+
+// play runs one case.
+func (p *player) play(c clientCase) CaseResult {
+	rec := &caseRec{p: p, start: time.Now(), res: CaseResult{ID: c.ID, Vector: c.Vector, Name: c.Name, Rule: c.Rule,
+		Expected: "every answer as WIRE.md §7 gives it for the server's window and accounts, field by field (server-chosen fields by rule)"}}
+	srv, err := lifecycle.NewServer(lifecycle.Config{Window: p.opts.Window, Version: p.opts.Version, Auth: p.opts.Accounts.auth()})
+	if err == nil {
+		rec.model = srv.NewConn()
+		rec.nc, err = net.DialTimeout("tcp", p.opts.Addr, p.opts.Wait)
+	}
+	if err != nil {
+		rec.res.Verdict, rec.res.Observed = verdictNotRun, "could not start: "+err.Error()
+		return rec.res
+	}
+	defer rec.nc.Close()
+	if c.overCap {
+		rec.overCap(c.steps[0].frames[0])
+		return rec.res
+	}
+	for i, s := range c.steps {
+		if bad := rec.step(c, s); bad != "" {
+			rec.res.Verdict, rec.res.Observed = verdictFail, fmt.Sprintf("step %d: %s", i+1, bad)
+			return rec.res
+		}
+	}
+	rec.res.Verdict, rec.res.Observed = verdictPass, fmt.Sprintf("%d steps answered as expected", len(c.steps))
+	return rec.res
+}
+
+// log records a frame or an event.
+func (r *caseRec) log(dir string, frame []byte, note string) {
+	f := Frame{Conn: 1, Dir: dir, AtMS: float64(time.Since(r.start)) / float64(time.Millisecond), Note: note}
+	if frame != nil {
+		f.Hex = r.p.opts.Redact.hex(frame)
+	}
+	r.res.Frames = append(r.res.Frames, f)
+}
+
+// step writes one step's frames and checks every answer.
+func (r *caseRec) step(c clientCase, s clientStep) string {
+	var wire, expected [][]byte
+	var outcomes []string
+	for _, f := range s.frames {
+		in := rewriteCredentials(f, c.server, r.p.opts.Accounts)
+		want, o, err := r.model.Handle(in, nil)
+		expected = append(expected, want)
+		outcomes = append(outcomes, outcome(o, err))
+		wire = append(wire, r.mapSession(in))
+	}
+	for k, w := range wire {
+		r.log(dirClient, w, "step frame "+describeFrame(w))
+		if err := r.write(w, s); err != nil && outcomes[k] != "closed" {
+			return "write: " + err.Error()
+		}
+	}
+	if s.halfClose {
+		if tc, ok := r.nc.(*net.TCPConn); ok {
+			_ = tc.CloseWrite()
+		}
+	}
+	for k := range wire {
+		if bad := r.expect(wire[k], expected[k], outcomes[k]); bad != "" {
+			return bad
+		}
+	}
+	return ""
+}
+
+// outcome names what the model did with a frame: "answer", "dropped" or
+// "closed" (no answer, the connection ends).
+func outcome(o *lifecycle.Outcome, err error) string {
+	switch {
+	case errors.Is(err, lifecycle.ErrDropped):
+		return "dropped"
+	case err != nil:
+		return "closed"
+	case o.Answer == lifecycle.AnswerEviction:
+		return "evicted"
+	}
+	return "answer"
+}
+
+// write sends one frame as the step says.
+func (r *caseRec) write(f []byte, s clientStep) error {
+	_ = r.nc.SetWriteDeadline(time.Now().Add(r.p.opts.Wait + r.p.opts.Stall))
+	if s.stall && len(f) > codec.HeaderSize {
+		if _, err := r.nc.Write(f[:codec.HeaderSize]); err != nil {
+			return err
+		}
+		time.Sleep(r.p.opts.Stall)
+		f = f[codec.HeaderSize:]
+	}
+	step := len(f)
+	if s.chunk > 0 {
+		step = s.chunk
+	}
+	for len(f) > 0 {
+		n := min(step, len(f))
+		if _, err := r.nc.Write(f[:n]); err != nil {
+			return err
+		}
+		f = f[n:]
+	}
+	return nil
+}
+
+// expect reads what the server did with one frame and compares it.
+func (r *caseRec) expect(sent, want []byte, what string) string {
+	switch what {
+	case "dropped":
+		return r.probe()
+	case "closed":
+		return r.closed("no answer and the connection closed")
+	}
+	got, err := r.read()
+	if err != nil {
+		return "want an answer (" + describeFrame(want) + "), got " + err.Error()
+	}
+	r.log(dirKit, got, "answer "+describeFrame(got))
+	if bad := r.compare(sent, want, got); bad != "" {
+		return bad
+	}
+	if what == "evicted" {
+		return r.closed("the connection closed after the eviction")
+	}
+	return ""
+}
+
+// read reads one frame within the wait.
+func (r *caseRec) read() ([]byte, error) {
+	_ = r.nc.SetReadDeadline(time.Now().Add(r.p.opts.Wait))
+	// No lifecycle answer comes near padLimit: a larger frame is wrong
+	// anyway, and the kit need not hold it.
+	return codec.ReadFrame(r.nc, nil, padLimit)
+}
+
+// closed checks that the server closes without a further frame.
+func (r *caseRec) closed(want string) string {
+	got, err := r.read()
+	var ne net.Error
+	switch {
+	case err == nil:
+		r.log(dirKit, got, "answer "+describeFrame(got))
+		return "want " + want + ", got a frame: " + describeFrame(got)
+	case errors.As(err, &ne) && ne.Timeout():
+		r.log(dirEvent, nil, "still open after "+r.p.opts.Wait.String())
+		return "want " + want + ", the connection stayed open for " + r.p.opts.Wait.String()
+	}
+	r.log(dirEvent, nil, "server closed the connection")
+	return ""
+}
+
+// probe learns that a frame was dropped: a ping sent after it must be
+// answered by the next frame, with nothing before it.
+func (r *caseRec) probe() string {
+	f := ping(probeClient, probeRequest, 0)
+	r.log(dirClient, f, "probe ping (the frame before must be dropped)")
+	if _, err := r.nc.Write(f); err != nil {
+		return "the frame must be dropped with the connection open; the probe ping could not be written: " + err.Error()
+	}
+	got, err := r.read()
+	if err != nil {
+		return "the frame must be dropped with the connection open; the probe ping got " + err.Error()
+	}
+	r.log(dirKit, got, "answer "+describeFrame(got))
+	if len(got) < codec.HeaderSize || got[60] != byte(codec.CommandReply) || binary.LittleEndian.Uint64(got[200:]) != probeRequest {
+		return "the frame must be dropped; the next frame is not the probe's reply: " + describeFrame(got)
+	}
+	return ""
+}
+
+// overCap checks a header claiming 64 MiB: Eviction 6 with the request's
+// client id then a close, or a close without an answer.
+func (r *caseRec) overCap(f []byte) {
+	r.log(dirClient, f, "a valid ping header claiming "+fmt.Sprint(codec.MaxFrameSize)+" bytes; no body follows")
+	_, _ = r.nc.Write(f)
+	r.res.Verdict = verdictFail
+	got, err := r.read()
+	switch {
+	case err == nil:
+		r.log(dirKit, got, "answer "+describeFrame(got))
+		e, derr := codec.DecodeEviction(got)
+		if derr != nil || e.Reason != codec.ReasonInvalidRequestBodySize || e.Client != hostileClient {
+			r.res.Observed = "want Eviction 6 to the request's client id, or a close; got " + describeFrame(got)
+			return
+		}
+		if bad := r.closed("the connection closed after the eviction"); bad != "" {
+			r.res.Observed = bad
+			return
+		}
+		r.res.Observed = "Eviction 6, then closed"
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || isReset(err):
+		r.log(dirEvent, nil, "server closed the connection")
+		r.res.Observed = "closed without an answer"
+	default:
+		r.log(dirEvent, nil, err.Error())
+		r.res.Observed = "want Eviction 6 or a close; got " + err.Error()
+		return
+	}
+	r.res.Verdict = verdictPass
+}
+
+func isReset(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && !op.Timeout()
+}
+
+// mapSession puts the server's session in a request frame that carries
+// one of the model's.
+func (r *caseRec) mapSession(in []byte) []byte {
+	if len(in) < codec.HeaderSize || in[60] != byte(codec.CommandRequest) || len(r.mapping) == 0 {
+		return in
+	}
+	m := binary.LittleEndian.Uint64(in[184:])
+	if m == 0 {
+		return in
+	}
+	out := bytes.Clone(in)
+	last := r.mapping[len(r.mapping)-1]
+	a := last[1] + m - last[0]
+	for _, pair := range r.mapping {
+		if pair[0] == m {
+			a = pair[1]
+		}
+	}
+	binary.LittleEndian.PutUint64(out[184:], a)
+	return out
+}
+
+// describeFrame says what a frame is in a few words.
+func describeFrame(f []byte) string {
+	if len(f) < codec.HeaderSize {
+		return fmt.Sprintf("%d bytes (less than a header)", len(f))
+	}
+	size := binary.LittleEndian.Uint32(f[48:])
+	switch codec.Command(f[60]) {
+	case codec.CommandRequest:
+		var h codec.RequestHeader
+		if h.Decode(f) == nil {
+			return describeRequest(&h)
+		}
+		return fmt.Sprintf("invalid Request (size %d)", size)
+	case codec.CommandReply:
+		return fmt.Sprintf("Reply operation %d request %d status %d size %d", f[208], binary.LittleEndian.Uint64(f[200:]), binary.LittleEndian.Uint32(f[216:]), size)
+	case codec.CommandEviction:
+		return fmt.Sprintf("Eviction reason %d (%s)", f[255], codec.EvictionReason(f[255]))
+	}
+	return fmt.Sprintf("command %d size %d", f[60], size)
+}

@@ -1,0 +1,283 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
+)
+
+// testAccounts are the server's accounts in the client-mode tests: other
+// names and secrets than the vectors', so the kit's mapping is exercised.
+const testAccounts = "alice:al1ce-pw\ncarol:car0l-pw\ntok-alice-1=alice\ntok-carol-2=carol\n"
+
+// testSecrets are the secrets of testAccounts, which no report may show.
+var testSecrets = []string{"al1ce-pw", "car0l-pw", "tok-alice-1", "tok-carol-2"}
+
+func testAccountsFile(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "users")
+	require.NoError(t, os.WriteFile(p, []byte(testAccounts), 0o600))
+	return p
+}
+
+func clientAccounts(t *testing.T, file string) *accounts {
+	t.Helper()
+	var a accounts
+	require.NoError(t, a.fromFile(file))
+	require.NoError(t, a.markInactive([]string{"carol"}))
+	return &a
+}
+
+// startLoginServer builds cmd/loginserver and runs it on a free loopback
+// port with the test accounts and no login throttle.
+func startLoginServer(t *testing.T, file string, extra ...string) string {
+	t.Helper()
+	bin := loginServerBinary(t)
+	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0", "-users-file", file, "-inactive", "carol", "-login-burst", "0"}, extra...)...)
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+	})
+	addr := make(chan string, 1)
+	go func() {
+		re := regexp.MustCompile(`msg=listening addr=(\S+)`)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				addr <- m[1]
+			}
+		}
+	}()
+	select {
+	case a := <-addr:
+		return a
+	case <-time.After(20 * time.Second):
+		t.Fatal("loginserver did not start")
+	}
+	return ""
+}
+
+// The loginserver binary, built once for the package's tests.
+var (
+	buildOnce sync.Once
+	binDir    string
+	buildErr  error
+)
+
+func loginServerBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		if binDir, buildErr = os.MkdirTemp("", "conform-test"); buildErr != nil {
+			return
+		}
+		build := exec.Command("go", "build", "-o", filepath.Join(binDir, "loginserver"), "./loginserver")
+		build.Dir = ".."
+		if out, err := build.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("%v: %s", err, out)
+		}
+	})
+	require.NoError(t, buildErr)
+	return filepath.Join(binDir, "loginserver")
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		_ = os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// playAgainst runs client mode against addr.
+func playAgainst(t *testing.T, addr string, a *accounts, wait time.Duration) *Report {
+	return playWith(t, addr, a, wait, false)
+}
+
+// playWith is playAgainst, allowing evictions 1 and 13 the server's own id
+// when evictOwnID is set.
+func playWith(t *testing.T, addr string, a *accounts, wait time.Duration, evictOwnID bool) *Report {
+	t.Helper()
+	vs, reg := loadAll(t)
+	cases, err := clientCases(vs, reg)
+	require.NoError(t, err)
+	return runClient(clientOptions{Addr: addr, Agent: "server", Wait: wait, Stall: 100 * time.Millisecond, EvictOwnID: evictOwnID,
+		Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Accounts: a, Cases: cases, Redact: &redactor{secrets: a.secrets()}})
+}
+
+func TestClientModeLoginServerPasses(t *testing.T) {
+	file := testAccountsFile(t)
+	addr := startLoginServer(t, file)
+	r := playAgainst(t, addr, clientAccounts(t, file), 2*time.Second)
+	assert.Empty(t, failing(r))
+	vs, _ := loadAll(t)
+	assert.Greater(t, len(r.Cases), len(vs.kind("lifecycle")))
+	t.Logf("client mode: %d cases, %d pass, in %.1fs", len(r.Cases), r.Summary.Pass, r.Duration)
+	b, err := json.Marshal(r)
+	require.NoError(t, err)
+	for _, s := range testSecrets {
+		assert.NotContains(t, string(b), s)
+		assert.NotContains(t, string(b), hexOf(s))
+	}
+}
+
+func hexOf(s string) string {
+	const digits = "0123456789abcdef"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteByte(digits[s[i]>>4])
+		b.WriteByte(digits[s[i]&15])
+	}
+	return b.String()
+}
+
+// Bugs a forgetfulServer plants.
+const (
+	answersDrops = iota // forgets lifecycle rule 8: answers a frame it must drop
+	staysOpen           // forgets lifecycle rule 1: keeps the connection after an eviction
+)
+
+// forgetfulServer is the lifecycle on TCP with one rule forgotten.
+func forgetfulServer(t *testing.T, a *accounts, bug int) string {
+	t.Helper()
+	srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Auth: a.auth()})
+	require.NoError(t, err)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			nc, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer nc.Close()
+				conn := srv.NewConn()
+				for {
+					frame, err := codec.ReadFrame(nc, nil, 1<<20)
+					if err != nil {
+						return
+					}
+					out, _, err := conn.Handle(frame, nil)
+					if bug == answersDrops && errors.Is(err, lifecycle.ErrDropped) {
+						out = pingReply(codec.StatusInvalidCommand)
+					}
+					if _, werr := nc.Write(out); werr != nil || conn.Closed() && bug != staysOpen {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// expectedOutcomes runs a case's frames through the model the kit
+// expects with, and says whether one is dropped and one evicts.
+func expectedOutcomes(t *testing.T, c clientCase, a *accounts) (dropped, evicted bool) {
+	t.Helper()
+	srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Auth: a.auth()})
+	require.NoError(t, err)
+	conn := srv.NewConn()
+	for _, s := range c.steps {
+		for _, f := range s.frames {
+			_, o, err := conn.Handle(rewriteCredentials(f, c.server, a), nil)
+			switch outcome(o, err) {
+			case "dropped":
+				dropped = true
+			case "evicted":
+				evicted = true
+			}
+		}
+	}
+	return dropped, evicted
+}
+
+// plantedServerBug runs client mode against a forgetful server and checks
+// that exactly the cases the forgotten rule decides fail.
+func plantedServerBug(t *testing.T, bug int, wait time.Duration, decides func(dropped, evicted bool) bool) {
+	t.Helper()
+	a := clientAccounts(t, testAccountsFile(t))
+	r := playAgainst(t, forgetfulServer(t, a, bug), a, wait)
+	vs, reg := loadAll(t)
+	cases, err := clientCases(vs, reg)
+	require.NoError(t, err)
+	want := map[string]bool{}
+	for _, c := range cases {
+		if c.overCap {
+			continue
+		}
+		if decides(expectedOutcomes(t, c, a)) {
+			want[c.ID] = true
+		}
+	}
+	got := failing(r)
+	for id := range want {
+		assert.Contains(t, got, id)
+	}
+	assert.Len(t, got, len(want), "%v", got)
+	assert.Greater(t, len(want), 10)
+}
+
+func TestClientModeCatchesAnsweredDrops(t *testing.T) {
+	plantedServerBug(t, answersDrops, 2*time.Second, func(dropped, _ bool) bool { return dropped })
+}
+
+func TestClientModeCatchesOpenAfterEviction(t *testing.T) {
+	t.Parallel()
+	plantedServerBug(t, staysOpen, 100*time.Millisecond, func(_, evicted bool) bool { return evicted })
+}
+
+// loginserver -evict-own-id answers eviction 1 with its own id for the
+// connection, as the reference server does: the kit's -evict-own-id passes
+// it, and without the flag the kit reports exactly the cases with an
+// eviction 1.
+func TestClientModeEvictOwnID(t *testing.T) {
+	t.Parallel()
+	file := testAccountsFile(t)
+	addr := startLoginServer(t, file, "-evict-own-id")
+	a := clientAccounts(t, file)
+	assert.Empty(t, failing(playWith(t, addr, a, 2*time.Second, true)))
+
+	vs, reg := loadAll(t)
+	cases, err := clientCases(vs, reg)
+	require.NoError(t, err)
+	want := map[string]bool{}
+	for _, c := range cases {
+		srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Auth: a.auth()})
+		require.NoError(t, err)
+		conn := srv.NewConn()
+		for _, s := range c.steps {
+			for _, f := range s.frames {
+				if _, o, err := conn.Handle(rewriteCredentials(f, c.server, a), nil); err == nil && o.Reason == codec.ReasonNoSession {
+					want[c.ID] = true
+				}
+			}
+		}
+	}
+	got := failing(playWith(t, addr, a, 2*time.Second, false))
+	for id := range want {
+		assert.Contains(t, got[id], "client at 128")
+	}
+	assert.Len(t, got, len(want), "%v", got)
+	assert.Greater(t, len(want), 3)
+}

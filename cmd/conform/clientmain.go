@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/iggywire/iggywire/codec"
+)
+
+func cmdClient(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("conform client", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c common
+	c.register(fs, "server")
+	addr := fs.String("addr", "127.0.0.1:8090", "the server under test, `HOST:PORT`")
+	usersFile := fs.String("users-file", "", "the server's users (NAME:PASSWORD) and tokens (TOKEN=NAME), one a line, as loginserver reads them")
+	var users, tokens secretList
+	var inactive listFlag
+	fs.Var(&users, "user", "a user of the server `NAME:PASSWORD` (repeatable; visible in the process list: prefer -users-file)")
+	fs.Var(&tokens, "token", "a personal access token of the server `TOKEN=NAME` (repeatable)")
+	fs.Var(&inactive, "inactive", "user `NAME` is inactive on the server (repeatable)")
+	protocol := fs.String("protocol", "0.11.0", "the server's protocol version `X.Y.Z`; its window is the default one")
+	window := fs.String("window", "", "the server's accept window `MIN..MAX`, instead of -protocol's default one")
+	version := fs.String("server-version", "", "the server version text its login replies must carry (default: any UTF-8 of 1..255 bytes)")
+	evictOwnID := fs.Bool("evict-own-id", false, "allow evictions 1 and 13 to carry the server's own id, as the reference server does")
+	stall := fs.Duration("stall", 300*time.Millisecond, "how long a stalled frame waits (keep it under the server's read timeout)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var a accounts
+	if *usersFile != "" {
+		if err := a.fromFile(*usersFile); err != nil {
+			return err
+		}
+	}
+	for i, s := range append(append([]string{}, users...), tokens...) {
+		if err := a.add(s); err != nil {
+			return fmt.Errorf("-user/-token #%d: %w", i+1, err)
+		}
+	}
+	if err := a.markInactive(inactive); err != nil {
+		return err
+	}
+	if _, ok := a.user(false); !ok {
+		return errors.New("no active user: give -users-file or -user NAME:PASSWORD")
+	}
+	w, err := parseWindow(*protocol, *window)
+	if err != nil {
+		return err
+	}
+	vs, reg, err := c.load()
+	if err != nil {
+		return err
+	}
+	all, err := clientCases(vs, reg)
+	if err != nil {
+		return err
+	}
+	var cases []clientCase
+	for _, cc := range all {
+		if c.selected(cc.ID) {
+			cases = append(cases, cc)
+		}
+	}
+	fmt.Fprintf(stdout, "conform: client mode against %s (window %s), %d cases\n", *addr, w, len(cases))
+	r := runClient(clientOptions{Addr: *addr, Agent: c.agent, Wait: c.wait, Stall: *stall, Window: w, Version: *version,
+		Accounts: &a, EvictOwnID: *evictOwnID, Cases: cases, Redact: &redactor{secrets: a.secrets()}})
+	return finishRun(r, c.out, stdout)
+}
+
+// parseWindow reads -window MIN..MAX, or the default window of -protocol.
+func parseWindow(protocol, window string) (codec.Window, error) {
+	if window == "" {
+		v, err := codec.ParseVersion(protocol)
+		if err != nil {
+			return codec.Window{}, fmt.Errorf("-protocol: %w", err)
+		}
+		return codec.DefaultWindow(v), nil
+	}
+	lo, hi, ok := strings.Cut(window, "..")
+	min, err1 := codec.ParseVersion(lo)
+	max, err2 := codec.ParseVersion(hi)
+	w := codec.Window{Min: min, Max: max}
+	if !ok || err1 != nil || err2 != nil || !w.Valid() {
+		return codec.Window{}, fmt.Errorf("-window: want MIN..MAX with 1 <= MIN <= MAX, got %q", window)
+	}
+	return w, nil
+}

@@ -1,0 +1,230 @@
+package main
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
+)
+
+// driverPassword is the password a driver logs in with; the kit accepts
+// any, and hides it in reports like every other.
+const driverPassword = "conform"
+
+// maxLoginTries bounds a driver's logins in one case: the first, then a
+// retry after each transient result (57 or 58).
+const maxLoginTries = 3
+
+// driver runs the per-case script an SDK's driver runs, with this
+// project's lifecycle.Client over TCP: connect, log in as the case id
+// (again after a transient result), and once logged in ping twice; stop at
+// the first error that closes the client.
+type driver struct {
+	Addr    string
+	Timeout time.Duration // bounds every dial and read
+	// Control is the kit's control endpoint, to which the driver reports
+	// what its first login surfaced; "" reports nothing.
+	Control string
+	// reconnect is how many times the driver logs in again, on a new
+	// connection, after a login that failed, as an SDK that reconnects on
+	// its own does.
+	reconnect int
+	// metadata makes the driver behave as real SDKs do: a
+	// GetClusterMetadata request (code 12) before the login and after it,
+	// each denied and carried on from (WIRE.md section 7, points 4 and 7).
+	metadata bool
+	// ignoreRequest plants a bug: every reply is taken as answering the
+	// request outstanding, whatever request number it carries.
+	ignoreRequest bool
+	// mismatchOK plants another: a login whose reply the client dropped as
+	// a mismatch is reported as successful.
+	mismatchOK bool
+	// laxEvictions plants another: any frame with command 13 is taken as
+	// an eviction, unvalidated, its reason byte mapped to a code (an
+	// unknown one to 40).
+	laxEvictions bool
+}
+
+// run drives one case and reports what its first login surfaced.
+func (d driver) run(id string) error {
+	surfaced, err := d.script(id)
+	// A reconnecting SDK tries again on a new connection after a failed
+	// login, and its caller sees the last try's outcome.
+	for range d.reconnect {
+		if err == nil || surfaced == "0" {
+			break
+		}
+		surfaced, err = d.script(id)
+	}
+	if d.Control != "" {
+		resp, perr := http.Post("http://"+d.Control+"/result?case="+url.QueryEscape(id)+"&surfaced="+url.QueryEscape(surfaced), "text/plain", nil)
+		if perr == nil {
+			resp.Body.Close()
+		}
+	}
+	return err
+}
+
+// script is the per-case script; it returns what the first login
+// surfaced.
+func (d driver) script(id string) (surfaced string, err error) {
+	nc, err := net.DialTimeout("tcp", d.Addr, d.Timeout)
+	if err != nil {
+		return "closed", err
+	}
+	defer nc.Close()
+	cl, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "iggywire-go", SDKVersion: "0.1.0"})
+	if err != nil {
+		return "error", err
+	}
+	password := codec.NewSecret([]byte(driverPassword))
+	if err := d.askMetadata(nc, cl); err != nil {
+		return "closed", err
+	}
+	for try := 0; ; try++ {
+		req, err := cl.Login(nil, []byte(id), password)
+		if err != nil {
+			return surfaced, err
+		}
+		_, err = d.exchange(nc, cl, req)
+		if try == 0 {
+			surfaced = surface(err)
+			if d.mismatchOK && errors.Is(err, lifecycle.ErrMismatch) {
+				surfaced = "0"
+			}
+		}
+		var transient *lifecycle.TransientError
+		if errors.As(err, &transient) && try+1 < maxLoginTries {
+			continue
+		}
+		if err != nil {
+			return surfaced, err
+		}
+		break
+	}
+	if err := d.askMetadata(nc, cl); err != nil {
+		return surfaced, err
+	}
+	for range 2 {
+		req, err := cl.Ping(nil)
+		if err != nil {
+			return surfaced, err
+		}
+		if _, err := d.exchange(nc, cl, req); err != nil && cl.Closed() {
+			return surfaced, err
+		}
+	}
+	return surfaced, nil
+}
+
+// askMetadata sends GetClusterMetadata when the driver does, and carries
+// on from a denial; only a failure that closes the client ends the case.
+func (d driver) askMetadata(nc net.Conn, cl *lifecycle.Client) error {
+	if !d.metadata {
+		return nil
+	}
+	req, err := cl.Request(nil, codec.CodeGetClusterMetadata, nil)
+	if err != nil {
+		return err
+	}
+	if _, err := d.exchange(nc, cl, req); err != nil && cl.Closed() {
+		return err
+	}
+	return nil
+}
+
+// surface names what a login's error surfaces, as WIRE.md section 8 names
+// it: "0" for success, a status code, IncompatibleProtocolVersion, or what
+// went wrong underneath.
+func surface(err error) string {
+	var transient *lifecycle.TransientError
+	var incompatible *codec.IncompatibleProtocolError
+	var iggy *codec.IggyError
+	switch {
+	case err == nil:
+		return "0"
+	case errors.As(err, &transient):
+		return strconv.Itoa(int(transient.Code))
+	case errors.As(err, &incompatible):
+		return "IncompatibleProtocolVersion"
+	case errors.As(err, &iggy):
+		return strconv.Itoa(int(iggy.Status))
+	case errors.Is(err, lifecycle.ErrMalformed), errors.Is(err, codec.ErrSize):
+		return strconv.Itoa(int(codec.StatusInvalidCommand))
+	case errors.Is(err, lifecycle.ErrMismatch):
+		return "mismatch"
+	}
+	var lax *laxError
+	if errors.As(err, &lax) {
+		return lax.code
+	}
+	return "closed"
+}
+
+// laxReason is the planted bug's mapping of a reason byte.
+func laxReason(reason byte) string {
+	switch reason {
+	case 2, 3, 4, 5, 6:
+		return "3"
+	case 9:
+		return "42"
+	case 10:
+		return "53"
+	case 13:
+		return "30"
+	case 14:
+		return "IncompatibleProtocolVersion"
+	case 15:
+		return "4"
+	}
+	return "40"
+}
+
+// laxError is what the lax client returns for an eviction.
+type laxError struct{ code string }
+
+func (e *laxError) Error() string { return "evicted: " + e.code }
+
+// exchange writes req and reads the frame that answers it.
+func (d driver) exchange(nc net.Conn, cl *lifecycle.Client, req []byte) (lifecycle.Response, error) {
+	_ = nc.SetDeadline(time.Now().Add(d.Timeout))
+	if _, err := nc.Write(req); err != nil {
+		return lifecycle.Response{}, err
+	}
+	frame, err := codec.ReadFrame(nc, nil, codec.MaxFrameSize)
+	if err != nil {
+		return lifecycle.Response{}, err
+	}
+	if d.laxEvictions && len(frame) >= codec.HeaderSize && frame[60] == byte(codec.CommandEviction) {
+		return lifecycle.Response{}, &laxError{laxReason(frame[255])}
+	}
+	if d.ignoreRequest && len(frame) >= codec.HeaderSize && frame[60] == byte(codec.CommandReply) {
+		copy(frame[200:208], req[168:176])
+	}
+	return cl.Receive(frame)
+}
+
+// finish tells the kit the run is over, for a run of fewer cases than the
+// kit serves.
+func (d driver) finish() error {
+	nc, err := net.DialTimeout("tcp", d.Addr, d.Timeout)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	cl, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "iggywire-go", SDKVersion: "0.1.0"})
+	if err != nil {
+		return err
+	}
+	req, err := cl.Login(nil, []byte(finishName), codec.NewSecret([]byte(driverPassword)))
+	if err != nil {
+		return err
+	}
+	_, err = nc.Write(req)
+	return err
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// freePort returns a loopback address nobody listens on.
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	return addr
+}
+
+// lineWriter hands each write (the commands print whole lines) to a
+// channel, so a test reads what a running command prints without a race.
+type lineWriter chan string
+
+func (w lineWriter) Write(p []byte) (int, error) {
+	w <- string(p)
+	return len(p), nil
+}
+
+// await returns the first submatch of re in the lines printed.
+func await(t *testing.T, lines lineWriter, re *regexp.Regexp) string {
+	t.Helper()
+	for {
+		select {
+		case l := <-lines:
+			if m := re.FindStringSubmatch(l); m != nil {
+				return m[1]
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no line matching %v", re)
+			return ""
+		}
+	}
+}
+
+// The commands as an SDK author runs them: conform server on free ports,
+// driven by conform drive over a subset of cases, then conform client
+// against loginserver; each writes its three reports.
+func TestCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	lines := make(lineWriter, 16)
+	serverErr := make(chan error, 1)
+	go func() {
+		serverErr <- run(context.Background(), []string{"server", "-listen", "127.0.0.1:0", "-control", "127.0.0.1:0",
+			"-agent", "lifecycle", "-out", dir, "-wait", "300ms", "-cases", "v423,v443,s5"}, lines, io.Discard)
+	}()
+	addr := await(t, lines, regexp.MustCompile(`server mode on (\S+),`))
+	control := await(t, lines, regexp.MustCompile(`control endpoint http://(\S+) `))
+	var driveOut bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"drive", "-addr", addr, "-control", control, "-cases", "v423,v443,s5"}, &driveOut, &driveOut))
+	summary := await(t, lines, regexp.MustCompile(`(\d+ pass, \d+ fail, \d+ not run)`))
+	require.NoError(t, <-serverErr)
+	assert.Equal(t, "3 pass, 0 fail, 0 not run", summary)
+
+	file := testAccountsFile(t)
+	ls := startLoginServer(t, file)
+	var clientOut bytes.Buffer
+	err := run(context.Background(), []string{"client", "-addr", ls, "-users-file", file, "-inactive", "carol",
+		"-agent", "loginserver", "-out", dir}, &clientOut, &clientOut)
+	require.NoError(t, err, clientOut.String())
+	for _, f := range []string{"server-lifecycle", "client-loginserver"} {
+		for _, ext := range []string{".json", ".md", ".html"} {
+			_, err := os.Stat(filepath.Join(dir, f+ext))
+			assert.NoError(t, err)
+		}
+	}
+}
+
+// A failing case makes the exit status 1; a server not running leaves
+// every case not run, which fails too.
+func TestCommandLineFails(t *testing.T) {
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"client", "-addr", freePort(t), "-user", "u:pw-xyz", "-out", t.TempDir(), "-cases", "v456"}, &out, &out)
+	assert.True(t, errors.Is(err, errFailed), "%v", err)
+	assert.Contains(t, out.String(), "0 pass, 0 fail, 1 not run")
+	assert.NotContains(t, out.String(), "pw-xyz")
+}
+
+// Flag errors never quote a value that may be a secret.
+func TestSecretFlagsNotPrinted(t *testing.T) {
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"client", "-user", "no-colon-s3cret"}, &out, &out)
+	require.Error(t, err)
+	assert.NotContains(t, err.Error()+out.String(), "s3cret")
+	var a accounts
+	require.NoError(t, a.add("bob:pw-secret"))
+	assert.NotContains(t, strings.Join([]string{a.users[0].Password.String()}, ""), "pw-secret")
+}
+
+func TestAccountsRefuseOverlongFields(t *testing.T) {
+	var a accounts
+	long := strings.Repeat("x", 256)
+	for _, s := range []string{long + ":pw", "u:" + long, long + "=u", "tok=" + long} {
+		err := a.add(s)
+		require.Error(t, err)
+		assert.NotContains(t, err.Error(), long)
+	}
+	assert.Empty(t, a.users)
+	assert.Empty(t, a.tokens)
+}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func sampleReport(agent, verdict string) *Report {
+	r := &Report{Tool: toolName, Mode: "server", Agent: agent, Started: time.Now(), Cases: []CaseResult{
+		{ID: "v423", Vector: 423, Name: "login-reply-frame/golden", Rule: "WIRE.md §4", Expected: "e", Verdict: verdictPass, Observed: "o",
+			Frames: []Frame{{Conn: 1, Dir: dirKit, Hex: "00ff", Note: "the case's scripted answer"}}},
+		{ID: "s5", Name: "login-reply/other-request-number", Rule: "WIRE.md §7", Expected: "e", Verdict: verdict, Observed: "used it <b>"},
+	}}
+	r.finish()
+	return r
+}
+
+func TestReportsSideBySide(t *testing.T) {
+	dir := t.TempDir()
+	a, b := sampleReport("good-sdk", verdictPass), sampleReport("bad-sdk", verdictFail)
+	require.NoError(t, a.write(dir))
+	require.NoError(t, b.write(dir))
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"report", "-out", dir,
+		filepath.Join(dir, "server-good-sdk.json"), filepath.Join(dir, "server-bad-sdk.json")}, &out, &out)
+	require.NoError(t, err, out.String())
+	page, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	require.NoError(t, err)
+	html := string(page)
+	assert.Contains(t, html, "good-sdk")
+	assert.Contains(t, html, "bad-sdk")
+	assert.Equal(t, 1, strings.Count(html, `class="fail"`))
+	assert.Equal(t, 3, strings.Count(html, `class="pass"`))
+	assert.Contains(t, html, "<details>")
+	assert.Contains(t, html, "used it &lt;b&gt;", "observed text is escaped")
+	assert.NotContains(t, html, "<script", "the page needs nothing but itself")
+	md, err := os.ReadFile(filepath.Join(dir, "index.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(md), "| s5 |  | login-reply/other-request-number | WIRE.md §7 | pass | **FAIL** |")
+	assert.Contains(t, string(md), "## bad-sdk (server mode): cases not passed")
+}
+
+func TestSummaryCounts(t *testing.T) {
+	r := sampleReport("x", verdictNotRun)
+	assert.Equal(t, Summary{Pass: 1, NotRun: 1}, r.Summary)
+}

@@ -1,0 +1,532 @@
+package main
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/iggywire/iggywire/codec"
+)
+
+// finishName is the username a driver logs in with to end a run early.
+const finishName = "conform:done"
+
+// serverOptions configure server mode.
+type serverOptions struct {
+	Listen  string        // address to listen on (loopback)
+	Control string        // address of the HTTP control endpoint, "" for none
+	Wait    time.Duration // how long the kit waits for the client's next frame before it closes
+	Stall   time.Duration // how long a stalled or delayed answer waits
+	Agent   string
+	Cases   []serverCase
+	Redact  *redactor
+	// Ready, if set, learns the addresses listened on (control is nil
+	// without a control endpoint).
+	Ready func(addr, control net.Addr)
+}
+
+// kitServer is the scripted server: it tells a connection's case by the
+// username of its first login, answers that case's script, and records
+// everything the client does on the wire.
+type kitServer struct {
+	opts    serverOptions
+	ln      net.Listener
+	started time.Time
+
+	mu       sync.Mutex
+	cases    map[string]*caseRun
+	open     map[net.Conn]bool
+	idleFrom time.Time // when the last connection closed with every case seen
+	session  uint64    // the last session of the kit's own login replies
+	finished bool
+	finish   chan struct{}
+}
+
+// caseRun is a case's connections and script state.
+type caseRun struct {
+	c          serverCase
+	started    time.Time
+	conns      []*connRun
+	registers  int
+	pinged     bool // the case's scripted ping answer was sent
+	anchorConn *connRun
+	anchorAt   int // index in anchorConn.events of the scripted answer
+	anchorReq  []byte
+	surfaced   string // what the driver said its SDK surfaced, "" if it did not
+}
+
+// connRun is one connection of a case.
+type connRun struct {
+	n      int
+	events []event
+	bound  uint64 // the session of the last good login reply sent on it
+}
+
+// event is one thing seen on a connection.
+type event struct {
+	dir   string // dirClient, dirKit or dirEvent
+	at    time.Duration
+	frame []byte
+	note  string
+	req   *codec.RequestHeader // a valid request from the client
+	bound uint64               // the connection's session when it arrived
+}
+
+const (
+	dirClient = "client>server"
+	dirKit    = "server>client"
+	dirEvent  = "event"
+)
+
+// runServer serves until every case has been run and its connections have
+// closed, a driver logs in as finishName, or ctx ends; then it returns the
+// report.
+func runServer(ctx context.Context, opts serverOptions) (*Report, error) {
+	ln, err := net.Listen("tcp", opts.Listen)
+	if err != nil {
+		return nil, err
+	}
+	k := &kitServer{opts: opts, ln: ln, started: time.Now(), cases: map[string]*caseRun{},
+		open: map[net.Conn]bool{}, session: 100000, finish: make(chan struct{})}
+	for _, c := range opts.Cases {
+		k.cases[c.ID] = &caseRun{c: c}
+	}
+	var control net.Addr
+	if opts.Control != "" {
+		cl, err := net.Listen("tcp", opts.Control)
+		if err != nil {
+			_ = ln.Close()
+			return nil, err
+		}
+		control = cl.Addr()
+		go k.serveControl(cl)
+	}
+	if opts.Ready != nil {
+		opts.Ready(ln.Addr(), control)
+	}
+	var wg sync.WaitGroup
+	go k.watch(ctx)
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			break
+		}
+		if !k.track(nc, true) {
+			_ = nc.Close()
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k.serve(nc)
+		}()
+	}
+	k.closeAll()
+	wg.Wait()
+	return k.report(), nil
+}
+
+// watch ends the run when ctx ends, or once every case has been run and
+// no connection has been open for a moment (a driver between cases opens
+// the next one at once).
+func (k *kitServer) watch(ctx context.Context) {
+	linger := max(k.opts.Wait/2, 100*time.Millisecond)
+	tick := time.NewTicker(25 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			k.end()
+			return
+		case <-k.finish:
+			return
+		case <-tick.C:
+			if k.allDone(linger) {
+				k.end()
+				return
+			}
+		}
+	}
+}
+
+func (k *kitServer) allDone(linger time.Duration) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if len(k.open) > 0 || k.idleFrom.IsZero() {
+		return false
+	}
+	for _, cr := range k.cases {
+		if len(cr.conns) == 0 {
+			return false
+		}
+	}
+	return time.Since(k.idleFrom) >= linger
+}
+
+// end stops accepting, once.
+func (k *kitServer) end() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if !k.finished {
+		k.finished = true
+		close(k.finish)
+		_ = k.ln.Close()
+	}
+}
+
+// track adds or removes an open connection; it refuses new ones once the
+// run has ended.
+func (k *kitServer) track(nc net.Conn, add bool) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if add {
+		if k.finished {
+			return false
+		}
+		k.open[nc] = true
+		k.idleFrom = time.Time{}
+		return true
+	}
+	delete(k.open, nc)
+	if len(k.open) == 0 {
+		k.idleFrom = time.Now()
+	}
+	return true
+}
+
+func (k *kitServer) closeAll() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for nc := range k.open {
+		_ = nc.Close()
+	}
+}
+
+// serve runs one connection.
+func (k *kitServer) serve(nc net.Conn) {
+	defer k.track(nc, false)
+	defer nc.Close()
+	s := &session{k: k, nc: nc, start: time.Now(), pending: &connRun{}}
+	for {
+		_ = nc.SetReadDeadline(time.Now().Add(k.opts.Wait))
+		frame, err := codec.ReadFrame(nc, nil, padLimit)
+		if err != nil {
+			s.ended(err)
+			return
+		}
+		if !s.handle(frame) {
+			return
+		}
+		if s.full() {
+			s.log(event{dir: dirEvent, note: "the client sent more than " + uitoa(maxEvents) + " frames in the case: the kit closed the connection"})
+			return
+		}
+	}
+}
+
+// maxConnsPerCase bounds the connections of one case: an SDK that
+// reconnects without end is refused past it (its login is answered as one
+// naming no case), so a run always ends.
+const maxConnsPerCase = 32
+
+// repeats reports whether every login of a case gets its scripted answer,
+// not only the first: a server that sends a bad frame or a refusal sends it
+// again to a client that retries, so that an SDK that reconnects on its own
+// still has to surface the failure. A transient result is answered once.
+func repeats(e expectKind) bool { return e == expDrop || e == expRefused }
+
+// maxEvents bounds what the kit records of one connection: a driver's case
+// takes a handful of frames, and a client that floods the kit is closed
+// rather than held in memory.
+const maxEvents = 512
+
+// full reports whether the connection's record is at its bound.
+func (s *session) full() bool {
+	s.k.mu.Lock()
+	defer s.k.mu.Unlock()
+	return len(s.conn().events) >= maxEvents
+}
+
+// session is one connection as it is served.
+type session struct {
+	k       *kitServer
+	nc      net.Conn
+	start   time.Time
+	cr      *caseRun
+	c       *connRun
+	pending *connRun // events before the connection's case is known
+}
+
+// conn is where the connection's events go.
+func (s *session) conn() *connRun {
+	if s.c != nil {
+		return s.c
+	}
+	return s.pending
+}
+
+// log records an event under the kit's lock.
+func (s *session) log(e event) int {
+	s.k.mu.Lock()
+	defer s.k.mu.Unlock()
+	return s.logLocked(e)
+}
+
+func (s *session) logLocked(e event) int {
+	c := s.conn()
+	if s.cr != nil {
+		e.at = time.Since(s.cr.started)
+	}
+	c.events = append(c.events, e)
+	return len(c.events) - 1
+}
+
+// ended records why the connection's reads stopped.
+func (s *session) ended(err error) {
+	var ne net.Error
+	switch {
+	case errors.As(err, &ne) && ne.Timeout():
+		s.log(event{dir: dirEvent, note: "client sent nothing for " + s.k.opts.Wait.String() + " (kept waiting): the kit closed the connection"})
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		s.log(event{dir: dirEvent, note: "client closed the connection"})
+	case errors.Is(err, net.ErrClosed), errors.Is(err, os.ErrDeadlineExceeded):
+		s.log(event{dir: dirEvent, note: "the kit ended the run"})
+	default:
+		s.log(event{dir: dirEvent, note: "connection ended: " + err.Error()})
+	}
+}
+
+// handle answers one frame from the client; false ends the connection.
+func (s *session) handle(frame []byte) bool {
+	var h codec.RequestHeader
+	if err := h.Decode(frame); err != nil {
+		s.log(event{dir: dirClient, frame: frame, note: "not a valid Request (dropped): " + err.Error()})
+		return true
+	}
+	if s.cr == nil && h.Operation == codec.OperationRegister {
+		name := loginName(frame)
+		if name == finishName {
+			s.log(event{dir: dirClient, frame: frame, note: "finish"})
+			s.k.end()
+			return false
+		}
+		if !s.attach(name) {
+			return s.write(event{note: "login names no case (or its case has had " + uitoa(maxConnsPerCase) + " connections): Eviction 9"}, answer{frame: mustEviction(codec.NewEviction(h.Client, codec.ReasonInvalidCredentials))}, &h, true)
+		}
+	}
+	s.k.mu.Lock()
+	c := s.conn()
+	s.logLocked(event{dir: dirClient, frame: frame, note: describeRequest(&h), req: &h, bound: c.bound})
+	a, note, closeAfter, anchor := s.respondLocked(&h, frame)
+	s.k.mu.Unlock()
+	return s.writeAnchored(event{note: note}, a, &h, closeAfter, anchor)
+}
+
+// attach binds the connection to the case name gives.
+func (s *session) attach(name string) bool {
+	s.k.mu.Lock()
+	defer s.k.mu.Unlock()
+	cr, ok := s.k.cases[name]
+	if !ok || len(cr.conns) >= maxConnsPerCase {
+		return false
+	}
+	if cr.started.IsZero() {
+		cr.started = s.start
+	}
+	s.cr = cr
+	s.c = s.pending
+	s.c.n = len(cr.conns) + 1
+	cr.conns = append(cr.conns, s.c)
+	return true
+}
+
+// respondLocked decides the answer to a valid request: the answer, a
+// note for the report, whether the connection closes after it, and whether
+// it is the case's scripted answer.
+func (s *session) respondLocked(h *codec.RequestHeader, frame []byte) (a answer, note string, closeAfter, anchor bool) {
+	c := s.conn()
+	switch h.Operation {
+	case codec.OperationRegister:
+		return s.respondLogin(h, frame)
+	case codec.OperationNonReplicated:
+		return s.respondNonReplicated(h)
+	case codec.OperationLogout:
+		c.bound = 0
+		return echo(0), "logout reply", false, false
+	}
+	return echo(codec.StatusInvalidCommand), "denied (3)", false, false
+}
+
+// echo is a reply of status, patched to answer its request.
+func echo(status codec.Status) answer {
+	return answer{frame: pingReply(status), patchClient: true, patchRequest: true}
+}
+
+// respondLogin answers a Register: the case's scripted answer (the first
+// login, or every one for a bad frame or a refusal), else a good login
+// reply with a fresh session.
+func (s *session) respondLogin(h *codec.RequestHeader, frame []byte) (answer, string, bool, bool) {
+	cr, c := s.cr, s.conn()
+	if cr == nil {
+		return answer{frame: mustEviction(codec.NewEviction(h.Client, codec.ReasonInvalidCredentials))}, "no case: Eviction 9", true, false
+	}
+	cr.registers++
+	if cr.c.at == "login" && (cr.registers == 1 || repeats(cr.c.expect)) {
+		if cr.anchorReq == nil {
+			cr.anchorReq = frame
+		}
+		if cr.c.expect == expUse || cr.c.expect == expOneMore {
+			c.bound = cr.c.session
+		}
+		return cr.c.answer, "the case's scripted answer", cr.c.answer.closeAfter, true
+	}
+	s.k.session++
+	c.bound = s.k.session
+	return answer{frame: goodLoginReply(s.k.session), patchClient: true}, "a good login reply", false, false
+}
+
+// respondNonReplicated answers pings (the case's scripted answer for the
+// first one after a good login), legacy logins, and denies the rest: 40
+// before login, 3 after (WIRE.md section 7, points 2 to 4 and 7).
+func (s *session) respondNonReplicated(h *codec.RequestHeader) (answer, string, bool, bool) {
+	cr, c := s.cr, s.conn()
+	switch h.Code {
+	case codec.CodePing:
+		if cr != nil && cr.c.at == "ping" && !cr.pinged && c.bound != 0 {
+			cr.pinged = true
+			return cr.c.answer, "the case's scripted answer", cr.c.answer.closeAfter, true
+		}
+		return echo(0), "ping reply", false, false
+	case codec.CodeLoginUser, codec.CodeLoginWithPAT:
+		return answer{frame: mustEviction(codec.NewEviction(h.Client, codec.ReasonMalformedLogin))}, "legacy login: Eviction 15", true, false
+	}
+	if c.bound == 0 {
+		return echo(codec.StatusUnauthenticated), "denied before login (40)", false, false
+	}
+	return echo(codec.StatusInvalidCommand), "denied (3)", false, false
+}
+
+// writeAnchored writes an answer and, for the case's scripted one, marks
+// where it went so the verdict reads what the client did after it.
+func (s *session) writeAnchored(e event, a answer, h *codec.RequestHeader, closeAfter, anchor bool) bool {
+	if anchor {
+		s.k.mu.Lock()
+		if s.cr.anchorConn == nil { // the first scripted answer is the one judged
+			s.cr.anchorConn = s.c
+			s.cr.anchorAt = len(s.c.events)
+		}
+		s.k.mu.Unlock()
+	}
+	return s.write(e, a, h, closeAfter)
+}
+
+// write sends a (patched, padded, split or stalled as it says) and records
+// it; false when the connection is to end.
+func (s *session) write(e event, a answer, h *codec.RequestHeader, closeAfter bool) bool {
+	out := build(a, h)
+	e.dir, e.frame = dirKit, out
+	s.log(e)
+	_ = s.nc.SetWriteDeadline(time.Now().Add(s.k.opts.Wait + 2*s.k.opts.Stall))
+	err := s.send(a, out)
+	if err != nil {
+		s.log(event{dir: dirEvent, note: "write failed: " + err.Error()})
+		return false
+	}
+	if closeAfter {
+		s.log(event{dir: dirEvent, note: "the kit closed the connection"})
+		return false
+	}
+	return true
+}
+
+// send writes out as a says.
+func (s *session) send(a answer, out []byte) error {
+	stall := s.k.opts.Stall
+	if a.delay {
+		time.Sleep(stall)
+	}
+	if a.stall && len(out) > codec.HeaderSize {
+		if _, err := s.nc.Write(out[:codec.HeaderSize]); err != nil {
+			return err
+		}
+		time.Sleep(stall)
+		out = out[codec.HeaderSize:]
+	}
+	step := len(out)
+	if a.chunk > 0 {
+		step = a.chunk
+	}
+	for len(out) > 0 {
+		n := min(step, len(out))
+		if _, err := s.nc.Write(out[:n]); err != nil {
+			return err
+		}
+		out = out[n:]
+		if a.chunk > 0 {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	return nil
+}
+
+// build copies a's frame, patched to answer h and padded to its size, and
+// the frame behind it, under h's client id too.
+func build(a answer, h *codec.RequestHeader) []byte {
+	out := append([]byte(nil), a.frame...)
+	if len(out) >= codec.HeaderSize && a.patchClient {
+		putClient(out, h.Client)
+	}
+
+	if len(out) >= codec.HeaderSize && a.patchRequest {
+		binary.LittleEndian.PutUint64(out[200:], h.Request)
+	}
+	if a.pad && len(out) >= codec.HeaderSize {
+		size := int(binary.LittleEndian.Uint32(out[48:]))
+		if size > len(out) && size <= padLimit {
+			out = append(out, make([]byte, size-len(out))...)
+		}
+	}
+	if len(a.then) >= codec.HeaderSize {
+		then := append([]byte(nil), a.then...)
+		putClient(then, h.Client)
+		out = append(out, then...)
+	}
+	return out
+}
+
+// putClient puts a Reply's client id.
+func putClient(f []byte, id codec.Uint128) {
+	binary.LittleEndian.PutUint64(f[160:], id.Lo)
+	binary.LittleEndian.PutUint64(f[168:], id.Hi)
+}
+
+// loginName is the username (or, for a token login, the token) of a
+// Register request: the case id the driver names.
+func loginName(frame []byte) string {
+	body := frame[codec.HeaderSize:]
+	if l, _, err := codec.DecodeLoginRegister(body); err == nil {
+		return string(l.Username)
+	}
+	if t, _, err := codec.DecodeLoginRegisterPAT(body); err == nil {
+		return strings.TrimSpace(string(t.Token.Bytes()))
+	}
+	return ""
+}
+
+// describeRequest says what a request is, without its body.
+func describeRequest(h *codec.RequestHeader) string {
+	var b strings.Builder
+	b.WriteString(h.Operation.String())
+	if h.Operation == codec.OperationNonReplicated {
+		b.WriteString(" " + h.Code.String())
+	}
+	b.WriteString(" client " + h.Client.String())
+	b.WriteString(" request " + uitoa(h.Request) + " session " + uitoa(h.Session))
+	return b.String()
+}

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"context"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
+)
+
+// testWait keeps the cases that wait for the client's silence short.
+const testWait = 300 * time.Millisecond
+
+// loadAll reads the checkout's vectors and the registry.
+func loadAll(t *testing.T) (*vectorSet, *registry) {
+	t.Helper()
+	dir, err := findVectors()
+	require.NoError(t, err)
+	vs, err := loadVectors(dir)
+	require.NoError(t, err)
+	reg, err := loadRegistry()
+	require.NoError(t, err)
+	return vs, reg
+}
+
+// serveAndDrive runs server mode and drives every case with d.
+func serveAndDrive(t *testing.T, d driver) *Report {
+	t.Helper()
+	vs, reg := loadAll(t)
+	cases, err := serverCases(vs, reg)
+	require.NoError(t, err)
+	addr := make(chan [2]net.Addr, 1)
+	var r *Report
+	var wg sync.WaitGroup
+	wg.Add(1)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
+	defer cancel()
+	go func() {
+		defer wg.Done()
+		r, err = runServer(ctx, serverOptions{Listen: "127.0.0.1:0", Control: "127.0.0.1:0", Wait: testWait, Stall: 100 * time.Millisecond,
+			Agent: "lifecycle.Client", Cases: cases, Redact: &redactor{}, Ready: func(a, c net.Addr) { addr <- [2]net.Addr{a, c} }})
+	}()
+	a := <-addr
+	d.Addr, d.Control, d.Timeout = a[0].String(), a[1].String(), 5*time.Second
+	for _, c := range cases {
+		_ = d.run(c.ID)
+	}
+	wg.Wait()
+	require.NoError(t, err)
+	return r
+}
+
+func failing(r *Report) map[string]string {
+	m := map[string]string{}
+	for _, c := range r.Cases {
+		if c.Verdict != verdictPass {
+			m[c.ID] = c.Name + ": " + c.Observed
+		}
+	}
+	return m
+}
+
+func TestServerModeLifecycleClientPasses(t *testing.T) {
+	t.Parallel()
+	r := serveAndDrive(t, driver{})
+	assert.Empty(t, failing(r))
+	assert.GreaterOrEqual(t, len(r.Cases), 100)
+	t.Logf("server mode: %d cases, %d pass, in %.1fs", len(r.Cases), r.Summary.Pass, r.Duration)
+}
+
+// A client that asks for cluster metadata before and after its login, as
+// real SDKs do, passes too: the extra requests are denied and change no
+// verdict.
+func TestServerModeToleratesMetadataRequests(t *testing.T) {
+	t.Parallel()
+	r := serveAndDrive(t, driver{metadata: true})
+	assert.Empty(t, failing(r))
+}
+
+// A client that reconnects and logs in again after a failed login gets the
+// same answer each time and passes every case, but the ones where it must
+// not: after a well-formed eviction 14 it retries with the same version.
+func TestServerModeCatchesRetryAfterIncompatible(t *testing.T) {
+	t.Parallel()
+	r := serveAndDrive(t, driver{reconnect: 2})
+	vs, reg := loadAll(t)
+	cases, err := serverCases(vs, reg)
+	require.NoError(t, err)
+	want := map[string]bool{}
+	for _, c := range cases {
+		if c.noRetryVersion {
+			want[c.ID] = true
+		}
+	}
+	got := failing(r)
+	for id := range want {
+		assert.Contains(t, got[id], "after eviction 14")
+	}
+	assert.Len(t, got, len(want), "%v", got)
+	assert.GreaterOrEqual(t, len(want), 5)
+}
+
+// A client that ignores request numbers takes a reply for another request
+// as its own: the kit reports exactly the cases that test that rule.
+func TestServerModeCatchesIgnoredRequestNumbers(t *testing.T) {
+	t.Parallel()
+	r := serveAndDrive(t, driver{ignoreRequest: true})
+	_, reg := loadAll(t)
+	var want []string
+	for _, name := range []string{"login-reply/other-request-number", "login-reply/unsolicited-frame-after",
+		"login-reply/duplicate-after", "ping-reply/other-request-number"} {
+		id, err := reg.id("server", name)
+		require.NoError(t, err)
+		want = append(want, id)
+	}
+	got := failing(r)
+	for _, id := range want {
+		assert.Contains(t, got, id)
+	}
+	assert.Len(t, got, len(want), "only the request-number cases fail: %v", got)
+}
+
+// A client that takes any command-13 frame as an eviction, unvalidated,
+// surfaces the reason's code for malformed evictions: the kit reports
+// every eviction case whose code differs from WIRE.md section 8's.
+func TestServerModeCatchesUnvalidatedEvictions(t *testing.T) {
+	t.Parallel()
+	r := serveAndDrive(t, driver{laxEvictions: true})
+	vs, reg := loadAll(t)
+	cases, err := serverCases(vs, reg)
+	require.NoError(t, err)
+	want := map[string]bool{}
+	for _, c := range cases {
+		f := c.answer.frame
+		if c.at == "login" && len(f) >= 256 && f[60] == 13 && !surfacedRight(c.surface, laxReason(f[255])) {
+			if size := int(f[48]) | int(f[49])<<8 | int(f[50])<<16 | int(f[51])<<24; size >= 256 && size <= padLimit {
+				want[c.ID] = true
+			}
+		}
+	}
+	got := failing(r)
+	for id := range want {
+		assert.Contains(t, got, id)
+	}
+	assert.Len(t, got, len(want), "%v", got)
+	assert.Greater(t, len(want), 30)
+	t.Logf("%d eviction cases caught", len(want))
+}
+
+// A client that reports a login as successful after dropping the
+// connection over a mismatched reply fails the two mismatch cases.
+func TestServerModeCatchesSuccessAfterMismatch(t *testing.T) {
+	t.Parallel()
+	r := serveAndDrive(t, driver{mismatchOK: true})
+	_, reg := loadAll(t)
+	got := failing(r)
+	for _, name := range []string{"login-reply/other-request-number", "login-reply/other-client-id"} {
+		id, err := reg.id("server", name)
+		require.NoError(t, err)
+		assert.Contains(t, got[id], "the SDK surfaced 0")
+	}
+	assert.Len(t, got, 2, "%v", got)
+}
+
+// A client that floods a case is cut off at maxEvents, and the case still
+// gets its verdict.
+func TestServerModeBoundsWhatItRecords(t *testing.T) {
+	t.Parallel()
+	vs, reg := loadAll(t)
+	cases, err := serverCases(vs, reg)
+	require.NoError(t, err)
+	addr := make(chan net.Addr, 1)
+	done := make(chan *Report, 1)
+	go func() {
+		r, _ := runServer(context.Background(), serverOptions{Listen: "127.0.0.1:0", Wait: testWait, Stall: testWait,
+			Agent: "flood", Cases: cases[:1], Redact: &redactor{}, Ready: func(a, _ net.Addr) { addr <- a }})
+		done <- r
+	}()
+	nc, err := net.Dial("tcp", (<-addr).String())
+	require.NoError(t, err)
+	defer nc.Close()
+	cl, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "flood", SDKVersion: "1"})
+	require.NoError(t, err)
+	login, err := cl.Login(nil, []byte(cases[0].ID), codec.NewSecret([]byte("pw")))
+	require.NoError(t, err)
+	go func() {
+		_, _ = nc.Write(login)
+		for range 2 * maxEvents {
+			if _, err := nc.Write(ping(cl.ID(), 1, 0)); err != nil {
+				return
+			}
+		}
+	}()
+	r := <-done
+	require.Len(t, r.Cases, 1)
+	frames := r.Cases[0].Frames
+	assert.LessOrEqual(t, len(frames), maxEvents+1)
+	assert.Contains(t, frames[len(frames)-1].Note, "the kit closed the connection")
+	assert.Equal(t, verdictFail, r.Cases[0].Verdict, "its pings do not carry the session the login reply gave")
+}

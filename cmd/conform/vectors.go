@@ -1,0 +1,157 @@
+package main
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// vectorFile is one vectors/<kind>.json file as the kit reads it. Fields the
+// kit does not use (and fields added to the format later) are ignored.
+type vectorFile struct {
+	Format  int                     `json:"format"`
+	Kind    string                  `json:"kind"`
+	Servers map[string]vectorServer `json:"servers"`
+	Cases   []vectorCase            `json:"cases"`
+}
+
+// vectorCase is one case of any kind.
+type vectorCase struct {
+	ID      int          `json:"id"`
+	Name    string       `json:"name"`
+	Kind    string       `json:"kind"`
+	Section string       `json:"section"`
+	Rules   []string     `json:"rules"`
+	Note    string       `json:"note"`
+	Input   string       `json:"input"`
+	Expect  vectorExpect `json:"expect"`
+	Server  string       `json:"server"`
+	Steps   []vectorStep `json:"steps"`
+}
+
+// vectorExpect is a case's verdict.
+type vectorExpect struct {
+	Verdict  string         `json:"verdict"`
+	Fields   map[string]any `json:"fields"`
+	SDKCode  *int           `json:"sdk_code"`
+	SDKError string         `json:"sdk_error"`
+	Retry    string         `json:"retry"`
+	Rule     string         `json:"rule"`
+}
+
+// vectorStep is one step of a lifecycle case.
+type vectorStep struct {
+	In   string `json:"in"`
+	Out  string `json:"out"`
+	Then string `json:"then"`
+	Note string `json:"note"`
+}
+
+// vectorServer is the configuration a lifecycle case runs against.
+type vectorServer struct {
+	Window  struct{ Min, Max string } `json:"window"`
+	Version string                    `json:"version"`
+	Users   []struct {
+		ID       uint32 `json:"id"`
+		Name     string `json:"name"`
+		Password string `json:"password"`
+		Inactive bool   `json:"inactive"`
+	} `json:"users"`
+	Tokens []struct {
+		Token string `json:"token"`
+		User  string `json:"user"`
+	} `json:"tokens"`
+}
+
+// vectorSet is every vector file of a directory, by kind.
+type vectorSet struct {
+	Dir   string
+	Files map[string]vectorFile
+}
+
+// skipFiles are the vectors/ files that hold no cases.
+var skipFiles = map[string]bool{"schema.json": true, "rules.json": true, "ids.json": true}
+
+// loadVectors reads every case file of dir.
+func loadVectors(dir string) (*vectorSet, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	set := &vectorSet{Dir: dir, Files: map[string]vectorFile{}}
+	sort.Strings(paths)
+	for _, p := range paths {
+		if skipFiles[filepath.Base(p)] {
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		var f vectorFile
+		if err := json.Unmarshal(b, &f); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		if f.Kind == "" || len(f.Cases) == 0 {
+			continue
+		}
+		set.Files[f.Kind] = f
+	}
+	if len(set.Files) == 0 {
+		return nil, fmt.Errorf("%s: no vector files", dir)
+	}
+	return set, nil
+}
+
+// findVectors walks up from the working directory to the first vectors/
+// holding ids.json, so that the kit finds the checkout's vectors whether it
+// runs from the root, from cmd/ or from cmd/conform.
+func findVectors() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		p := filepath.Join(dir, "vectors")
+		if _, err := os.Stat(filepath.Join(p, "ids.json")); err == nil {
+			return p, nil
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return "", errors.New("no vectors/ directory above the working directory: give -vectors DIR")
+		}
+		dir = up
+	}
+}
+
+// kind returns the cases of one kind, in file order.
+func (s *vectorSet) kind(k string) []vectorCase { return s.Files[k].Cases }
+
+// unhex decodes a vector's hex, which the vectors keep lower-case and even.
+func unhex(s string) []byte {
+	b, err := hex.DecodeString(strings.TrimSpace(s))
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// field reads a vector's expected field as an unsigned integer: u64 values
+// are decimal strings, smaller ones JSON numbers.
+func (e vectorExpect) uint(name string) (uint64, bool) {
+	switch v := e.Fields[name].(type) {
+	case float64:
+		return uint64(v), true
+	case string:
+		var n uint64
+		if _, err := fmt.Sscan(v, &n); err == nil {
+			return n, true
+		}
+	}
+	return 0, false
+}
