@@ -165,7 +165,7 @@ conform: ## the conformance kit against this project: server mode driven by life
 	trap 'for p in $$pid $$kit; do kill $$p 2>/dev/null || true; done; rm -rf "$$dir"' EXIT INT TERM; \
 	await() { for i in $$(seq 100); do v=$$(sed -n "$$2" "$$1"); if [ -n "$$v" ]; then echo "$$v"; return; fi; sleep 0.1; done; cat "$$1" >&2; exit 1; }; \
 	printf 'iggy:iggy\nbob:secret\ntok=iggy\nbobtok=bob\n' > "$$dir/users"; chmod 600 "$$dir/users"; \
-	bin/loginserver-conform -addr 127.0.0.1:0 -users-file "$$dir/users" -inactive bob -login-burst 0 2>"$$dir/log" & pid=$$!; \
+	bin/loginserver-conform -addr 127.0.0.1:0 -users-file "$$dir/users" -inactive bob -login-burst 0 -accept-burst -1 2>"$$dir/log" & pid=$$!; \
 	ls=$$(await "$$dir/log" 's/.*msg=listening addr=\([^ ]*\).*/\1/p'); \
 	bin/conform server -listen 127.0.0.1:0 -control 127.0.0.1:0 -agent lifecycle.Client -out $(CONFORMOUT) > "$$dir/kit" & kit=$$!; \
 	addr=$$(await "$$dir/kit" 's/^conform: server mode on \([^,]*\),.*/\1/p'); \

@@ -49,7 +49,7 @@ func clientAccounts(t *testing.T, file string) *accounts {
 func startLoginServer(t *testing.T, file string, extra ...string) string {
 	t.Helper()
 	bin := loginServerBinary(t)
-	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0", "-users-file", file, "-inactive", "carol", "-login-burst", "0"}, extra...)...)
+	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0", "-users-file", file, "-inactive", "carol", "-login-burst", "0", "-accept-burst", "-1"}, extra...)...)
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
