@@ -57,6 +57,54 @@ type ServeOptions struct {
 	// turns the throttle off.
 	LoginBurst int     // credential checks an address may fail at once
 	LoginRate  float64 // failed checks an address is given back per second
+
+	// SocketReadBuffer and SocketWriteBuffer set each connection's kernel
+	// receive and send buffers (SetReadBuffer, SetWriteBuffer), which
+	// otherwise grow to megabytes on a peer that sends and never reads.
+	// Each connection answers a frame before it reads the next, so the
+	// answers waiting for a peer are never more than the send buffer
+	// holds: once it is full the connection stops reading. The kernel
+	// doubles the value for its bookkeeping. Defaults 32 KiB each; a
+	// negative value leaves the kernel's own sizing.
+	SocketReadBuffer  int
+	SocketWriteBuffer int
+	// WriteStall closes a connection whose answer makes no progress for
+	// this long (CauseNotReading): a peer that keeps sending and does not
+	// read its answers. WriteTimeout still bounds the whole write.
+	// Default 3s.
+	WriteStall time.Duration
+	// FrameRate is how many frames a second the Listener reads in all,
+	// shared equally by the connections sending at the moment: each
+	// connection (and so each session, which lives on one) has a token
+	// bucket refilled at FrameRate over the connections that read a
+	// frame in the last 100 ms, holding at most a tenth of a second of
+	// it. A connection over its share is not read until a token is due,
+	// so TCP slows its peer while a newcomer's login finds the machine
+	// free: a lone client pipelining gets the whole rate, fifty flooding
+	// ones a fiftieth each. Default 25,000 frames/s, which keeps a
+	// login's latency in milliseconds on two cores; raise it with the
+	// cores a server has. A negative FrameRate turns pacing off.
+	FrameRate float64
+	// AccountLoginBurst and AccountLoginRate throttle failed checks per
+	// account (per username; token logins share one bucket), from every
+	// address at once, on top of the per-address throttle. An address
+	// with no failed check in the last ten minutes is not held to it, so
+	// that guessing against an account from elsewhere never locks out
+	// its owner. Defaults 20 and 5; a negative AccountLoginBurst turns it
+	// off. It needs the per-address throttle on.
+	AccountLoginBurst int
+	AccountLoginRate  float64
+	// PreLoginFrameMemory is the part of LargeFrameMemory that frames of
+	// connections not logged in may hold at once, so that a few stalled
+	// unauthenticated frames cannot starve a logged-in client's. Default
+	// a quarter of LargeFrameMemory (2 MiB); at most LargeFrameMemory.
+	PreLoginFrameMemory int
+	// ReplayTimeout is how long a connection not logged in stays open
+	// after a login answered with result code 57 (TransientNotCommitted),
+	// which the client replays on the same connection, when that is
+	// later than LoginTimeout. Default 30s, the SDKs' replay window.
+	ReplayTimeout time.Duration
+
 	// Observer's hooks, those set, learn of connections opened, refused
 	// and closed, logins, logouts, dropped frames, accept errors and every
 	// frame exchanged.
@@ -107,6 +155,7 @@ func (o ServeOptions) withDefaults() ServeOptions {
 	if o.LoginRate <= 0 {
 		o.LoginRate = defaultLoginRate
 	}
+	o.connServiceDefaults()
 	return o
 }
 
@@ -122,6 +171,7 @@ type Listener struct {
 	obs      Observer
 	budget   *memBudget
 	throttle *throttle // nil when off
+	active   activity  // connections reading frames, for FrameRate
 
 	mu       sync.Mutex
 	closing  bool
@@ -151,10 +201,11 @@ type peer struct {
 func NewListener(ln net.Listener, srv *lifecycle.Server, opts ServeOptions) *Listener {
 	opts = opts.withDefaults()
 	l := &Listener{ln: ln, srv: srv, opts: opts, obs: opts.Observer,
-		budget: newMemBudget(int64(opts.LargeFrameMemory)),
+		budget: newFrameBudget(int64(opts.LargeFrameMemory), int64(opts.PreLoginFrameMemory)),
 		conns:  make(map[*peer]struct{}), done: make(chan struct{})}
 	if opts.LoginBurst > 0 {
 		l.throttle = newThrottle(opts.LoginBurst, opts.LoginRate)
+		l.throttle.limitAccounts(opts.AccountLoginBurst, opts.AccountLoginRate)
 	}
 	return l
 }

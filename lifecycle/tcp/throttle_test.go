@@ -15,36 +15,36 @@ func TestThrottleBucket(t *testing.T) {
 	key := netip.MustParseAddr("192.0.2.1")
 	t0 := time.Unix(1000, 0)
 	for i := range 3 {
-		if !th.take(key, t0) {
+		if !take(th, key, t0) {
 			t.Fatalf("burst token %d: take = false, want true", i)
 		}
 	}
-	if th.take(key, t0) {
+	if take(th, key, t0) {
 		t.Fatalf("the burst is spent: take = true, want false")
 	}
-	if th.take(key, t0.Add(400*time.Millisecond)) {
+	if take(th, key, t0.Add(400*time.Millisecond)) {
 		t.Fatalf("0.8 tokens refilled: take = true, want false")
 	}
-	if !th.take(key, t0.Add(500*time.Millisecond)) {
+	if !take(th, key, t0.Add(500*time.Millisecond)) {
 		t.Fatalf("one token per 1/rate: take = false, want true")
 	}
-	if th.take(key, t0.Add(500*time.Millisecond)) {
+	if take(th, key, t0.Add(500*time.Millisecond)) {
 		t.Fatalf("take after the refilled token = true, want false")
 	}
-	th.refund(key, t0.Add(500*time.Millisecond))
-	if !th.take(key, t0.Add(500*time.Millisecond)) {
+	th.refund(key, 0, spent{}, t0.Add(500*time.Millisecond))
+	if !take(th, key, t0.Add(500*time.Millisecond)) {
 		t.Fatalf("a success gives its token back: take = false, want true")
 	}
 	later := t0.Add(time.Hour)
 	for i := range 3 {
-		if !th.take(key, later) {
+		if !take(th, key, later) {
 			t.Fatalf("token %d an hour later: take = false, want true", i)
 		}
 	}
-	if th.take(key, later) {
+	if take(th, key, later) {
 		t.Fatalf("refilled to the burst, not beyond: take = true, want false")
 	}
-	if !th.take(netip.MustParseAddr("192.0.2.2"), t0) {
+	if !take(th, netip.MustParseAddr("192.0.2.2"), t0) {
 		t.Fatalf("other addresses have their own: take = false, want true")
 	}
 }
@@ -72,7 +72,7 @@ func TestThrottlePrune(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	for i := range maxThrottled + 10 {
 		key := netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)})
-		if !th.take(key, t0) {
+		if !take(th, key, t0) {
 			t.Fatalf("take(%v) = false, want true", key)
 		}
 		if n := len(th.buckets); n > maxThrottled {
@@ -105,4 +105,10 @@ func TestGuard(t *testing.T) {
 	if g.Allow(lifecycle.Attempt{Token: true}) {
 		t.Fatalf("tokens share the address's budget: Allow(token) = true, want false")
 	}
+}
+
+// take is throttle.take with no account.
+func take(th *throttle, key netip.Addr, now time.Time) bool {
+	_, ok := th.take(key, 0, now)
+	return ok
 }
