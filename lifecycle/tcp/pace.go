@@ -92,9 +92,12 @@ func (p *pacer) take(now time.Time) time.Duration {
 	if p.act == nil {
 		return 0
 	}
-	if e := uint64(now.UnixNano()) / uint64(paceEpoch); e != p.epoch || p.share == 0 {
+	e := uint64(now.UnixNano()) / uint64(paceEpoch)
+	if e != p.epoch {
 		p.epoch = e
 		p.share = p.rate / float64(p.act.mark(e))
+	} else {
+		p.share = p.rate / float64(p.act.active(e))
 	}
 	burst := max(1, p.share*paceBurst.Seconds())
 	p.tokens = min(burst, p.tokens+now.Sub(p.at).Seconds()*p.share)
@@ -104,7 +107,8 @@ func (p *pacer) take(now time.Time) time.Duration {
 		return 0
 	}
 	want := min(max(1, p.share*paceQuantum.Seconds()), burst)
-	return time.Duration((want - p.tokens) / p.share * float64(time.Second))
+	// Never 0, which would let the frame through unpaid.
+	return max(time.Duration((want-p.tokens)/p.share*float64(time.Second)), time.Microsecond)
 }
 
 // pace waits until the connection may read its next frame. It returns
