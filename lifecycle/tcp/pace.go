@@ -100,7 +100,7 @@ func (p *pacer) take(now time.Time) time.Duration {
 		p.share = p.rate / float64(p.act.active(e))
 	}
 	burst := max(1, p.share*paceBurst.Seconds())
-	p.tokens = min(burst, p.tokens+now.Sub(p.at).Seconds()*p.share)
+	p.tokens = min(burst, p.tokens+max(now.Sub(p.at), 0).Seconds()*p.share)
 	p.at = now
 	if p.tokens >= 1 {
 		p.tokens--

@@ -1,0 +1,173 @@
+package tcp_test
+
+import (
+	"encoding/binary"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/lifecycletest"
+	"github.com/iggywire/iggywire/lifecycle/tcp"
+)
+
+// The per-connection service where it needs the kernel: socket buffers,
+// pipelines over TCP, and what a ping costs.
+
+// pingBatch is n pings of c, each stamped with its index in the request
+// checksum (bytes 144..160), which the reply echoes, so that the order of
+// the answers can be checked.
+func pingBatch(t testing.TB, w *wire, n int) []byte {
+	t.Helper()
+	one, err := w.c.Ping(nil)
+	if err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
+	batch := make([]byte, 0, n*len(one))
+	for i := range n {
+		at := len(batch)
+		batch = append(batch, one...)
+		binary.LittleEndian.PutUint64(batch[at+144:], uint64(i+1))
+	}
+	return batch
+}
+
+// TestHostileNotReadingSockets: logged-in peers that pipeline pings over
+// TCP and never read are stopped being read once their small socket
+// buffers fill, and closed as CauseNotReading at WriteStall. With the
+// kernel's own sizing the send buffer grows to megabytes first.
+func TestHostileNotReadingSockets(t *testing.T) {
+	const peers = 4
+	read := func(opts tcp.ServeOptions) (most int) {
+		t.Helper()
+		var mu sync.Mutex
+		var frames []int
+		done := make(chan struct{}, peers)
+		opts.WriteStall = 300 * time.Millisecond
+		opts.FrameRate = -1 // the buffers fill sooner; pacing is TestHostileFlooders'
+		opts.Observer = tcp.Observer{Closed: func(_ tcp.ConnInfo, how tcp.Closing) {
+			if how.Cause != tcp.CauseNotReading {
+				t.Errorf("closed by %v, want %v", how.Cause, tcp.CauseNotReading)
+			}
+			mu.Lock()
+			frames = append(frames, how.Frames)
+			mu.Unlock()
+			done <- struct{}{}
+		}}
+		l := startListener(t, opts)
+		for range peers {
+			w := dial(t, l.Addr(), lifecycletest.NewClient(t))
+			if _, err := w.login(); err != nil {
+				t.Fatalf("login: %v", err)
+			}
+			batch := pingBatch(t, w, 256)
+			go func() {
+				for {
+					if _, err := w.nc.Write(batch); err != nil {
+						return
+					}
+				}
+			}()
+		}
+		for range peers {
+			select {
+			case <-done:
+			case <-time.After(testTimeout):
+				t.Fatalf("peers that do not read were not closed")
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		for _, n := range frames {
+			most = max(most, n)
+		}
+		return most
+	}
+	small := read(tcp.ServeOptions{})
+	kernel := read(tcp.ServeOptions{SocketReadBuffer: -1, SocketWriteBuffer: -1})
+	t.Logf("most frames read from a peer that does not read: %d with the default buffers, %d with the kernel's sizing", small, kernel)
+	// 32 KiB buffers hold a few hundred answers each way, the reader's
+	// receive buffer some more; the kernel's sizing, thousands.
+	if small > 4096 {
+		t.Errorf("with the default socket buffers a peer that does not read had %d frames read, want at most 4096 (1 MiB of answers)", small)
+	}
+	if small*4 > kernel {
+		t.Errorf("frames read from a peer that does not read: %d with the default buffers, %d with the kernel's sizing; want a quarter or less", small, kernel)
+	}
+}
+
+// TestPipelinedPings: 1,000 and 20,000 pings in one write are all
+// answered, in order, by a lone client reading as they come.
+func TestPipelinedPings(t *testing.T) {
+	l := startListener(t, tcp.ServeOptions{})
+	for _, n := range []int{1000, 20000} {
+		w := dial(t, l.Addr(), lifecycletest.NewClient(t))
+		if _, err := w.login(); err != nil {
+			t.Fatalf("login: %v", err)
+		}
+		batch := pingBatch(t, w, n)
+		wrote := make(chan error, 1)
+		go func() { _, err := w.nc.Write(batch); wrote <- err }()
+		buf := make([]byte, 0, codec.HeaderSize)
+		for i := range n {
+			answer, err := codec.ReadFrame(w.nc, buf[:0], codec.HeaderSize)
+			if err != nil {
+				t.Fatalf("%d pings: answer %d: %v", n, i, err)
+			}
+			h, err := codec.DecodeReplyHeader(answer)
+			if err != nil || h.Status != 0 {
+				t.Fatalf("%d pings: answer %d: status %v, error %v", n, i, h.Status, err)
+			}
+			if got := h.RequestChecksum.Lo; got != uint64(i+1) {
+				t.Fatalf("%d pings: answer %d is to ping %d, want them in order", n, i, got)
+			}
+		}
+		if err := <-wrote; err != nil {
+			t.Fatalf("%d pings: Write: %v", n, err)
+		}
+	}
+}
+
+// TestPingPathAllocs: serving a ping on a logged-in connection allocates
+// nothing, pacing, socket sizing and the stall-aware write included.
+func TestPingPathAllocs(t *testing.T) {
+	l := startListener(t, tcp.ServeOptions{})
+	w := dial(t, l.Addr(), lifecycletest.NewClient(t))
+	if _, err := w.login(); err != nil {
+		t.Fatalf("login: %v", err)
+	}
+	ping := pingBatch(t, w, 1)
+	answer := make([]byte, codec.HeaderSize)
+	var failed error
+	allocs := testing.AllocsPerRun(2000, func() {
+		if _, err := w.nc.Write(ping); err != nil {
+			failed = err
+			return
+		}
+		if _, err := readFull(w.nc, answer); err != nil {
+			failed = err
+		}
+	})
+	if failed != nil {
+		t.Fatalf("ping: %v", failed)
+	}
+	// The client's side of the exchange allocates nothing either, so every
+	// allocation counted is the server's.
+	if allocs > 0.01 {
+		t.Fatalf("a ping allocates %.3f times, want 0", allocs)
+	}
+}
+
+// readFull reads len(b) bytes from nc.
+func readFull(nc net.Conn, b []byte) (int, error) {
+	n := 0
+	for n < len(b) {
+		m, err := nc.Read(b[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
