@@ -73,17 +73,19 @@ type ServeOptions struct {
 	// read its answers. WriteTimeout still bounds the whole write.
 	// Default 3s.
 	WriteStall time.Duration
-	// FrameRate is how many frames a second the Listener reads in all,
-	// shared equally by the connections sending at the moment: each
-	// connection (and so each session, which lives on one) has a token
-	// bucket refilled at FrameRate over the connections that read a
-	// frame in the last 100 ms, holding at most a tenth of a second of
-	// it. A connection over its share is not read until a token is due,
-	// so TCP slows its peer while a newcomer's login finds the machine
-	// free: a lone client pipelining gets the whole rate, fifty flooding
-	// ones a fiftieth each. Default 25,000 frames/s, which keeps a
-	// login's latency in milliseconds on two cores; raise it with the
-	// cores a server has. A negative FrameRate turns pacing off.
+	// FrameRate is how many frames a second the Listener reads in all
+	// from its busy connections, in equal shares: each connection (and
+	// so each session, which lives on one) has a token bucket refilled
+	// at FrameRate over the busy connections of the last 100 ms, holding
+	// at most a tenth of a second of it. A connection is busy once it
+	// reads 16 frames in 100 ms or has to wait; one that sends less (a
+	// login, heartbeats) is neither counted nor held back. A connection
+	// over its share is not read until a token is due, so TCP slows its
+	// peer while a newcomer's login finds the machine free: a lone
+	// client pipelining gets the whole rate, fifty flooding ones a
+	// fiftieth each. Default 25,000 frames/s, which keeps a login's
+	// latency in milliseconds on two cores; raise it with the cores a
+	// server has. A negative FrameRate turns pacing off.
 	FrameRate float64
 	// AccountLoginBurst and AccountLoginRate throttle failed checks per
 	// account (per username; token logins share one bucket), from every

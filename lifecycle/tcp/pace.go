@@ -5,13 +5,16 @@ import (
 	"time"
 )
 
-// Pacing: the Listener serves at most FrameRate frames a second in all,
-// shared equally by the connections that are sending. Each connection
-// has a token bucket of frames refilled at its share (FrameRate over the
-// connections active in the last epoch), holding at most a tenth of a
-// second of it, so that a lone client pipelining runs at the whole rate
-// and fifty flooding ones get a fiftieth each while a newcomer's login
-// still finds the machine free.
+// Pacing: the busy connections of a Listener are served at most FrameRate
+// frames a second in all, in equal shares. A connection is busy in an
+// epoch once it has read paceBusy frames in it or has had to wait; one
+// that sends less (a login, a heartbeat) is neither counted nor held back
+// by the others.
+// Each connection has a token bucket of frames refilled at its share
+// (FrameRate over the busy connections of this epoch or the last, the
+// more), holding at most a tenth of a second of it, so that a lone client
+// pipelining runs at the whole rate and fifty flooding ones get a
+// fiftieth each while a newcomer's login still finds the machine free.
 const (
 	// paceEpoch is the window over which connections count as active.
 	paceEpoch = 100 * time.Millisecond
@@ -24,10 +27,13 @@ const (
 	// paceStart is what a new connection has in hand: a login and a few
 	// requests, not a tenth of a second of the whole rate.
 	paceStart = 16
+	// paceBusy is how many frames in an epoch make a connection busy:
+	// 160 a second, far above any heartbeat.
+	paceBusy = 16
 )
 
-// activity counts the connections that read a frame in the current epoch
-// and in the one before, each as epoch<<24 | count in one word.
+// activity counts the busy connections of the current epoch and of the
+// one before, each as epoch<<24 | count in one word.
 type activity struct {
 	cur, last atomic.Uint64
 }
@@ -59,7 +65,8 @@ func (a *activity) mark(e uint64) uint64 {
 func (a *activity) active(e uint64) uint64 {
 	mask := uint64(1)<<activeBits - 1
 	n := uint64(0)
-	if cur := a.cur.Load(); cur>>activeBits == e {
+	// Until the first mark of epoch e, cur still holds the last epoch's.
+	if cur := a.cur.Load(); cur>>activeBits == e || cur>>activeBits+1 == e {
 		n = cur & mask
 	}
 	if last := a.last.Load(); last>>activeBits+1 == e {
@@ -74,7 +81,9 @@ type pacer struct {
 	rate   float64   // the Listener's FrameRate
 	tokens float64
 	at     time.Time
-	epoch  uint64 // the last epoch this connection was counted in
+	epoch  uint64 // the epoch of frames
+	frames int    // read in it
+	busy   bool   // counted in it
 	share  float64
 	timer  *time.Timer // made on the first wait
 }
@@ -94,11 +103,12 @@ func (p *pacer) take(now time.Time) time.Duration {
 	}
 	e := uint64(now.UnixNano()) / uint64(paceEpoch)
 	if e != p.epoch {
-		p.epoch = e
-		p.share = p.rate / float64(p.act.mark(e))
-	} else {
-		p.share = p.rate / float64(p.act.active(e))
+		p.epoch, p.frames, p.busy = e, 0, false
 	}
+	if p.frames++; p.frames >= paceBusy {
+		p.markBusy(e)
+	}
+	p.share = p.rate / float64(p.act.active(e))
 	burst := max(1, p.share*paceBurst.Seconds())
 	p.tokens = min(burst, p.tokens+max(now.Sub(p.at), 0).Seconds()*p.share)
 	p.at = now
@@ -106,9 +116,18 @@ func (p *pacer) take(now time.Time) time.Duration {
 		p.tokens--
 		return 0
 	}
+	p.markBusy(e)
 	want := min(max(1, p.share*paceQuantum.Seconds()), burst)
 	// Never 0, which would let the frame through unpaid.
 	return max(time.Duration((want-p.tokens)/p.share*float64(time.Second)), time.Microsecond)
+}
+
+// markBusy counts the connection busy in epoch e, once.
+func (p *pacer) markBusy(e uint64) {
+	if !p.busy {
+		p.busy = true
+		p.act.mark(e)
+	}
 }
 
 // pace waits until the connection may read its next frame. It returns

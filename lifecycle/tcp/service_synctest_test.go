@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"io"
 	"net"
 	"sync/atomic"
 	"testing"
@@ -181,6 +182,7 @@ func TestHostileFlooders(t *testing.T) {
 			total += n
 			least, most = min(least, n), max(most, n)
 		}
+		t.Logf("%d pings answered in %v, shares %d..%d", total, run, least, most)
 		if limit := int64(rate*run.Seconds()) + peers*16 + int64(rate/10); total > limit {
 			t.Fatalf("%d pings answered in %v, want at most %d (FrameRate %v)", total, run, limit, rate)
 		}
@@ -189,6 +191,58 @@ func TestHostileFlooders(t *testing.T) {
 		}
 		if least < most/2 {
 			t.Fatalf("shares of the flooders from %d to %d pings, want the least at least half the most", least, most)
+		}
+		cr.end()
+		a.checkBaseline()
+	})
+}
+
+// TestPacingSparesLightConnections: connections that send little (here a
+// ping every 50 ms) are not counted among the busy ones, so a lone client
+// pipelining keeps the whole FrameRate beside them.
+func TestPacingSparesLightConnections(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const light, rate, run = 20, 1000.0, 2 * time.Second
+		a := startPipeArena(t, nil, tcp.ServeOptions{FrameRate: rate})
+		ws := loggedIn(t, a, light+1)
+		cr := newCrowd(t)
+		for _, w := range ws[1:] {
+			_ = w.nc.SetDeadline(time.Time{})
+			cr.add(w.nc, w.c, func(nc net.Conn, c *lifecycle.Client, stop <-chan struct{}) {
+				every(50*time.Millisecond, stop, func() error { return ping(nc, c) })
+			})
+		}
+		heavy := ws[0]
+		_ = heavy.nc.SetDeadline(time.Time{})
+		var answered atomic.Int64
+		go func() {
+			buf := make([]byte, codec.HeaderSize)
+			for {
+				if _, err := io.ReadFull(heavy.nc, buf); err != nil {
+					return
+				}
+				answered.Add(1)
+			}
+		}()
+		cr.add(heavy.nc, heavy.c, func(nc net.Conn, c *lifecycle.Client, stop <-chan struct{}) {
+			frame, err := c.Ping(nil)
+			if err != nil {
+				return
+			}
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, err := nc.Write(frame); err != nil {
+					return
+				}
+			}
+		})
+		time.Sleep(run)
+		if n, want := answered.Load(), int64(0.8*rate*run.Seconds()); n < want {
+			t.Fatalf("the pipelining client beside %d light ones: %d pings answered in %v, want at least %d", light, n, run, want)
 		}
 		cr.end()
 		a.checkBaseline()
