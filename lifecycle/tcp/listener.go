@@ -63,7 +63,10 @@ type ServeOptions struct {
 	// otherwise grow to megabytes on a peer that sends and never reads.
 	// Each connection answers a frame before it reads the next, so the
 	// answers waiting for a peer are never more than the send buffer
-	// holds: once it is full the connection stops reading. The kernel
+	// holds: once it is full the connection stops reading. A client that
+	// pipelines more than the buffers on both sides hold before it reads
+	// (1,000 pings in one write fit; 20,000, 5 MB, do not) is such a
+	// peer until it reads: read while writing, as the SDKs do. The kernel
 	// doubles the value for its bookkeeping. Defaults 32 KiB each; a
 	// negative value leaves the kernel's own sizing.
 	SocketReadBuffer  int

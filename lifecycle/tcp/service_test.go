@@ -98,17 +98,29 @@ func TestHostileNotReadingSockets(t *testing.T) {
 }
 
 // TestPipelinedPings: 1,000 and 20,000 pings in one write are all
-// answered, in order, by a lone client reading as they come.
+// answered, in order, to a lone client reading as they come; 1,000 also
+// to one that reads only once its write is done (their 256 KB of answers
+// fit the socket buffers). 20,000 (5 MB) that way do not: the client is
+// then a peer that does not read, closed at WriteStall.
 func TestPipelinedPings(t *testing.T) {
 	l := startListener(t, tcp.ServeOptions{})
-	for _, n := range []int{1000, 20000} {
+	for _, c := range []struct {
+		n         int
+		readAfter bool
+	}{{1000, true}, {1000, false}, {20000, false}} {
+		n := c.n
 		w := dial(t, l.Addr(), lifecycletest.NewClient(t))
 		if _, err := w.login(); err != nil {
 			t.Fatalf("login: %v", err)
 		}
 		batch := pingBatch(t, w, n)
 		wrote := make(chan error, 1)
-		go func() { _, err := w.nc.Write(batch); wrote <- err }()
+		if c.readAfter {
+			_, err := w.nc.Write(batch)
+			wrote <- err
+		} else {
+			go func() { _, err := w.nc.Write(batch); wrote <- err }()
+		}
 		buf := make([]byte, 0, codec.HeaderSize)
 		for i := range n {
 			answer, err := codec.ReadFrame(w.nc, buf[:0], codec.HeaderSize)
