@@ -183,3 +183,33 @@ func readFull(nc net.Conn, b []byte) (int, error) {
 	}
 	return n, nil
 }
+
+// TestPipelineBeyondBuffers: a client that writes 20,000 pings (5 MB) in
+// one write and reads only after is, while it writes, a peer that does
+// not read: the buffers on both sides fill, and it is closed at
+// WriteStall as CauseNotReading (with the kernel's sizing it would fit).
+func TestPipelineBeyondBuffers(t *testing.T) {
+	closed := make(chan tcp.Closing, 1)
+	l := startListener(t, tcp.ServeOptions{WriteStall: 200 * time.Millisecond,
+		Observer: tcp.Observer{Closed: func(_ tcp.ConnInfo, how tcp.Closing) { closed <- how }}})
+	w := dial(t, l.Addr(), lifecycletest.NewClient(t))
+	if _, err := w.login(); err != nil {
+		t.Fatalf("login: %v", err)
+	}
+	// The client's own send buffer, pinned so that no kernel's sizing
+	// holds the 5 MB by itself.
+	if err := w.nc.(*net.TCPConn).SetWriteBuffer(1 << 20); err != nil {
+		t.Fatalf("SetWriteBuffer: %v", err)
+	}
+	if _, err := w.nc.Write(pingBatch(t, w, 20000)); err == nil {
+		t.Fatalf("the write of 5 MB never read from went through")
+	}
+	select {
+	case how := <-closed:
+		if how.Cause != tcp.CauseNotReading {
+			t.Fatalf("closed by %v, want %v", how.Cause, tcp.CauseNotReading)
+		}
+	case <-time.After(testTimeout):
+		t.Fatalf("not closed")
+	}
+}
