@@ -169,6 +169,7 @@ func (c *config) serveFlags(fs *flag.FlagSet, raw *rawFlags) {
 	fs.Float64Var(&o.LoginRate, "login-rate", o.LoginRate, "failed logins per second an address may make after its burst")
 	fs.IntVar(&o.SocketReadBuffer, "socket-read-buffer", o.SocketReadBuffer, "kernel receive buffer of each connection in `bytes` (negative: the kernel's sizing)")
 	fs.IntVar(&o.SocketWriteBuffer, "socket-write-buffer", o.SocketWriteBuffer, "kernel send buffer of each connection in `bytes`, which bounds the answers a peer leaves unread (negative: the kernel's sizing)")
+	fs.IntVar(&o.PipelineMemory, "pipeline-memory", o.PipelineMemory, "`bytes` of send buffer, server-wide, that connections whose answers pile up may borrow, 1 MiB each (negative: none)")
 	fs.DurationVar(&o.WriteStall, "write-stall", o.WriteStall, "close a connection whose answer makes no progress for this long (a peer that does not read)")
 	fs.Float64Var(&o.FrameRate, "frame-rate", o.FrameRate, "frames per second read in all from the busy connections, in equal shares; raise it with the cores (negative: no pacing)")
 	fs.IntVar(&o.AccountLoginBurst, "account-login-burst", o.AccountLoginBurst, "failed logins an account may take from addresses that have failed before it is throttled (negative: no account throttle)")

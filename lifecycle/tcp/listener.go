@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -63,14 +64,21 @@ type ServeOptions struct {
 	// otherwise grow to megabytes on a peer that sends and never reads.
 	// Each connection answers a frame before it reads the next, so the
 	// answers waiting for a peer are never more than the send buffer
-	// holds: once it is full the connection stops reading. A client that
-	// pipelines more than the buffers on both sides hold before it reads
-	// (1,000 pings in one write fit; 20,000, 5 MB, do not) is such a
-	// peer until it reads: read while writing, as the SDKs do. The kernel
-	// doubles the value for its bookkeeping. Defaults 32 KiB each; a
-	// negative value leaves the kernel's own sizing.
+	// holds: once it is full the connection stops reading.
+	// PipelineMemory lets a client pipeline more than that before it
+	// reads. The kernel doubles the value for its bookkeeping. Defaults
+	// 32 KiB each; a negative value leaves the kernel's own sizing.
 	SocketReadBuffer  int
 	SocketWriteBuffer int
+	// PipelineMemory is the send buffer, server-wide, that connections
+	// whose answers pile up may borrow: a connection whose answer has
+	// waited 50 ms for room raises its send buffer to 1 MiB while the
+	// budget has room, and gives it back when it closes, so that a
+	// client writing thousands of requests before it reads its answers
+	// (20,000 pings in one write, 5 MB) is served, while peers that never
+	// read pin no more than the budget. Default 8 MiB (eight such
+	// connections at once); a negative value turns it off.
+	PipelineMemory int
 	// WriteStall closes a connection whose answer makes no progress for
 	// this long (CauseNotReading): a peer that keeps sending and does not
 	// read its answers. WriteTimeout still bounds the whole write.
@@ -177,6 +185,8 @@ type Listener struct {
 	budget   *memBudget
 	throttle *throttle // nil when off
 	active   activity  // connections reading frames, for FrameRate
+
+	pipelineUsed atomic.Int64 // of PipelineMemory
 
 	mu       sync.Mutex
 	closing  bool

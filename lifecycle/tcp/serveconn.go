@@ -45,6 +45,7 @@ type connLoop struct {
 	loginBy   time.Time // when a connection not logged in is closed
 	loggedOut bool      // the last change of login state was a logout
 	pacer     pacer
+	grown     bool  // holds grownBuffer of PipelineMemory
 	preShare  int64 // of the pre-login frame budget, held by the frame being answered
 	how       Closing
 }
@@ -63,6 +64,7 @@ func (l *Listener) serveConn(p *peer) {
 	l.sizeSocket(p.nc)
 	l.obs.opened(p.info)
 	c.how.Cause = c.run()
+	c.returnBuffer()
 	if c.how.Cause == causeListener {
 		c.how.Cause = cmp.Or(l.endedBy(p), CauseShutdown)
 	}

@@ -26,7 +26,21 @@ const (
 	defaultAccountLoginRate  = 5.0
 	// The SDKs replay a transient login for up to 30 s.
 	defaultReplayTimeout = 30 * time.Second
+	// Eight pipelining clients at once at 1 MiB each.
+	defaultPipelineMemory = 8 << 20
 )
+
+// A connection whose answer waits growAfter for room borrows grownBuffer
+// of PipelineMemory as its send buffer: enough for the answers of 20,000
+// pings in flight with a client that reads only once its write is done.
+const (
+	growAfter   = 50 * time.Millisecond
+	grownBuffer = 1 << 20
+)
+
+// causeGrow stands, inside write, for "the deadline to borrow a larger
+// send buffer has passed"; it never ends a connection.
+const causeGrow CloseCause = 254
 
 // connServiceDefaults fills the zero per-connection service fields of o.
 func (o *ServeOptions) connServiceDefaults() {
@@ -55,6 +69,33 @@ func (o *ServeOptions) connServiceDefaults() {
 	if o.ReplayTimeout <= 0 {
 		o.ReplayTimeout = defaultReplayTimeout
 	}
+	if o.PipelineMemory == 0 {
+		o.PipelineMemory = defaultPipelineMemory
+	}
+}
+
+// borrowBuffer raises the send buffer of c to grownBuffer if
+// PipelineMemory has room, once in the connection's life.
+func (c *connLoop) borrowBuffer() {
+	l := c.l
+	s, ok := c.p.nc.(interface{ SetWriteBuffer(int) error })
+	if !ok || c.grown {
+		return
+	}
+	if l.pipelineUsed.Add(grownBuffer) > int64(l.opts.PipelineMemory) {
+		l.pipelineUsed.Add(-grownBuffer)
+		return
+	}
+	c.grown = true
+	_ = s.SetWriteBuffer(grownBuffer)
+}
+
+// returnBuffer gives back what borrowBuffer took.
+func (c *connLoop) returnBuffer() {
+	if c.grown {
+		c.grown = false
+		c.l.pipelineUsed.Add(-grownBuffer)
+	}
 }
 
 // sizeSocket sets nc's kernel buffers, when it is a socket that has them.
@@ -78,10 +119,14 @@ func (c *connLoop) write(out []byte) CloseCause {
 	opts := &c.l.opts
 	now := time.Now()
 	end := now.Add(opts.WriteTimeout)
+	grow := !c.grown && opts.PipelineMemory > 0 && opts.SocketWriteBuffer > 0
 	for len(out) > 0 {
 		by, cause := end, CauseWriteTimeout
-		if stall := now.Add(opts.WriteStall); stall.Before(end) {
+		if stall := now.Add(opts.WriteStall); stall.Before(by) {
 			by, cause = stall, CauseNotReading
+		}
+		if g := now.Add(growAfter); grow && g.Before(by) {
+			by, cause = g, causeGrow
 		}
 		_ = c.p.nc.SetWriteDeadline(by)
 		n, err := c.p.nc.Write(out)
@@ -90,10 +135,17 @@ func (c *connLoop) write(out []byte) CloseCause {
 		}
 		out = out[n:]
 		var ne net.Error
-		if n == 0 || cause != CauseNotReading || !errors.As(err, &ne) || !ne.Timeout() {
+		timeout := errors.As(err, &ne) && ne.Timeout()
+		switch {
+		case timeout && cause == causeGrow:
+			grow = false
+			c.borrowBuffer()
+		case n == 0 || cause != CauseNotReading || !timeout:
 			return c.failed(err, cause)
 		}
-		now = time.Now() // progress: another WriteStall from here
+		if n > 0 {
+			now = time.Now() // progress: another WriteStall from here
+		}
 	}
 	return 0
 }

@@ -3,6 +3,9 @@ package tcp_test
 import (
 	"encoding/binary"
 	"net"
+	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -36,13 +39,13 @@ func pingBatch(t testing.TB, w *wire, n int) []byte {
 // TestHostileNotReadingSockets: logged-in peers that pipeline pings over
 // TCP and never read are stopped being read once their small socket
 // buffers fill, and closed as CauseNotReading at WriteStall. With the
-// kernel's own sizing the send buffer grows to megabytes first.
+// kernel's own sizing the send buffer grows to megabytes first; with
+// PipelineMemory, only as many of them borrow a larger one as it holds.
 func TestHostileNotReadingSockets(t *testing.T) {
 	const peers = 4
-	read := func(opts tcp.ServeOptions) (most int) {
+	read := func(opts tcp.ServeOptions) (frames []int) {
 		t.Helper()
 		var mu sync.Mutex
-		var frames []int
 		done := make(chan struct{}, peers)
 		opts.WriteStall = 300 * time.Millisecond
 		opts.FrameRate = -1 // the buffers fill sooner; pacing is TestHostileFlooders'
@@ -79,13 +82,16 @@ func TestHostileNotReadingSockets(t *testing.T) {
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		for _, n := range frames {
-			most = max(most, n)
-		}
-		return most
+		return frames
 	}
-	small := read(tcp.ServeOptions{})
-	kernel := read(tcp.ServeOptions{SocketReadBuffer: -1, SocketWriteBuffer: -1})
+	most := func(frames []int) (n int) {
+		for _, f := range frames {
+			n = max(n, f)
+		}
+		return n
+	}
+	small := most(read(tcp.ServeOptions{PipelineMemory: -1}))
+	kernel := most(read(tcp.ServeOptions{SocketReadBuffer: -1, SocketWriteBuffer: -1}))
 	t.Logf("most frames read from a peer that does not read: %d with the default buffers, %d with the kernel's sizing", small, kernel)
 	// 32 KiB buffers hold a few hundred answers each way, the reader's
 	// receive buffer some more; the kernel's sizing, thousands.
@@ -95,20 +101,37 @@ func TestHostileNotReadingSockets(t *testing.T) {
 	if small*2 > kernel {
 		t.Errorf("frames read from a peer that does not read: %d with the default buffers, %d with the kernel's sizing; want half or less", small, kernel)
 	}
+	// A budget of two grown buffers: two peers borrow (the kernel may cap
+	// the buffer below 1 MiB, at net.core.wmem_max, but not below twice
+	// the default), the others stay small.
+	borrowed := 0
+	for _, f := range read(tcp.ServeOptions{PipelineMemory: 2 << 20}) {
+		if f > 2*small {
+			borrowed++
+		}
+	}
+	if borrowed != 2 {
+		t.Errorf("with PipelineMemory for two grown buffers, %d of %d peers that do not read had more than %d frames read, want 2", borrowed, peers, 2*small)
+	}
 }
 
 // TestPipelinedPings: 1,000 and 20,000 pings in one write are all
-// answered, in order, to a lone client reading as they come; 1,000 also
-// to one that reads only once its write is done (their 256 KB of answers
-// fit the socket buffers). 20,000 (5 MB) that way do not: the client is
-// then a peer that does not read, closed at WriteStall.
+// answered, in order, to a lone client reading as they come, and to one
+// that reads only once its write is done: 1,000 (256 KB of answers) fit
+// the socket buffers, 20,000 (5 MB) the send buffer borrowed from
+// PipelineMemory, where the kernel lets a socket have 1 MiB
+// (net.core.wmem_max).
 func TestPipelinedPings(t *testing.T) {
 	l := startListener(t, tcp.ServeOptions{})
 	for _, c := range []struct {
 		n         int
 		readAfter bool
-	}{{1000, true}, {1000, false}, {20000, false}} {
+	}{{1000, true}, {1000, false}, {20000, false}, {20000, true}} {
 		n := c.n
+		if c.readAfter && n > 1000 && !socketBuffersReach(1<<20) {
+			t.Logf("%d pings read after the write: not run, net.core.wmem_max caps a send buffer below 1 MiB", n)
+			continue
+		}
 		w := dial(t, l.Addr(), lifecycletest.NewClient(t))
 		if _, err := w.login(); err != nil {
 			t.Fatalf("login: %v", err)
@@ -184,13 +207,13 @@ func readFull(nc net.Conn, b []byte) (int, error) {
 	return n, nil
 }
 
-// TestPipelineBeyondBuffers: a client that writes 20,000 pings (5 MB) in
-// one write and reads only after is, while it writes, a peer that does
-// not read: the buffers on both sides fill, and it is closed at
-// WriteStall as CauseNotReading (with the kernel's sizing it would fit).
+// TestPipelineBeyondBuffers: without PipelineMemory, a client that
+// writes 20,000 pings (5 MB) in one write and reads only after is, while
+// it writes, a peer that does not read: the buffers on both sides fill,
+// and it is closed at WriteStall as CauseNotReading.
 func TestPipelineBeyondBuffers(t *testing.T) {
 	closed := make(chan tcp.Closing, 1)
-	l := startListener(t, tcp.ServeOptions{WriteStall: 200 * time.Millisecond,
+	l := startListener(t, tcp.ServeOptions{WriteStall: 200 * time.Millisecond, PipelineMemory: -1,
 		Observer: tcp.Observer{Closed: func(_ tcp.ConnInfo, how tcp.Closing) { closed <- how }}})
 	w := dial(t, l.Addr(), lifecycletest.NewClient(t))
 	if _, err := w.login(); err != nil {
@@ -212,4 +235,15 @@ func TestPipelineBeyondBuffers(t *testing.T) {
 	case <-time.After(testTimeout):
 		t.Fatalf("not closed")
 	}
+}
+
+// socketBuffersReach reports whether the kernel lets a socket's send
+// buffer be set to n bytes (Linux caps it at net.core.wmem_max).
+func socketBuffersReach(n int) bool {
+	b, err := os.ReadFile("/proc/sys/net/core/wmem_max")
+	if err != nil {
+		return false
+	}
+	limit, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	return err == nil && limit >= n
 }
