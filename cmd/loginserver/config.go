@@ -172,6 +172,15 @@ func (c *config) serveFlags(fs *flag.FlagSet, raw *rawFlags) {
 	fs.IntVar(&o.ReservedConns, "reserved-conns", o.ReservedConns, "connections of -max-conns kept for accounts with no session yet (0: an eighth of -max-conns; negative: none)")
 	fs.IntVar(&o.AcceptBurst, "accept-burst", o.AcceptBurst, "connections an address may open at once without logging in before more are reset (0: 64; negative: no limit)")
 	fs.Float64Var(&o.AcceptRate, "accept-rate", o.AcceptRate, "connections per second an address may open without logging in after its burst (0: 32)")
+	fs.IntVar(&o.SocketReadBuffer, "socket-read-buffer", o.SocketReadBuffer, "kernel receive buffer of each connection in `bytes` (negative: the kernel's sizing)")
+	fs.IntVar(&o.SocketWriteBuffer, "socket-write-buffer", o.SocketWriteBuffer, "kernel send buffer of each connection in `bytes`, which bounds the answers a peer leaves unread (negative: the kernel's sizing)")
+	fs.IntVar(&o.PipelineMemory, "pipeline-memory", o.PipelineMemory, "`bytes` of send buffer, server-wide, that connections whose answers pile up may borrow, 1 MiB each (negative: none)")
+	fs.DurationVar(&o.WriteStall, "write-stall", o.WriteStall, "close a connection whose answer makes no progress for this long (a peer that does not read)")
+	fs.Float64Var(&o.FrameRate, "frame-rate", o.FrameRate, "frames per second read in all from the busy connections, in equal shares; raise it with the cores (negative: no pacing)")
+	fs.IntVar(&o.AccountLoginBurst, "account-login-burst", o.AccountLoginBurst, "failed logins an account may take from addresses that have failed before it is throttled (negative: no account throttle)")
+	fs.Float64Var(&o.AccountLoginRate, "account-login-rate", o.AccountLoginRate, "failed logins per second an account may take after its burst")
+	fs.IntVar(&o.PreLoginFrameMemory, "prelogin-frame-memory", o.PreLoginFrameMemory, "`bytes` of -large-frame-memory that connections not logged in may hold")
+	fs.DurationVar(&o.ReplayTimeout, "replay-timeout", o.ReplayTimeout, "how long a connection may replay a login answered with 57 before it must be logged in")
 }
 
 // outputFlags: logs and metrics.

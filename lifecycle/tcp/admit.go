@@ -120,7 +120,7 @@ func (l *Listener) admitLogin(p *peer, user uint32) codec.EvictionReason {
 		return quotaReason
 	case first && l.accepts != nil:
 		// A connection that logs in was no churn: its accept is given back.
-		l.accepts.refund(p.key, time.Now())
+		l.accepts.refund(p.key, 0, spent{}, time.Now()) // no account throttle on accepts
 	}
 	return 0
 }

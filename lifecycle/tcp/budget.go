@@ -31,10 +31,15 @@ type memBudget struct {
 	peak    int64 // the most ever in use at once, for tests
 	waiters []*budgetWaiter
 
+	// preLogin, on the server-wide budget, is the part of it frames of
+	// connections not logged in may hold: such a frame takes its share of
+	// both, the smaller first. Nil on a budget of its own.
+	preLogin *memBudget
+
 	freePending atomic.Bool
 	freeing     atomic.Bool
 	lastFree    time.Time // only the freeing goroutine touches it
-	free        func()    // debug.FreeOSMemory; a test may count calls
+	free        func()    // debug.FreeOSMemory (a test may count calls); nil: none
 }
 
 type budgetWaiter struct {
@@ -44,6 +49,41 @@ type budgetWaiter struct {
 
 func newMemBudget(capacity int64) *memBudget {
 	return &memBudget{capacity: capacity, free: debug.FreeOSMemory}
+}
+
+// newFrameBudget is the Listener's budget: total bytes of large frames,
+// of which preLogin at most for connections not logged in. The part hands
+// no memory back itself: the whole does, when it is idle.
+func newFrameBudget(total, preLogin int64) *memBudget {
+	b := newMemBudget(total)
+	b.preLogin = newMemBudget(preLogin)
+	b.preLogin.free = nil
+	return b
+}
+
+// acquireFor takes n bytes of b and, when pre is not zero, pre bytes of
+// the pre-login part first, as acquire does; it reports whether it got
+// both (and holds neither when not).
+func (b *memBudget) acquireFor(n, pre int64, stop, kill <-chan struct{}, deadline time.Time) bool {
+	if pre == 0 {
+		return b.acquire(n, stop, kill, deadline)
+	}
+	if !b.preLogin.acquire(pre, stop, kill, deadline) {
+		return false
+	}
+	if !b.acquire(n, stop, kill, deadline) {
+		b.preLogin.release(pre)
+		return false
+	}
+	return true
+}
+
+// releaseFor gives back what acquireFor took.
+func (b *memBudget) releaseFor(n, pre int64) {
+	if pre != 0 {
+		b.preLogin.release(pre)
+	}
+	b.release(n)
 }
 
 // share is what a frame of size bytes takes: its size, but never more than
@@ -97,7 +137,7 @@ func (b *memBudget) release(n int64) {
 	b.grant()
 	idle := b.used == 0
 	b.mu.Unlock()
-	if idle {
+	if idle && b.free != nil {
 		b.scheduleFree()
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -96,6 +97,64 @@ type ServeOptions struct {
 	// AcceptBurst turns the limit off.
 	AcceptBurst int     // connections an address may open at once without logging in
 	AcceptRate  float64 // such connections an address is given back per second
+	// SocketReadBuffer and SocketWriteBuffer set each connection's kernel
+	// receive and send buffers (SetReadBuffer, SetWriteBuffer), which
+	// otherwise grow to megabytes on a peer that sends and never reads.
+	// Each connection answers a frame before it reads the next, so the
+	// answers waiting for a peer are never more than the send buffer
+	// holds: once it is full the connection stops reading.
+	// PipelineMemory lets a client pipeline more than that before it
+	// reads. The kernel doubles the value for its bookkeeping. Defaults
+	// 32 KiB each; a negative value leaves the kernel's own sizing.
+	SocketReadBuffer  int
+	SocketWriteBuffer int
+	// PipelineMemory is the send buffer, server-wide, that connections
+	// whose answers pile up may borrow: a connection whose answer has
+	// waited 50 ms for room raises its send buffer to 1 MiB while the
+	// budget has room, and gives it back when it closes, so that a
+	// client writing thousands of requests before it reads its answers
+	// (20,000 pings in one write, 5 MB) is served, while peers that never
+	// read pin no more than the budget. Default 8 MiB (eight such
+	// connections at once); a negative value turns it off.
+	PipelineMemory int
+	// WriteStall closes a connection whose answer makes no progress for
+	// this long (CauseNotReading): a peer that keeps sending and does not
+	// read its answers. WriteTimeout still bounds the whole write.
+	// Default 3s.
+	WriteStall time.Duration
+	// FrameRate is how many frames a second the Listener reads in all
+	// from its busy connections, in equal shares: each connection (and
+	// so each session, which lives on one) has a token bucket refilled
+	// at FrameRate over the busy connections of the last 100 ms, holding
+	// at most a tenth of a second of it. A connection is busy once it
+	// reads 16 frames in 100 ms or has to wait; one that sends less (a
+	// login, heartbeats) is neither counted nor held back. A connection
+	// over its share is not read until a token is due, so TCP slows its
+	// peer while a newcomer's login finds the machine free: a lone
+	// client pipelining gets the whole rate, fifty flooding ones a
+	// fiftieth each. Default 25,000 frames/s, which keeps a login's
+	// latency in milliseconds on two cores; raise it with the cores a
+	// server has. A negative FrameRate turns pacing off.
+	FrameRate float64
+	// AccountLoginBurst and AccountLoginRate throttle failed checks per
+	// account (per username; token logins share one bucket), from every
+	// address at once, on top of the per-address throttle. An address
+	// with no failed check in the last ten minutes is not held to it, so
+	// that guessing against an account from elsewhere never locks out
+	// its owner. Defaults 20 and 5; a negative AccountLoginBurst turns it
+	// off. It needs the per-address throttle on.
+	AccountLoginBurst int
+	AccountLoginRate  float64
+	// PreLoginFrameMemory is the part of LargeFrameMemory that frames of
+	// connections not logged in may hold at once, so that a few stalled
+	// unauthenticated frames cannot starve a logged-in client's. Default
+	// a quarter of LargeFrameMemory (2 MiB); at most LargeFrameMemory.
+	PreLoginFrameMemory int
+	// ReplayTimeout is how long a connection not logged in stays open
+	// after a login answered with result code 57 (TransientNotCommitted),
+	// which the client replays on the same connection, when that is
+	// later than LoginTimeout. Default 30s, the SDKs' replay window.
+	ReplayTimeout time.Duration
 
 	// Observer's hooks, those set, learn of connections opened, refused
 	// and closed, logins, logouts, dropped frames, accept errors and every
@@ -150,6 +209,7 @@ func (o ServeOptions) withDefaults() ServeOptions {
 	if o.LoginRate <= 0 {
 		o.LoginRate = defaultLoginRate
 	}
+	o.connServiceDefaults()
 	return o
 }
 
@@ -167,6 +227,9 @@ type Listener struct {
 	throttle *throttle // nil when off
 	accepts  *throttle // per-address accepts; nil when off
 	limits   limits
+	active   activity // connections reading frames, for FrameRate
+
+	pipelineUsed atomic.Int64 // of PipelineMemory
 
 	mu       sync.Mutex
 	closing  bool
@@ -203,12 +266,13 @@ type peer struct {
 func NewListener(ln net.Listener, srv *lifecycle.Server, opts ServeOptions) *Listener {
 	opts = opts.withDefaults()
 	l := &Listener{ln: ln, srv: srv, opts: opts, obs: opts.Observer,
-		budget: newMemBudget(int64(opts.LargeFrameMemory)),
+		budget: newFrameBudget(int64(opts.LargeFrameMemory), int64(opts.PreLoginFrameMemory)),
 		conns:  make(map[*peer]struct{}), done: make(chan struct{}),
 		limits: resolveLimits(&opts), accounts: make(map[uint32]int), addrs: make(map[netip.Addr]int),
 		refusing: make(map[net.Conn]struct{}), drop: newDropWatch()}
 	if opts.LoginBurst > 0 {
 		l.throttle = newThrottle(opts.LoginBurst, opts.LoginRate)
+		l.throttle.limitAccounts(opts.AccountLoginBurst, opts.AccountLoginRate)
 	}
 	if burst, rate := acceptLimit(&opts); burst > 0 {
 		l.accepts = newThrottle(burst, rate)
@@ -265,7 +329,7 @@ func (l *Listener) Serve(ctx context.Context) error {
 		}
 		backoff = 0
 		key := throttleKey(nc.RemoteAddr())
-		if l.accepts != nil && !l.accepts.take(key, time.Now()) {
+		if l.accepts != nil && !l.acceptAllowed(key) {
 			shed(nc)
 			l.obs.limited(ConnInfo{ID: l.nextID(), Remote: nc.RemoteAddr()}, LimitAcceptRate)
 			continue
@@ -466,3 +530,10 @@ func (l *Listener) untrack(p *peer, how Closing) {
 }
 
 func (l *Listener) trace(e Exchange) { l.obs.frame(e) }
+
+// acceptAllowed spends one of key's accept tokens (the accept throttle
+// keeps no accounts, so account 0 is never charged).
+func (l *Listener) acceptAllowed(key netip.Addr) bool {
+	_, ok := l.accepts.take(key, 0, time.Now())
+	return ok
+}

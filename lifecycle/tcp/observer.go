@@ -165,21 +165,30 @@ const (
 	CauseTotalCap
 	// CauseShutdown: the Listener shut down.
 	CauseShutdown
+	// CauseNotReading: an answer's write made no progress for
+	// WriteStall: the peer sends and does not read.
+	CauseNotReading
+	// CauseLegacyFraming: a frame began in the pre-VSR framing
+	// ([length u32][code u32], an old SDK), which this server does not
+	// speak; closed at its first 8 bytes.
+	CauseLegacyFraming
 )
 
 var causeNames = [...]string{
-	CausePeerClosed:   "peer-closed",
-	CauseLogout:       "logout",
-	CausePeerReset:    "peer-reset",
-	CauseEvicted:      "evicted",
-	CauseFrameSize:    "frame-size",
-	CauseLoginTimeout: "login-timeout",
-	CauseIdleTimeout:  "idle-timeout",
-	CauseReadTimeout:  "read-timeout",
-	CauseWriteTimeout: "write-timeout",
-	CausePreLoginCap:  "prelogin-cap",
-	CauseTotalCap:     "total-cap",
-	CauseShutdown:     "shutdown",
+	CausePeerClosed:    "peer-closed",
+	CauseLogout:        "logout",
+	CausePeerReset:     "peer-reset",
+	CauseEvicted:       "evicted",
+	CauseFrameSize:     "frame-size",
+	CauseLoginTimeout:  "login-timeout",
+	CauseIdleTimeout:   "idle-timeout",
+	CauseReadTimeout:   "read-timeout",
+	CauseWriteTimeout:  "write-timeout",
+	CausePreLoginCap:   "prelogin-cap",
+	CauseTotalCap:      "total-cap",
+	CauseShutdown:      "shutdown",
+	CauseNotReading:    "not-reading",
+	CauseLegacyFraming: "legacy-framing",
 }
 
 // String is a short lower-case name ("login-timeout"), or "cause-N" for a

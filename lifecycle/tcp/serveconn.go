@@ -44,6 +44,9 @@ type connLoop struct {
 	in, out   []byte
 	loginBy   time.Time // when a connection not logged in is closed
 	loggedOut bool      // the last change of login state was a logout
+	pacer     pacer
+	grown     bool  // holds grownBuffer of PipelineMemory
+	preShare  int64 // of the pre-login frame budget, held by the frame being answered
 	how       Closing
 }
 
@@ -56,10 +59,13 @@ func (l *Listener) serveConn(p *peer) {
 	cfg.Admit = func(user uint32) codec.EvictionReason { return l.admitLogin(p, user) }
 	c := &connLoop{l: l, p: p, conn: l.srv.NewConnWith(cfg),
 		in: make([]byte, 0, startIn), out: make([]byte, 0, startOut),
-		loginBy: time.Now().Add(l.opts.LoginTimeout)}
+		loginBy: time.Now().Add(l.opts.LoginTimeout),
+		pacer:   newPacer(&l.active, l.opts.FrameRate)}
 	c.src.c = c
+	l.sizeSocket(p.nc)
 	l.obs.opened(p.info)
 	c.how.Cause = c.run()
+	c.returnBuffer()
 	if c.how.Cause == causeListener {
 		c.how.Cause = cmp.Or(l.endedBy(p), CauseShutdown)
 	}
@@ -70,6 +76,9 @@ func (l *Listener) serveConn(p *peer) {
 // run reads and answers frames until the connection must end, and says why.
 func (c *connLoop) run() CloseCause {
 	for {
+		if !c.pace() {
+			return causeListener
+		}
 		frame, share, cause, err := c.read()
 		if cause != 0 {
 			return cause
@@ -81,7 +90,8 @@ func (c *connLoop) run() CloseCause {
 		cause = c.answer(frame)
 		if share > 0 {
 			// The frame's own buffer is not used again: its budget goes back.
-			c.l.budget.release(share)
+			c.l.budget.releaseFor(share, c.preShare)
+			c.preShare = 0
 		}
 		if cause != 0 {
 			return cause
@@ -103,7 +113,7 @@ func (c *connLoop) read() (frame []byte, share int64, cause CloseCause, err erro
 		wait = time.Now().Add(opts.IdleTimeout)
 	}
 	_ = c.p.nc.SetReadDeadline(wait)
-	c.src.begin(waitCause)
+	c.src.begin(waitCause, !c.conn.State().LoggedIn)
 	// Frames up to largeFrame (and MaxFrame) are read whole into the
 	// connection's buffer; a larger one stops at its header.
 	frame, err = codec.ReadFrame(&c.src, c.in[:0], min(largeFrame, opts.MaxFrame))
@@ -115,6 +125,9 @@ func (c *connLoop) read() (frame []byte, share int64, cause CloseCause, err erro
 			return c.readLarge(frame, size)
 		}
 		return frame, 0, 0, errOverCap
+	case errors.Is(err, errLegacyFraming):
+		clear(frame[:cap(frame)])
+		return nil, 0, CauseLegacyFraming, nil
 	case err != nil:
 		// What arrived of the frame may be a login's credentials.
 		clear(frame[:cap(frame)])
@@ -130,12 +143,12 @@ func (c *connLoop) read() (frame []byte, share int64, cause CloseCause, err erro
 // frame, whose header has been read, into a buffer of its own.
 func (c *connLoop) readLarge(header []byte, size int) ([]byte, int64, CloseCause, error) {
 	budget := c.l.budget
-	share := budget.share(size)
+	share, preShare := budget.share(size), int64(0)
 	var by time.Time
 	if !c.conn.State().LoggedIn {
-		by = c.loginBy
+		by, preShare = c.loginBy, budget.preLogin.share(size)
 	}
-	if !budget.acquire(share, c.l.done, c.p.kill, by) {
+	if !budget.acquireFor(share, preShare, c.l.done, c.p.kill, by) {
 		select {
 		case <-c.p.kill:
 			return nil, 0, causeListener, nil
@@ -154,9 +167,10 @@ func (c *connLoop) readLarge(header []byte, size int) ([]byte, int64, CloseCause
 	frame, err := codec.ReadFrame(io.MultiReader(&c.src.header, c.p.nc), big, size)
 	if err != nil {
 		clear(frame[:cap(frame)]) // what arrived may be a login's credentials
-		budget.release(share)
+		budget.releaseFor(share, preShare)
 		return nil, 0, c.failed(err, frameCause), nil
 	}
+	c.preShare = preShare
 	return frame, share, 0, nil
 }
 
@@ -164,15 +178,21 @@ func (c *connLoop) readLarge(header []byte, size int) ([]byte, int64, CloseCause
 // with the read deadline moved from the wait for a frame to the frame's
 // own deadline as soon as its first byte has arrived.
 type frameSource struct {
-	c       *connLoop
-	started bool
-	cause   CloseCause // what the deadline in force stands for
-	header  bytes.Reader
+	c        *connLoop
+	started  bool
+	cause    CloseCause // what the deadline in force stands for
+	header   bytes.Reader
+	sniffing bool // the frame's first bytes are looked at for the pre-VSR framing
+	got      int  // of them, how many are in prefix
+	prefix   [legacyPrefix]byte
 }
 
 // begin starts a frame: until its first byte, the deadline in force
-// stands for cause.
-func (s *frameSource) begin(cause CloseCause) { s.started, s.cause = false, cause }
+// stands for cause. A frame of a connection not logged in is sniffed for
+// the pre-VSR framing.
+func (s *frameSource) begin(cause CloseCause, sniff bool) {
+	s.started, s.cause, s.sniffing, s.got = false, cause, sniff, 0
+}
 
 // Read implements io.Reader.
 func (s *frameSource) Read(p []byte) (int, error) {
@@ -181,6 +201,13 @@ func (s *frameSource) Read(p []byte) (int, error) {
 		// The frame has begun: the rest is due within ReadTimeout.
 		s.started = true
 		s.cause = s.c.frameDeadline()
+	}
+	if n > 0 && s.sniffing {
+		if lerr := s.sniff(p[:n]); lerr != nil {
+			// No byte is handed on: io.ReadFull would drop an error that
+			// came with the last bytes it wanted.
+			return 0, lerr
+		}
 	}
 	return n, err
 }
@@ -255,18 +282,6 @@ func holdsCredentials(o *lifecycle.Outcome, err error) bool {
 	return o.IsLogin() || o.Code == codec.CodeLoginUser || o.Code == codec.CodeLoginWithPAT || err != nil
 }
 
-// write sends out, if anything, within WriteTimeout.
-func (c *connLoop) write(out []byte) CloseCause {
-	if len(out) == 0 {
-		return 0
-	}
-	_ = c.p.nc.SetWriteDeadline(time.Now().Add(c.l.opts.WriteTimeout))
-	if _, err := c.p.nc.Write(out); err != nil {
-		return c.failed(err, CauseWriteTimeout)
-	}
-	return 0
-}
-
 // report tells the Listener and the Observer what a frame changed.
 func (c *connLoop) report(o *lifecycle.Outcome, err error) {
 	obs, info := &c.l.obs, c.p.info
@@ -288,6 +303,10 @@ func (c *connLoop) report(o *lifecycle.Outcome, err error) {
 		c.loginBy = time.Now().Add(c.l.opts.LoginTimeout)
 		c.loggedOut = true
 		obs.logout(info)
+	case o.Login.Result == codec.StatusTransientNotCommitted:
+		// The client replays this login on this connection: give it the
+		// SDKs' replay window.
+		c.loginBy = later(c.loginBy, time.Now().Add(c.l.opts.ReplayTimeout))
 	}
 	if o.IsLogin() && o.Answer != lifecycle.AnswerNone {
 		obs.login(info, o.Login)

@@ -1,6 +1,7 @@
 package tcp
 
 import (
+	"hash/maphash"
 	"net"
 	"net/netip"
 	"sync"
@@ -21,6 +22,12 @@ const (
 // ones are, which at worst gives their owners a fresh burst.
 const maxThrottled = 1 << 16
 
+// failMemory is how long an address counts as having failed a check, for
+// the per-account throttle: an address with no failure for that long is
+// clean again and is not held to the account's budget. An attacker gains
+// one check per fresh address (IPv4 address or IPv6 /64) per failMemory.
+const failMemory = 10 * time.Minute
+
 // maxPad bounds the wait that stands in for a credential check on a
 // throttled login, and spinPad is below what a timer sleeps accurately.
 const (
@@ -40,6 +47,14 @@ type throttle struct {
 	mu      sync.Mutex
 	buckets map[netip.Addr]bucket
 
+	// accounts, when the per-account throttle is on (accRate > 0), are
+	// buckets of failed checks per account, keyed by a hash of the
+	// username (token logins share one), spent only by addresses that
+	// have failed within failMemory.
+	accBurst, accRate float64
+	accounts          map[uint64]bucket
+	seed              maphash.Seed
+
 	// checkNanos follows how long a credential check takes (an average
 	// with weight 1/8 for the newest), so that a throttled login, which
 	// checks nothing, can take as long as one that does.
@@ -49,10 +64,33 @@ type throttle struct {
 type bucket struct {
 	tokens float64
 	at     time.Time
+	failed time.Time // an address's last failed check (or the one running), for accounts
 }
 
 func newThrottle(burst int, perSecond float64) *throttle {
 	return &throttle{burst: float64(burst), rate: perSecond, buckets: make(map[netip.Addr]bucket)}
+}
+
+// limitAccounts turns the per-account throttle on (burst > 0).
+func (t *throttle) limitAccounts(burst int, perSecond float64) {
+	if burst <= 0 || perSecond <= 0 {
+		return
+	}
+	t.accBurst, t.accRate = float64(burst), perSecond
+	t.accounts = make(map[uint64]bucket)
+	t.seed = maphash.MakeSeed()
+}
+
+// tokenAccount is the account key every token login shares: a token names
+// no account before it is checked.
+const tokenAccount = 0
+
+// accountKey is the key of a's account.
+func (t *throttle) accountKey(a lifecycle.Attempt) uint64 {
+	if a.Token {
+		return tokenAccount
+	}
+	return maphash.Bytes(t.seed, a.Username) | 1
 }
 
 // throttleKey is the address a remote is throttled by: its IP, with IPv6
@@ -73,49 +111,115 @@ func throttleKey(remote net.Addr) netip.Addr {
 	return ip
 }
 
+// refilled returns b as of now, b being new (zero) if !known.
+func refilled(b bucket, known bool, burst, rate float64, now time.Time) bucket {
+	if !known {
+		return bucket{tokens: burst, at: now}
+	}
+	b.tokens = min(burst, b.tokens+now.Sub(b.at).Seconds()*rate)
+	b.at = now
+	return b
+}
+
 // refill returns key's bucket as of now.
 func (t *throttle) refill(key netip.Addr, now time.Time) (bucket, bool) {
 	b, ok := t.buckets[key]
-	if !ok {
-		return bucket{tokens: t.burst, at: now}, false
-	}
-	b.tokens = min(t.burst, b.tokens+now.Sub(b.at).Seconds()*t.rate)
-	b.at = now
-	return b, true
+	return refilled(b, ok, t.burst, t.rate, now), ok
 }
 
-// take spends a token of key, reporting false (and spending nothing) when
-// there is none left.
-func (t *throttle) take(key netip.Addr, now time.Time) bool {
+// refillAccount returns account's bucket as of now.
+func (t *throttle) refillAccount(account uint64, now time.Time) (bucket, bool) {
+	b, ok := t.accounts[account]
+	return refilled(b, ok, t.accBurst, t.accRate, now), ok
+}
+
+// clean reports whether an address has not failed a check within
+// failMemory.
+func (b bucket) clean(now time.Time) bool {
+	return b.failed.IsZero() || now.Sub(b.failed) >= failMemory
+}
+
+// spent is what take spent, for refund to give back after a success.
+type spent struct {
+	account   bool      // a token of the account was spent
+	wasFailed time.Time // the address's last failure before this check
+	marked    time.Time // what this check set it to
+}
+
+// take spends a token of key, and one of account when the address has
+// failed recently, reporting false (and spending nothing) when either has
+// none left. The address counts as failed from now until the check
+// succeeds, so that concurrent checks from a clean address cannot all
+// pass the account's budget by.
+func (t *throttle) take(key netip.Addr, account uint64, now time.Time) (spent, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	b, known := t.refill(key, now)
 	if !known && len(t.buckets) >= maxThrottled {
 		t.prune(now)
 	}
-	ok := b.tokens >= 1
-	if ok {
-		b.tokens--
+	if b.tokens < 1 {
+		t.buckets[key] = b
+		return spent{}, false
 	}
+	var s spent
+	if t.accounts != nil && !b.clean(now) {
+		a, knownAcc := t.refillAccount(account, now)
+		if a.tokens < 1 {
+			t.accounts[account] = a
+			t.buckets[key] = b
+			return spent{}, false
+		}
+		if !knownAcc && len(t.accounts) >= maxThrottled {
+			t.pruneAccounts(now)
+		}
+		a.tokens--
+		t.accounts[account] = a
+		s.account = true
+	}
+	b.tokens--
+	s.wasFailed, s.marked = b.failed, now
+	b.failed = now
 	t.buckets[key] = b
-	return ok
+	return s, true
 }
 
-// refund gives back the token of a check that succeeded.
-func (t *throttle) refund(key netip.Addr, now time.Time) {
+// refund gives back the tokens of a check that succeeded, and the
+// address's clean record if nothing failed since.
+func (t *throttle) refund(key netip.Addr, account uint64, s spent, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if b, known := t.refill(key, now); known {
 		b.tokens = min(t.burst, b.tokens+1)
+		if b.failed.Equal(s.marked) {
+			b.failed = s.wasFailed
+		}
+		t.buckets[key] = b
+	}
+	if !s.account {
+		return
+	}
+	if a, known := t.refillAccount(account, now); known {
+		a.tokens = min(t.accBurst, a.tokens+1)
+		t.accounts[account] = a
+	}
+}
+
+// failed records a check that failed at now.
+func (t *throttle) failed(key netip.Addr, now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if b, known := t.buckets[key]; known {
+		b.failed = now
 		t.buckets[key] = b
 	}
 }
 
-// prune forgets full buckets, then arbitrary ones down to three quarters of
-// the bound. Call with mu held.
+// prune forgets full buckets of clean addresses, then arbitrary ones down
+// to three quarters of the bound. Call with mu held.
 func (t *throttle) prune(now time.Time) {
 	for key := range t.buckets {
-		if b, _ := t.refill(key, now); b.tokens >= t.burst {
+		if b, _ := t.refill(key, now); b.tokens >= t.burst && b.clean(now) {
 			delete(t.buckets, key)
 		}
 	}
@@ -124,6 +228,21 @@ func (t *throttle) prune(now time.Time) {
 			return
 		}
 		delete(t.buckets, key)
+	}
+}
+
+// pruneAccounts is prune for the accounts. Call with mu held.
+func (t *throttle) pruneAccounts(now time.Time) {
+	for key := range t.accounts {
+		if a, _ := t.refillAccount(key, now); a.tokens >= t.accBurst {
+			delete(t.accounts, key)
+		}
+	}
+	for key := range t.accounts {
+		if len(t.accounts) < maxThrottled*3/4 {
+			return
+		}
+		delete(t.accounts, key)
 	}
 }
 
@@ -151,29 +270,40 @@ func (t *throttle) pad() {
 }
 
 // guard is one connection's lifecycle.Guard: it spends a token of the
-// connection's address before each credential check, gives it back after
-// a check that succeeded, and makes a refused login take about as long as a
-// check does, so that the answer's timing does not say it was throttled.
+// connection's address (and of the account, from an address that has
+// failed) before each credential check, gives them back after a check
+// that succeeded, and makes a refused login take about as long as a check
+// does, so that the answer's timing does not say it was throttled.
 type guard struct {
-	t     *throttle
-	key   netip.Addr
-	start time.Time // when the check Allow let run began
+	t       *throttle
+	key     netip.Addr
+	account uint64    // of the check Allow let run
+	spent   spent     // by it
+	start   time.Time // when it began
 }
 
 // Allow implements lifecycle.Guard.
-func (g *guard) Allow(lifecycle.Attempt) bool {
-	if !g.t.take(g.key, time.Now()) {
+func (g *guard) Allow(a lifecycle.Attempt) bool {
+	g.account = 0
+	if g.t.accounts != nil {
+		g.account = g.t.accountKey(a)
+	}
+	s, ok := g.t.take(g.key, g.account, time.Now())
+	if !ok {
 		g.t.pad()
 		return false
 	}
-	g.start = time.Now()
+	g.spent, g.start = s, time.Now()
 	return true
 }
 
 // Checked implements lifecycle.Guard.
 func (g *guard) Checked(_ lifecycle.Attempt, ok bool) {
-	g.t.observe(time.Since(g.start))
+	now := time.Now()
+	g.t.observe(now.Sub(g.start))
 	if ok {
-		g.t.refund(g.key, time.Now())
+		g.t.refund(g.key, g.account, g.spent, now)
+	} else {
+		g.t.failed(g.key, now)
 	}
 }

@@ -15,36 +15,36 @@ func TestThrottleBucket(t *testing.T) {
 	key := netip.MustParseAddr("192.0.2.1")
 	t0 := time.Unix(1000, 0)
 	for i := range 3 {
-		if !th.take(key, t0) {
+		if !take(th, key, t0) {
 			t.Fatalf("burst token %d: take = false, want true", i)
 		}
 	}
-	if th.take(key, t0) {
+	if take(th, key, t0) {
 		t.Fatalf("the burst is spent: take = true, want false")
 	}
-	if th.take(key, t0.Add(400*time.Millisecond)) {
+	if take(th, key, t0.Add(400*time.Millisecond)) {
 		t.Fatalf("0.8 tokens refilled: take = true, want false")
 	}
-	if !th.take(key, t0.Add(500*time.Millisecond)) {
+	if !take(th, key, t0.Add(500*time.Millisecond)) {
 		t.Fatalf("one token per 1/rate: take = false, want true")
 	}
-	if th.take(key, t0.Add(500*time.Millisecond)) {
+	if take(th, key, t0.Add(500*time.Millisecond)) {
 		t.Fatalf("take after the refilled token = true, want false")
 	}
-	th.refund(key, t0.Add(500*time.Millisecond))
-	if !th.take(key, t0.Add(500*time.Millisecond)) {
+	th.refund(key, 0, spent{}, t0.Add(500*time.Millisecond))
+	if !take(th, key, t0.Add(500*time.Millisecond)) {
 		t.Fatalf("a success gives its token back: take = false, want true")
 	}
 	later := t0.Add(time.Hour)
 	for i := range 3 {
-		if !th.take(key, later) {
+		if !take(th, key, later) {
 			t.Fatalf("token %d an hour later: take = false, want true", i)
 		}
 	}
-	if th.take(key, later) {
+	if take(th, key, later) {
 		t.Fatalf("refilled to the burst, not beyond: take = true, want false")
 	}
-	if !th.take(netip.MustParseAddr("192.0.2.2"), t0) {
+	if !take(th, netip.MustParseAddr("192.0.2.2"), t0) {
 		t.Fatalf("other addresses have their own: take = false, want true")
 	}
 }
@@ -72,7 +72,7 @@ func TestThrottlePrune(t *testing.T) {
 	t0 := time.Unix(1000, 0)
 	for i := range maxThrottled + 10 {
 		key := netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)})
-		if !th.take(key, t0) {
+		if !take(th, key, t0) {
 			t.Fatalf("take(%v) = false, want true", key)
 		}
 		if n := len(th.buckets); n > maxThrottled {
@@ -104,5 +104,69 @@ func TestGuard(t *testing.T) {
 	}
 	if g.Allow(lifecycle.Attempt{Token: true}) {
 		t.Fatalf("tokens share the address's budget: Allow(token) = true, want false")
+	}
+}
+
+// take is throttle.take with no account.
+func take(th *throttle, key netip.Addr, now time.Time) bool {
+	_, ok := th.take(key, 0, now)
+	return ok
+}
+
+// TestThrottleAccounts: an address that has not failed is not held to the
+// account's budget (its first check is); one that has failed spends the
+// account's tokens as well as its own; a success gives both back and
+// leaves a clean address clean; a failure is remembered for failMemory.
+func TestThrottleAccounts(t *testing.T) {
+	th := newThrottle(100, 100)
+	th.limitAccounts(2, 1)
+	acc := th.accountKey(lifecycle.Attempt{Username: []byte("iggy")})
+	if other := th.accountKey(lifecycle.Attempt{Username: []byte("bob")}); other == acc {
+		t.Fatalf("two accounts share a key")
+	}
+	if tok := th.accountKey(lifecycle.Attempt{Token: true}); tok != tokenAccount {
+		t.Fatalf("token logins' key = %d, want the shared %d", tok, tokenAccount)
+	}
+	t0 := time.Unix(1000, 0)
+	addr := func(i byte) netip.Addr { return netip.AddrFrom4([4]byte{192, 0, 2, i}) }
+	fail := func(key netip.Addr, now time.Time) bool {
+		t.Helper()
+		_, ok := th.take(key, acc, now)
+		if ok {
+			th.failed(key, now)
+		}
+		return ok
+	}
+	for i := range byte(5) {
+		if !fail(addr(i), t0) {
+			t.Fatalf("the first check from fresh address %d is not held to the account", i)
+		}
+	}
+	if !fail(addr(0), t0) || !fail(addr(1), t0) {
+		t.Fatalf("addresses that failed spend the account's burst of 2")
+	}
+	if fail(addr(2), t0) {
+		t.Fatalf("the account's burst is spent: a check from an address that failed ran")
+	}
+	s, ok := th.take(addr(9), acc, t0)
+	if !ok || s.account {
+		t.Fatalf("a clean address during the attack: allowed %t, charged to the account %t; want allowed, not charged", ok, s.account)
+	}
+	if _, ok := th.take(addr(9), acc, t0); ok {
+		t.Fatalf("a second check while the first runs is held to the spent account")
+	}
+	th.refund(addr(9), acc, s, t0)
+	if s, ok := th.take(addr(9), acc, t0); !ok || s.account {
+		t.Fatalf("after a success the address is clean again: allowed %t, charged %t", ok, s.account)
+	}
+	if !fail(addr(3), t0.Add(time.Second)) {
+		t.Fatalf("the account refills at 1/s")
+	}
+	if s, ok := th.take(addr(4), acc, t0.Add(failMemory-time.Second)); !ok || !s.account {
+		t.Fatalf("within failMemory of its failure an address is held to the account: allowed %t, charged %t", ok, s.account)
+	}
+	th.failed(addr(4), t0.Add(failMemory-time.Second))
+	if s, ok := th.take(addr(4), acc, t0.Add(2*failMemory)); !ok || s.account {
+		t.Fatalf("failMemory after its last failure an address is clean: allowed %t, charged %t", ok, s.account)
 	}
 }
