@@ -22,10 +22,13 @@ func TestCaseIDsStable(t *testing.T) {
 	require.NoError(t, err)
 	check := func(mode string, ids []string, vectors []int) {
 		seen := map[string]bool{}
+		own := reg.fromVectors(mode)
 		for i, id := range ids {
 			assert.False(t, seen[id], "%s: id %s twice", mode, id)
 			seen[id] = true
-			if vectors[i] != 0 {
+			if e, ok := own[vectors[i]]; ok && vectors[i] != 0 {
+				assert.Equal(t, e.ID, id, "%s: vector %d holds an own case and plays under its id", mode, vectors[i])
+			} else if vectors[i] != 0 {
 				assert.Equal(t, "v"+strconv.Itoa(vectors[i]), id)
 			} else {
 				assert.True(t, strings.HasPrefix(id, mode[:1]), "%s: own case id %s", mode, id)
@@ -61,9 +64,18 @@ func TestCaseIDsStable(t *testing.T) {
 				if assert.NoError(t, err, "%s: %s was removed from ids.json since %s", mode, e.Name, rev) {
 					assert.Equal(t, e.ID, id, "%s: %s changed its id since %s", mode, e.Name, rev)
 				}
+				if e.Vector != 0 {
+					assert.Equal(t, e, reg.Modes[mode][idIndex(e.ID)], "%s: %s changed the vector it is generated from since %s", mode, e.ID, rev)
+				}
 			}
 		}
 	}
+}
+
+// idIndex is the place of an own id (s7, c12) in its mode's entries.
+func idIndex(id string) int {
+	n, _ := strconv.Atoi(id[1:])
+	return n - 1
 }
 
 // registryHistory returns every committed version of ids.json. Outside a
@@ -111,7 +123,9 @@ func TestEveryVectorIsACase(t *testing.T) {
 		cv = append(cv, c.Vector)
 	}
 	inServer, inClient := count(sv), count(cv)
-	for _, kind := range []string{"login_reply_frame", "result_section", "login_reply", "eviction", "reply_header"} {
+	clientKinds := vs.side("client")
+	assert.Len(t, clientKinds, 5, "every client-side kind: %v", clientKinds)
+	for _, kind := range clientKinds {
 		for _, v := range vs.kind(kind) {
 			assert.Equal(t, 1, inServer[v.ID], "%s vector %d", kind, v.ID)
 		}
