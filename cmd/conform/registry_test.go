@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"os/exec"
 	"strconv"
@@ -9,6 +10,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
 )
 
 // TestCaseIDsStable: every case has an id, ids are unique per mode, a
@@ -134,4 +138,68 @@ func TestEveryVectorIsACase(t *testing.T) {
 		assert.Equal(t, 1, inClient[v.ID], "lifecycle vector %d", v.ID)
 	}
 	assert.GreaterOrEqual(t, len(server), 100)
+}
+
+// An own case a vector now holds plays that vector's frames, under its own
+// id, pipelined when ids.json says so; the vector is played under no other
+// id.
+func TestOwnCasesFromVectors(t *testing.T) {
+	vs, reg := loadAll(t)
+	client, err := clientCases(vs, reg)
+	require.NoError(t, err)
+	own := reg.fromVectors("client")
+	require.Len(t, own, 7)
+	byVector := map[int]clientCase{}
+	for _, c := range client {
+		if c.Vector != 0 {
+			byVector[c.Vector] = c
+		}
+	}
+	for _, v := range vs.kind("lifecycle") {
+		e, ok := own[v.ID]
+		if !ok {
+			continue
+		}
+		c := byVector[v.ID]
+		assert.Equal(t, e.ID, c.ID)
+		var frames []string
+		for _, s := range c.steps {
+			for _, f := range s.frames {
+				frames = append(frames, hex.EncodeToString(f))
+			}
+		}
+		var ins []string
+		for _, s := range v.Steps {
+			ins = append(ins, s.In)
+		}
+		assert.Equal(t, ins, frames, "%s plays vector %d's frames", e.ID, v.ID)
+		if e.Pipelined {
+			assert.Len(t, c.steps, 1, "%s writes its frames at once", e.ID)
+		} else {
+			assert.Len(t, c.steps, len(v.Steps))
+		}
+	}
+}
+
+// Every answer the kit expects in client mode is compared by free rules
+// the vectors give: none falls back to a byte-for-byte comparison for want
+// of data.
+func TestEveryAnswerHasFreeRules(t *testing.T) {
+	vs, reg := loadAll(t)
+	client, err := clientCases(vs, reg)
+	require.NoError(t, err)
+	a := clientAccounts(t, testAccountsFile(t))
+	for _, c := range client {
+		srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Auth: a.auth()})
+		require.NoError(t, err)
+		conn := srv.NewConn()
+		for _, s := range c.steps {
+			for k, f := range s.frames {
+				want, _, err := conn.Handle(rewriteCredentials(f, c.server, a), nil)
+				if err == nil && len(want) > 0 {
+					assert.NotEmpty(t, freeFor(c.free, s, k, want), "%s: an answer %s", c.ID, describeFrame(want))
+				}
+			}
+		}
+	}
 }
