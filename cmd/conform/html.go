@@ -125,7 +125,7 @@ func writeModeHTML(w io.Writer, m modeReports) {
 	}
 	fmt.Fprintln(w, "</div>")
 	group := ""
-	for _, row := range caseRows(m.rs) {
+	for _, row := range byFamily(caseRows(m.rs)) {
 		if g := family(row.Name); g != group {
 			group = g
 			fmt.Fprintf(w, "<h3>%s</h3>\n", esc(g))
@@ -155,6 +155,26 @@ func writeModeHTML(w io.Writer, m modeReports) {
 func family(name string) string {
 	f, _, _ := strings.Cut(name, "/")
 	return f
+}
+
+// byFamily orders rows by family, the families in the order they first
+// appear and the rows of each in run order, so that each family is listed
+// once.
+func byFamily(rows []CaseResult) []CaseResult {
+	var order []string
+	groups := map[string][]CaseResult{}
+	for _, r := range rows {
+		f := family(r.Name)
+		if _, ok := groups[f]; !ok {
+			order = append(order, f)
+		}
+		groups[f] = append(groups[f], r)
+	}
+	out := make([]CaseResult, 0, len(rows))
+	for _, f := range order {
+		out = append(out, groups[f]...)
+	}
+	return out
 }
 
 func verdictWord(v string) string {

@@ -74,3 +74,12 @@ func TestReportsByMode(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(clientPart, `class="fail"`))
 	assert.NotContains(t, clientPart, `class="none"`, "no empty column for the other mode's implementation")
 }
+
+func TestFamiliesListedOnce(t *testing.T) {
+	rows := byFamily([]CaseResult{{ID: "c1", Name: "hostile/a"}, {ID: "v1", Name: "lifecycle/x"}, {ID: "c6", Name: "hostile/b"}})
+	var ids []string
+	for _, r := range rows {
+		ids = append(ids, r.ID)
+	}
+	assert.Equal(t, []string{"c1", "c6", "v1"}, ids)
+}
