@@ -183,7 +183,7 @@ func versionWant(v string) string {
 // loginReply reads a successful login reply frame: operation Register,
 // status 0, an empty result section, then the login reply.
 func loginReply(f []byte) (codec.LoginReply, bool) {
-	if f[208] != byte(codec.OperationRegister) || binary.LittleEndian.Uint32(f[216:]) != 0 {
+	if len(f) < codec.HeaderSize || f[208] != byte(codec.OperationRegister) || binary.LittleEndian.Uint32(f[216:]) != 0 {
 		return codec.LoginReply{}, false
 	}
 	body := f[codec.HeaderSize:]
