@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
@@ -63,7 +64,7 @@ type caseRec struct {
 // play runs one case.
 func (p *player) play(c clientCase) CaseResult {
 	rec := &caseRec{p: p, start: time.Now(), handed: map[int]uint64{}, res: CaseResult{ID: c.ID, Vector: c.Vector, Name: c.Name, Rule: c.Rule,
-		Expected: "every answer as WIRE.md §7 gives it for the server's window and accounts, field by field (server-chosen fields by rule)"}}
+		Expected: p.expectedText(c)}}
 	srv, err := lifecycle.NewServer(lifecycle.Config{Window: p.opts.Window, Version: p.opts.Version, Auth: p.opts.Accounts.auth()})
 	if err == nil {
 		rec.model = srv.NewConn()
@@ -84,8 +85,49 @@ func (p *player) play(c clientCase) CaseResult {
 			return rec.res
 		}
 	}
-	rec.res.Verdict, rec.res.Observed = verdictPass, fmt.Sprintf("%d steps answered as expected", len(c.steps))
+	rec.res.Verdict, rec.res.Observed = verdictPass, fmt.Sprintf("%d %s answered as expected", len(c.steps), plural(len(c.steps), "step"))
 	return rec.res
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// expectedText says, frame by frame, what the lifecycle of WIRE.md §7
+// answers for the server's window and accounts: what the case expects.
+func (p *player) expectedText(c clientCase) string {
+	if c.overCap {
+		return "Eviction 6 (InvalidRequestBodySize) to the request's client id, then a close; or a close without an answer (WIRE.md §7 point 8)"
+	}
+	srv, err := lifecycle.NewServer(lifecycle.Config{Window: p.opts.Window, Version: p.opts.Version, Auth: p.opts.Accounts.auth()})
+	if err != nil {
+		return "every answer as WIRE.md §7 gives it for the server's window and accounts"
+	}
+	conn := srv.NewConn()
+	var parts []string
+	for _, s := range c.steps {
+		for _, f := range s.frames {
+			want, o, err := conn.Handle(rewriteCredentials(f, c.server, p.opts.Accounts), nil)
+			what := describeFrame(want)
+			switch outcome(o, err) {
+			case "dropped":
+				what = "dropped: no answer, the connection stays open"
+			case "closed":
+				what = "no answer, the connection closes"
+			case "evicted":
+				what += ", then the connection closes"
+			default:
+				if _, ok := loginReply(want); ok {
+					what = "a login reply (" + what + ")"
+				}
+			}
+			parts = append(parts, fmt.Sprintf("%d. %s", len(parts)+1, what))
+		}
+	}
+	return "frame by frame, the server-chosen fields by the vectors' free rules: " + strings.Join(parts, "; ")
 }
 
 // log records a frame or an event.
