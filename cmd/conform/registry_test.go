@@ -203,3 +203,13 @@ func TestEveryAnswerHasFreeRules(t *testing.T) {
 		}
 	}
 }
+
+// A kind a client decodes that server mode cannot send is an error, not a
+// kind silently left out of the run.
+func TestUnknownClientKindRefused(t *testing.T) {
+	vs, reg := loadAll(t)
+	vs.Files["reply_trailer"] = vectorFile{Kind: "reply_trailer", Side: "client", Cases: []vectorCase{{ID: 9999, Name: "x"}}}
+	_, err := serverCases(vs, reg)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "reply_trailer")
+}
