@@ -29,7 +29,7 @@ type clientCase struct {
 type clientStep struct {
 	frames    [][]byte
 	vec       []*vectorStep // the vector step of each frame, nil for the kit's own
-	sessions  []*sessionRef // the session each frame carries, by frame index in the case
+	sessions  []*sessionRef // the session each frame carries (Step counts the case's frames from 0), nil for none
 	chunk     int           // write in pieces of this many bytes
 	stall     bool          // stall between header and body
 	halfClose bool          // end the kit's side after writing (a frame cut short)
