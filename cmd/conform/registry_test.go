@@ -213,3 +213,38 @@ func TestUnknownClientKindRefused(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "reply_trailer")
 }
+
+// Header vectors are sent as their frame: a header with the body a reader
+// waits for, as the vector writes it (v365's is a login reply, not zeros),
+// or the header alone when the frame would be too large to write.
+func TestHeaderVectorsSentAsFrames(t *testing.T) {
+	vs, reg := loadAll(t)
+	server, err := serverCases(vs, reg)
+	require.NoError(t, err)
+	frames := map[int]*vectorFrame{}
+	for _, kind := range []string{"eviction", "reply_header"} {
+		for _, v := range vs.kind(kind) {
+			require.NotNil(t, v.Frame, "vector %d has a frame", v.ID)
+			frames[v.ID] = v.Frame
+		}
+	}
+	checked := 0
+	for _, c := range server {
+		f, ok := frames[c.Vector]
+		if !ok {
+			continue
+		}
+		checked++
+		in := unhex(f.Input)
+		if f.whole(padLimit) {
+			assert.Len(t, c.answer.frame, f.Length, "%s: the whole frame", c.ID)
+		}
+		assert.Equal(t, in, c.answer.frame[:len(in)], "%s: the frame's bytes", c.ID)
+		if c.Vector == 365 {
+			assert.Equal(t, "login_reply", f.Body)
+			assert.Len(t, c.answer.frame, 282)
+			assert.False(t, isZeroBytes(c.answer.frame[256:]), "the body is the vector's login reply")
+		}
+	}
+	assert.Equal(t, len(frames), checked)
+}
