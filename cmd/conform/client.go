@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
@@ -51,18 +52,19 @@ func runClient(opts clientOptions) *Report {
 // caseRec is one case as it is played: its connection, the model server
 // connection the expectations come from, and the sessions seen.
 type caseRec struct {
-	p       *player
-	res     CaseResult
-	start   time.Time
-	nc      net.Conn
-	model   *lifecycle.Conn
-	mapping [][2]uint64 // model session -> the server's, in login order
+	p      *player
+	res    CaseResult
+	start  time.Time
+	nc     net.Conn
+	model  *lifecycle.Conn
+	frame  int            // the index in the case of the frame being played
+	handed map[int]uint64 // the session the server handed out, by the index of the login's frame
 }
 
 // play runs one case.
 func (p *player) play(c clientCase) CaseResult {
-	rec := &caseRec{p: p, start: time.Now(), res: CaseResult{ID: c.ID, Vector: c.Vector, Name: c.Name, Rule: c.Rule,
-		Expected: "every answer as WIRE.md §7 gives it for the server's window and accounts, field by field (server-chosen fields by rule)"}}
+	rec := &caseRec{p: p, start: time.Now(), handed: map[int]uint64{}, res: CaseResult{ID: c.ID, Vector: c.Vector, Name: c.Name, Rule: c.Rule,
+		Expected: p.expectedText(c)}}
 	srv, err := lifecycle.NewServer(lifecycle.Config{Window: p.opts.Window, Version: p.opts.Version, Auth: p.opts.Accounts.auth()})
 	if err == nil {
 		rec.model = srv.NewConn()
@@ -83,8 +85,49 @@ func (p *player) play(c clientCase) CaseResult {
 			return rec.res
 		}
 	}
-	rec.res.Verdict, rec.res.Observed = verdictPass, fmt.Sprintf("%d steps answered as expected", len(c.steps))
+	rec.res.Verdict, rec.res.Observed = verdictPass, fmt.Sprintf("%d %s answered as expected", len(c.steps), plural(len(c.steps), "step"))
 	return rec.res
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// expectedText says, frame by frame, what the lifecycle of WIRE.md §7
+// answers for the server's window and accounts: what the case expects.
+func (p *player) expectedText(c clientCase) string {
+	if c.overCap {
+		return "Eviction 6 (InvalidRequestBodySize) to the request's client id, then a close; or a close without an answer (WIRE.md §7 point 8)"
+	}
+	srv, err := lifecycle.NewServer(lifecycle.Config{Window: p.opts.Window, Version: p.opts.Version, Auth: p.opts.Accounts.auth()})
+	if err != nil {
+		return "every answer as WIRE.md §7 gives it for the server's window and accounts"
+	}
+	conn := srv.NewConn()
+	var parts []string
+	for _, s := range c.steps {
+		for _, f := range s.frames {
+			want, o, err := conn.Handle(rewriteCredentials(f, c.server, p.opts.Accounts), nil)
+			what := describeFrame(want)
+			switch outcome(o, err) {
+			case "dropped":
+				what = "dropped: no answer, the connection stays open"
+			case "closed":
+				what = "no answer, the connection closes"
+			case "evicted":
+				what += ", then the connection closes"
+			default:
+				if _, ok := loginReply(want); ok {
+					what = "a login reply (" + what + ")"
+				}
+			}
+			parts = append(parts, fmt.Sprintf("%d. %s", len(parts)+1, what))
+		}
+	}
+	return "frame by frame, the server-chosen fields by the vectors' free rules: " + strings.Join(parts, "; ")
 }
 
 // log records a frame or an event.
@@ -100,12 +143,17 @@ func (r *caseRec) log(dir string, frame []byte, note string) {
 func (r *caseRec) step(c clientCase, s clientStep) string {
 	var wire, expected [][]byte
 	var outcomes []string
-	for _, f := range s.frames {
+	first := r.frame
+	for k, f := range s.frames {
 		in := rewriteCredentials(f, c.server, r.p.opts.Accounts)
 		want, o, err := r.model.Handle(in, nil)
 		expected = append(expected, want)
 		outcomes = append(outcomes, outcome(o, err))
-		wire = append(wire, r.mapSession(in))
+		var ref *sessionRef
+		if k < len(s.sessions) {
+			ref = s.sessions[k]
+		}
+		wire = append(wire, r.mapSession(in, ref))
 	}
 	for k, w := range wire {
 		r.log(dirClient, w, "step frame "+describeFrame(w))
@@ -119,10 +167,12 @@ func (r *caseRec) step(c clientCase, s clientStep) string {
 		}
 	}
 	for k := range wire {
-		if bad := r.expect(wire[k], expected[k], outcomes[k]); bad != "" {
+		r.frame = first + k
+		if bad := r.expect(expected[k], outcomes[k], freeFor(c.free, s, k, expected[k])); bad != "" {
 			return bad
 		}
 	}
+	r.frame = first + len(wire)
 	return ""
 }
 
@@ -165,7 +215,7 @@ func (r *caseRec) write(f []byte, s clientStep) error {
 }
 
 // expect reads what the server did with one frame and compares it.
-func (r *caseRec) expect(sent, want []byte, what string) string {
+func (r *caseRec) expect(want []byte, what string, free []freeField) string {
 	switch what {
 	case "dropped":
 		return r.probe()
@@ -177,7 +227,7 @@ func (r *caseRec) expect(sent, want []byte, what string) string {
 		return "want an answer (" + describeFrame(want) + "), got " + err.Error()
 	}
 	r.log(dirKit, got, "answer "+describeFrame(got))
-	if bad := r.compare(sent, want, got); bad != "" {
+	if bad := r.compare(want, got, free); bad != "" {
 		return bad
 	}
 	if what == "evicted" {
@@ -265,25 +315,20 @@ func isReset(err error) bool {
 	return errors.As(err, &op) && !op.Timeout()
 }
 
-// mapSession puts the server's session in a request frame that carries
-// one of the model's.
-func (r *caseRec) mapSession(in []byte) []byte {
-	if len(in) < codec.HeaderSize || in[60] != byte(codec.CommandRequest) || len(r.mapping) == 0 {
+// mapSession writes into a request the session ref names: the one the
+// server handed out at the login ref points to, plus ref.Plus. A request
+// whose login has not been answered yet (written in the same batch) keeps
+// the model's.
+func (r *caseRec) mapSession(in []byte, ref *sessionRef) []byte {
+	if ref == nil || ref.Offset < 0 || ref.Offset+8 > len(in) {
 		return in
 	}
-	m := binary.LittleEndian.Uint64(in[184:])
-	if m == 0 {
+	s, ok := r.handed[ref.Step]
+	if !ok {
 		return in
 	}
 	out := bytes.Clone(in)
-	last := r.mapping[len(r.mapping)-1]
-	a := last[1] + m - last[0]
-	for _, pair := range r.mapping {
-		if pair[0] == m {
-			a = pair[1]
-		}
-	}
-	binary.LittleEndian.PutUint64(out[184:], a)
+	binary.LittleEndian.PutUint64(out[ref.Offset:], s+uint64(ref.Plus))
 	return out
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -151,8 +152,9 @@ func hexOf(s string) string {
 
 // Bugs a forgetfulServer plants.
 const (
-	answersDrops = iota // forgets lifecycle rule 8: answers a frame it must drop
-	staysOpen           // forgets lifecycle rule 1: keeps the connection after an eviction
+	answersDrops   = iota // forgets lifecycle rule 8: answers a frame it must drop
+	staysOpen             // forgets lifecycle rule 1: keeps the connection after an eviction
+	repeatsSession        // forgets lifecycle rule 1.sessions: tells every login session 1
 )
 
 // forgetfulServer is the lifecycle on TCP with one rule forgotten.
@@ -180,6 +182,9 @@ func forgetfulServer(t *testing.T, a *accounts, bug int) string {
 					out, _, err := conn.Handle(frame, nil)
 					if bug == answersDrops && errors.Is(err, lifecycle.ErrDropped) {
 						out = pingReply(codec.StatusInvalidCommand)
+					}
+					if _, login := loginReply(out); login && bug == repeatsSession {
+						binary.LittleEndian.PutUint64(out[264:], 1)
 					}
 					if _, werr := nc.Write(out); werr != nil || conn.Closed() && bug != staysOpen {
 						return
@@ -280,4 +285,42 @@ func TestClientModeEvictOwnID(t *testing.T) {
 	}
 	assert.Len(t, got, len(want), "%v", got)
 	assert.Greater(t, len(want), 3)
+}
+
+// A server that tells every login session 1 breaks the vectors' rule
+// session (above every session handed out before): every case with a login
+// reply fails on it, but the run's first, whose session 1 is above none.
+func TestClientModeCatchesRepeatedSessions(t *testing.T) {
+	t.Parallel()
+	a := clientAccounts(t, testAccountsFile(t))
+	r := playAgainst(t, forgetfulServer(t, a, repeatsSession), a, 100*time.Millisecond)
+	vs, reg := loadAll(t)
+	cases, err := clientCases(vs, reg)
+	require.NoError(t, err)
+	var logins []string
+	for _, c := range cases {
+		srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Auth: a.auth()})
+		require.NoError(t, err)
+		conn := srv.NewConn()
+	frames:
+		for _, s := range c.steps {
+			for _, f := range s.frames {
+				if out, _, err := conn.Handle(rewriteCredentials(f, c.server, a), nil); err == nil {
+					if _, ok := loginReply(out); ok {
+						logins = append(logins, c.ID)
+						break frames
+					}
+				}
+			}
+		}
+	}
+	require.Greater(t, len(logins), 10)
+	got := failing(r)
+	t.Logf("%d cases with a login reply, %d fail", len(logins), len(got))
+	for _, id := range logins[1:] {
+		assert.Contains(t, got[id], "session", id)
+	}
+	for id := range got {
+		assert.Contains(t, logins, id, "%s fails without a login reply", id)
+	}
 }

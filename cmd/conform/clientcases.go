@@ -1,8 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"encoding/binary"
+	"fmt"
 	"strconv"
 
 	"github.com/iggywire/iggywire/codec"
@@ -19,43 +18,66 @@ type clientCase struct {
 	// may take; Eviction 6 then close, or a close, are both right (WIRE.md
 	// section 7, point 8).
 	overCap bool
+	// free is every free-field list the vectors hold, by the shape of the
+	// answer it belongs to: the rules for an answer no vector step gives
+	// (the kit's own frames, or a vector's frame that the server under
+	// test answers otherwise than the vector's server).
+	free freeTable
 }
 
 // clientStep is frames written at once (pipelined) and how.
 type clientStep struct {
 	frames    [][]byte
-	chunk     int  // write in pieces of this many bytes
-	stall     bool // stall between header and body
-	halfClose bool // end the kit's side after writing (a frame cut short)
+	vec       []*vectorStep // the vector step of each frame, nil for the kit's own
+	sessions  []*sessionRef // the session each frame carries (Step counts the case's frames from 0), nil for none
+	chunk     int           // write in pieces of this many bytes
+	stall     bool          // stall between header and body
+	halfClose bool          // end the kit's side after writing (a frame cut short)
 }
 
 // clientCases builds the client-mode catalogue: every lifecycle vector,
-// then the kit's hostile sequences.
+// then the kit's hostile sequences. A vector that holds one of the kit's
+// own sequences is played under the own case's id (ids.json).
 func clientCases(vs *vectorSet, reg *registry) ([]clientCase, error) {
 	f := vs.Files["lifecycle"]
+	table := newFreeTable(f.Cases)
+	own := reg.fromVectors("client")
 	var cs []clientCase
 	for _, v := range f.Cases {
 		srv := f.Servers[v.Server]
-		c := clientCase{ID: "v" + strconv.Itoa(v.ID), Vector: v.ID, Name: v.Name, Rule: ruleText(v.Section, v.Rules), server: &srv}
-		for _, s := range v.Steps {
-			in := unhex(s.In)
-			c.steps = append(c.steps, clientStep{frames: [][]byte{in}, halfClose: partial(in)})
+		c := clientCase{ID: "v" + strconv.Itoa(v.ID), Vector: v.ID, Name: v.Name, Rule: ruleText(v.Section, v.Rules), server: &srv, free: table}
+		e, isOwn := own[v.ID]
+		if isOwn {
+			c.ID, c.Name = e.ID, e.Name
+			delete(own, v.ID)
 		}
+		c.steps = vectorSteps(v.Steps, e.Pipelined)
 		cs = append(cs, c)
 	}
-	own, err := hostileCases(vs, reg)
-	return append(cs, own...), err
+	for id, e := range own {
+		return nil, fmt.Errorf("ids.json: client case %s names vector %d, which lifecycle.json does not hold", e.ID, id)
+	}
+	kit, err := hostileCases(vs, reg, table)
+	return append(cs, kit...), err
 }
 
-// partial reports whether a step's bytes stop short of a whole frame, so
-// that the kit ends its side after them: the server can then only see the
-// frame cut short.
-func partial(in []byte) bool {
-	if len(in) < codec.HeaderSize {
-		return true
+// vectorSteps are a lifecycle vector's steps as the kit writes them: one
+// frame a step, or every frame at once when pipelined. The kit ends its
+// side after a step whose end says so (a frame cut short).
+func vectorSteps(steps []vectorStep, pipelined bool) []clientStep {
+	var out []clientStep
+	for i := range steps {
+		s := &steps[i]
+		st := clientStep{frames: [][]byte{unhex(s.In)}, vec: []*vectorStep{s}, sessions: []*sessionRef{s.InSession}, halfClose: s.End}
+		if pipelined && len(out) > 0 {
+			last := &out[len(out)-1]
+			last.frames, last.vec, last.sessions = append(last.frames, st.frames...), append(last.vec, s), append(last.sessions, s.InSession)
+			last.halfClose = last.halfClose || s.End
+			continue
+		}
+		out = append(out, st)
 	}
-	size, err := codec.FrameSize(in)
-	return err == nil && size > len(in)
+	return out
 }
 
 // Frames the hostile sequences build. The client ids are fixed, so runs
@@ -85,18 +107,9 @@ func vectorLogin(client codec.Uint128) []byte {
 	return request(codec.RequestHeader{Client: client, Operation: codec.OperationRegister}, body)
 }
 
-// registerRequest is a login with request number n: a header that is not
-// a valid Request (a Register carries 0), built by hand since the codec
-// encodes only valid headers.
-func registerRequest(login []byte, n uint64) []byte {
-	f := bytes.Clone(login)
-	binary.LittleEndian.PutUint64(f[168:], n)
-	return f
-}
-
 // hostileCases are sequences no vector holds: pipelining, frames split or
 // stalled, a frame above the server's cap, sessions from nowhere.
-func hostileCases(vs *vectorSet, reg *registry) ([]clientCase, error) {
+func hostileCases(vs *vectorSet, reg *registry, table freeTable) ([]clientCase, error) {
 	def := vs.Files["lifecycle"].Servers["default"]
 	login := vectorLogin(hostileClient)
 	var pings [][]byte
@@ -105,34 +118,28 @@ func hostileCases(vs *vectorSet, reg *registry) ([]clientCase, error) {
 	}
 	overCap := ping(hostileClient, 1, 0)
 	overCap = withSize(overCap, codec.MaxFrameSize)
-	garbage := bytes.Repeat([]byte{0xa5}, codec.HeaderSize)
-	copy(garbage[48:], []byte{0, 1, 0, 0}) // size 256: a whole frame, and not a valid Request
-	garbage[60] = byte(codec.CommandRequest)
-	unknown := request(codec.RequestHeader{Client: hostileClient, Request: 1, Session: 1, Operation: codec.OperationNonReplicated, Code: 9999}, nil)
-	legacy := request(codec.RequestHeader{Client: hostileClient, Request: 1, Operation: codec.OperationNonReplicated, Code: codec.CodeLoginUser}, nil)
 	ahead := request(codec.RequestHeader{Client: hostileClient, Request: 1, Session: 1001, Operation: codec.Operation(128)}, []byte{0})
+	// The session of the login at frame 0, plus n.
+	bound := func(n int) *sessionRef { return &sessionRef{Offset: 184, Step: 0, Plus: n} }
 	defs := []clientCase{
 		{Name: "hostile/pipelined-pings", Rule: "WIRE.md §7 lifecycle.3", steps: []clientStep{{frames: pings}}},
-		{Name: "hostile/login-split-across-writes", Rule: "WIRE.md §5 frame", steps: []clientStep{{frames: [][]byte{login}, chunk: 3}, {frames: [][]byte{ping(hostileClient, 1, 1)}}}},
+		{Name: "hostile/login-split-across-writes", Rule: "WIRE.md §5 frame", steps: []clientStep{{frames: [][]byte{login}, chunk: 3},
+			{frames: [][]byte{ping(hostileClient, 1, 1)}, sessions: []*sessionRef{bound(0)}}}},
 		{Name: "hostile/login-stalled-after-header", Rule: "WIRE.md §5 frame", steps: []clientStep{{frames: [][]byte{login}, stall: true}}},
+		// The ping's session cannot be the server's: it is written before
+		// the login's answer arrives.
 		{Name: "hostile/login-and-ping-pipelined", Rule: "WIRE.md §7 lifecycle.1c", steps: []clientStep{{frames: [][]byte{login, ping(hostileClient, 1, 1)}}}},
 		{Name: "hostile/frame-above-cap", Rule: "WIRE.md §7 lifecycle.8", overCap: true, steps: []clientStep{{frames: [][]byte{overCap}}}},
-		{Name: "hostile/garbage-header", Rule: "WIRE.md §7 lifecycle.8.dropped", steps: []clientStep{{frames: [][]byte{garbage}}, {frames: [][]byte{ping(hostileClient, 1, 0)}}}},
-		{Name: "hostile/unknown-code-after-login", Rule: "WIRE.md §7 lifecycle.7.deny", steps: []clientStep{{frames: [][]byte{login}}, {frames: [][]byte{unknown}}}},
-		{Name: "hostile/replicated-under-session-from-nowhere", Rule: "WIRE.md §7 lifecycle.7.ahead", steps: []clientStep{{frames: [][]byte{login}}, {frames: [][]byte{ahead}}, {frames: [][]byte{ping(hostileClient, 1, 1)}}}},
-		{Name: "hostile/ping-request-zero", Rule: "WIRE.md §7 lifecycle.9", steps: []clientStep{{frames: [][]byte{ping(hostileClient, 0, 0)}}}},
-		{Name: "hostile/relogin-pipelined", Rule: "WIRE.md §7 lifecycle.1.sessions", steps: []clientStep{{frames: [][]byte{login, vectorLogin(probeClient)}}}},
-		{Name: "hostile/register-request-nonzero", Rule: "WIRE.md §5 request.register", steps: []clientStep{{frames: [][]byte{registerRequest(login, 5)}}, {frames: [][]byte{ping(hostileClient, 1, 0)}}}},
+		{Name: "hostile/replicated-under-session-from-nowhere", Rule: "WIRE.md §7 lifecycle.7.ahead", steps: []clientStep{{frames: [][]byte{login}},
+			{frames: [][]byte{ahead}, sessions: []*sessionRef{bound(1000)}}, {frames: [][]byte{ping(hostileClient, 1, 1)}, sessions: []*sessionRef{bound(0)}}}},
 		{Name: "hostile/ping-one-byte-writes", Rule: "WIRE.md §5 frame", steps: []clientStep{{frames: [][]byte{ping(hostileClient, 3, 0)}, chunk: 1}}},
-		{Name: "hostile/ping-with-body", Rule: "WIRE.md §7 lifecycle.3", steps: []clientStep{{frames: [][]byte{request(codec.RequestHeader{Client: hostileClient, Request: 1, Operation: codec.OperationNonReplicated, Code: codec.CodePing}, []byte("body"))}}}},
-		{Name: "hostile/frames-pipelined-behind-an-eviction", Rule: "WIRE.md §7 lifecycle.1.evict", steps: []clientStep{{frames: [][]byte{login, legacy, ping(hostileClient, 1, 1)}}}},
 	}
 	for i := range defs {
 		id, err := reg.id("client", defs[i].Name)
 		if err != nil {
 			return nil, err
 		}
-		defs[i].ID, defs[i].server = id, &def
+		defs[i].ID, defs[i].server, defs[i].free = id, &def, table
 	}
 	return defs, nil
 }

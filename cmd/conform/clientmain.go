@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -63,7 +64,9 @@ func cmdClient(_ context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	var cases []clientCase
 	for _, cc := range all {
-		if c.selected(cc.ID) {
+		// An own case a vector holds is also chosen by the vector's id
+		// (-cases v511 runs c6), the id a reader of vectors/ knows it by.
+		if c.selected(cc.ID) || cc.Vector != 0 && c.selected("v"+strconv.Itoa(cc.Vector)) {
 			cases = append(cases, cc)
 		}
 	}

@@ -9,65 +9,112 @@ import (
 	"github.com/iggywire/iggywire/codec"
 )
 
-// span is a header field the comparison reads.
-type span struct {
-	name      string
-	off, size int
-	rule      string // "exact", "any" (the server's to fill), "echo-or-zero"
+// freeTable holds the free fields the vectors give an answer, by the
+// answer's shape (answerShape).
+type freeTable map[string][]freeField
+
+// newFreeTable gathers the free fields of every answered lifecycle step.
+func newFreeTable(cases []vectorCase) freeTable {
+	t := freeTable{}
+	for _, c := range cases {
+		for _, s := range c.Steps {
+			out := unhex(s.Out)
+			if k := answerShape(out); k != "" && t[k] == nil && s.Free != nil {
+				t[k] = s.Free
+			}
+		}
+	}
+	return t
 }
 
-// prologue is every header's first 128 bytes (WIRE.md section 5): nobody
-// verifies checksum, cluster, view, release or replica, so a server fills
-// them as it likes.
-var prologue = []span{
-	{"checksum", 0, 16, "any"}, {"checksum_body", 16, 16, "any"}, {"cluster", 32, 16, "any"},
-	{"view", 52, 4, "any"}, {"release", 56, 4, "any"}, {"command", 60, 1, "exact"}, {"replica", 61, 1, "any"},
-	{"reserved_frame", 62, 66, "exact"},
+// answerShape names the kind of an answer whose free fields are the same:
+// a login reply, any other Reply, an eviction of each reason.
+func answerShape(f []byte) string {
+	if len(f) < codec.HeaderSize {
+		return ""
+	}
+	switch codec.Command(f[60]) {
+	case codec.CommandReply:
+		if _, ok := loginReply(f); ok {
+			return "reply/login"
+		}
+		return "reply"
+	case codec.CommandEviction:
+		return fmt.Sprintf("eviction/%d", f[255])
+	}
+	return fmt.Sprintf("command/%d", f[60])
 }
 
-// replySpans and evictionSpans are the rest of each header.
-var replySpans = []span{
-	{"request_checksum", 128, 16, "echo-or-zero"}, {"context", 144, 16, "any"}, {"client", 160, 16, "exact"},
-	{"op", 176, 8, "any"}, {"commit", 184, 8, "any"}, {"timestamp", 192, 8, "any"}, {"request", 200, 8, "exact"},
-	{"operation", 208, 1, "exact"}, {"operation_padding", 209, 7, "exact"}, {"status", 216, 4, "exact"}, {"reserved", 220, 36, "exact"},
+// freeFor is the free fields of the answer want to frame k of step s: the
+// vector step's, when the vector's answer has want's shape, else those the
+// vectors give any answer of that shape.
+func freeFor(t freeTable, s clientStep, k int, want []byte) []freeField {
+	if k < len(s.vec) && s.vec[k] != nil && answerShape(unhex(s.vec[k].Out)) == answerShape(want) {
+		return s.vec[k].Free
+	}
+	return t[answerShape(want)]
 }
 
-var evictionSpans = []span{
-	{"size", 48, 4, "exact"}, {"client", 128, 16, "exact"}, {"server_protocol_version", 144, 4, "exact"},
-	{"server_protocol_version_min", 148, 4, "exact"}, {"reserved", 152, 103, "exact"}, {"reason", 255, 1, "exact"},
-}
+// headerFields name the bytes of a Reply and an Eviction header, to say
+// where an answer differs.
+var (
+	prologueFields = []freeField{{"checksum", 0, 16, ""}, {"checksum_body", 16, 16, ""}, {"cluster", 32, 16, ""}, {"size", 48, 4, ""},
+		{"view", 52, 4, ""}, {"release", 56, 4, ""}, {"command", 60, 1, ""}, {"replica", 61, 1, ""}, {"reserved_frame", 62, 66, ""}}
+	replyFields = []freeField{{"request_checksum", 128, 16, ""}, {"context", 144, 16, ""}, {"client", 160, 16, ""},
+		{"op", 176, 8, ""}, {"commit", 184, 8, ""}, {"timestamp", 192, 8, ""}, {"request", 200, 8, ""},
+		{"operation", 208, 1, ""}, {"operation_padding", 209, 7, ""}, {"status", 216, 4, ""}, {"reserved", 220, 36, ""}}
+	evictionFields = []freeField{{"client", 128, 16, ""}, {"server_protocol_version", 144, 4, ""},
+		{"server_protocol_version_min", 148, 4, ""}, {"reserved", 152, 103, ""}, {"reason", 255, 1, ""}}
+)
 
-// compare checks got against the model's want, field by field; sent is
-// the request. It returns "" or every difference.
-func (r *caseRec) compare(sent, want, got []byte) string {
+// compare checks got against the model's want, field by field: equal
+// outside the free fields, each free field true to its rule. A login
+// reply's size, user id and server version are the kit's to compare (the
+// server's accounts and version are not the vectors'): compareBody does.
+func (r *caseRec) compare(want, got []byte, free []freeField) string {
 	if len(got) < codec.HeaderSize || got[60] != want[60] {
 		return "want " + describeFrame(want) + ", got " + describeFrame(got)
 	}
 	var diffs []string
-	spans := append([]span(nil), prologue...)
-	if want[60] == byte(codec.CommandEviction) {
-		spans = append(spans, evictionSpans...)
-	} else {
-		spans = append(spans, replySpans...)
+	g, w := bytes.Clone(got[:codec.HeaderSize]), bytes.Clone(want[:codec.HeaderSize])
+	for _, f := range free {
+		if f.Offset < 0 || f.Offset+f.Length > codec.HeaderSize {
+			continue // a body field: compareBody
+		}
+		switch f.Rule {
+		case freeAny:
+		case freeNonZero:
+			// The vectors allow any non-zero id (the reference's own, on
+			// evictions 1 and 13); the kit holds a server to the request's
+			// unless -evict-own-id says it puts its own.
+			if !r.p.opts.EvictOwnID {
+				continue
+			}
+			if isZeroBytes(g[f.Offset : f.Offset+f.Length]) {
+				diffs = append(diffs, fmt.Sprintf("%s at %d: zero", f.Field, f.Offset))
+			}
+		default:
+			diffs = append(diffs, fmt.Sprintf("%s at %d: the vectors' rule %q is unknown to the kit", f.Field, f.Offset, f.Rule))
+		}
+		clear(g[f.Offset : f.Offset+f.Length])
+		clear(w[f.Offset : f.Offset+f.Length])
 	}
-	for _, s := range spans {
-		w, g := want[s.off:s.off+s.size], got[s.off:s.off+s.size]
-		switch {
-		case s.rule == "any":
-		case s.rule == "echo-or-zero":
-			if !bytes.Equal(g, sent[144:160]) && !isZeroBytes(g) {
-				diffs = append(diffs, fmt.Sprintf("%s at %d: want the request's (%x) or zero, got %x", s.name, s.off, sent[144:160], g))
-			}
-		case s.name == "client" && want[60] == byte(codec.CommandEviction) && r.p.opts.EvictOwnID && (want[255] == 1 || want[255] == 13):
-			if isZeroBytes(g) {
-				diffs = append(diffs, "client at 128: zero")
-			}
-		case !bytes.Equal(w, g):
-			diffs = append(diffs, fmt.Sprintf("%s at %d: want %x, got %x", s.name, s.off, w, g))
+	_, login := loginReply(want)
+	if login {
+		clear(g[48:52])
+		clear(w[48:52])
+	}
+	fields := append(append([]freeField(nil), prologueFields...), replyFields...)
+	if want[60] == byte(codec.CommandEviction) {
+		fields = append(prologueFields[:len(prologueFields):len(prologueFields)], evictionFields...)
+	}
+	for _, f := range fields {
+		if a, b := w[f.Offset:f.Offset+f.Length], g[f.Offset:f.Offset+f.Length]; !bytes.Equal(a, b) {
+			diffs = append(diffs, fmt.Sprintf("%s at %d: want %x, got %x", f.Field, f.Offset, a, b))
 		}
 	}
 	if want[60] == byte(codec.CommandReply) {
-		diffs = append(diffs, r.compareBody(want, got)...)
+		diffs = append(diffs, r.compareBody(want, got, free)...)
 	}
 	if len(diffs) > 0 {
 		return fmt.Sprint(diffs)
@@ -75,9 +122,10 @@ func (r *caseRec) compare(sent, want, got []byte) string {
 	return ""
 }
 
-// compareBody checks a Reply's body: a login reply by rule (the session
-// and user id are the server's), any other byte for byte.
-func (r *caseRec) compareBody(want, got []byte) []string {
+// compareBody checks a Reply's body: a login reply by rule (the session by
+// the free field's, the user id and version against the server's
+// accounts and version), any other byte for byte.
+func (r *caseRec) compareBody(want, got []byte, free []freeField) []string {
 	wb, gb := want[codec.HeaderSize:], got[codec.HeaderSize:]
 	wl, isLogin := loginReply(want)
 	if !isLogin {
@@ -91,8 +139,13 @@ func (r *caseRec) compareBody(want, got []byte) []string {
 		return []string{"body: want a login reply (an empty result section, then user_id, session, protocol, version), got " + fmt.Sprintf("%x", gb)}
 	}
 	var diffs []string
-	if gl.Session <= r.p.sessions {
-		diffs = append(diffs, fmt.Sprintf("session: want one above every session handed out before (%d), got %d", r.p.sessions, gl.Session))
+	for _, f := range free {
+		if f.Rule == freeSession && gl.Session <= r.p.sessions {
+			diffs = append(diffs, fmt.Sprintf("%s at %d: want one above every session handed out before (%d), got %d", f.Field, f.Offset, r.p.sessions, gl.Session))
+		}
+	}
+	if gl.Session != wl.Session && !hasRule(free, freeSession) {
+		diffs = append(diffs, fmt.Sprintf("session: want %d, got %d", wl.Session, gl.Session))
 	}
 	if id, seen := r.p.userIDs[wl.UserID]; seen && id != gl.UserID {
 		diffs = append(diffs, fmt.Sprintf("user_id: the same account logged in as %d before, now %d", id, gl.UserID))
@@ -106,9 +159,18 @@ func (r *caseRec) compareBody(want, got []byte) []string {
 	if len(diffs) == 0 {
 		r.p.sessions = gl.Session
 		r.p.userIDs[wl.UserID] = gl.UserID
-		r.mapping = append(r.mapping, [2]uint64{wl.Session, gl.Session})
+		r.handed[r.frame] = gl.Session
 	}
 	return diffs
+}
+
+func hasRule(free []freeField, rule string) bool {
+	for _, f := range free {
+		if f.Rule == rule {
+			return true
+		}
+	}
+	return false
 }
 
 func versionWant(v string) string {
@@ -121,7 +183,7 @@ func versionWant(v string) string {
 // loginReply reads a successful login reply frame: operation Register,
 // status 0, an empty result section, then the login reply.
 func loginReply(f []byte) (codec.LoginReply, bool) {
-	if f[208] != byte(codec.OperationRegister) || binary.LittleEndian.Uint32(f[216:]) != 0 {
+	if len(f) < codec.HeaderSize || f[208] != byte(codec.OperationRegister) || binary.LittleEndian.Uint32(f[216:]) != 0 {
 		return codec.LoginReply{}, false
 	}
 	body := f[codec.HeaderSize:]

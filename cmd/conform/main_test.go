@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -116,4 +117,21 @@ func TestAccountsRefuseOverlongFields(t *testing.T) {
 	}
 	assert.Empty(t, a.users)
 	assert.Empty(t, a.tokens)
+}
+
+// -cases takes the vector id of an own case a vector holds: v511 runs c6,
+// reported under c6.
+func TestCasesByVectorID(t *testing.T) {
+	var out bytes.Buffer
+	dir := t.TempDir()
+	err := run(context.Background(), []string{"client", "-addr", freePort(t), "-user", "u:pw", "-agent", "none", "-out", dir, "-cases", "v511,c7"}, &out, &out)
+	assert.True(t, errors.Is(err, errFailed), "%v", err)
+	assert.Contains(t, out.String(), "0 pass, 0 fail, 2 not run")
+	rs, err := readReports([]string{filepath.Join(dir, "client-none.json")})
+	require.NoError(t, err)
+	var ids []string
+	for _, c := range rs[0].Cases {
+		ids = append(ids, c.ID+"/"+strconv.Itoa(c.Vector))
+	}
+	assert.Equal(t, []string{"c6/511", "c7/512"}, ids)
 }

@@ -20,10 +20,16 @@ type registry struct {
 	Modes  map[string][]registered `json:"modes"`
 }
 
-// registered is one entry of the registry.
+// registered is one entry of the registry. An own case that a vector now
+// holds names it: the case keeps its id and meaning, and its frames and
+// answers come from the vector (which is then played under this id only).
+// Pipelined: the vector's frames are written at once, as the case always
+// wrote them, not step by step.
 type registered struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Vector    int    `json:"vector,omitempty"`
+	Pipelined bool   `json:"pipelined,omitempty"`
 }
 
 // loadRegistry reads the embedded registry.
@@ -43,4 +49,15 @@ func (r *registry) id(mode, name string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("ids.json: %s case %q has no id: add it with the next number of its mode", mode, name)
+}
+
+// fromVectors returns the entries of mode that a vector holds, by vector id.
+func (r *registry) fromVectors(mode string) map[int]registered {
+	m := map[int]registered{}
+	for _, e := range r.Modes[mode] {
+		if e.Vector != 0 {
+			m[e.Vector] = e
+		}
+	}
+	return m
 }

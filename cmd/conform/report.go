@@ -167,23 +167,25 @@ func writeMarkdown(w io.Writer, rs []*Report) {
 	for _, r := range rs {
 		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %.1f |\n", mdCell(r.Agent), r.Mode, r.Summary.Pass, r.Summary.Fail, r.Summary.NotRun, r.Duration)
 	}
-	fmt.Fprintln(w)
-	fmt.Fprint(w, "| case | vector | name | rule |")
-	for _, r := range rs {
-		fmt.Fprintf(w, " %s |", mdCell(r.Agent))
-	}
-	fmt.Fprint(w, "\n|---|---|---|---|")
-	for range rs {
-		fmt.Fprint(w, "---|")
-	}
-	fmt.Fprintln(w)
-	for _, row := range caseRows(rs) {
-		fmt.Fprintf(w, "| %s | %s | %s | %s |", row.ID, vectorCell(row.Vector), mdCell(row.Name), mdCell(row.Rule))
-		for _, r := range rs {
-			c, ok := lookup(r, row.ID)
-			fmt.Fprintf(w, " %s |", verdictCell(c.Verdict, ok))
+	for _, m := range byMode(rs) {
+		fmt.Fprintf(w, "\n## %s\n\n", mdCell(modeText(m.mode)))
+		fmt.Fprint(w, "| case | vector | name | rule |")
+		for _, r := range m.rs {
+			fmt.Fprintf(w, " %s |", mdCell(r.Agent))
+		}
+		fmt.Fprint(w, "\n|---|---|---|---|")
+		for range m.rs {
+			fmt.Fprint(w, "---|")
 		}
 		fmt.Fprintln(w)
+		for _, row := range caseRows(m.rs) {
+			fmt.Fprintf(w, "| %s | %s | %s | %s |", row.ID, vectorCell(row.Vector), mdCell(row.Name), mdCell(row.Rule))
+			for _, r := range m.rs {
+				c, ok := lookup(r, row.ID)
+				fmt.Fprintf(w, " %s |", verdictCell(c.Verdict, ok))
+			}
+			fmt.Fprintln(w)
+		}
 	}
 	for _, r := range rs {
 		fails := 0

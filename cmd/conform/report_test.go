@@ -39,7 +39,9 @@ func TestReportsSideBySide(t *testing.T) {
 	assert.Contains(t, html, "bad-sdk")
 	assert.Equal(t, 1, strings.Count(html, `class="fail"`))
 	assert.Equal(t, 3, strings.Count(html, `class="pass"`))
-	assert.Contains(t, html, "<details>")
+	assert.Equal(t, 2, strings.Count(html, `<details class="case"`), "one row per case, each opening to both implementations")
+	assert.Equal(t, 1, strings.Count(html, `<h2 id="mode-server">`), "both are server-mode runs: one table")
+	assert.Contains(t, html, "0000  00 ff", "frames as an offset hex dump")
 	assert.Contains(t, html, "used it &lt;b&gt;", "observed text is escaped")
 	assert.NotContains(t, html, "<script", "the page needs nothing but itself")
 	md, err := os.ReadFile(filepath.Join(dir, "index.md"))
@@ -51,4 +53,33 @@ func TestReportsSideBySide(t *testing.T) {
 func TestSummaryCounts(t *testing.T) {
 	r := sampleReport("x", verdictNotRun)
 	assert.Equal(t, Summary{Pass: 1, NotRun: 1}, r.Summary)
+}
+
+// A client and a server are never compared case by case: each mode has
+// its own table, holding only its reports' cases.
+func TestReportsByMode(t *testing.T) {
+	server := sampleReport("an-sdk", verdictPass)
+	client := &Report{Tool: toolName, Mode: "client", Agent: "a-server", Started: time.Now(), Cases: []CaseResult{
+		{ID: "c6", Vector: 511, Name: "hostile/garbage-header", Verdict: verdictFail}}}
+	client.finish()
+	var page strings.Builder
+	writeHTML(&page, []*Report{server, client})
+	html := page.String()
+	serverPart, clientPart, ok := strings.Cut(html, `<h2 id="mode-client">`)
+	require.True(t, ok)
+	assert.Contains(t, serverPart, `<h2 id="mode-server">`)
+	assert.NotContains(t, serverPart, `id="server-c6"`)
+	assert.Contains(t, clientPart, `id="client-c6"`)
+	assert.NotContains(t, clientPart, "an-sdk")
+	assert.Equal(t, 1, strings.Count(clientPart, `class="fail"`))
+	assert.NotContains(t, clientPart, `class="none"`, "no empty column for the other mode's implementation")
+}
+
+func TestFamiliesListedOnce(t *testing.T) {
+	rows := byFamily([]CaseResult{{ID: "c1", Name: "hostile/a"}, {ID: "v1", Name: "lifecycle/x"}, {ID: "c6", Name: "hostile/b"}})
+	var ids []string
+	for _, r := range rows {
+		ids = append(ids, r.ID)
+	}
+	assert.Equal(t, []string{"c1", "c6", "v1"}, ids)
 }

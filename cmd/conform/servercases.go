@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/binary"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -113,38 +114,65 @@ const surfaceError = "error"
 // size field claims more than the vector holds.
 const padLimit = 1 << 20
 
-// serverCases builds the server-mode catalogue: one case per client-side
-// vector (login replies, result sections, reply headers, evictions, login
-// reply frames), then the kit's own cases.
+// serverCases builds the server-mode catalogue: one case per vector of
+// every kind whose file says a client decodes it (side "client"), then the
+// kit's own cases. A client-side kind the kit has no way to serve is an
+// error, so that a new kind is not silently left out.
 func serverCases(vs *vectorSet, reg *registry) ([]serverCase, error) {
 	var cs []serverCase
-	for _, v := range vs.kind("login_reply_frame") {
-		c := loginFrameCase(v)
-		c.surface = vectorSurface(v)
-		cs = append(cs, c)
-	}
-	for _, v := range vs.kind("result_section") {
-		c := resultSectionCase(v)
-		code, _ := v.Expect.uint("result_code")
-		c.surface = surfaceOf(c, code)
-		cs = append(cs, c)
-	}
-	for _, v := range vs.kind("login_reply") {
-		c := loginReplyCase(v)
-		c.surface = surfaceOf(c, 0)
-		cs = append(cs, c)
-	}
-	for _, v := range vs.kind("eviction") {
-		cs = append(cs, evictionCase(v))
-	}
-	for _, v := range vs.kind("reply_header") {
-		cs = append(cs, replyHeaderCase(v))
+	for _, kind := range serveOrder(vs.side("client")) {
+		build, ok := serverBuilders[kind]
+		if !ok {
+			return nil, fmt.Errorf("vectors: client-side kind %q: server mode has no way to send it", kind)
+		}
+		for _, v := range vs.kind(kind) {
+			cs = append(cs, build(v))
+		}
 	}
 	own, err := ownServerCases(reg)
 	if err != nil {
 		return nil, err
 	}
 	return append(cs, own...), nil
+}
+
+// serverBuilders turn a vector of a client-side kind into a case: how the
+// kit sends it (as the login's answer or the ping's) and what the client
+// must then do.
+var serverBuilders = map[string]func(vectorCase) serverCase{
+	"login_reply_frame": func(v vectorCase) serverCase {
+		c := loginFrameCase(v)
+		c.surface = vectorSurface(v)
+		return c
+	},
+	"result_section": func(v vectorCase) serverCase {
+		c := resultSectionCase(v)
+		code, _ := v.Expect.uint("result_code")
+		c.surface = surfaceOf(c, code)
+		return c
+	},
+	"login_reply": func(v vectorCase) serverCase {
+		c := loginReplyCase(v)
+		c.surface = surfaceOf(c, 0)
+		return c
+	},
+	"eviction":     evictionCase,
+	"reply_header": replyHeaderCase,
+}
+
+// serveOrder puts the kinds in the order the report has always listed
+// them (whole login answers first, then their parts, then headers), any
+// other after them by name.
+func serveOrder(kinds []string) []string {
+	rank := map[string]int{"login_reply_frame": 1, "result_section": 2, "login_reply": 3, "eviction": 4, "reply_header": 5}
+	sort.SliceStable(kinds, func(i, j int) bool {
+		ri, rj := rank[kinds[i]], rank[kinds[j]]
+		if ri == 0 || rj == 0 {
+			return ri != 0 && rj == 0 || ri == rj && kinds[i] < kinds[j]
+		}
+		return ri < rj
+	})
+	return kinds
 }
 
 // fromVector fills what every vector-derived case shares.
@@ -259,29 +287,55 @@ func loginReplyCase(v vectorCase) serverCase {
 	return c
 }
 
+// evictionCase sends the vector's frame (its header, and the body a
+// reader would wait for) as the login's answer. A frame cut inside its
+// header is followed by the kit's close.
 func evictionCase(v vectorCase) serverCase {
 	c := fromVector(v, "login")
-	frame := unhex(v.Input)
-	// A short input is a header cut short: the kit closes after it.
-	c.answer = answer{frame: frame, pad: true, closeAfter: len(frame) < codec.HeaderSize}
+	frame := headerFrame(v)
+	c.answer = answer{frame: frame, closeAfter: len(frame) < codec.HeaderSize}
 	c.expect, c.surface = expDrop, vectorSurface(v)
-	if v.Expect.Verdict == "ok" && len(frame) == codec.HeaderSize && frame[255] == byte(codec.ReasonIncompatibleProtocol) {
+	if frameVerdict(v) == "ok" && len(frame) >= codec.HeaderSize && frame[255] == byte(codec.ReasonIncompatibleProtocol) {
 		c.noRetryVersion = true
 	}
 	return c
 }
 
+// replyHeaderCase sends the vector's frame as the ping's answer, under the
+// ping's client id and request number.
 func replyHeaderCase(v vectorCase) serverCase {
 	c := fromVector(v, "ping")
-	frame := unhex(v.Input)
-	c.answer = answer{frame: frame, patchClient: true, patchRequest: true, pad: true, closeAfter: len(frame) < codec.HeaderSize}
+	frame := headerFrame(v)
+	c.answer = answer{frame: frame, patchClient: true, patchRequest: true, closeAfter: len(frame) < codec.HeaderSize}
 	c.expect = expDrop
-	if v.Expect.Verdict == "ok" {
-		if size := binary.LittleEndian.Uint32(frame[48:]); size <= padLimit {
-			c.expect = expPingOK
-		}
+	if frameVerdict(v) == "ok" && (v.Frame == nil || v.Frame.whole(padLimit)) {
+		c.expect = expPingOK
 	}
 	return c
+}
+
+// headerFrame is what the kit writes for a header vector: its frame, or
+// for a vector without one (an older file), its header padded to the size
+// it claims.
+func headerFrame(v vectorCase) []byte {
+	if v.Frame != nil {
+		return v.Frame.bytes(padLimit)
+	}
+	f := unhex(v.Input)
+	if len(f) >= codec.HeaderSize {
+		if size := int(binary.LittleEndian.Uint32(f[48:])); size > len(f) && size <= padLimit {
+			f = append(f, make([]byte, size-len(f))...)
+		}
+	}
+	return f
+}
+
+// frameVerdict is the verdict of reading the vector as a frame.
+func frameVerdict(v vectorCase) string {
+	if v.Frame != nil {
+		return v.Frame.Expect.Verdict
+	}
+	return v.Expect.Verdict
 }
 
 // goodLoginReply is the login reply the kit sends when a case does not

@@ -14,8 +14,10 @@ import (
 // vectorFile is one vectors/<kind>.json file as the kit reads it. Fields the
 // kit does not use (and fields added to the format later) are ignored.
 type vectorFile struct {
-	Format  int                     `json:"format"`
-	Kind    string                  `json:"kind"`
+	Format int    `json:"format"`
+	Kind   string `json:"kind"`
+	Side   string `json:"side"` // client: what an SDK decodes; server: what a server decodes
+
 	Servers map[string]vectorServer `json:"servers"`
 	Cases   []vectorCase            `json:"cases"`
 }
@@ -32,6 +34,34 @@ type vectorCase struct {
 	Expect  vectorExpect `json:"expect"`
 	Server  string       `json:"server"`
 	Steps   []vectorStep `json:"steps"`
+	Frame   *vectorFrame `json:"frame"`
+}
+
+// vectorFrame is a header case as a whole frame: Input then Fill zero
+// bytes, Length in all (vectors/README.md, "Header cases as whole
+// frames").
+type vectorFrame struct {
+	Input  string       `json:"input"`
+	Fill   int          `json:"fill"`
+	Length int          `json:"length"`
+	Body   string       `json:"body"`
+	Expect vectorExpect `json:"expect"`
+}
+
+// bytes is the frame as a reader takes it, when it is at most limit bytes
+// long; a longer one (a header claiming up to 64 MiB) is its input alone,
+// the header a reader must stop at.
+func (f *vectorFrame) bytes(limit int) []byte {
+	in := unhex(f.Input)
+	if len(in)+f.Fill > limit || f.Fill < 0 {
+		return in
+	}
+	return append(in, make([]byte, f.Fill)...)
+}
+
+// whole reports whether bytes(limit) is the whole frame.
+func (f *vectorFrame) whole(limit int) bool {
+	return len(unhex(f.Input))+f.Fill <= limit && f.Fill >= 0
 }
 
 // vectorExpect is a case's verdict.
@@ -44,12 +74,43 @@ type vectorExpect struct {
 	Rule     string         `json:"rule"`
 }
 
-// vectorStep is one step of a lifecycle case.
+// vectorStep is one step of a lifecycle case, with what a runner over a
+// stream needs (vectors/README.md, "Lifecycle cases"): whether the client
+// ends its side after in, the answer's fields the server fills as it
+// likes, and the session in carries.
 type vectorStep struct {
-	In   string `json:"in"`
-	Out  string `json:"out"`
-	Then string `json:"then"`
-	Note string `json:"note"`
+	In        string      `json:"in"`
+	Out       string      `json:"out"`
+	Then      string      `json:"then"`
+	Note      string      `json:"note"`
+	Framing   string      `json:"framing"`
+	End       bool        `json:"end"`
+	Free      []freeField `json:"free"`
+	InSession *sessionRef `json:"in_session"`
+}
+
+// freeField is a field of an answer WIRE.md leaves to the server: its
+// Length bytes at Offset are held to Rule instead of compared.
+type freeField struct {
+	Field  string `json:"field"`
+	Offset int    `json:"offset"`
+	Length int    `json:"length"`
+	Rule   string `json:"rule"`
+}
+
+// The rules of a free field.
+const (
+	freeAny     = "any"     // WIRE.md sets no value
+	freeNonZero = "nonzero" // any non-zero value
+	freeSession = "session" // non-zero, above every session handed out before
+)
+
+// sessionRef says that the u64 at Offset of a request is the session the
+// login answered at Step handed out, plus Plus.
+type sessionRef struct {
+	Offset int `json:"offset"`
+	Step   int `json:"step"`
+	Plus   int `json:"plus"`
 }
 
 // vectorServer is the configuration a lifecycle case runs against.
@@ -131,6 +192,18 @@ func findVectors() (string, error) {
 
 // kind returns the cases of one kind, in file order.
 func (s *vectorSet) kind(k string) []vectorCase { return s.Files[k].Cases }
+
+// side returns the kinds whose file says side, sorted.
+func (s *vectorSet) side(side string) []string {
+	var kinds []string
+	for k, f := range s.Files {
+		if f.Side == side {
+			kinds = append(kinds, k)
+		}
+	}
+	sort.Strings(kinds)
+	return kinds
+}
 
 // unhex decodes a vector's hex, which the vectors keep lower-case and even.
 func unhex(s string) []byte {

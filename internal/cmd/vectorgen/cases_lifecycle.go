@@ -117,6 +117,7 @@ func (g *gen) lifecycleCases() {
 	g.beforeLoginLifecycle()
 	g.afterLoginLifecycle()
 	g.droppedLifecycle()
+	g.sequenceLifecycle()
 }
 
 const (
