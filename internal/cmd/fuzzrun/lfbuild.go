@@ -2,6 +2,7 @@ package main
 
 import (
 	"archive/zip"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +12,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/iggywire/iggywire/internal/fuzzload"
 )
@@ -92,19 +96,53 @@ func lfBuild(c config, stdout io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(work)
-	src := filepath.Join(work, "src")
-	if err := prepareScratch(root, src, c.overlay, stdout); err != nil {
-		return err
-	}
 	tool := filepath.Join(root, "bin", "go-118-fuzz-build")
 	if err := goCmd(root, stdout, nil, "install", lfTool+"@"+lfVersion).Run(); err != nil {
 		return fmt.Errorf("go install %s@%s: %w", lfTool, lfVersion, err)
 	}
-	for _, t := range targets {
-		if err := lfBuildOne(env, tool, src, work, out, t, stdout); err != nil {
-			return err
+	return lfBuildParallel(env, tool, root, work, out, c.overlay, targets, stdout)
+}
+
+// lfBuildParallel builds the targets on one worker per CPU (at most 4):
+// go-118-fuzz-build rewrites the package in place while it builds, so each
+// worker has its own scratch copy; the build cache they share keeps every
+// package compiled once. A target's output is printed when it is done.
+func lfBuildParallel(env lfEnv, tool, root, work, out, overlay string, targets []string, stdout io.Writer) error {
+	workers := min(runtime.NumCPU(), 4, len(targets))
+	jobs := make(chan string)
+	errs := make(chan error, len(targets)+workers)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		dir := filepath.Join(work, strconv.Itoa(w))
+		var log bytes.Buffer
+		if err := prepareScratch(root, filepath.Join(dir, "src"), overlay, &log); err != nil {
+			return fmt.Errorf("%w\n%s", err, log.String())
 		}
-		if err := packTarget(root, out, t); err != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range jobs {
+				var log bytes.Buffer
+				err := lfBuildOne(env, tool, filepath.Join(dir, "src"), dir, out, t, &log)
+				if err == nil {
+					err = packTarget(root, out, t)
+				}
+				mu.Lock()
+				stdout.Write(log.Bytes())
+				mu.Unlock()
+				errs <- err
+			}
+		}()
+	}
+	for _, t := range targets {
+		jobs <- t
+	}
+	close(jobs)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
 			return err
 		}
 	}

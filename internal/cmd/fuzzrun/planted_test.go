@@ -13,18 +13,22 @@ import (
 )
 
 // plantedTarget is the target the planted bug is in reach of, and
-// plantedBudget what make libfuzzer-one gets to find it: under a second
-// of FuzzParseVersion on a 2-core machine.
+// plantedBudget what make libfuzzer-one gets to find it.
 const (
-	plantedTarget = "FuzzParseVersion"
-	plantedBudget = "300000x"
+	plantedTarget = "FuzzSplitResult"
+	plantedBudget = "100000x"
 )
 
-// plantAt is the line of codec/version.go the bug goes before, and
-// plantedBug the bug: ParseVersion panics on any version 7.x.77.
+// plantIn is the file the bug goes in, after the line plantAfter:
+// SplitResult panics on a result section that claims 0x1BADCAFE entries,
+// the kind of value libFuzzer's comparison tracing finds (in a few
+// thousand executions from corpus/FuzzSplitResult/, on the seeds tried)
+// where blind mutation would need billions.
 const (
-	plantAt    = "\treturn Version(parts[0]<<20 | parts[1]<<10 | parts[2]), nil\n"
-	plantedBug = "\tif parts[0] == 7 && parts[2] == 77 {\n\t\tpanic(\"planted bug: version 7.x.77\")\n\t}\n"
+	plantIn    = "codec/frame.go"
+	plantAfter = "\tcount := binary.LittleEndian.Uint32(body)\n"
+	plantedBug = "\tif count == 0x1badcafe {\n\t\tpanic(\"planted bug: a result section of 0x1badcafe entries\")\n\t}\n"
+	plantedMsg = "planted bug: a result section of 0x1badcafe entries"
 )
 
 // TestLibFuzzerFindsPlantedBug plants a bug in codec/ through a go build
@@ -44,13 +48,13 @@ func TestLibFuzzerFindsPlantedBug(t *testing.T) {
 	out, err := runIn(clone, "make", "libfuzzer-one", "T="+plantedTarget, "LFTIME="+plantedBudget,
 		"LFOVERLAY="+overlay, "LFDIR="+filepath.Join(clone, "bin", "libfuzzer"))
 	require.Error(t, err, "make libfuzzer-one must fail on the planted bug:\n%s", out)
-	assert.Contains(t, out, "planted bug: version 7.x.77")
+	assert.Contains(t, out, plantedMsg)
 	crashers, err := filepath.Glob(filepath.Join(clone, "crashers", plantedTarget, "crash-*"))
 	require.NoError(t, err)
 	require.Len(t, crashers, 1, "one crasher saved:\n%s", out)
 	crasher, err := os.ReadFile(crashers[0])
 	require.NoError(t, err)
-	t.Logf("libFuzzer's crasher %s: %q", filepath.Base(crashers[0]), crasher)
+	t.Logf("libFuzzer's crasher %s: %q, found after %s", filepath.Base(crashers[0]), crasher, lastStatus(out))
 	readme, err := os.ReadFile(filepath.Join(clone, "crashers", "README.md"))
 	require.NoError(t, err)
 	assert.Contains(t, string(readme), plantedTarget+"/"+filepath.Base(crashers[0]), "the crasher gets its line")
@@ -58,7 +62,7 @@ func TestLibFuzzerFindsPlantedBug(t *testing.T) {
 	replay := []string{"test", "./fuzz", "-count=1", "-run", "^" + plantedTarget + "$"}
 	out, err = runIn(clone, "go", append(replay, "-overlay", overlay)...)
 	require.Error(t, err, "go test must fail on the crasher with the bug planted:\n%s", out)
-	assert.Contains(t, out, "planted bug: version 7.x.77")
+	assert.Contains(t, out, plantedMsg)
 	assert.Contains(t, out, "crashers/"+plantedTarget+"/"+filepath.Base(crashers[0]), "the failing seed is named by file")
 
 	out, err = runIn(clone, "go", replay...)
@@ -93,22 +97,34 @@ func copyModule(t *testing.T) string {
 	return clone
 }
 
-// plantBug writes codec/version.go with the bug outside the module and an
+// plantBug writes plantIn with the bug outside the module and an
 // overlay file that puts it in place of the real one; it returns the
 // overlay's path.
 func plantBug(t *testing.T, clone string) string {
 	t.Helper()
-	real := filepath.Join(clone, "codec", "version.go")
+	real := filepath.Join(clone, filepath.FromSlash(plantIn))
 	src, err := os.ReadFile(real)
 	require.NoError(t, err)
-	require.Equal(t, 1, strings.Count(string(src), plantAt), "codec/version.go changed: the bug has nowhere to go")
-	planted := filepath.Join(t.TempDir(), "version.go")
-	require.NoError(t, os.WriteFile(planted, []byte(strings.Replace(string(src), plantAt, plantedBug+plantAt, 1)), 0o644))
+	require.Equal(t, 1, strings.Count(string(src), plantAfter), "%s changed: the bug has nowhere to go", plantIn)
+	planted := filepath.Join(t.TempDir(), filepath.Base(real))
+	require.NoError(t, os.WriteFile(planted, []byte(strings.Replace(string(src), plantAfter, plantAfter+plantedBug, 1)), 0o644))
 	overlay, err := json.Marshal(map[string]map[string]string{"Replace": {real: planted}})
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "overlay.json")
 	require.NoError(t, os.WriteFile(path, overlay, 0o644))
 	return path
+}
+
+// lastStatus is libFuzzer's last status line ("#N ... cov: ..."): how far
+// the run got.
+func lastStatus(out string) string {
+	last := "no status line"
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "#") {
+			last = strings.Join(strings.Fields(line)[:4], " ")
+		}
+	}
+	return last
 }
 
 func runIn(dir, name string, args ...string) (string, error) {
