@@ -318,7 +318,12 @@ func packTarget(root, out, target string) error {
 	}
 	dict := filepath.Join(root, ".clusterfuzzlite", target+".dict")
 	if _, err := os.Stat(dict); errors.Is(err, fs.ErrNotExist) {
-		return nil
+		// One left by an earlier build would still be used.
+		err := os.Remove(filepath.Join(out, target+".dict"))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
 	}
 	return copyFile(dict, filepath.Join(out, target+".dict"))
 }

@@ -102,13 +102,13 @@ func copyModule(t *testing.T) string {
 // overlay's path.
 func plantBug(t *testing.T, clone string) string {
 	t.Helper()
-	real := filepath.Join(clone, filepath.FromSlash(plantIn))
-	src, err := os.ReadFile(real)
+	orig := filepath.Join(clone, filepath.FromSlash(plantIn))
+	src, err := os.ReadFile(orig)
 	require.NoError(t, err)
 	require.Equal(t, 1, strings.Count(string(src), plantAfter), "%s changed: the bug has nowhere to go", plantIn)
-	planted := filepath.Join(t.TempDir(), filepath.Base(real))
+	planted := filepath.Join(t.TempDir(), filepath.Base(orig))
 	require.NoError(t, os.WriteFile(planted, []byte(strings.Replace(string(src), plantAfter, plantAfter+plantedBug, 1)), 0o644))
-	overlay, err := json.Marshal(map[string]map[string]string{"Replace": {real: planted}})
+	overlay, err := json.Marshal(map[string]map[string]string{"Replace": {orig: planted}})
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "overlay.json")
 	require.NoError(t, os.WriteFile(path, overlay, 0o644))
