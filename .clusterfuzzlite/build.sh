@@ -13,9 +13,10 @@
 # archive, $CXX $CXXFLAGS $LIB_FUZZING_ENGINE links it), in a scratch copy
 # of the module, and reads the same variables. compile_native_go_fuzzer
 # itself is not called: it finds a target by a substring grep (FuzzClient
-# would also match FuzzClientVersionInfo), and its coverage branch would
-# need the _test.go files this build renames. docs/fuzzing.md says why the
-# files are renamed.
+# would also match FuzzClientVersionInfo), and it compiles the targets'
+# _test.go files without the checks they share in other _test.go files;
+# docs/fuzzing.md ("How the build is done") says what the scratch copy
+# changes instead.
 
 cd "$SRC/iggywire"
 # The fuzz targets are in the root module; cmd/ is another module, which
