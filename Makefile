@@ -165,7 +165,7 @@ LFOVERLAY ?=
 LFBUILD   := $(GO) run ./internal/cmd/fuzzrun -libfuzzer-build $(LFDIR) $(if $(LFOVERLAY),-overlay $(abspath $(LFOVERLAY)))
 # Links a do-nothing fuzz target: clang and its libFuzzer runtime work.
 LFCHECK   := printf 'extern "C" int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' | $${CXX:-clang++} -x c++ -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1
-LFNEED    := make libfuzzer needs clang and its libFuzzer runtime: apt-get install clang libclang-rt-dev (Debian 12: libclang-rt-14-dev)
+LFNEED    := make libfuzzer needs clang and its libFuzzer runtime: apt-get install clang libclang-rt-N-dev (N is clang's major version: 14 on Debian 12)
 .PHONY: libfuzzer libfuzzer-one libfuzzer-clang libfuzzer-cover libfuzzer-planted
 
 libfuzzer: libfuzzer-clang ## every fuzz target built as a libFuzzer binary (as ClusterFuzzLite does), run for LFTIME (5000x) each over corpus/; a table
