@@ -97,7 +97,7 @@ func lfBuild(c config, stdout io.Writer) error {
 	}
 	defer os.RemoveAll(work)
 	tool := filepath.Join(root, "bin", "go-118-fuzz-build")
-	if err := goCmd(root, stdout, nil, "install", lfTool+"@"+lfVersion).Run(); err != nil {
+	if err := goCmd(root, stdout, "install", lfTool+"@"+lfVersion).Run(); err != nil {
 		return fmt.Errorf("go install %s@%s: %w", lfTool, lfVersion, err)
 	}
 	return lfBuildParallel(env, tool, root, work, out, c.overlay, targets, stdout)
@@ -166,12 +166,11 @@ func selectTargets(c config) ([]string, error) {
 
 // goCmd is a go command in dir, GOBIN set to the clone's bin/ (ignored
 // by git), the root module alone (GOWORK=off).
-func goCmd(dir string, stdout io.Writer, extra []string, args ...string) *exec.Cmd {
+func goCmd(dir string, stdout io.Writer, args ...string) *exec.Cmd {
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = stdout, stdout
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOBIN="+filepath.Join(dir, "bin"))
-	cmd.Env = append(cmd.Env, extra...)
 	return cmd
 }
 
@@ -236,7 +235,7 @@ func prepareScratch(root, src, overlay string, stdout io.Writer) error {
 			return err
 		}
 	}
-	return goCmd(src, stdout, nil, "get", lfShim+"@"+lfVersion).Run()
+	return goCmd(src, stdout, "get", lfShim+"@"+lfVersion).Run()
 }
 
 // copyGoFiles copies go.mod, go.sum and every .go file of the root module
@@ -373,7 +372,7 @@ func lfBuildCoverage(root, out, overlay string, targets []string, stdout io.Writ
 	if overlay != "" {
 		args = append(args, "-overlay", overlay)
 	}
-	if err := goCmd(root, stdout, nil, append(args, "./fuzz")...).Run(); err != nil {
+	if err := goCmd(root, stdout, append(args, "./fuzz")...).Run(); err != nil {
 		return fmt.Errorf("coverage build: %w", err)
 	}
 	defer os.Remove(bin)
