@@ -8,7 +8,7 @@ import "testing"
 // (engine_go_test.go is Go's). It is compiled only by go-118-fuzz-build,
 // which sets the libfuzzer build tag, in the build's copy of the package
 // where every file imports go-118-fuzz-build's testing package as
-// "testing" (see internal/cmd/fuzzrun, libfuzzer.go): F.Data is the
+// "testing" (see internal/cmd/fuzzrun/lfbuild.go): F.Data is the
 // engine's input and F.T the *testing.T a body reports to.
 
 // fuzzBytes hands body the engine's bytes as they are. The shim's own
