@@ -195,5 +195,5 @@ libfuzzer-cover: ## the SANITIZER=coverage build, then the product statements ea
 	SANITIZER=coverage $(GO) run ./internal/cmd/fuzzrun -libfuzzer-build bin/libfuzzer-cover
 	$(GO) run ./internal/cmd/fuzzrun -libfuzzer-cover bin/libfuzzer-cover
 
-libfuzzer-planted: libfuzzer-clang ## a codec bug planted through an overlay: make libfuzzer-one must find it, and go test must fail on the crasher it saves
-	IGGYWIRE_LIBFUZZER=1 $(GO) test ./internal/cmd/fuzzrun -run '^TestLibFuzzerFindsPlantedBug$$' -count=1 -v
+libfuzzer-planted: libfuzzer-clang ## a codec bug planted through an overlay: make libfuzzer-one must find it, go test must fail on the crasher it saves; and the coverage build counts real statements
+	IGGYWIRE_LIBFUZZER=1 $(GO) test ./internal/cmd/fuzzrun -run '^TestLibFuzzer(FindsPlantedBug|CoverageBuild)$$' -count=1 -v

@@ -134,3 +134,29 @@ func runIn(dir, name string, args ...string) (string, error) {
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
+
+// TestLibFuzzerCoverageBuild: the SANITIZER=coverage build of one target,
+// replayed as OSS-Fuzz's coverage runner does ($FUZZ_CORPUS_DIR and
+// -test.coverprofile), counts real statements of the product, and only
+// those its own target reaches: the binary skips the other targets.
+func TestLibFuzzerCoverageBuild(t *testing.T) {
+	if os.Getenv("IGGYWIRE_LIBFUZZER") == "" {
+		t.Skip("set IGGYWIRE_LIBFUZZER=1 (make libfuzzer-planted) to build the coverage binaries")
+	}
+	t.Setenv("SANITIZER", "coverage")
+	out := t.TempDir()
+	c := config{root: moduleRoot, pkg: defaultPkg, run: "FuzzSplitResult", lfBuild: out, lfCover: out}
+	var log strings.Builder
+	require.NoError(t, lfBuild(c, &log), log.String())
+	_, err := os.Stat(filepath.Join(out, "FuzzSplitResult.gocovpath"))
+	require.NoError(t, err, "the runner's path file")
+	profile, n, err := lfCoverOne(c, t.TempDir(), "FuzzSplitResult")
+	require.NoError(t, err)
+	require.Positive(t, n)
+	p, err := readProfile(profile)
+	require.NoError(t, err)
+	t.Logf("FuzzSplitResult's %d inputs reach %d of %d statements", n, p.Covered, p.Statements)
+	assert.Greater(t, p.Statements, 1000, "codec/ and lifecycle/ are counted")
+	assert.Positive(t, p.Covered, "the corpus reached SplitResult")
+	assert.Less(t, p.Covered, 100, "only FuzzSplitResult ran: the other targets skip")
+}
