@@ -174,3 +174,50 @@ conform: ## the conformance kit against this project: server mode driven by life
 	bin/conform client -addr $$ls -users-file "$$dir/users" -inactive bob -agent loginserver -out $(CONFORMOUT) || status=$$?; \
 	bin/conform report -out $(CONFORMOUT) $(CONFORMOUT)/server-lifecycle.Client.json $(CONFORMOUT)/client-loginserver.json; \
 	exit $${status:-0}
+
+# libFuzzer, the engine ClusterFuzzLite and OSS-Fuzz run (docs/fuzzing.md).
+# fuzzrun -libfuzzer-build holds the build steps, once: .clusterfuzzlite/
+# build.sh runs the same command in the builder image. Binaries, seed zips
+# and dictionaries go to LFDIR (bin/ is ignored by git); each target then
+# runs for LFTIME (a count like 5000x, libFuzzer's -runs, or a duration)
+# over corpus/<Target>/ and crashers/<Target>/, and a crash is saved raw
+# under crashers/<Target>/. CXX, CXXFLAGS and LIB_FUZZING_ENGINE are
+# honoured as in the image (default clang++, -fsanitize=fuzzer).
+LFDIR     ?= bin/libfuzzer
+LFTIME    ?= 5000x
+LFOVERLAY ?=
+LFBUILD   := $(GO) run ./internal/cmd/fuzzrun -libfuzzer-build $(LFDIR) $(if $(LFOVERLAY),-overlay $(abspath $(LFOVERLAY)))
+# Links a do-nothing fuzz target: clang and its libFuzzer runtime work.
+LFCHECK   := printf 'extern "C" int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return 0; }\n' | $${CXX:-clang++} -x c++ -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1
+LFNEED    := make libfuzzer needs clang and its libFuzzer runtime: apt-get install clang libclang-rt-N-dev (N is clang's major version: 14 on Debian 12)
+.PHONY: libfuzzer libfuzzer-one libfuzzer-clang libfuzzer-cover libfuzzer-planted
+
+libfuzzer: libfuzzer-clang ## every fuzz target built as a libFuzzer binary (as ClusterFuzzLite does), run for LFTIME (5000x) each over corpus/; a table
+	$(LFBUILD)
+	$(GO) run ./internal/cmd/fuzzrun -libfuzzer $(LFDIR) -fuzztime $(LFTIME)
+
+libfuzzer-one: libfuzzer-clang ## one libFuzzer target: make libfuzzer-one T=FuzzX [LFTIME=30s or 100000x] [LFOVERLAY=overlay.json]
+	$(LFBUILD) -run $(T)
+	$(GO) run ./internal/cmd/fuzzrun -libfuzzer $(LFDIR) -run $(T) -fuzztime $(LFTIME)
+
+# Installs clang with apt-get when the check fails and we are root or
+# have sudo without a password; otherwise says what to install.
+libfuzzer-clang:
+	@$(LFCHECK) && exit 0; \
+	if [ "$$(id -u)" = 0 ]; then sudo=; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo=sudo; \
+	else echo "$(LFNEED)"; exit 1; fi; \
+	command -v apt-get >/dev/null 2>&1 || { echo "$(LFNEED)"; exit 1; }; \
+	echo "libfuzzer: installing clang with apt-get"; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	$$sudo apt-get update -qq && $$sudo apt-get install -y -qq clang >/dev/null || { echo "$(LFNEED)"; exit 1; }; \
+	v=$$(clang --version | sed -n 's/.*clang version \([0-9][0-9]*\).*/\1/p' | head -n 1); \
+	$(LFCHECK) || $$sudo apt-get install -y -qq "libclang-rt-$$v-dev" >/dev/null || true; \
+	$(LFCHECK) || { echo "$(LFNEED)"; exit 1; }
+
+libfuzzer-cover: ## the SANITIZER=coverage build, then the product statements each target's corpus reaches in it
+	SANITIZER=coverage $(GO) run ./internal/cmd/fuzzrun -libfuzzer-build bin/libfuzzer-cover
+	$(GO) run ./internal/cmd/fuzzrun -libfuzzer-cover bin/libfuzzer-cover
+
+libfuzzer-planted: libfuzzer-clang ## a codec bug planted through an overlay: make libfuzzer-one must find it, go test must fail on the crasher it saves; and the coverage build counts real statements
+	IGGYWIRE_LIBFUZZER=1 $(GO) test ./internal/cmd/fuzzrun -run '^TestLibFuzzer(FindsPlantedBug|CoverageBuild)$$' -count=1 -v

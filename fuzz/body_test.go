@@ -158,7 +158,7 @@ var decoy = codec.NewSecret([]byte("\x00decoy\x00"))
 // shows nothing of that secret.
 func fuzzBody[T any](f *testing.F, api bodyAPI[T], secret func(*T) *codec.Secret) {
 	seed(f)
-	f.Fuzz(func(t *testing.T, src []byte) {
+	fuzzBytes(f, func(t *testing.T, src []byte) {
 		checkBody(t, api, src)
 		if secret == nil {
 			return

@@ -17,7 +17,7 @@ import (
 // error decoding the same fields' raw bytes gives.
 func FuzzBuildBodies(f *testing.F) {
 	seed(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
+	fuzzBytes(f, func(t *testing.T, data []byte) {
 		g := newGen(data)
 		switch g.u8() % 4 {
 		case 0:
@@ -92,7 +92,7 @@ func checkBuilt[T any](t *testing.T, api bodyAPI[T], v T, raw []byte, norm T, re
 // checks AppendTo against the decoder and the reference encoder.
 func FuzzBuildHeaders(f *testing.F) {
 	seed(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
+	fuzzBytes(f, func(t *testing.T, data []byte) {
 		g := newGen(data)
 		switch g.u8() % 3 {
 		case 0:

@@ -3,63 +3,13 @@ package fuzz
 import (
 	"bytes"
 	"errors"
-	"flag"
-	"fmt"
-	"io"
-	"os"
 	"strings"
 	"testing"
 	"unsafe"
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/codectest"
-	"github.com/iggywire/iggywire/internal/fuzzload"
 )
-
-// root is the module root as seen from this package's directory, where
-// `go test` runs.
-const root = ".."
-
-// seed adds every corpus and crasher input of the running target. The
-// target's name is the directory name, so each target seeds itself.
-//
-// Go names the seeds seed#0, seed#1, ... in the order they were added, not
-// by file. So when the seeds are replayed as regression tests (no -fuzz)
-// and the target fails, seed prints which file each seed#N is, just before
-// the "--- FAIL: FuzzX/seed#N" lines. This runs even when a seed panics:
-// the testing package runs the target's cleanups before it dies. (It
-// prints to stdout, as the testing package does, because f.Log is refused
-// while a seed's panic unwinds.)
-func seed(f *testing.F) {
-	f.Helper()
-	inputs, err := fuzzload.AddInputs(f, root, f.Name())
-	if err != nil {
-		f.Fatal(err)
-	}
-	if fuzzing() {
-		return
-	}
-	f.Cleanup(func() {
-		if f.Failed() && len(inputs) > 0 {
-			printSeedMap(os.Stdout, f.Name(), inputs)
-		}
-	})
-}
-
-// printSeedMap writes which file each seed#N of target is.
-func printSeedMap(w io.Writer, target string, inputs []fuzzload.Input) {
-	fmt.Fprintf(w, "%s failed: its seed#N are these files (replay one: go test ./fuzz -run '^%s$'):\n", target, target)
-	for _, line := range fuzzload.SeedMap(root, inputs) {
-		fmt.Fprintf(w, "    %s/%s\n", target, line)
-	}
-}
-
-// fuzzing reports whether this run generates inputs (-test.fuzz is set)
-// rather than only replaying the seeds.
-func fuzzing() bool {
-	fl := flag.Lookup("test.fuzz")
-	return fl != nil && fl.Value.String() != ""
-}
 
 // checkErr fails unless err is a *codec.Error that matches exactly one
 // sentinel (its own Err) with an offset within 0..maxOff, and returns it.

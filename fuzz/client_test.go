@@ -34,7 +34,7 @@ func (c *counter) Read(p []byte) (int, error) {
 // 7, point 9).
 func FuzzClient(f *testing.F) {
 	seed(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
+	fuzzBytes(f, func(t *testing.T, data []byte) {
 		c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0", Rand: &counter{}})
 		if err != nil {
 			t.Fatal(err)

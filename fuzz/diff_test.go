@@ -29,7 +29,7 @@ func agree(t *testing.T, what string, got any, gotN int, gotErr error, want any,
 // bytes.
 func FuzzDifferential(f *testing.F) {
 	seed(f)
-	f.Fuzz(func(t *testing.T, src []byte) {
+	fuzzBytes(f, func(t *testing.T, src []byte) {
 		diffBodies(t, src)
 		diffHeaders(t, src)
 		diffFraming(t, src)

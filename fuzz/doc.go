@@ -17,4 +17,9 @@
 // FuzzLoginRegisterPAT):
 //
 //	go test ./fuzz -run '^$' -fuzz '^FuzzLoginRegister$' -fuzztime 30s
+//
+// The same targets build as libFuzzer binaries (make libfuzzer, and
+// ClusterFuzzLite's build.sh): engine_go_test.go and
+// engine_libfuzzer_test.go are the two engines' halves of what a target
+// needs, so both engines read the same raw files.
 package fuzz

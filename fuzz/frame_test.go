@@ -13,7 +13,7 @@ import (
 // section 4, restated here.
 func FuzzSplitResult(f *testing.F) {
 	seed(f)
-	f.Fuzz(func(t *testing.T, body []byte) {
+	fuzzBytes(f, func(t *testing.T, body []byte) {
 		payload, code, err := codec.SplitResult(body)
 		wantPayload, wantCode, truncated := splitModel(body)
 		if truncated {
@@ -51,7 +51,7 @@ func splitModel(body []byte) (payload []byte, code uint32, truncated bool) {
 // decoded frame is rebuilt exactly by the Append*Frame helpers.
 func FuzzFrame(f *testing.F) {
 	seed(f)
-	f.Fuzz(func(t *testing.T, stream []byte) {
+	fuzzBytes(f, func(t *testing.T, stream []byte) {
 		// Read as a transport would, without a cap and with one that
 		// only a frame with no body passes.
 		checkReadFrame(t, stream, codec.MaxFrameSize)

@@ -136,7 +136,7 @@ var evictionAPI = headerAPI[codec.Eviction]{
 // own rules on every header that decodes.
 func fuzzHeader[T any](f *testing.F, api headerAPI[T], rules func(*testing.T, T)) {
 	seed(f)
-	f.Fuzz(func(t *testing.T, src []byte) {
+	fuzzBytes(f, func(t *testing.T, src []byte) {
 		checkHeader(t, api, src)
 		if h, err := api.decode(src); err == nil {
 			rules(t, h)

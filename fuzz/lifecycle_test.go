@@ -30,7 +30,7 @@ func serverConfig() lifecycle.Config {
 func FuzzConn(f *testing.F) {
 	seed(f)
 	cfg := serverConfig()
-	f.Fuzz(func(t *testing.T, data []byte) {
+	fuzzBytes(f, func(t *testing.T, data []byte) {
 		// A Server per execution: its session counter is state, and an
 		// input must mean the same thing whatever ran before it.
 		srv, err := lifecycle.NewServer(cfg)

@@ -47,7 +47,7 @@ import (
 // in it, one per holder kind and printer family. Keep the two in step.
 func FuzzSecretPrinting(f *testing.F) {
 	seed(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
+	fuzzBytes(f, func(t *testing.T, data []byte) {
 		in := &input{data: data}
 		s := decodeShape(in)
 		p := decodePrinter(in)

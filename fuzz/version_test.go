@@ -11,7 +11,7 @@ import (
 // its first 12 bytes as {min, max, v} to the window API.
 func FuzzParseVersion(f *testing.F) {
 	seed(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
+	fuzzBytes(f, func(t *testing.T, data []byte) {
 		checkVersionText(t, string(data))
 		if len(data) >= 12 {
 			le := binary.LittleEndian

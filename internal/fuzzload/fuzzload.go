@@ -4,7 +4,12 @@
 // whole corpus and every crasher as regression tests.
 //
 // Files are raw bytes, exactly as they travel on the wire, so that libFuzzer
-// and a person with xxd can read them too. Files in Go's own corpus encoding
+// and a person with xxd can read them too. The libFuzzer build of the
+// targets hands its input to a target's body as it is (fuzz/
+// engine_libfuzzer_test.go), so a crash-<sha1> file libFuzzer writes, and
+// a testcase ClusterFuzzLite or OSS-Fuzz offers for download (the same
+// bytes, named clusterfuzz-testcase-...), is such a file: saved under
+// crashers/<Target>/ as it is, it replays with no editing. Files in Go's own corpus encoding
 // ("go test fuzz v1" followed by one []byte("...") line, as Go writes under
 // testdata/fuzz and in its fuzz cache) are accepted as well and decoded to
 // their bytes. A raw input that happens to start with the v1 header line is

@@ -133,3 +133,18 @@ func TestAddInputsNamesSeedsInOrder(t *testing.T) {
 	assert.Equal(t, []string{"seed#0 = corpus/FuzzX/a", "seed#1 = crashers/FuzzX/crash-1"}, SeedMap(root, inputs),
 		"seed#i is the i-th value given to Add, as Go names it")
 }
+
+// TestLibFuzzerTestcaseReadsAsIs: a testcase as ClusterFuzz serves it (the
+// input libFuzzer ran, under its own name) is read byte for byte, whatever
+// its bytes, a leading length-like prefix included.
+func TestLibFuzzerTestcaseReadsAsIs(t *testing.T) {
+	root := t.TempDir()
+	testcase := []byte("\x00\x00\x01\x00\x05\xff go test fuzz v1\n[]byte(\"x\")")
+	writeFile(t, filepath.Join(root, "crashers", "FuzzFrame", "clusterfuzz-testcase-minimized-FuzzFrame-5151"), testcase)
+	writeFile(t, filepath.Join(root, "crashers", "FuzzFrame", "crash-da39a3ee5e6b4b0d3255bfef95601890afd80709"), []byte{})
+	var r recorder
+	n, err := Add(&r, root, "FuzzFrame")
+	require.NoError(t, err)
+	assert.Equal(t, 2, n)
+	assert.Equal(t, [][]byte{testcase, {}}, r.got, "both files as libFuzzer wrote them")
+}

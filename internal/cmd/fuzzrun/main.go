@@ -4,9 +4,12 @@
 // path; a failing input is copied to crashers/<Target>/ as raw bytes.
 // -promote copies what fuzzing found into corpus/; -cover replays corpus/
 // and crashers/ alone and prints codec/'s statement coverage (-html also
-// writes the annotated source as a page); -seeds writes the corpus as
-// libFuzzer seeds for a ClusterFuzzLite or OSS-Fuzz build. When $GITHUB_STEP_SUMMARY is set,
-// as in a GitHub Actions step, the table is appended to it as Markdown too.
+// writes the annotated source as a page). -libfuzzer-build builds every
+// target as a libFuzzer binary (the one copy of the steps `make libfuzzer`
+// and .clusterfuzzlite/build.sh share), -libfuzzer runs those binaries and
+// prints their table, and -libfuzzer-cover replays the corpus through a
+// SANITIZER=coverage build. When $GITHUB_STEP_SUMMARY is set, as in a
+// GitHub Actions step, the go test table is appended to it as Markdown too.
 //
 // It must be run from the module root, as the Makefile does.
 package main
@@ -35,7 +38,10 @@ type config struct {
 	root     string
 	summary  string // append the table as Markdown here too (GitHub's step summary)
 	html     string // with -cover: also write go tool cover's HTML page here
-	seeds    string // write libFuzzer seed corpora here instead of fuzzing
+	lfBuild  string // build libFuzzer binaries here instead of fuzzing
+	lfRun    string // run the libFuzzer binaries built here instead of go test
+	lfCover  string // replay the corpus through the coverage binaries built here
+	overlay  string // a go build -overlay file for the libFuzzer and coverage builds
 }
 
 func main() {
@@ -56,7 +62,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.pkg, "pkg", defaultPkg, "package holding the fuzz targets")
 	fs.StringVar(&c.root, "root", ".", "module root")
 	fs.StringVar(&c.summary, "summary", os.Getenv("GITHUB_STEP_SUMMARY"), "also append the table as Markdown to this file (default $GITHUB_STEP_SUMMARY)")
-	fs.StringVar(&c.seeds, "seeds", "", "write every target's corpus and crashers as libFuzzer seeds (the compile_native_go_fuzzer encoding) under this directory, one folder per target, instead of fuzzing")
+	fs.StringVar(&c.lfBuild, "libfuzzer-build", "", "build every target (or -run's) as a libFuzzer binary into this directory, as OSS-Fuzz's compile_native_go_fuzzer does ($CXX, $CXXFLAGS, $LIB_FUZZING_ENGINE, $SANITIZER; coverage builds test binaries)")
+	fs.StringVar(&c.lfRun, "libfuzzer", "", "run the libFuzzer binaries of this directory for -fuzztime each over corpus/<Target>/ and print a table")
+	fs.StringVar(&c.lfCover, "libfuzzer-cover", "", "replay corpus/ and crashers/ through the coverage binaries of this directory (SANITIZER=coverage) and print each target's statement coverage")
+	fs.StringVar(&c.overlay, "overlay", "", "with -libfuzzer-build: a go build -overlay file applied to the build")
 	fs.StringVar(&c.html, "html", "", "with -cover: also write an HTML coverage page (go tool cover -html) to this file")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -67,8 +76,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = promoteAll(c, stdout)
 	case c.cover:
 		err = cover(c, stdout)
-	case c.seeds != "":
-		err = writeSeeds(c, stdout)
+	case c.lfBuild != "":
+		err = lfBuild(c, stdout)
+	case c.lfRun != "":
+		err = lfRunAll(c, stdout)
+	case c.lfCover != "":
+		err = lfCoverAll(c, stdout)
 	default:
 		err = fuzzAll(c, stdout)
 	}

@@ -1,0 +1,393 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/iggywire/iggywire/internal/fuzzload"
+)
+
+// The libFuzzer build: the steps of OSS-Fuzz's compile_native_go_fuzzer,
+// written once, for `make libfuzzer` and for .clusterfuzzlite/build.sh
+// inside the builder image. Outside the image CC, CXX, CXXFLAGS and
+// LIB_FUZZING_ENGINE default to clang and -fsanitize=fuzzer; inside it
+// they are OSS-Fuzz's.
+const (
+	// lfTool builds a native Go fuzz target as a libFuzzer archive.
+	lfTool = "github.com/AdamKorcz/go-118-fuzz-build"
+	// lfVersion pins it and its testing package (the shim).
+	lfVersion = "v0.0.0-20250520111509-a70c2aa677fa"
+	// lfShim takes the place of package testing in that build.
+	lfShim = lfTool + "/testing"
+	// modulePath is the root module's path.
+	modulePath = "github.com/iggywire/iggywire"
+	// lfCoverPkg is what a coverage build counts: the product's statements.
+	lfCoverPkg = modulePath + "/codec/...," + modulePath + "/lifecycle/..."
+)
+
+// lfEnv is the toolchain of a libFuzzer build, from the environment.
+type lfEnv struct {
+	cxx       string
+	cxxflags  []string
+	engine    []string
+	sanitizer string
+}
+
+func lfEnvFromOS() lfEnv {
+	e := lfEnv{
+		cxx:       os.Getenv("CXX"),
+		cxxflags:  strings.Fields(os.Getenv("CXXFLAGS")),
+		engine:    strings.Fields(os.Getenv("LIB_FUZZING_ENGINE")),
+		sanitizer: os.Getenv("SANITIZER"),
+	}
+	if e.cxx == "" {
+		e.cxx = "clang++"
+	}
+	if len(e.engine) == 0 {
+		e.engine = []string{"-fsanitize=fuzzer"}
+	}
+	if e.sanitizer == "" {
+		e.sanitizer = "address"
+	}
+	return e
+}
+
+// lfBuild builds every target (or c.run) into c.lfBuild: one binary per
+// target named after it, its seed corpus as <Target>_seed_corpus.zip and
+// its dictionary as <Target>.dict, the layout OSS-Fuzz expects in $OUT.
+// With SANITIZER=coverage each binary is instead the package's test
+// binary with the product's statements counted (see lfBuildCoverage).
+func lfBuild(c config, stdout io.Writer) error {
+	targets, err := selectTargets(c)
+	if err != nil {
+		return err
+	}
+	root, err := filepath.Abs(c.root)
+	if err != nil {
+		return err
+	}
+	out, err := filepath.Abs(c.lfBuild)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	env := lfEnvFromOS()
+	fmt.Fprintf(stdout, "libfuzzer: building %d targets (sanitizer %s) into %s\n", len(targets), env.sanitizer, out)
+	if env.sanitizer == "coverage" {
+		return lfBuildCoverage(root, out, c.overlay, targets, stdout)
+	}
+	work, err := os.MkdirTemp("", "iggywire-libfuzzer-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	tool := filepath.Join(root, "bin", "go-118-fuzz-build")
+	if err := goCmd(root, stdout, "install", lfTool+"@"+lfVersion).Run(); err != nil {
+		return fmt.Errorf("go install %s@%s: %w", lfTool, lfVersion, err)
+	}
+	return lfBuildParallel(env, tool, root, work, out, c.overlay, targets, stdout)
+}
+
+// lfBuildParallel builds the targets on one worker per CPU (at most 4):
+// go-118-fuzz-build rewrites the package in place while it builds, so each
+// worker has its own scratch copy; the build cache they share keeps every
+// package compiled once. A target's output is printed when it is done.
+func lfBuildParallel(env lfEnv, tool, root, work, out, overlay string, targets []string, stdout io.Writer) error {
+	workers := min(runtime.NumCPU(), 4, len(targets))
+	jobs := make(chan string)
+	errs := make(chan error, len(targets)+workers)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		dir := filepath.Join(work, strconv.Itoa(w))
+		var log bytes.Buffer
+		if err := prepareScratch(root, filepath.Join(dir, "src"), overlay, &log); err != nil {
+			return fmt.Errorf("%w\n%s", err, log.String())
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range jobs {
+				var log bytes.Buffer
+				err := lfBuildOne(env, tool, filepath.Join(dir, "src"), dir, out, t, &log)
+				if err == nil {
+					err = packTarget(root, out, t)
+				}
+				mu.Lock()
+				stdout.Write(log.Bytes())
+				mu.Unlock()
+				errs <- err
+			}
+		}()
+	}
+	for _, t := range targets {
+		jobs <- t
+	}
+	close(jobs)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// selectTargets is every target of c.pkg, or c.run alone.
+func selectTargets(c config) ([]string, error) {
+	targets, err := listTargets(c.root, c.pkg)
+	if err != nil {
+		return nil, err
+	}
+	if c.run == "" {
+		return targets, nil
+	}
+	if !contains(targets, c.run) {
+		return nil, fmt.Errorf("no fuzz target %q in %s (have %s)", c.run, c.pkg, strings.Join(targets, ", "))
+	}
+	return []string{c.run}, nil
+}
+
+// goCmd is a go command in dir, GOBIN set to the clone's bin/ (ignored
+// by git), the root module alone (GOWORK=off).
+func goCmd(dir string, stdout io.Writer, args ...string) *exec.Cmd {
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = stdout, stdout
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOBIN="+filepath.Join(dir, "bin"))
+	return cmd
+}
+
+// lfBuildOne turns one target into a libFuzzer binary: go-118-fuzz-build
+// writes an archive holding LLVMFuzzerTestOneInput, and the C++ compiler
+// links it with the engine, as compile_native_go_fuzzer does. The tool
+// is given the function's exact name (compile_native_go_fuzzer's grep
+// would take FuzzClient for FuzzClientVersionInfo too).
+func lfBuildOne(env lfEnv, tool, src, work, out, target string, stdout io.Writer) error {
+	archive := filepath.Join(work, target+".a")
+	build := exec.Command(tool, "-o", archive, "-func", target, "./fuzz")
+	build.Dir = src
+	build.Stdout, build.Stderr = stdout, stdout
+	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("%s: go-118-fuzz-build: %w", target, err)
+	}
+	args := append(append(append([]string{}, env.cxxflags...), env.engine...), archive, "-o", filepath.Join(out, target))
+	link := exec.Command(env.cxx, args...)
+	link.Stdout, link.Stderr = stdout, stdout
+	if err := link.Run(); err != nil {
+		return fmt.Errorf("%s: linking with %s: %w", target, env.cxx, err)
+	}
+	fmt.Fprintf(stdout, "libfuzzer: built %s\n", filepath.Join(out, target))
+	return os.Remove(archive)
+}
+
+// testingImport matches the import of package testing, alone or in a
+// block.
+var testingImport = regexp.MustCompile(`(?m)^(\t|import )"testing"$`)
+
+// prepareScratch copies the module's Go files to src, applies the overlay
+// there, and turns fuzz/ into what go-118-fuzz-build can compile: the tool
+// compiles no *_test.go file, and every target lives in one and shares
+// checks with the others, so each file is renamed (x_test.go to
+// x_test_fuzz.go) and imports the shim in place of "testing", making the
+// *testing.T of a target's body and of the checks it calls one type.
+// The import carries no name: go-118-fuzz-build adds an unnamed one
+// itself. The shim is required in the copy's go.mod only: the working
+// tree's go.mod and go.sum never change.
+func prepareScratch(root, src, overlay string, stdout io.Writer) error {
+	if err := copyGoFiles(root, src); err != nil {
+		return err
+	}
+	if err := applyOverlay(root, src, overlay); err != nil {
+		return err
+	}
+	files, err := filepath.Glob(filepath.Join(src, "fuzz", "*_test.go"))
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		b = testingImport.ReplaceAll(b, []byte(`$1"`+lfShim+`"`))
+		if err := os.WriteFile(strings.TrimSuffix(f, "_test.go")+"_test_fuzz.go", b, 0o644); err != nil {
+			return err
+		}
+		if err := os.Remove(f); err != nil {
+			return err
+		}
+	}
+	return goCmd(src, stdout, "get", lfShim+"@"+lfVersion).Run()
+}
+
+// copyGoFiles copies go.mod, go.sum and every .go file of the root module
+// (not .git, bin/ or the cmd/ module) to dst.
+func copyGoFiles(root, dst string) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if rel == ".git" || rel == "bin" || rel == "cmd" || strings.HasPrefix(d.Name(), ".") && rel != "." {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(rel, ".go") && rel != "go.mod" && rel != "go.sum" {
+			return nil
+		}
+		return copyFile(path, filepath.Join(dst, rel))
+	})
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return writeNew(to, b)
+}
+
+// applyOverlay copies each replacement file of a go build -overlay file
+// (its keys are paths in the clone) over the matching file of src. An
+// empty path does nothing.
+func applyOverlay(root, src, overlay string) error {
+	if overlay == "" {
+		return nil
+	}
+	b, err := os.ReadFile(overlay)
+	if err != nil {
+		return err
+	}
+	var o struct{ Replace map[string]string }
+	if err := json.Unmarshal(b, &o); err != nil {
+		return fmt.Errorf("overlay %s: %w", overlay, err)
+	}
+	for from, to := range o.Replace {
+		abs, err := filepath.Abs(from)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, abs)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return fmt.Errorf("overlay %s: %s is outside the module", overlay, from)
+		}
+		if err := copyFile(to, filepath.Join(src, rel)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// packTarget writes target's seed corpus, corpus/<Target>/ and
+// crashers/<Target>/ as they are (the harness reads raw bytes), as
+// out/<Target>_seed_corpus.zip, and copies .clusterfuzzlite/<Target>.dict
+// to out/<Target>.dict when there is one.
+func packTarget(root, out, target string) error {
+	inputs, err := fuzzload.Target(root, target)
+	if err != nil {
+		return err
+	}
+	if len(inputs) > 0 {
+		if err := writeSeedZip(filepath.Join(out, target+"_seed_corpus.zip"), inputs); err != nil {
+			return err
+		}
+	}
+	dict := filepath.Join(root, ".clusterfuzzlite", target+".dict")
+	if _, err := os.Stat(dict); errors.Is(err, fs.ErrNotExist) {
+		// One left by an earlier build would still be used.
+		err := os.Remove(filepath.Join(out, target+".dict"))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	return copyFile(dict, filepath.Join(out, target+".dict"))
+}
+
+// writeSeedZip zips inputs, each named by its content (a corpus file and
+// a crasher may share a name).
+func writeSeedZip(path string, inputs []fuzzload.Input) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	zw := zip.NewWriter(f)
+	seen := map[string]bool{}
+	for _, in := range inputs {
+		name := contentName("seed", in.Data)
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		w, err := zw.Create(name)
+		if err != nil {
+			f.Close()
+			return err
+		}
+		if _, err := w.Write(in.Data); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// lfBuildCoverage is the SANITIZER=coverage build: as in
+// compile_native_go_fuzzer's coverage branch, the package's own test
+// binary (its _test.go files as they are, no renaming), counting the
+// product's statements, once per target under the target's name, with
+// the .gocovpath file OSS-Fuzz's coverage runner reads. Run with
+// $FUZZ_CORPUS_DIR set, a binary replays that directory through the
+// target it is named after and skips the others (fuzz/engine_go_test.go).
+func lfBuildCoverage(root, out, overlay string, targets []string, stdout io.Writer) error {
+	bin := filepath.Join(out, "fuzz.test")
+	args := []string{"test", "-c", "-tags", "gofuzz", "-covermode=atomic", "-coverpkg=" + lfCoverPkg, "-o", bin}
+	if overlay != "" {
+		args = append(args, "-overlay", overlay)
+	}
+	if err := goCmd(root, stdout, append(args, "./fuzz")...).Run(); err != nil {
+		return fmt.Errorf("coverage build: %w", err)
+	}
+	defer os.Remove(bin)
+	for _, t := range targets {
+		if err := copyFile(bin, filepath.Join(out, t)); err != nil {
+			return err
+		}
+		if err := os.Chmod(filepath.Join(out, t), 0o755); err != nil {
+			return err
+		}
+		path := fmt.Sprintf("s=%s=%s=\n", modulePath, root)
+		if err := os.WriteFile(filepath.Join(out, t+".gocovpath"), []byte(path), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "libfuzzer: built %s (coverage)\n", filepath.Join(out, t))
+	}
+	return nil
+}
