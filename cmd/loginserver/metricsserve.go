@@ -65,6 +65,9 @@ func serveMetrics(ctx context.Context, addr string, maxConns int, m *metrics, lo
 	mux := http.NewServeMux()
 	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
 		if !pace.wait(r.Context(), scrapeWait) {
+			// Refused slowly, holding its connection, so that refusals
+			// cannot be had faster than scrapes.
+			sleep(r.Context(), scrapeWait)
 			w.Header().Set("Retry-After", "1")
 			http.Error(w, "too many scrapes", http.StatusServiceUnavailable)
 			return
@@ -73,7 +76,7 @@ func serveMetrics(ctx context.Context, addr string, maxConns int, m *metrics, lo
 	})
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: metricsReadHeaderTimeout, ReadTimeout: metricsReadTimeout,
 		WriteTimeout: metricsWriteTimeout, IdleTimeout: metricsIdleTimeout, MaxHeaderBytes: metricsMaxHeaderBytes,
-		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug), ConnState: ln.connState}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -93,29 +96,93 @@ func serveMetrics(ctx context.Context, addr string, maxConns int, m *metrics, lo
 // limitListener accepts at most n connections open at once: Accept waits
 // for one to close (as golang.org/x/net/netutil.LimitListener does), so
 // the others wait in the kernel's listen queue and hold no descriptor.
+// When all are taken and a newcomer is there, it closes the keep-alive
+// connection idle longest to make room (as nginx reuses idle keep-alive
+// connections), so idle connections cannot keep a scraper out.
 type limitListener struct {
 	net.Listener
 	slots     chan struct{}
 	done      chan struct{}
 	closeOnce sync.Once
+
+	mu    sync.Mutex
+	idle  map[net.Conn]time.Time // http.Server's idle keep-alive connections, since when
+	idled chan struct{}          // a connection went idle
 }
 
 func newLimitListener(l net.Listener, n int) *limitListener {
-	return &limitListener{Listener: l, slots: make(chan struct{}, n), done: make(chan struct{})}
+	return &limitListener{Listener: l, slots: make(chan struct{}, n), done: make(chan struct{}),
+		idle: make(map[net.Conn]time.Time), idled: make(chan struct{}, 1)}
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
 	select {
 	case l.slots <- struct{}{}:
+		c, err := l.Listener.Accept()
+		if err != nil {
+			<-l.slots
+			return nil, err
+		}
+		return l.wrap(c), nil
 	case <-l.done:
 		return nil, net.ErrClosed
+	default:
 	}
+	// All slots are taken. Only a newcomer that is there, accepted (one
+	// descriptor past the cap: http.Server accepts one at a time), makes
+	// an idle connection close; it waits for a slot as long as none is.
 	c, err := l.Listener.Accept()
 	if err != nil {
-		<-l.slots
 		return nil, err
 	}
-	return &limitConn{Conn: c, release: func() { <-l.slots }}, nil
+	for {
+		l.closeIdlest()
+		select {
+		case l.slots <- struct{}{}:
+			return l.wrap(c), nil
+		case <-l.idled:
+		case <-l.done:
+			_ = c.Close()
+			return nil, net.ErrClosed
+		}
+	}
+}
+
+func (l *limitListener) wrap(c net.Conn) net.Conn {
+	return &limitConn{Conn: c, release: func() { <-l.slots }}
+}
+
+// connState is the http.Server's ConnState hook: it tracks which
+// connections are idle.
+func (l *limitListener) connState(c net.Conn, s http.ConnState) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if s == http.StateIdle {
+		l.idle[c] = time.Now()
+		select {
+		case l.idled <- struct{}{}:
+		default:
+		}
+	} else {
+		delete(l.idle, c)
+	}
+}
+
+// closeIdlest closes the connection idle longest, if one is.
+func (l *limitListener) closeIdlest() {
+	l.mu.Lock()
+	var oldest net.Conn
+	var since time.Time
+	for c, t := range l.idle {
+		if oldest == nil || t.Before(since) {
+			oldest, since = c, t
+		}
+	}
+	delete(l.idle, oldest)
+	l.mu.Unlock()
+	if oldest != nil {
+		_ = oldest.Close()
+	}
 }
 
 // Close also ends an Accept waiting for a slot.
@@ -179,6 +246,11 @@ func (p *pacer) wait(ctx context.Context, most time.Duration) bool {
 	if d == 0 {
 		return true
 	}
+	return sleep(ctx, d)
+}
+
+// sleep waits d, false if ctx ended first.
+func sleep(ctx context.Context, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

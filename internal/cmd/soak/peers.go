@@ -68,8 +68,10 @@ func (c *client) receive() error {
 	return err
 }
 
-func (c *client) login(password string) error {
-	return c.do(c.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte(password))))
+func (c *client) login(password string) error { return c.loginAs("iggy", password) }
+
+func (c *client) loginAs(user, password string) error {
+	return c.do(c.c.Login(nil, []byte(user), codec.NewSecret([]byte(password))))
 }
 
 // crowd is a set of hostile peers, each running its behaviour in a loop
@@ -165,8 +167,9 @@ func pingEvery(d time.Duration, login bool) behaviour {
 
 // probeResult is the login latency of a probe client.
 type probeResult struct {
-	lat   []time.Duration
-	fails int
+	lat      []time.Duration
+	fails    int
+	firstErr string
 }
 
 func (p probeResult) pct(q float64) time.Duration { return percentile(p.lat, q) }
@@ -182,24 +185,38 @@ func percentile(d []time.Duration, q float64) time.Duration {
 	return s[min(max(i, 0), len(s)-1)]
 }
 
-// probe logs in from a fresh connection (from local, if set) every
-// interval for dur, timing each from dial to login reply.
-func probe(addr string, local net.IP, interval, dur time.Duration) probeResult {
+// probe logs in as user (password = name) from a fresh connection from
+// local every interval until stop, then pings and logs out: the latency is
+// from dial to login reply, and a failure of any of the three counts.
+func probe(addr string, local net.IP, user string, interval time.Duration, stop <-chan struct{}) probeResult {
 	var r probeResult
-	for end := time.Now().Add(dur); time.Now().Before(end); time.Sleep(interval) {
+	for {
 		start := time.Now()
+		var lat time.Duration
 		c, err := dial(addr, local)
 		if err == nil {
-			err = c.login("iggy")
+			err = c.loginAs(user, user)
+			lat = time.Since(start)
+			if err == nil {
+				err = c.do(c.c.Ping(nil))
+			}
+			if err == nil {
+				err = c.do(c.c.Logout(nil))
+			}
 			_ = c.nc.Close()
 		}
 		if err != nil {
 			r.fails++
-			continue
+			if r.firstErr == "" {
+				r.firstErr = err.Error()
+			}
+		} else {
+			r.lat = append(r.lat, lat)
 		}
-		r.lat = append(r.lat, time.Since(start))
+		if !pause(max(0, interval-time.Since(start)), stop) {
+			return r
+		}
 	}
-	return r
 }
 
 // paddedLogin is the body of a valid login whose frame is exactly size
@@ -237,4 +254,13 @@ func (c *client) sendLogin(body []byte) error {
 		return err
 	}
 	return c.receive()
+}
+
+// spawn runs f on a goroutine that wg waits for.
+func spawn(wg *sync.WaitGroup, f func()) {
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		f()
+	}()
 }
