@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -29,6 +30,11 @@ const (
 	scrapeRate               = 10.0    // scrapes per second, server-wide
 	scrapeBurst              = 10
 	scrapeWait               = 2 * time.Second // longest wait for a turn; then 503
+	// The kernel's buffers of each metrics connection, also of those
+	// waiting in the listen queue: a request fits in the receive buffer,
+	// and what a scraper does not read waits in its few KiB.
+	metricsRecvBuffer = 16 << 10
+	metricsSendBuffer = 64 << 10
 )
 
 // metricsAddr is where -metrics listens: an address without a host
@@ -55,7 +61,10 @@ func metricsAddr(s string) (addr string, public bool, err error) {
 // connections at once, until ctx is done, and returns the address it
 // listens on and a function that waits for it to stop.
 func serveMetrics(ctx context.Context, addr string, maxConns int, m *metrics, log *slog.Logger) (net.Addr, func(), error) {
-	inner, err := net.Listen("tcp", addr)
+	lc := net.ListenConfig{Control: func(_, _ string, c syscall.RawConn) error {
+		return setSockBuffers(c, metricsRecvBuffer, metricsSendBuffer)
+	}}
+	inner, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil {
 		return nil, nil, err
 	}

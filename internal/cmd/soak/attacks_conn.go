@@ -195,7 +195,7 @@ func churn(addrs int, rate float64, hold time.Duration) func(e *env) func() outc
 					} else if !pause(0, e.stop) {
 						return
 					}
-					d := net.Dialer{Timeout: ioTimeout, LocalAddr: &net.TCPAddr{IP: ips[(w+i*workers)%len(ips)]}}
+					d := attackDialer(ips[(w+i*workers)%len(ips)], ioTimeout)
 					nc, err := d.Dial("tcp", e.srv.addr)
 					if err != nil {
 						continue
@@ -232,7 +232,7 @@ func preLoginChurn(e *env) func() outcome {
 	for range 20 {
 		spawn(&wg, func() {
 			for pause(0, e.stop) {
-				c, err := dial(e.srv.addr, net.IPv4(127, 0, 0, 250))
+				c, err := dialClient(e.srv.addr, net.IPv4(127, 0, 0, 250))
 				if err == nil {
 					err = c.login("iggy")
 					if err == nil {
@@ -303,7 +303,7 @@ func stalledLarge(e *env) func() outcome {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		c, err := dial(e.srv.addr, net.IPv4(127, 0, 6, 11))
+		c, err := dialClient(e.srv.addr, net.IPv4(127, 0, 6, 11))
 		if err != nil || c.login("iggy") != nil {
 			fails++
 			return

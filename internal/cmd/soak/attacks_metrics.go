@@ -30,7 +30,7 @@ func scrapers(n int) func(e *env) func() outcome {
 		start := time.Now()
 		for range n {
 			spawn(&wg, func() {
-				tr := &http.Transport{MaxConnsPerHost: 1, DisableCompression: false}
+				tr := &http.Transport{MaxConnsPerHost: 1, DialContext: attackDialer(nil, ioTimeout).DialContext}
 				defer tr.CloseIdleConnections()
 				cl := &http.Client{Transport: tr, Timeout: 30 * time.Second}
 				for pause(0, e.stop) {
@@ -70,7 +70,7 @@ func keepAlive(n int) func(e *env) func() outcome {
 		states := make([]*state, n)
 		var dialFailed int
 		for i := range n {
-			d := net.Dialer{Timeout: ioTimeout, LocalAddr: &net.TCPAddr{IP: loopbackIPs(7, 8)[i%8]}}
+			d := attackDialer(loopbackIPs(7, 8)[i%8], ioTimeout)
 			nc, err := d.Dial("tcp", e.srv.metrics)
 			if err != nil {
 				dialFailed++
@@ -133,7 +133,7 @@ func bigHeaders(n int) func(e *env) func() outcome {
 		var conns []net.Conn
 		for i := range n {
 			spawn(&wg, func() {
-				d := net.Dialer{Timeout: ioTimeout, LocalAddr: &net.TCPAddr{IP: loopbackIPs(8, 8)[i%8]}}
+				d := attackDialer(loopbackIPs(8, 8)[i%8], ioTimeout)
 				nc, err := d.Dial("tcp", e.srv.metrics)
 				if err != nil {
 					return
@@ -184,7 +184,7 @@ func fdLimit(n int) func(e *env) func() outcome {
 		var conns []net.Conn
 		failed := 0
 		for i := range n {
-			d := net.Dialer{Timeout: 2 * time.Second, LocalAddr: &net.TCPAddr{IP: loopbackIPs(9, 8)[i%8]}}
+			d := attackDialer(loopbackIPs(9, 8)[i%8], 2*time.Second)
 			nc, err := d.Dial("tcp", e.srv.metrics)
 			if err != nil {
 				failed++

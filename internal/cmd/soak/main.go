@@ -150,7 +150,9 @@ func printTable(w io.Writer, rows []row) {
 		logins, p50, p99 := "—", "—", "—"
 		if n := len(r.probe.lat) + r.probe.fails; n > 0 {
 			logins = fmt.Sprintf("%d / %d", len(r.probe.lat), r.probe.fails)
-			p50, p99 = ms(r.probe.pct(0.50)), ms(r.probe.pct(0.99))
+			if len(r.probe.lat) > 0 {
+				p50, p99 = ms(r.probe.pct(0.50)), ms(r.probe.pct(0.99))
+			}
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s (%s) | %s (%s) | %.1f | %d | %s | %s |\n", r.name, logins, p50, p99,
 			mib(r.peakRSS), mib(r.rssAfter), mib(r.baseRSS), mib(r.tcpPeak-r.tcpBase), mib(r.tcpBase), r.logRate, r.fds,

@@ -7,6 +7,7 @@ import (
 	"net"
 	"slices"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
@@ -27,12 +28,38 @@ type client struct {
 	c  *lifecycle.Client
 }
 
-// dial connects to addr from the loopback address local (nil: any).
-func dial(addr string, local net.IP) (*client, error) {
-	d := net.Dialer{Timeout: ioTimeout}
+// attackBuffer is the kernel buffer, each way, of an attacker's socket.
+// Attacker and server share the machine's kernel here, and the soak
+// measures the server's share of it: a remote attacker's own buffers
+// would be on its machine, so they are kept small.
+const attackBuffer = 16 << 10
+
+// attackDialer dials from the loopback address local (nil: any) with
+// small buffers.
+func attackDialer(local net.IP, timeout time.Duration) *net.Dialer {
+	d := &net.Dialer{Timeout: timeout, Control: func(_, _ string, c syscall.RawConn) error {
+		return c.Control(func(fd uintptr) {
+			_ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, attackBuffer)
+			_ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_SNDBUF, attackBuffer)
+		})
+	}}
 	if local != nil {
 		d.LocalAddr = &net.TCPAddr{IP: local}
 	}
+	return d
+}
+
+// dial connects an attacker to addr from local (nil: any).
+func dial(addr string, local net.IP) (*client, error) {
+	return dialWith(attackDialer(local, ioTimeout), addr)
+}
+
+// dialClient connects a legitimate client, with the system's buffers.
+func dialClient(addr string, local net.IP) (*client, error) {
+	return dialWith(&net.Dialer{Timeout: ioTimeout, LocalAddr: &net.TCPAddr{IP: local}}, addr)
+}
+
+func dialWith(d *net.Dialer, addr string) (*client, error) {
 	nc, err := d.Dial("tcp", addr)
 	if err != nil {
 		return nil, err
@@ -193,7 +220,7 @@ func probe(addr string, local net.IP, user string, interval time.Duration, stop 
 	for {
 		start := time.Now()
 		var lat time.Duration
-		c, err := dial(addr, local)
+		c, err := dialClient(addr, local)
 		if err == nil {
 			err = c.loginAs(user, user)
 			lat = time.Since(start)
