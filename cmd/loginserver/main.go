@@ -2,9 +2,10 @@
 // connection lifecycle of the wire reference (login, ping, logout, session
 // fencing, evictions) to real SDK clients and denies every other command
 // with status 3. It bounds what hostile peers can take (connections, time,
-// memory, password guesses), logs a line per connection opened and closed
-// and per login outcome (per frame with -trace), never a secret, and can
-// serve Prometheus metrics.
+// memory, password guesses), logs the first of each connection event per
+// address and sums up the rest every -log-every (per frame with -trace),
+// never a secret, and can serve Prometheus metrics, on loopback unless
+// told otherwise. At start-up it fits -max-conns to the descriptor limit.
 //
 // Usage:
 //
@@ -15,6 +16,7 @@
 //	            [-idle-timeout 0] [-read-timeout 30s] [-write-timeout 10s]
 //	            [-max-frame 1048576] [-large-frame-memory 8388608]
 //	            [-login-burst 20] [-login-rate 5] [-trace] [-metrics ADDR]
+//	            [-metrics-max-conns 16] [-log-every 10s]
 //
 // Accounts come from IGGY_ROOT_USERNAME and IGGY_ROOT_PASSWORD (one user,
 // as the Iggy server takes its root user), from -users-file (a user
