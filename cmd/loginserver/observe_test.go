@@ -218,3 +218,29 @@ func TestRunMetrics(t *testing.T) {
 		_ = nc.Close()
 	}
 }
+
+// TestRunLogFlood: 300 wrong passwords from one address, each on a new
+// connection, most of them throttled, write a handful of lines, not a
+// thousand: the first of each event in full, naming the account, then a
+// summary whose counts add up to every login.
+func TestRunLogFlood(t *testing.T) {
+	const tries = 300
+	s := startRun(t, "-user", "iggy:right-pw", "-login-burst", "2")
+	for range tries {
+		w, nc, err := dialWire(s.addr)
+		require.NoError(t, err)
+		_, err = w.Do(w.Client.Login(nil, []byte("iggy"), codec.NewSecret([]byte("wrong-pw"))))
+		require.ErrorIs(t, err, codec.StatusInvalidCredentials.Err())
+		_ = nc.Close()
+	}
+	s.stop(t)
+	out := s.logs.String()
+	require.Less(t, strings.Count(out, "\n"), 20, out)
+	require.Equal(t, tries, loggedEvents(out, "login", ""), out)
+	require.Equal(t, tries, loggedEvents(out, "open", ""), out)
+	require.Regexp(t, `msg=login conn=1 remote=127\.0\.0\.1:\d+ outcome=InvalidCredentials user=iggy`, out)
+	require.Contains(t, out, `event=login outcome=throttled remote=127.0.0.1 count=`)
+	require.Contains(t, out, "users=iggy")
+	require.NotContains(t, out, "wrong-pw")
+	require.NotContains(t, out, "right-pw")
+}
