@@ -55,7 +55,14 @@ func main() {
 	flag.DurationVar(&s.interval, "probe-every", 500*time.Millisecond, "time between two probe logins")
 	flag.StringVar(&run, "run", "", "run only the scenarios whose short name matches this regular expression (-list shows them)")
 	list := flag.Bool("list", false, "list the scenarios' short names and exit")
+	probeAddr := flag.String("probe", "", "be the probe process: log in to this address (the soak runs itself so)")
+	probeFrom := flag.String("probe-from", "", "the probe process's source address")
+	probeAs := flag.String("probe-as", "", "the probe process's account")
 	flag.Parse()
+	if *probeAddr != "" {
+		probeMain(*probeAddr, *probeFrom, *probeAs, s.interval)
+		return
+	}
 	if *list {
 		for _, sc := range s.scenarios() {
 			fmt.Printf("%-16s %s\n", sc.id, sc.name)
@@ -144,8 +151,8 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d)/float64(
 
 // printTable writes the rows as Markdown.
 func printTable(w io.Writer, rows []row) {
-	fmt.Fprintln(w, "| scenario | probe ok/failed | p50 ms | p99 ms | peak RSS | RSS 10 s after (baseline) | kernel TCP peak over baseline | log lines/s | peak fds | what it shows | verdict |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| scenario | probe ok/failed | p50 ms | p99 ms | peak RSS | RSS 10 s after (baseline) | kernel TCP peak over baseline | log lines/s | server CPU | peak fds | what it shows | verdict |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		logins, p50, p99 := "—", "—", "—"
 		if n := len(r.probe.lat) + r.probe.fails; n > 0 {
@@ -154,8 +161,8 @@ func printTable(w io.Writer, rows []row) {
 				p50, p99 = ms(r.probe.pct(0.50)), ms(r.probe.pct(0.99))
 			}
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s (%s) | %s (%s) | %.1f | %d | %s | %s |\n", r.name, logins, p50, p99,
-			mib(r.peakRSS), mib(r.rssAfter), mib(r.baseRSS), mib(r.tcpPeak-r.tcpBase), mib(r.tcpBase), r.logRate, r.fds,
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s (%s) | %s (%s) | %.1f | %.0f%% | %d | %s | %s |\n", r.name, logins, p50, p99,
+			mib(r.peakRSS), mib(r.rssAfter), mib(r.baseRSS), mib(r.tcpPeak-r.tcpBase), mib(r.tcpBase), r.logRate, r.cpu, r.fds,
 			strings.ReplaceAll(r.result, "|", "/"), strings.ReplaceAll(verdict(r), "|", "/"))
 	}
 }

@@ -212,11 +212,11 @@ func percentile(d []time.Duration, q float64) time.Duration {
 	return s[min(max(i, 0), len(s)-1)]
 }
 
-// probe logs in as user (password = name) from a fresh connection from
-// local every interval until stop, then pings and logs out: the latency is
-// from dial to login reply, and a failure of any of the three counts.
-func probe(addr string, local net.IP, user string, interval time.Duration, stop <-chan struct{}) probeResult {
-	var r probeResult
+// probeEach logs in as user (password = name) from a fresh connection
+// from local every interval until stop, then pings and logs out, and
+// reports each: the latency is from dial to login reply, and a failure of
+// any of the three counts.
+func probeEach(addr string, local net.IP, user string, interval time.Duration, stop <-chan struct{}, report func(time.Duration, error)) {
 	for {
 		start := time.Now()
 		var lat time.Duration
@@ -232,16 +232,9 @@ func probe(addr string, local net.IP, user string, interval time.Duration, stop 
 			}
 			_ = c.nc.Close()
 		}
-		if err != nil {
-			r.fails++
-			if r.firstErr == "" {
-				r.firstErr = err.Error()
-			}
-		} else {
-			r.lat = append(r.lat, lat)
-		}
+		report(lat, err)
 		if !pause(max(0, interval-time.Since(start)), stop) {
-			return r
+			return
 		}
 	}
 }

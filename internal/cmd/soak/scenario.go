@@ -44,6 +44,7 @@ type row struct {
 	rssAfter         int64
 	tcpBase, tcpPeak int64
 	logRate          float64
+	cpu              float64 // the server's CPU during the attack, in percent of one core
 	fds              int
 	result           string
 	misses           []string
@@ -67,7 +68,7 @@ func (s *soak) scenario(sc scenario) (row, error) {
 	var once sync.Once
 	end := func() { once.Do(func() { close(stop) }) }
 	w := watch(srv, r.tcpBase, end)
-	lines0, start := srv.lines.Load(), time.Now()
+	lines0, start, cpu0 := srv.lines.Load(), time.Now(), srv.cpuTime()
 	finish := sc.attack(&env{srv: srv, stop: stop})
 	dur := sc.dur
 	if dur == 0 {
@@ -80,13 +81,18 @@ func (s *soak) scenario(sc scenario) (row, error) {
 		account = "probe"
 	}
 	if !sc.noProbe {
-		r.probe = probe(srv.addr, probeIP, account, s.interval, stop)
+		if r.probe, err = probeProcess(srv.addr, probeIP, account, s.interval, stop); err != nil {
+			end()
+			_ = finish()
+			return row{}, fmt.Errorf("probe: %w", err)
+		}
 	}
 	<-stop
 	aborted := w.aborted()
 	o := finish()
 	window := time.Since(start)
 	r.logRate = float64(srv.lines.Load()-lines0) / window.Seconds()
+	r.cpu = 100 * (srv.cpuTime() - cpu0).Seconds() / window.Seconds()
 	r.fds, r.peakRSS, r.tcpPeak = w.end()
 	time.Sleep(s.after)
 	r.rssAfter = srv.rss()

@@ -119,7 +119,41 @@ func statusField(text, field string) int64 {
 	return -1
 }
 
-func (s *server) rss() int64     { return s.procStatus("VmRSS") }
+func (s *server) rss() int64 { return s.procStatus("VmRSS") }
+
+// cpuTime is the CPU time the server has used, user and system, from
+// /proc/PID/stat (in clock ticks of 1/100 s, as on every Linux the soak
+// runs on); -1 if unknown.
+func (s *server) cpuTime() time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return -1
+	}
+	return statCPU(string(b))
+}
+
+// statCPU reads utime and stime (fields 14 and 15) of a /proc/PID/stat
+// text; the command name, field 2, may hold spaces, so fields are counted
+// after its closing parenthesis.
+func statCPU(text string) time.Duration {
+	i := strings.LastIndexByte(text, ')')
+	if i < 0 {
+		return -1
+	}
+	f := strings.Fields(text[i+1:])
+	if len(f) < 13 {
+		return -1
+	}
+	var ticks int64
+	for _, field := range f[11:13] {
+		n, err := strconv.ParseInt(field, 10, 64)
+		if err != nil {
+			return -1
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond
+}
 func (s *server) peakRSS() int64 { return s.procStatus("VmHWM") }
 
 // fds counts the server's open descriptors.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -60,4 +61,17 @@ func TestCommonMisses(t *testing.T) {
 	require.Contains(t, m[1], "2 probe failures (first: EOF)")
 	require.Empty(t, row{peakRSS: 1}.commonMisses(false), "no probe, no probe must-hold")
 	require.Equal(t, []string{"no probe login ran"}, row{}.commonMisses(true))
+}
+
+func TestStatCPU(t *testing.T) {
+	text := "4242 (login server) S 1 4242 4242 0 -1 4194560 9000 0 0 0 250 75 0 0 20 0 8 0 100 1000 200 18446744073709551615"
+	require.Equal(t, 3250*time.Millisecond, statCPU(text), "utime 250 + stime 75 ticks")
+	require.Equal(t, time.Duration(-1), statCPU("garbage"))
+}
+
+func TestParseProbe(t *testing.T) {
+	r := parseProbe(strings.NewReader("ok 1500000\nfail read: connection reset by peer\nok 2500000\nfail EOF\nnoise\n"))
+	require.Equal(t, []time.Duration{1500 * time.Microsecond, 2500 * time.Microsecond}, r.lat)
+	require.Equal(t, 2, r.fails)
+	require.Equal(t, "read: connection reset by peer", r.firstErr)
 }
