@@ -42,6 +42,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -131,6 +132,8 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 	go agg.run(actx)
 	opts.Observer = observer(connLog{agg: agg}, m, frames)
 	l := tcp.NewListener(ln, srv, opts)
+	rel := &memoryReleaser{conns: func() int { pre, in := l.Conns(); return pre + in }, release: debug.FreeOSMemory}
+	go rel.run(actx)
 	if m != nil {
 		m.watch(l)
 		mctx, stopMetrics := context.WithCancel(context.Background())
