@@ -195,16 +195,6 @@ func (s *server) scrape() map[string]float64 {
 	return out
 }
 
-// metric scrapes one sample of the server's metrics: 0 if absent, -1 if
-// the scrape failed.
-func (s *server) metric(sample string) float64 {
-	m := s.scrape()
-	if m == nil {
-		return -1
-	}
-	return m[sample]
-}
-
 // keptLines are the log lines that matched keepLines, so far.
 func (s *server) keptLines() []string {
 	s.mu.Lock()
