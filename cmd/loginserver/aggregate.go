@@ -85,12 +85,13 @@ type aggregator struct {
 	mu      sync.Mutex
 	entries map[aggKey]*aggEntry
 	tokens  float64
-	last    time.Time
+	last    time.Time // of the line budget's refill
+	flushed time.Time // the last summary
 }
 
 func newAggregator(log *slog.Logger, every time.Duration, now func() time.Time) *aggregator {
 	return &aggregator{log: log, every: every, now: now, entries: make(map[aggKey]*aggEntry),
-		tokens: lineBurst, last: now()}
+		tokens: lineBurst, last: now(), flushed: now()}
 }
 
 // note records one event from remote. attrs builds the full line's
@@ -144,6 +145,10 @@ type summary struct {
 // whole interval is forgotten, so its next event is written in full again.
 func (a *aggregator) flush() {
 	a.mu.Lock()
+	now := a.now()
+	// The last summary at shutdown covers less than an interval.
+	span := max(now.Sub(a.flushed).Round(time.Second), time.Second)
+	a.flushed = now
 	var sums []summary
 	for k, e := range a.entries {
 		switch {
@@ -170,7 +175,7 @@ func (a *aggregator) flush() {
 	lines := 0
 	for _, s := range sums {
 		if lines < maxSummaryLines && s.addr != "others" {
-			a.summarise(s)
+			a.summarise(s, span)
 			lines++
 			continue
 		}
@@ -192,13 +197,13 @@ func (a *aggregator) flush() {
 		if r.others {
 			from = "more than " + from
 		}
-		a.log.Info(fmt.Sprintf("%s %s from %s in the last %s", commas(r.count), nounOf(g[0], g[1]), from, a.every),
+		a.log.Info(fmt.Sprintf("%s %s from %s in the last %s", commas(r.count), nounOf(g[0], g[1]), from, span),
 			"event", "summary", "count", r.count)
 	}
 }
 
 // summarise writes the line of one key.
-func (a *aggregator) summarise(s summary) {
+func (a *aggregator) summarise(s summary, span time.Duration) {
 	attrs := []any{"event", s.kind.msg}
 	if name, value, ok := strings.Cut(s.label, "="); ok {
 		attrs = append(attrs, name, value)
@@ -212,7 +217,7 @@ func (a *aggregator) summarise(s summary) {
 		attrs = append(attrs, "users", users)
 	}
 	a.log.Log(context.Background(), s.kind.level,
-		fmt.Sprintf("%s %s from %s in the last %s", commas(s.count), nounOf(s.kind.noun, s.label), s.addr, a.every), attrs...)
+		fmt.Sprintf("%s %s from %s in the last %s", commas(s.count), nounOf(s.kind.noun, s.label), s.addr, span), attrs...)
 }
 
 // run flushes every interval until ctx is done.
