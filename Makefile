@@ -142,7 +142,7 @@ loginserver: ## run the loopback login server (user iggy:iggy)
 # at a fixed path in the shared temporary directory.
 SOAKBIN   ?= bin/loginserver-soak
 SOAKFLAGS ?=
-soak: ## the attacks at full size against cmd/loginserver (loopback, not in CI): probe login p50/p99, peak RSS, fds
+soak: ## every attack at full size against cmd/loginserver (loopback, not in CI): probe p50/p99, RSS, kernel TCP memory, log lines/s; exits 1 on a miss (SOAKFLAGS=-run NAME, -list)
 	$(CMDGO) build -o $(abspath $(SOAKBIN)) ./loginserver
 	$(GO) run ./internal/cmd/soak -server $(abspath $(SOAKBIN)) $(SOAKFLAGS)
 

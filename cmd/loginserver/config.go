@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
@@ -25,8 +26,12 @@ type config struct {
 	Serve tcp.ServeOptions
 	// Trace logs every frame in and every answer out.
 	Trace bool
-	// Metrics is the address of the Prometheus endpoint, "" for none.
-	Metrics string
+	// Metrics is the address of the Prometheus endpoint, "" for none;
+	// MetricsMaxConns caps its connections open at once.
+	Metrics         string
+	MetricsMaxConns int
+	// LogEvery is the interval of the aggregated log's summaries.
+	LogEvery time.Duration
 	// ConnIDEvictions answers evictions 1 and 13 with the server's own id
 	// for the connection, as the reference server does.
 	ConnIDEvictions bool
@@ -113,7 +118,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 		}
 		return config{}, fmt.Errorf("%d unexpected argument%s after the flags, not shown as one may be a secret (a space ends a flag's value: quote a value with spaces)", n, s)
 	}
-	for _, check := range []func(*rawFlags) error{cfg.checkAccounts, cfg.checkServe, cfg.checkServer} {
+	for _, check := range []func(*rawFlags) error{cfg.checkAccounts, cfg.checkServe, cfg.checkServer, cfg.checkOutput} {
 		if err := check(&raw); err != nil {
 			return config{}, err
 		}
@@ -186,7 +191,12 @@ func (c *config) serveFlags(fs *flag.FlagSet, raw *rawFlags) {
 // outputFlags: logs and metrics.
 func (c *config) outputFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&c.Trace, "trace", false, "also log every frame read and every answer written (never a secret)")
-	fs.StringVar(&c.Metrics, "metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics (off when empty)")
+	fs.StringVar(&c.Metrics, "metrics", "",
+		"serve Prometheus metrics at http://`ADDR`/metrics (off when empty); :PORT is 127.0.0.1:PORT, name the host (0.0.0.0:PORT) for other interfaces")
+	fs.IntVar(&c.MetricsMaxConns, "metrics-max-conns", defaultMetricsMaxConns,
+		"most connections to the metrics endpoint at once; more wait in the listen queue (counted in the descriptor budget)")
+	fs.DurationVar(&c.LogEvery, "log-every", defaultLogEvery,
+		"an event repeated from one address is logged once, then counted and summed up once per this interval")
 }
 
 // serverFlags: how the server answers, for testing clients against the
@@ -196,6 +206,26 @@ func (c *config) serverFlags(fs *flag.FlagSet, raw *rawFlags) {
 		"answer evictions 1 (NoSession) and 13 (StaleClient) with the server's own id for the connection, as the reference server does, instead of the request's client id")
 	fs.StringVar(&raw.transient, "transient", "",
 		"answer the first `CODE:N` logins with the transient result CODE (57: replay the same request; 58: re-issue it anywhere)")
+}
+
+// checkOutput checks the log and metrics flags; a -metrics without a host
+// becomes a loopback address.
+func (c *config) checkOutput(*rawFlags) error {
+	switch {
+	case c.MetricsMaxConns < 1:
+		return errors.New("-metrics-max-conns: want at least 1")
+	case c.LogEvery < time.Second:
+		return errors.New("-log-every: want at least 1s")
+	}
+	if c.Metrics == "" {
+		return nil
+	}
+	addr, _, err := metricsAddr(c.Metrics)
+	if err != nil {
+		return fmt.Errorf("-metrics: %w", err)
+	}
+	c.Metrics = addr
+	return nil
 }
 
 // checkServer reads -transient.

@@ -28,7 +28,7 @@ func TestParseConfig(t *testing.T) {
 			{ID: 2, Name: "bob", Password: codec.NewSecret([]byte("p:w")), Inactive: true},
 		},
 		Tokens: []lifecycle.Token{{Value: codec.NewSecret([]byte("a=b")), User: "iggy"}, {Value: codec.NewSecret([]byte("t2")), User: "bob"}},
-	}, Serve: tcp.DefaultServeOptions()}
+	}, Serve: tcp.DefaultServeOptions(), MetricsMaxConns: defaultMetricsMaxConns, LogEvery: defaultLogEvery}
 	if !codectest.Same(want, got) {
 		t.Fatalf("want %+v\ngot  %+v", want, got)
 	}

@@ -10,57 +10,93 @@ import (
 	"github.com/iggywire/iggywire/lifecycle/tcp"
 )
 
-// connLog is the default log, for people: a line per connection opened and
-// closed (with the cause), per login outcome and logout, per refusal at the
-// connection cap, per accept error and per Handler answer that could not
-// be sent. Dropped frames are counted in the metrics and shown by -trace.
-// No argument of an Observer holds a secret.
+// connLog is the default log, for people: the events of connections
+// (opened, refused at the connection cap, closed with the cause, each login
+// outcome naming the account, logouts, dropped frames, accept errors,
+// Handler answers that could not be sent), each written in full the first
+// time it comes from an address and counted after that (aggregate.go), so
+// that no peer can flood the log; the exact counts are in the metrics. No
+// argument of an Observer holds a secret.
 type connLog struct {
-	log *slog.Logger
+	agg *aggregator
 }
 
 func connAttrs(c tcp.ConnInfo, more ...any) []any {
 	return append([]any{"conn", c.ID, "remote", c.RemoteString()}, more...)
 }
 
-func (l connLog) Opened(c tcp.ConnInfo) { l.log.Info("open", connAttrs(c)...) }
+func (l connLog) Opened(c tcp.ConnInfo) {
+	l.agg.note(kindOpen, "", c.Remote, nil, func() []any { return connAttrs(c) })
+}
 
 func (l connLog) Refused(c tcp.ConnInfo) {
-	l.log.Warn("refused", connAttrs(c, "cause", tcp.CauseTotalCap.String())...)
+	cause := tcp.CauseTotalCap.String()
+	l.agg.note(kindRefused, "cause="+cause, c.Remote, nil, func() []any { return connAttrs(c, "cause", cause) })
+}
+
+// Limited: an admission limit (account or address quota, the reserve,
+// the accept rate) refused a connection or a login.
+func (l connLog) Limited(c tcp.ConnInfo, lim tcp.Limit) {
+	l.agg.note(kindLimited, "limit="+lim.String(), c.Remote, nil, func() []any { return connAttrs(c, "limit", lim.String()) })
 }
 
 func (l connLog) Closed(c tcp.ConnInfo, how tcp.Closing) {
-	attrs := connAttrs(c, "cause", how.Cause.String())
+	label := "cause=" + how.Cause.String()
 	if how.Cause == tcp.CauseEvicted {
-		attrs = append(attrs, "reason", how.Reason.String())
+		label += "/" + how.Reason.String()
 	}
-	attrs = append(attrs, "logged_in", how.LoggedIn, "logins", how.Logins, "frames", how.Frames,
-		"duration", how.Duration.Round(time.Millisecond).String())
-	l.log.Info("close", attrs...)
+	l.agg.note(kindClose, label, c.Remote, nil, func() []any {
+		attrs := connAttrs(c, "cause", how.Cause.String())
+		if how.Cause == tcp.CauseEvicted {
+			attrs = append(attrs, "reason", how.Reason.String())
+		}
+		return append(attrs, "logged_in", how.LoggedIn, "logins", how.Logins, "frames", how.Frames,
+			"duration", how.Duration.Round(time.Millisecond).String())
+	})
 }
 
 // Login logs what a login came to, naming the account of a password login
 // (a username is not a secret; the password never reaches an Observer).
+// note calls attrs and copies the name before it returns, while the name
+// is valid.
 func (l connLog) Login(c tcp.ConnInfo, r lifecycle.Login) {
-	attrs := connAttrs(c, "outcome", r.Label())
-	if r.Username != nil {
-		attrs = append(attrs, "user", string(r.Username))
-	}
-	if r.OK {
-		attrs = append(attrs, "user_id", r.UserID, "session", r.Session)
-	}
-	l.log.Info("login", attrs...)
+	l.agg.note(kindLogin, "outcome="+r.Label(), c.Remote, r.Username, func() []any {
+		attrs := connAttrs(c, "outcome", r.Label())
+		if r.Username != nil {
+			attrs = append(attrs, "user", string(r.Username))
+		}
+		if r.OK {
+			attrs = append(attrs, "user_id", r.UserID, "session", r.Session)
+		}
+		return attrs
+	})
 }
 
-func (l connLog) Logout(c tcp.ConnInfo) { l.log.Info("logout", connAttrs(c)...) }
+func (l connLog) Logout(c tcp.ConnInfo) {
+	l.agg.note(kindLogout, "", c.Remote, nil, func() []any { return connAttrs(c) })
+}
+
+// Dropped: the error names the rule a header broke, never a body's bytes.
+func (l connLog) Dropped(c tcp.ConnInfo, err error) {
+	l.agg.note(kindDropped, "", c.Remote, nil, func() []any { return connAttrs(c, "err", err.Error()) })
+}
 
 func (l connLog) AnswerFailed(c tcp.ConnInfo, err error) {
-	l.log.Error("answer not encodable, denied with status 1", connAttrs(c, "err", err.Error())...)
+	l.agg.note(kindAnswerFailed, "", c.Remote, nil, func() []any { return connAttrs(c, "err", err.Error()) })
 }
 
+// AcceptFailed is not a peer's: it is counted under the listener.
 func (l connLog) AcceptFailed(err error, retry time.Duration) {
-	l.log.Warn("accept failed", "err", err.Error(), "retry_in", retry.String())
+	l.agg.note(kindAcceptFailed, "", listenerAddr{}, nil, func() []any {
+		return []any{"err", err.Error(), "retry_in", retry.String()}
+	})
 }
+
+// listenerAddr stands for the listener itself in the aggregated log.
+type listenerAddr struct{}
+
+func (listenerAddr) Network() string { return "tcp" }
+func (listenerAddr) String() string  { return "listener" }
 
 // frameLogger logs one line per frame, in and out (-trace). Only header fields are
 // logged, never a body, so no password or token can reach the log.

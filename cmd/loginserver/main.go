@@ -2,9 +2,10 @@
 // connection lifecycle of the wire reference (login, ping, logout, session
 // fencing, evictions) to real SDK clients and denies every other command
 // with status 3. It bounds what hostile peers can take (connections, time,
-// memory, password guesses), logs a line per connection opened and closed
-// and per login outcome (per frame with -trace), never a secret, and can
-// serve Prometheus metrics.
+// memory, password guesses), logs the first of each connection event per
+// address and sums up the rest every -log-every (per frame with -trace),
+// never a secret, and can serve Prometheus metrics, on loopback unless
+// told otherwise. At start-up it fits -max-conns to the descriptor limit.
 //
 // Usage:
 //
@@ -15,6 +16,7 @@
 //	            [-idle-timeout 0] [-read-timeout 30s] [-write-timeout 10s]
 //	            [-max-frame 1048576] [-large-frame-memory 8388608]
 //	            [-login-burst 20] [-login-rate 5] [-trace] [-metrics ADDR]
+//	            [-metrics-max-conns 16] [-log-every 10s]
 //
 // Accounts come from IGGY_ROOT_USERNAME and IGGY_ROOT_PASSWORD (one user,
 // as the Iggy server takes its root user), from -users-file (a user
@@ -63,6 +65,32 @@ func main() {
 	}
 }
 
+// fitBudget makes opts' connections, with the metrics endpoint's, fit the
+// process's descriptor limit (descriptors.go), and logs in one line what
+// it changed.
+func fitBudget(opts *tcp.ServeOptions, cfg config, logger *slog.Logger) error {
+	lim, ok := processFDLimit()
+	if !ok {
+		return nil
+	}
+	metricsConns := 0
+	if cfg.Metrics != "" {
+		metricsConns = cfg.MetricsMaxConns
+	}
+	fit, err := fitDescriptors(opts.MaxConns, opts.MaxPreLogin, metricsConns, lim)
+	if err != nil {
+		return err
+	}
+	opts.MaxConns, opts.MaxPreLogin = fit.maxConns, fit.maxPreLogin
+	switch {
+	case fit.lowered:
+		logger.Warn(fit.note)
+	case fit.note != "":
+		logger.Info(fit.note)
+	}
+	return nil
+}
+
 // shutdownGrace bounds the wait for connections to end after a signal.
 const shutdownGrace = 5 * time.Second
 
@@ -79,12 +107,15 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 	if err != nil {
 		return err
 	}
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	opts := cfg.Serve
+	if err := fitBudget(&opts, cfg, logger); err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewTextHandler(stderr, nil))
-	opts := cfg.Serve
 	var m *metrics
 	if cfg.Metrics != "" {
 		m = newMetrics()
@@ -93,12 +124,17 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 	if cfg.Trace {
 		frames = &frameLogger{logger}
 	}
-	opts.Observer = observer(connLog{log: logger}, m, frames)
+	agg := newAggregator(logger, cfg.LogEvery, time.Now)
+	actx, stopAgg := context.WithCancel(context.Background())
+	defer agg.flush() // the counts since the last summary, once the listener is done
+	defer stopAgg()
+	go agg.run(actx)
+	opts.Observer = observer(connLog{agg: agg}, m, frames)
 	l := tcp.NewListener(ln, srv, opts)
 	if m != nil {
 		m.watch(l)
 		mctx, stopMetrics := context.WithCancel(context.Background())
-		maddr, waitMetrics, err := serveMetrics(mctx, cfg.Metrics, m, logger)
+		maddr, waitMetrics, err := serveMetrics(mctx, cfg.Metrics, cfg.MetricsMaxConns, m, logger)
 		if err != nil {
 			stopMetrics()
 			_ = ln.Close()
@@ -106,13 +142,16 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		}
 		defer waitMetrics()
 		defer stopMetrics()
-		logger.Info("metrics", "addr", maddr.String(), "path", "/metrics")
+		if _, public, _ := metricsAddr(maddr.String()); public {
+			logger.Warn("metrics listen beyond loopback: anyone who can reach the address reads them", "addr", maddr.String())
+		}
+		logger.Info("metrics", "addr", maddr.String(), "path", "/metrics", "max_conns", cfg.MetricsMaxConns)
 	}
 	logger.Info("listening", "addr", ln.Addr().String(), "window", srv.Window().String(),
 		"users", userNames(cfg.Auth.Users), "tokens", len(cfg.Auth.Tokens),
 		"max_conns", opts.MaxConns, "max_prelogin", opts.MaxPreLogin, "login_timeout", opts.LoginTimeout.String(),
 		"idle_timeout", opts.IdleTimeout.String(), "max_frame", opts.MaxFrame, "large_frame_memory", opts.LargeFrameMemory,
-		"login_burst", max(opts.LoginBurst, 0), "login_rate", opts.LoginRate, "trace", cfg.Trace)
+		"login_burst", max(opts.LoginBurst, 0), "login_rate", opts.LoginRate, "trace", cfg.Trace, "log_every", cfg.LogEvery.String())
 	if ready != nil {
 		ready(ln.Addr())
 	}

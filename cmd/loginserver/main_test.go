@@ -174,4 +174,6 @@ func TestRunTransientAndOwnID(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, codec.ReasonNoSession, ev.Reason)
 	require.NotEqual(t, h.Client, ev.Client, "the server's own id, not the request's")
+	s.stop(t)
+	require.Contains(t, s.logs.String(), "outcome=TransientNotCommitted\n", "a 57 is logged as that code, not status-0")
 }

@@ -1,16 +1,10 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"log/slog"
-	"net"
-	"net/http"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/iggywire/iggywire/lifecycle"
 	"github.com/iggywire/iggywire/lifecycle/tcp"
@@ -20,16 +14,20 @@ import (
 // the open connections are read from the Listener when scraped. Each
 // metrics has its own registry, so tests can make as many as they like.
 type metrics struct {
-	reg          *prometheus.Registry
-	accepted     prometheus.Counter
-	refused      *prometheus.CounterVec
-	closed       *prometheus.CounterVec
-	logins       *prometheus.CounterVec
-	evictions    *prometheus.CounterVec
-	throttled    prometheus.Counter
-	dropped      prometheus.Counter
-	acceptErrors prometheus.Counter
-	answerErrors prometheus.Counter
+	reg      *prometheus.Registry
+	accepted prometheus.Counter
+	refused  *prometheus.CounterVec
+	limited  *prometheus.CounterVec
+	closed   *prometheus.CounterVec
+	// sessionsClosed counts the closed connections that were logged in:
+	// a cause meant for connections not logged in must never show here.
+	sessionsClosed *prometheus.CounterVec
+	logins         *prometheus.CounterVec
+	evictions      *prometheus.CounterVec
+	throttled      prometheus.Counter
+	dropped        prometheus.Counter
+	acceptErrors   prometheus.Counter
+	answerErrors   prometheus.Counter
 }
 
 const metricsNamespace = "loginserver"
@@ -42,18 +40,20 @@ func newMetrics() *metrics {
 		return prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: metricsNamespace, Name: name, Help: help}, []string{label})
 	}
 	m := &metrics{
-		reg:          prometheus.NewRegistry(),
-		accepted:     counter("connections_accepted_total", "Connections accepted and served."),
-		refused:      vec("connections_refused_total", "Connections accepted and closed at once, by cause.", "cause"),
-		closed:       vec("connections_closed_total", "Served connections closed, by cause.", "cause"),
-		logins:       vec("logins_total", "Login requests answered, by outcome (ok, throttled, a transient result code, an eviction reason).", "outcome"),
-		evictions:    vec("evictions_total", "Evictions sent, by reason.", "reason"),
-		throttled:    counter("logins_throttled_total", "Logins refused without a credential check because their address was over its failed-login budget."),
-		dropped:      counter("frames_dropped_total", "Frames dropped without an answer (an invalid header, a session ahead)."),
-		acceptErrors: counter("accept_errors_total", "Passing Accept errors (out of descriptors, buffers or memory)."),
-		answerErrors: counter("answer_errors_total", "Handler answers that could not be encoded and were denied with status 1."),
+		reg:            prometheus.NewRegistry(),
+		accepted:       counter("connections_accepted_total", "Connections accepted and served."),
+		refused:        vec("connections_refused_total", "Connections accepted and closed at once, by cause.", "cause"),
+		limited:        vec("admission_limited_total", "Connections and logins refused by an admission limit (account, reserve, address, accept-rate).", "limit"),
+		closed:         vec("connections_closed_total", "Served connections closed, by cause.", "cause"),
+		sessionsClosed: vec("sessions_closed_total", "Served connections closed while logged in, by cause.", "cause"),
+		logins:         vec("logins_total", "Login requests answered, by outcome (ok, throttled, a transient result code, an eviction reason).", "outcome"),
+		evictions:      vec("evictions_total", "Evictions sent, by reason.", "reason"),
+		throttled:      counter("logins_throttled_total", "Logins refused without a credential check because their address was over its failed-login budget."),
+		dropped:        counter("frames_dropped_total", "Frames dropped without an answer (an invalid header, a session ahead)."),
+		acceptErrors:   counter("accept_errors_total", "Passing Accept errors (out of descriptors, buffers or memory)."),
+		answerErrors:   counter("answer_errors_total", "Handler answers that could not be encoded and were denied with status 1."),
 	}
-	m.reg.MustRegister(m.accepted, m.refused, m.closed, m.logins, m.evictions, m.throttled, m.dropped,
+	m.reg.MustRegister(m.accepted, m.refused, m.limited, m.closed, m.sessionsClosed, m.logins, m.evictions, m.throttled, m.dropped,
 		m.acceptErrors, m.answerErrors,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
@@ -69,55 +69,61 @@ func (m *metrics) watch(l *tcp.Listener) {
 	m.reg.MustRegister(open("prelogin", func(pre, _ int) int { return pre }), open("loggedin", func(_, in int) int { return in }))
 }
 
-func (m *metrics) Opened(tcp.ConnInfo) { m.accepted.Inc() }
+func (m *metrics) Opened(tcp.ConnInfo) {
+	if m != nil {
+		m.accepted.Inc()
+	}
+}
 
 func (m *metrics) Refused(tcp.ConnInfo) {
-	m.refused.WithLabelValues(tcp.CauseTotalCap.String()).Inc()
+	if m != nil {
+		m.refused.WithLabelValues(tcp.CauseTotalCap.String()).Inc()
+	}
+}
+
+func (m *metrics) Limited(_ tcp.ConnInfo, lim tcp.Limit) {
+	if m != nil {
+		m.limited.WithLabelValues(lim.String()).Inc()
+	}
 }
 
 func (m *metrics) Closed(_ tcp.ConnInfo, how tcp.Closing) {
+	if m == nil {
+		return
+	}
 	m.closed.WithLabelValues(how.Cause.String()).Inc()
+	if how.LoggedIn {
+		m.sessionsClosed.WithLabelValues(how.Cause.String()).Inc()
+	}
 	if how.Cause == tcp.CauseEvicted {
 		m.evictions.WithLabelValues(how.Reason.String()).Inc()
 	}
 }
 
 func (m *metrics) Login(_ tcp.ConnInfo, r lifecycle.Login) {
+	if m == nil {
+		return
+	}
 	m.logins.WithLabelValues(r.Label()).Inc()
 	if r.Throttled {
 		m.throttled.Inc()
 	}
 }
 
-func (m *metrics) Dropped(tcp.ConnInfo, error) { m.dropped.Inc() }
-
-func (m *metrics) AnswerFailed(tcp.ConnInfo, error) { m.answerErrors.Inc() }
-
-func (m *metrics) AcceptFailed(error, time.Duration) { m.acceptErrors.Inc() }
-
-// serveMetrics serves m at http://addr/metrics until ctx is done, and
-// returns the address it listens on and a function that waits for it to
-// stop.
-func serveMetrics(ctx context.Context, addr string, m *metrics, log *slog.Logger) (net.Addr, func(), error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, nil, err
+func (m *metrics) Dropped(tcp.ConnInfo, error) {
+	if m != nil {
+		m.dropped.Inc()
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second, WriteTimeout: 10 * time.Second}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-			log.Error("metrics server stopped", "err", err.Error())
-		}
-	}()
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-		defer cancel()
-		_ = hs.Shutdown(sctx)
-	}()
-	return ln.Addr(), func() { <-done }, nil
+}
+
+func (m *metrics) AnswerFailed(tcp.ConnInfo, error) {
+	if m != nil {
+		m.answerErrors.Inc()
+	}
+}
+
+func (m *metrics) AcceptFailed(error, time.Duration) {
+	if m != nil {
+		m.acceptErrors.Inc()
+	}
 }

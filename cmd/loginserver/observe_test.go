@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -61,9 +62,11 @@ func (s *started) stop(t *testing.T) {
 	}
 }
 
-// TestRunQuietLogs: by default the log has a line per connection opened
-// and closed and per login, not per frame: 20 clients that log in and ping
-// 50 times each write well under 100 lines, and no secret.
+// TestRunQuietLogs: by default the log has a line for the first of each
+// event from an address, not per frame, and sums up the rest: 20 clients
+// from one address that log in and ping 50 times each write a line each
+// for the first open, login and close, then a summary of the other 19 of
+// each at shutdown (over the second it covers), and no secret.
 func TestRunQuietLogs(t *testing.T) {
 	const password = "s3cret-pw"
 	s := startRun(t, "-user", "iggy:"+password)
@@ -79,15 +82,40 @@ func TestRunQuietLogs(t *testing.T) {
 	}
 	s.stop(t)
 	out := s.logs.String()
-	lines := strings.Count(out, "\n")
-	require.Less(t, lines, 100, "log lines for 20 clients pinging:\n%s", out)
-	require.Equal(t, 20, strings.Count(out, "msg=open "))
-	require.Equal(t, 20, strings.Count(out, "msg=login "))
-	require.Equal(t, 20, strings.Count(out, "outcome=ok"))
-	require.Equal(t, 20, strings.Count(out, "msg=close "))
+	require.Less(t, strings.Count(out, "\n"), 20, "log lines for 20 clients pinging:\n%s", out)
+	require.Equal(t, 1, strings.Count(out, "msg=open "))
+	require.Equal(t, 1, strings.Count(out, "msg=login "))
+	require.Contains(t, out, `msg="19 connections opened from 127.0.0.1 in the last 1s" event=open remote=127.0.0.1 count=19`)
+	require.Contains(t, out, `msg="19 logins (outcome=ok) from 127.0.0.1 in the last 1s" event=login outcome=ok remote=127.0.0.1 count=19 users=iggy`)
+	require.Equal(t, 20, loggedEvents(out, "open", ""))
+	require.Equal(t, 20, loggedEvents(out, "login", "outcome=ok"))
+	require.Equal(t, 20, loggedEvents(out, "close", ""))
 	require.Regexp(t, `msg=close conn=\d+ remote=127\.0\.0\.1:\d+ cause=(peer-closed|shutdown) logged_in=true logins=1 frames=51`, out)
 	require.NotContains(t, out, "dir=in", "no frame lines without -trace")
 	require.NotContains(t, out, password)
+}
+
+// loggedEvents counts the events of a kind (its message, "login") whose
+// line has label ("outcome=ok"; "" for any) in a log: the lines written one
+// by one plus the counts of the summaries.
+func loggedEvents(log, msg, label string) int {
+	n := 0
+	count := regexp.MustCompile(` count=(\d+)`)
+	for _, line := range strings.Split(log, "\n") {
+		if label != "" && !strings.Contains(line, " "+label) {
+			continue
+		}
+		switch {
+		case strings.Contains(line, " msg="+msg+" "):
+			n++
+		case strings.Contains(line, " event="+msg+" "):
+			if m := count.FindStringSubmatch(line); m != nil {
+				c, _ := strconv.Atoi(m[1])
+				n += c
+			}
+		}
+	}
+	return n
 }
 
 // dialWire dials addr over TCP with a new go-sdk client, the connection
@@ -170,6 +198,7 @@ func TestRunMetrics(t *testing.T) {
 		`loginserver_connections_open{state="loggedin"} 0`,
 		`loginserver_connections_accepted_total 4`,
 		`loginserver_connections_closed_total{cause="evicted"} 1`,
+		`loginserver_sessions_closed_total{cause="peer-closed"} 1`,
 		`loginserver_logins_throttled_total 0`,
 		`loginserver_frames_dropped_total 0`,
 		`loginserver_accept_errors_total 0`,
@@ -188,4 +217,62 @@ func TestRunMetrics(t *testing.T) {
 	for _, nc := range hold {
 		_ = nc.Close()
 	}
+}
+
+// TestRunLogFlood: 300 wrong passwords from one address, each on a new
+// connection, most of them throttled, write a handful of lines, not a
+// thousand: the first of each event in full, naming the account, then a
+// summary whose counts add up to every login.
+func TestRunLogFlood(t *testing.T) {
+	const tries = 300
+	s := startRun(t, "-user", "iggy:right-pw", "-login-burst", "2", "-accept-burst", "-1") // 300 connections from one address: the accept-rate limit would reset most
+	for range tries {
+		w, nc, err := dialWire(s.addr)
+		require.NoError(t, err)
+		_, err = w.Do(w.Client.Login(nil, []byte("iggy"), codec.NewSecret([]byte("wrong-pw"))))
+		require.ErrorIs(t, err, codec.StatusInvalidCredentials.Err())
+		_ = nc.Close()
+	}
+	s.stop(t)
+	out := s.logs.String()
+	require.Less(t, strings.Count(out, "\n"), 20, out)
+	require.Equal(t, tries, loggedEvents(out, "login", ""), out)
+	require.Equal(t, tries, loggedEvents(out, "open", ""), out)
+	require.Regexp(t, `msg=login conn=\d+ remote=127\.0\.0\.1:\d+ outcome=InvalidCredentials user=iggy`, out)
+	require.Contains(t, out, `event=login outcome=throttled remote=127.0.0.1 count=`)
+	require.Contains(t, out, "users=iggy")
+	require.NotContains(t, out, "wrong-pw")
+	require.NotContains(t, out, "right-pw")
+}
+
+// TestRunAcceptRateLimited: connections over an address's accept budget
+// are counted by limit in the metrics and logged once, then summed up, not
+// a line each.
+func TestRunAcceptRateLimited(t *testing.T) {
+	s := startRun(t, "-user", "iggy:iggy", "-metrics", "127.0.0.1:0", "-accept-burst", "2", "-accept-rate", "0.01")
+	m := regexp.MustCompile(`msg=metrics addr=(\S+)`).FindStringSubmatch(s.logs.String())
+	require.NotNil(t, m, "the metrics address is logged:\n%s", s.logs.String())
+	const tries = 40
+	for range tries {
+		nc, err := net.DialTimeout("tcp", s.addr.String(), 10*time.Second)
+		if err == nil {
+			_ = nc.Close()
+		}
+	}
+	var body string
+	require.Eventually(t, func() bool {
+		resp, err := http.Get("http://" + m[1] + "/metrics")
+		if err != nil {
+			return false
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		body = string(b)
+		return strings.Contains(body, `loginserver_admission_limited_total{limit="accept-rate"} 38`)
+	}, 10*time.Second, 20*time.Millisecond, "2 accepted, 38 limited:\n%s", body)
+	s.stop(t)
+	out := s.logs.String()
+	require.Equal(t, 1, strings.Count(out, "msg=limited "), "the first limited connection in full, once:\n%s", out)
+	require.Contains(t, out, "limit=accept-rate")
+	require.Less(t, strings.Count(out, "\n"), 15, out)
 }

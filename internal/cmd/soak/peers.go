@@ -7,6 +7,7 @@ import (
 	"net"
 	"slices"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
@@ -27,12 +28,38 @@ type client struct {
 	c  *lifecycle.Client
 }
 
-// dial connects to addr from the loopback address local (nil: any).
-func dial(addr string, local net.IP) (*client, error) {
-	d := net.Dialer{Timeout: ioTimeout}
+// attackBuffer is the kernel buffer, each way, of an attacker's socket.
+// Attacker and server share the machine's kernel here, and the soak
+// measures the server's share of it: a remote attacker's own buffers
+// would be on its machine, so they are kept small.
+const attackBuffer = 16 << 10
+
+// attackDialer dials from the loopback address local (nil: any) with
+// small buffers.
+func attackDialer(local net.IP, timeout time.Duration) *net.Dialer {
+	d := &net.Dialer{Timeout: timeout, Control: func(_, _ string, c syscall.RawConn) error {
+		return c.Control(func(fd uintptr) {
+			_ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, attackBuffer)
+			_ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_SNDBUF, attackBuffer)
+		})
+	}}
 	if local != nil {
 		d.LocalAddr = &net.TCPAddr{IP: local}
 	}
+	return d
+}
+
+// dial connects an attacker to addr from local (nil: any).
+func dial(addr string, local net.IP) (*client, error) {
+	return dialWith(attackDialer(local, ioTimeout), addr)
+}
+
+// dialClient connects a legitimate client, with the system's buffers.
+func dialClient(addr string, local net.IP) (*client, error) {
+	return dialWith(&net.Dialer{Timeout: ioTimeout, LocalAddr: &net.TCPAddr{IP: local}}, addr)
+}
+
+func dialWith(d *net.Dialer, addr string) (*client, error) {
 	nc, err := d.Dial("tcp", addr)
 	if err != nil {
 		return nil, err
@@ -68,8 +95,10 @@ func (c *client) receive() error {
 	return err
 }
 
-func (c *client) login(password string) error {
-	return c.do(c.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte(password))))
+func (c *client) login(password string) error { return c.loginAs("iggy", password) }
+
+func (c *client) loginAs(user, password string) error {
+	return c.do(c.c.Login(nil, []byte(user), codec.NewSecret([]byte(password))))
 }
 
 // crowd is a set of hostile peers, each running its behaviour in a loop
@@ -165,8 +194,9 @@ func pingEvery(d time.Duration, login bool) behaviour {
 
 // probeResult is the login latency of a probe client.
 type probeResult struct {
-	lat   []time.Duration
-	fails int
+	lat      []time.Duration
+	fails    int
+	firstErr string
 }
 
 func (p probeResult) pct(q float64) time.Duration { return percentile(p.lat, q) }
@@ -182,24 +212,31 @@ func percentile(d []time.Duration, q float64) time.Duration {
 	return s[min(max(i, 0), len(s)-1)]
 }
 
-// probe logs in from a fresh connection (from local, if set) every
-// interval for dur, timing each from dial to login reply.
-func probe(addr string, local net.IP, interval, dur time.Duration) probeResult {
-	var r probeResult
-	for end := time.Now().Add(dur); time.Now().Before(end); time.Sleep(interval) {
+// probeEach logs in as user (password = name) from a fresh connection
+// from local every interval until stop, then pings and logs out, and
+// reports each: the latency is from dial to login reply, and a failure of
+// any of the three counts.
+func probeEach(addr string, local net.IP, user string, interval time.Duration, stop <-chan struct{}, report func(time.Duration, error)) {
+	for {
 		start := time.Now()
-		c, err := dial(addr, local)
+		var lat time.Duration
+		c, err := dialClient(addr, local)
 		if err == nil {
-			err = c.login("iggy")
+			err = c.loginAs(user, user)
+			lat = time.Since(start)
+			if err == nil {
+				err = c.do(c.c.Ping(nil))
+			}
+			if err == nil {
+				err = c.do(c.c.Logout(nil))
+			}
 			_ = c.nc.Close()
 		}
-		if err != nil {
-			r.fails++
-			continue
+		report(lat, err)
+		if !pause(max(0, interval-time.Since(start)), stop) {
+			return
 		}
-		r.lat = append(r.lat, time.Since(start))
 	}
-	return r
 }
 
 // paddedLogin is the body of a valid login whose frame is exactly size
@@ -237,4 +274,13 @@ func (c *client) sendLogin(body []byte) error {
 		return err
 	}
 	return c.receive()
+}
+
+// spawn runs f on a goroutine that wg waits for.
+func spawn(wg *sync.WaitGroup, f func()) {
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		f()
+	}()
 }

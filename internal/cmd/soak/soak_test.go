@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -24,4 +25,53 @@ func TestStatusField(t *testing.T) {
 	require.EqualValues(t, 20<<20, statusField(text, "VmRSS"))
 	require.EqualValues(t, 50<<20, statusField(text, "VmHWM"))
 	require.EqualValues(t, -1, statusField(text, "VmSwap"))
+}
+
+func TestSockstatTCPMem(t *testing.T) {
+	text := "sockets: used 15\nTCP: inuse 1 orphan 0 tw 3 alloc 1 mem 37\nUDP: inuse 0 mem 9\n"
+	require.EqualValues(t, 37*4096, sockstatTCPMem(text, 4096))
+	require.EqualValues(t, -1, sockstatTCPMem("UDP: inuse 0 mem 9\n", 4096))
+	require.EqualValues(t, -1, sockstatTCPMem("TCP: inuse 1 mem x\n", 4096))
+}
+
+func TestLoopbackIPs(t *testing.T) {
+	ips := loopbackIPs(5, 300)
+	require.Len(t, ips, 300)
+	require.Equal(t, "127.0.5.10", ips[0].String())
+	require.Equal(t, "127.0.5.249", ips[239].String())
+	require.Equal(t, "127.0.6.0", ips[240].String())
+	seen := map[string]bool{}
+	for _, ip := range ips {
+		seen[ip.String()] = true
+	}
+	require.Len(t, seen, 300, "distinct addresses")
+}
+
+// TestCommonMisses: each must-hold that a row breaks is named, and a row
+// that breaks none has no miss.
+func TestCommonMisses(t *testing.T) {
+	good := row{probe: probeResult{lat: []time.Duration{time.Millisecond}}, peakRSS: 20 << 20, baseRSS: 10 << 20,
+		rssAfter: 12 << 20, tcpBase: 1 << 20, tcpPeak: 2 << 20, logRate: 3}
+	require.Empty(t, good.commonMisses(true))
+	bad := good
+	bad.probe = probeResult{lat: []time.Duration{time.Second}, fails: 2, firstErr: "EOF"}
+	bad.peakRSS, bad.rssAfter, bad.tcpPeak, bad.logRate = 100<<20, 30<<20, 200<<20, 11000
+	m := bad.commonMisses(true)
+	require.Len(t, m, 6, "%q", m)
+	require.Contains(t, m[1], "2 probe failures (first: EOF)")
+	require.Empty(t, row{peakRSS: 1}.commonMisses(false), "no probe, no probe must-hold")
+	require.Equal(t, []string{"no probe login ran"}, row{}.commonMisses(true))
+}
+
+func TestStatCPU(t *testing.T) {
+	text := "4242 (login server) S 1 4242 4242 0 -1 4194560 9000 0 0 0 250 75 0 0 20 0 8 0 100 1000 200 18446744073709551615"
+	require.Equal(t, 3250*time.Millisecond, statCPU(text), "utime 250 + stime 75 ticks")
+	require.Equal(t, time.Duration(-1), statCPU("garbage"))
+}
+
+func TestParseProbe(t *testing.T) {
+	r := parseProbe(strings.NewReader("ok 1500000\nfail read: connection reset by peer\nok 2500000\nfail EOF\nnoise\n"))
+	require.Equal(t, []time.Duration{1500 * time.Microsecond, 2500 * time.Microsecond}, r.lat)
+	require.Equal(t, 2, r.fails)
+	require.Equal(t, "read: connection reset by peer", r.firstErr)
 }

@@ -1,0 +1,341 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/iggywire/iggywire/codec"
+)
+
+// connAttacks is the second round's table: each row at the size it names.
+func (s *soak) connAttacks() []scenario {
+	return []scenario{
+		{id: "account-hold", name: "one account logs in 8,192 connections from 40 addresses and holds them", dur: 15 * time.Second, attack: accountHold(8192, 40)},
+		{id: "nonreaders", name: "200 logged-in clients ping flat out and never read", attack: nonReaders(200)},
+		{id: "pipeline", name: "50 logged-in connections pipeline pings flat out", attack: pipeline(50)},
+		{id: "churn", name: "connect/close churn, 32 addresses, 4.3k/s", attack: churn(32, 4300, 0)},
+		{id: "guess-account", name: "wrong passwords for one account from 200 addresses; probe: that account's right password", probeAs: "iggy", attack: guessAccount(200)},
+		{id: "prelogin-churn", name: "pre-login connect/close churn flat out (7-19k/s asked), 64 addresses, with 20 clients logging in", attack: preLoginChurn},
+		{id: "stalled-large", name: "8 unauthenticated connections announce 1 MiB frames and stall; a logged-in 200 KiB frame every 0.5 s", attack: stalledLarge},
+		{id: "scrapers", name: "metrics port: 500 concurrent scrapers", maxFDs: maxMetricsFDs, attack: scrapers(500)},
+		{id: "keepalive", name: "metrics port: 2,000 keep-alive connections after one request each", dur: 15 * time.Second, maxFDs: maxMetricsFDs, attack: keepAlive(2000)},
+		{id: "big-headers", name: "metrics port: 200 requests with 1 MiB headers, stalled", maxFDs: maxMetricsFDs, attack: bigHeaders(200)},
+		{id: "fd-limit", name: "metrics port: 1,013 idle connections, the server's descriptor limit at 1,024", fdLimit: 1024, attack: fdLimit(1013)},
+	}
+}
+
+// loopbackIPs are n source addresses 127.0.b.10, 127.0.b.11, ...
+func loopbackIPs(b byte, n int) []net.IP {
+	ips := make([]net.IP, n)
+	for i := range ips {
+		ips[i] = net.IPv4(127, 0, b+byte((10+i)/250), byte((10+i)%250))
+	}
+	return ips
+}
+
+// accountHold: n connections from addrs addresses all log in as iggy and
+// hold; then they all close.
+func accountHold(n, addrs int) func(e *env) func() outcome {
+	return func(e *env) func() outcome {
+		ips := loopbackIPs(1, addrs)
+		var mu sync.Mutex
+		held := make([]*client, 0, n)
+		var refused atomic.Int64
+		var firstErr atomic.Value
+		slots := make(chan struct{}, 128)
+		var wg sync.WaitGroup
+		start := time.Now()
+		for i := range n {
+			slots <- struct{}{}
+			spawn(&wg, func() {
+				defer func() { <-slots }()
+				c, err := dial(e.srv.addr, ips[i%len(ips)])
+				if err == nil {
+					if err = c.login("iggy"); err != nil {
+						_ = c.nc.Close()
+					}
+				}
+				if err != nil {
+					refused.Add(1)
+					firstErr.CompareAndSwap(nil, err.Error())
+					return
+				}
+				mu.Lock()
+				held = append(held, c)
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+		took := time.Since(start)
+		return func() outcome {
+			m := e.srv.scrape()
+			for _, c := range held {
+				_ = c.nc.Close()
+			}
+			o := outcome{result: fmt.Sprintf("%d of %d logged in and held (in %v), %d refused (first: %v); refused at the cap %.0f",
+				len(held), n, took.Round(100*time.Millisecond), refused.Load(), firstErr.Load(),
+				m[`loginserver_connections_refused_total{cause="total-cap"}`])}
+			return o
+		}
+	}
+}
+
+// nonReaders: n clients log in, then write pings as fast as the kernel
+// takes them and never read an answer.
+func nonReaders(n int) func(e *env) func() outcome {
+	return func(e *env) func() outcome {
+		ips := loopbackIPs(2, 20)
+		var wg sync.WaitGroup
+		var written atomic.Int64
+		for i := range n {
+			spawn(&wg, func() {
+				c, err := dial(e.srv.addr, ips[i%len(ips)])
+				if err != nil || c.login("iggy") != nil {
+					return
+				}
+				ping, err := c.c.Ping(nil)
+				if err != nil {
+					return
+				}
+				batch := bytes.Repeat(ping, 64)
+				_ = c.nc.SetDeadline(time.Time{})
+				closeOnStop(c, e.stop, func() {
+					for {
+						k, err := c.nc.Write(batch)
+						written.Add(int64(k))
+						if err != nil {
+							return
+						}
+					}
+				})
+			})
+		}
+		time.Sleep(time.Second)
+		return func() outcome {
+			wg.Wait()
+			m := e.srv.scrape()
+			return outcome{result: fmt.Sprintf("%s of pings written, never read; closed: %.0f not-reading, %.0f write-timeout, %.0f read-timeout, %.0f peer-reset",
+				mib(written.Load()), m[`loginserver_connections_closed_total{cause="not-reading"}`], m[`loginserver_connections_closed_total{cause="write-timeout"}`],
+				m[`loginserver_connections_closed_total{cause="read-timeout"}`], m[`loginserver_connections_closed_total{cause="peer-reset"}`])}
+		}
+	}
+}
+
+// pipeline: n logged-in connections each write pings 64 at a time and read
+// the answers on another goroutine, flat out.
+func pipeline(n int) func(e *env) func() outcome {
+	return func(e *env) func() outcome {
+		ips := loopbackIPs(3, 10)
+		var wg sync.WaitGroup
+		var answered atomic.Int64
+		start := time.Now()
+		for i := range n {
+			spawn(&wg, func() {
+				c, err := dial(e.srv.addr, ips[i%len(ips)])
+				if err != nil || c.login("iggy") != nil {
+					return
+				}
+				ping, err := c.c.Ping(nil)
+				if err != nil {
+					return
+				}
+				batch := bytes.Repeat(ping, 64)
+				_ = c.nc.SetDeadline(time.Time{})
+				go func() {
+					buf := make([]byte, 0, 4096)
+					for {
+						f, err := codec.ReadFrame(c.nc, buf[:0], codec.MaxFrameSize)
+						if err != nil {
+							return
+						}
+						buf = f[:0]
+						answered.Add(1)
+					}
+				}()
+				closeOnStop(c, e.stop, func() {
+					for {
+						if _, err := c.nc.Write(batch); err != nil {
+							return
+						}
+					}
+				})
+			})
+		}
+		return func() outcome {
+			wg.Wait()
+			return outcome{result: fmt.Sprintf("%.0f pings/s answered", float64(answered.Load())/time.Since(start).Seconds())}
+		}
+	}
+}
+
+// churn: connections from addrs addresses open and close at rate a second
+// (0: as fast as they can), each held for up to hold first.
+func churn(addrs int, rate float64, hold time.Duration) func(e *env) func() outcome {
+	return func(e *env) func() outcome {
+		ips := loopbackIPs(4, addrs)
+		var done atomic.Int64
+		var wg sync.WaitGroup
+		start := time.Now()
+		const workers = 64
+		for w := range workers {
+			spawn(&wg, func() {
+				for i := 0; ; i++ {
+					if rate > 0 {
+						// Each worker's share of the rate, on a schedule.
+						due := start.Add(time.Duration(float64(done.Load()+1) / rate * float64(time.Second)))
+						if !pause(time.Until(due), e.stop) {
+							return
+						}
+					} else if !pause(0, e.stop) {
+						return
+					}
+					d := attackDialer(ips[(w+i*workers)%len(ips)], ioTimeout)
+					nc, err := d.Dial("tcp", e.srv.addr)
+					if err != nil {
+						continue
+					}
+					if hold > 0 {
+						time.Sleep(rand.N(hold))
+					}
+					_ = nc.Close()
+					done.Add(1)
+				}
+			})
+		}
+		return func() outcome {
+			wg.Wait()
+			return outcome{result: fmt.Sprintf("%.0f connections/s opened and closed", float64(done.Load())/time.Since(start).Seconds())}
+		}
+	}
+}
+
+// guessAccount: wrong passwords for iggy from n addresses, one connection
+// at a time each.
+func guessAccount(n int) func(e *env) func() outcome {
+	return func(e *env) func() outcome { return guessFrom(e, loopbackIPs(5, n), 1) }
+}
+
+// preLoginChurn: connections from 64 addresses open and close flat out,
+// each held up to 2 ms so that they fill the pre-login list, while 20
+// clients from 127.0.0.250 log in, ping and log out in a loop. Logged-in
+// sessions closed by the pre-login cap must be none.
+func preLoginChurn(e *env) func() outcome {
+	endChurn := churn(64, 0, 2*time.Millisecond)(e)
+	var ok, bad atomic.Int64
+	var wg sync.WaitGroup
+	for range 20 {
+		spawn(&wg, func() {
+			for pause(0, e.stop) {
+				c, err := dialClient(e.srv.addr, net.IPv4(127, 0, 0, 250))
+				if err == nil {
+					err = c.login("iggy")
+					if err == nil {
+						err = c.do(c.c.Ping(nil))
+					}
+					if err == nil {
+						err = c.do(c.c.Logout(nil))
+					}
+					_ = c.nc.Close()
+				}
+				if err != nil {
+					bad.Add(1)
+				} else {
+					ok.Add(1)
+				}
+			}
+		})
+	}
+	return func() outcome {
+		churned := endChurn()
+		wg.Wait()
+		m := e.srv.scrape()
+		wrong := m[`loginserver_sessions_closed_total{cause="prelogin-cap"}`]
+		total := ok.Load() + bad.Load()
+		o := outcome{result: fmt.Sprintf("%s; legitimate logins %d ok, %d failed (%.1f%%); logged-in sessions closed by the pre-login cap: %.0f",
+			churned.result, ok.Load(), bad.Load(), 100*float64(bad.Load())/float64(max(total, 1)), wrong)}
+		if bad.Load() > 0 {
+			o.misses = append(o.misses, fmt.Sprintf("%d legitimate logins failed", bad.Load()))
+		}
+		if wrong != 0 {
+			o.misses = append(o.misses, fmt.Sprintf("%.0f logged-in sessions closed as pre-login", wrong))
+		}
+		return o
+	}
+}
+
+// stalledLarge: 8 connections send the header of a 1 MiB login frame and
+// stall; a logged-in client sends a 200 KiB request every 0.5 s, timed
+// from its first byte to its answer.
+func stalledLarge(e *env) func() outcome {
+	var stalled []*client
+	for range 8 {
+		c, err := dial(e.srv.addr, net.IPv4(127, 0, 6, 10))
+		if err != nil {
+			return failed(err)
+		}
+		small, err := c.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
+		if err != nil {
+			return failed(err)
+		}
+		h, err := codec.DecodeRequestHeader(small)
+		if err != nil {
+			return failed(err)
+		}
+		h.Size = 1 << 20
+		hdr, err := h.AppendTo(nil)
+		if err != nil {
+			return failed(err)
+		}
+		if _, err := c.nc.Write(append(hdr, small[codec.HeaderSize:]...)); err != nil {
+			return failed(err)
+		}
+		stalled = append(stalled, c)
+	}
+	time.Sleep(200 * time.Millisecond)
+	var lat []time.Duration
+	var fails int
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c, err := dialClient(e.srv.addr, net.IPv4(127, 0, 6, 11))
+		if err != nil || c.login("iggy") != nil {
+			fails++
+			return
+		}
+		defer c.nc.Close()
+		body := make([]byte, 200<<10)
+		for pause(500*time.Millisecond, e.stop) {
+			frame, err := c.c.Request(nil, codec.CodeGetClusterMetadata, body)
+			if err != nil {
+				fails++
+				return
+			}
+			start := time.Now()
+			// A denial (status 3) is an answer; anything else ends the test.
+			var denied *codec.IggyError
+			if err := c.do(frame, nil); err != nil && !errors.As(err, &denied) {
+				fails++
+				return
+			}
+			lat = append(lat, time.Since(start))
+		}
+	}()
+	return func() outcome {
+		<-done
+		for _, c := range stalled {
+			_ = c.nc.Close()
+		}
+		p99 := percentile(lat, 0.99)
+		o := outcome{result: fmt.Sprintf("logged-in 200 KiB frames: %d answered, p50 %s ms, p99 %s ms, %d failed", len(lat), ms(percentile(lat, 0.5)), ms(p99), fails)}
+		if p99 > maxP99 || fails > 0 || len(lat) == 0 {
+			o.misses = append(o.misses, fmt.Sprintf("logged-in 200 KiB frame p99 %s ms, %d failed", ms(p99), fails))
+		}
+		return o
+	}
+}

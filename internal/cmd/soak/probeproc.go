@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The probe runs in a process of its own (the soak started again with
+// -probe), so that its timings do not wait behind the attackers'
+// goroutines in the soak's scheduler: the attackers share the machine with
+// it, as they would, but not its Go runtime.
+
+// probeMain is the probe process: it probes until its standard input
+// closes, writing "ok NANOSECONDS" or "fail ERROR" a line per login.
+func probeMain(addr, from, user string, interval time.Duration) {
+	stop := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		close(stop)
+	}()
+	w := bufio.NewWriter(os.Stdout)
+	probeEach(addr, net.ParseIP(from), user, interval, stop, func(lat time.Duration, err error) {
+		if err != nil {
+			fmt.Fprintf(w, "fail %s\n", strings.ReplaceAll(err.Error(), "\n", " "))
+		} else {
+			fmt.Fprintf(w, "ok %d\n", lat.Nanoseconds())
+		}
+		_ = w.Flush()
+	})
+}
+
+// probeProcess runs the probe in a process of its own until stop.
+func probeProcess(addr string, local net.IP, user string, interval time.Duration, stop <-chan struct{}) (probeResult, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return probeResult{}, err
+	}
+	cmd := exec.Command(self, "-probe", addr, "-probe-from", local.String(), "-probe-as", user,
+		"-probe-every", interval.String())
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return probeResult{}, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return probeResult{}, err
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return probeResult{}, err
+	}
+	go func() {
+		<-stop
+		_ = in.Close()
+	}()
+	r := parseProbe(out)
+	return r, cmd.Wait()
+}
+
+// parseProbe reads the probe process's lines.
+func parseProbe(out io.Reader) probeResult {
+	var r probeResult
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		kind, rest, _ := strings.Cut(sc.Text(), " ")
+		switch kind {
+		case "ok":
+			if ns, err := strconv.ParseInt(rest, 10, 64); err == nil {
+				r.lat = append(r.lat, time.Duration(ns))
+			}
+		case "fail":
+			r.fails++
+			if r.firstErr == "" {
+				r.firstErr = rest
+			}
+		}
+	}
+	return r
+}
