@@ -153,22 +153,7 @@ func TestHostileFlooders(t *testing.T) {
 				}
 			}()
 			_ = w.nc.SetReadDeadline(time.Time{})
-			cr.add(w.nc, w.c, func(nc net.Conn, c *lifecycle.Client, stop <-chan struct{}) {
-				frame, err := c.Ping(nil)
-				if err != nil {
-					return
-				}
-				for {
-					select {
-					case <-stop:
-						return
-					default:
-					}
-					if _, err := nc.Write(frame); err != nil {
-						return
-					}
-				}
-			})
+			cr.add(w.nc, w.c, floodPings)
 		}
 		start := time.Now()
 		a.probe(nil)
@@ -224,22 +209,7 @@ func TestPacingSparesLightConnections(t *testing.T) {
 				answered.Add(1)
 			}
 		}()
-		cr.add(heavy.nc, heavy.c, func(nc net.Conn, c *lifecycle.Client, stop <-chan struct{}) {
-			frame, err := c.Ping(nil)
-			if err != nil {
-				return
-			}
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				if _, err := nc.Write(frame); err != nil {
-					return
-				}
-			}
-		})
+		cr.add(heavy.nc, heavy.c, floodPings)
 		time.Sleep(run)
 		if n, want := answered.Load(), int64(0.8*rate*run.Seconds()); n < want {
 			t.Fatalf("the pipelining client beside %d light ones: %d pings answered in %v, want at least %d", light, n, run, want)
@@ -440,4 +410,22 @@ func TestListenerLegacyFraming(t *testing.T) {
 			t.Fatalf("a ping with a checksum: %v", err)
 		}
 	})
+}
+
+// floodPings writes c's ping on nc as fast as nc takes it, until stop.
+func floodPings(nc net.Conn, c *lifecycle.Client, stop <-chan struct{}) {
+	frame, err := c.Ping(nil)
+	if err != nil {
+		return
+	}
+	for {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		if _, err := nc.Write(frame); err != nil {
+			return
+		}
+	}
 }
