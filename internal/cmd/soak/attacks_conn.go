@@ -95,16 +95,10 @@ func nonReaders(n int) func(e *env) func() outcome {
 		var written atomic.Int64
 		for i := range n {
 			spawn(&wg, func() {
-				c, err := dial(e.srv.addr, ips[i%len(ips)])
-				if err != nil || c.login("iggy") != nil {
+				c, batch, ok := pingBatch(e, ips[i%len(ips)])
+				if !ok {
 					return
 				}
-				ping, err := c.c.Ping(nil)
-				if err != nil {
-					return
-				}
-				batch := bytes.Repeat(ping, 64)
-				_ = c.nc.SetDeadline(time.Time{})
 				closeOnStop(c, e.stop, func() {
 					for {
 						k, err := c.nc.Write(batch)
@@ -127,6 +121,26 @@ func nonReaders(n int) func(e *env) func() outcome {
 	}
 }
 
+// pingBatch dials from local, logs in, and returns the connection, with
+// no deadline left on it, and 64 of its pings in one buffer.
+func pingBatch(e *env, local net.IP) (*client, []byte, bool) {
+	c, err := dial(e.srv.addr, local)
+	if err != nil {
+		return nil, nil, false
+	}
+	if c.login("iggy") != nil {
+		_ = c.nc.Close()
+		return nil, nil, false
+	}
+	ping, err := c.c.Ping(nil) // after the login: it carries the session
+	if err != nil {
+		_ = c.nc.Close()
+		return nil, nil, false
+	}
+	_ = c.nc.SetDeadline(time.Time{})
+	return c, bytes.Repeat(ping, 64), true
+}
+
 // pipeline: n logged-in connections each write pings 64 at a time and read
 // the answers on another goroutine, flat out.
 func pipeline(n int) func(e *env) func() outcome {
@@ -137,16 +151,10 @@ func pipeline(n int) func(e *env) func() outcome {
 		start := time.Now()
 		for i := range n {
 			spawn(&wg, func() {
-				c, err := dial(e.srv.addr, ips[i%len(ips)])
-				if err != nil || c.login("iggy") != nil {
+				c, batch, ok := pingBatch(e, ips[i%len(ips)])
+				if !ok {
 					return
 				}
-				ping, err := c.c.Ping(nil)
-				if err != nil {
-					return
-				}
-				batch := bytes.Repeat(ping, 64)
-				_ = c.nc.SetDeadline(time.Time{})
 				go func() {
 					buf := make([]byte, 0, 4096)
 					for {
@@ -228,6 +236,8 @@ func guessAccount(n int) func(e *env) func() outcome {
 func preLoginChurn(e *env) func() outcome {
 	endChurn := churn(64, 0, 2*time.Millisecond)(e)
 	var ok, bad atomic.Int64
+	var firstErr sync.Once
+	var why string
 	var wg sync.WaitGroup
 	for range 20 {
 		spawn(&wg, func() {
@@ -245,6 +255,7 @@ func preLoginChurn(e *env) func() outcome {
 				}
 				if err != nil {
 					bad.Add(1)
+					firstErr.Do(func() { why = err.Error() })
 				} else {
 					ok.Add(1)
 				}
@@ -260,7 +271,7 @@ func preLoginChurn(e *env) func() outcome {
 		o := outcome{result: fmt.Sprintf("%s; legitimate logins %d ok, %d failed (%.1f%%); logged-in sessions closed by the pre-login cap: %.0f",
 			churned.result, ok.Load(), bad.Load(), 100*float64(bad.Load())/float64(max(total, 1)), wrong)}
 		if bad.Load() > 0 {
-			o.misses = append(o.misses, fmt.Sprintf("%d legitimate logins failed", bad.Load()))
+			o.misses = append(o.misses, fmt.Sprintf("%d legitimate logins failed (the first: %s)", bad.Load(), why))
 		}
 		if wrong != 0 {
 			o.misses = append(o.misses, fmt.Sprintf("%.0f logged-in sessions closed as pre-login", wrong))
