@@ -202,7 +202,8 @@ func dumpAs(src []byte, kind string) []Section {
 // and why a reading fails there depends on the secret's bytes), then lists
 // the bytes no field shows, by offset and length only.
 func finish(src []byte, secs []Section) []Section {
-	var secrets, shown []Field
+	var shown []Field
+	secrets := shadowSecrets(src)
 	for _, s := range secs {
 		for _, f := range s.Fields {
 			shown = append(shown, f)
@@ -228,6 +229,29 @@ func finish(src []byte, secs []Section) []Section {
 		secs = append(secs, Section{Title: "bytes not decoded", Status: "offset and length only", Fields: gaps})
 	}
 	return secs
+}
+
+// shadowSecrets returns the password and token fields of the login
+// readings of src, shown or not: a body at offset 0 (a body alone, a fuzz
+// target's input) and one at offset 256 (a frame's), each read as both
+// login shapes. finish redacts whatever overlaps them, so that -kind
+// login_reply on a login body, say, cannot print its password as a
+// server_version.
+func shadowSecrets(src []byte) []Field {
+	var secrets []Field
+	for _, start := range []int{0, codec.HeaderSize} {
+		if start >= len(src) {
+			break
+		}
+		for _, kind := range []string{kindLogin, kindLoginPAT} {
+			for _, f := range readBody(src, start, len(src), kind).Fields {
+				if f.secret {
+					secrets = append(secrets, f)
+				}
+			}
+		}
+	}
+	return secrets
 }
 
 // dumpFrame reads src as a frame whose header is of kind c, and its body

@@ -145,6 +145,20 @@ func shownAsText(src []byte, run string) bool {
 		off += size
 		bases = append(bases, off)
 	}
+	// Bytes that a login reading decodes as a password or token are a
+	// secret whatever another reading takes them for.
+	for _, base := range bases {
+		for _, at := range []int{base, base + codec.HeaderSize} {
+			if at > len(src) {
+				continue
+			}
+			l, _, err2 := codec.DecodeLoginRegister(src[at:])
+			p, _, err3 := codec.DecodeLoginRegisterPAT(src[at:])
+			if err2 == nil && bytes.Contains(l.Password.Bytes(), []byte(run)) || err3 == nil && bytes.Contains(p.Token.Bytes(), []byte(run)) {
+				return false
+			}
+		}
+	}
 	for _, base := range bases {
 		for _, at := range []int{base, base + codec.HeaderSize} {
 			if at > len(src) {

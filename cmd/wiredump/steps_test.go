@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/fuzzload"
 )
 
@@ -83,4 +86,38 @@ func TestEveryCorpusFolderIsKnown(t *testing.T) {
 func appendChunkForTest(dst, frame []byte, flags byte) []byte {
 	dst = append(dst, flags, byte(len(frame)), byte(len(frame)>>8))
 	return append(dst, frame...)
+}
+
+// TestOneKindRedactsTheOtherReadingsSecrets: a login body read as a
+// single other kind prints neither its password (as a login reply's
+// server_version) nor a token (as a password body's username). The bodies
+// are shaped so that the other kind decodes them.
+func TestOneKindRedactsTheOtherReadingsSecrets(t *testing.T) {
+	v11 := codec.MustParseVersion("0.11.0")
+	asReply, err := codec.LoginRegister{Info: codec.ClientVersionInfo{Protocol: v11, SDKName: []byte("abc"), SDKVersion: []byte("1.0")},
+		Username: []byte("\x00\x00\x00"), Password: secret(marker)}.AppendTo(nil)
+	require.NoError(t, err)
+	ctx := bytes.Repeat([]byte("a"), 261)
+	copy(ctx[2:6], []byte{0, 0, 0, 0})
+	asLogin, err := codec.LoginRegisterPAT{Info: codec.ClientVersionInfo{Protocol: v11, SDKName: []byte("s"), SDKVersion: []byte("1")},
+		Token: secret(marker), Context: ctx}.AppendTo(nil)
+	require.NoError(t, err)
+	for _, c := range []struct {
+		src        []byte
+		kind, what string
+	}{
+		{asReply, kindLoginReply, "server_version"},
+		{asLogin, kindLogin, "username"},
+	} {
+		r, out := dumpText(t, c.src, c.kind)
+		assert.Equal(t, statusOK, r.Sections[0].Status, "the body decodes as %s:\n%s", c.kind, out)
+		assert.Equal(t, redacted(len(marker)), value(t, r.Sections[0], c.what).Value, c.kind)
+		assert.NotContains(t, out, marker[:8], c.kind)
+		var js strings.Builder
+		require.NoError(t, r.WriteJSON(&js))
+		assert.NotContains(t, js.String(), marker[:8], c.kind)
+	}
+	code, out, _ := runWith(nil, writeFile(t, "FuzzLoginRegister", "pat", asLogin))
+	assert.Equal(t, exitOK, code, out)
+	assert.NotContains(t, out, marker[:8], "a token body in a password target's folder")
 }
