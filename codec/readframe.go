@@ -63,12 +63,51 @@ func appendFull(r io.Reader, dst []byte, n int) ([]byte, error) {
 			dst = regrow(dst, min(end, max(2*cap(dst), at+step)))
 		}
 		dst = dst[:at+step]
-		got, err := io.ReadFull(r, dst[at:])
+		got, err := readFull(r, dst[at:])
 		if err != nil {
 			return dst[:at+got], err
 		}
 	}
 	return dst, nil
+}
+
+// errBadCount is readFull's error for a Read that returned a count outside
+// 0..len(p), which io.ReadFull would turn into a panic.
+var errBadCount = errors.New("codec: reader returned a count outside 0..len(p)")
+
+// maxEmptyReads is how many Reads in a row may return no byte and no error
+// before readFull gives up with io.ErrNoProgress, as bufio does.
+const maxEmptyReads = 100
+
+// readFull is io.ReadFull that does not trust r: a count outside
+// 0..len(p) is errBadCount and a reader that makes no progress is
+// io.ErrNoProgress, not a panic or a spin.
+func readFull(r io.Reader, p []byte) (int, error) {
+	got, empty := 0, 0
+	for got < len(p) {
+		n, err := r.Read(p[got:])
+		if n < 0 || n > len(p)-got {
+			return got, errBadCount
+		}
+		if got += n; got == len(p) {
+			break // all of it: an error with the last bytes does not count
+		}
+		switch {
+		case err == io.EOF && got == 0:
+			return 0, io.EOF
+		case err == io.EOF:
+			return got, io.ErrUnexpectedEOF
+		case err != nil:
+			return got, err
+		case n > 0:
+			empty = 0
+		case empty == maxEmptyReads-1:
+			return got, io.ErrNoProgress
+		default:
+			empty++
+		}
+	}
+	return got, nil
 }
 
 // regrow copies b into a new buffer of capacity c.

@@ -56,6 +56,7 @@ func FuzzFrame(f *testing.F) {
 		// only a frame with no body passes.
 		checkReadFrame(t, stream, codec.MaxFrameSize)
 		checkReadFrame(t, stream, codec.HeaderSize)
+		checkReadFrameReaders(t, stream)
 		for len(stream) > 0 {
 			size, ok := checkFraming(t, stream)
 			if !ok || size > len(stream) {

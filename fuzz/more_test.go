@@ -87,3 +87,56 @@ func checkReadFrame(t *testing.T, stream []byte, limit int) {
 		rest = rest[size:]
 	}
 }
+
+// checkReadFrameReaders reads stream through readers that bend the
+// io.Reader contract: empty Reads between the bytes (the frames must come
+// out the same as through a plain reader), and a reader whose every Read
+// returns the count the stream's first byte picks, -128..127, or -1,
+// whatever it filled (an error or io.ErrNoProgress, never a panic), and
+// one whose Read after the header times out.
+func checkReadFrameReaders(t *testing.T, stream []byte) {
+	want, wantErr := codec.ReadFrame(bytes.NewReader(stream), nil, codec.MaxFrameSize)
+	got, err := codec.ReadFrame(&stutterReader{src: stream}, nil, codec.MaxFrameSize)
+	if !bytes.Equal(got, want) || (err == nil) != (wantErr == nil) {
+		t.Fatalf("with empty Reads between the bytes: %d bytes, %v; a plain reader: %d bytes, %v", len(got), err, len(want), wantErr)
+	}
+	// The header arrives whole; the next Read fails with a timeout.
+	if _, err := codec.ReadFrame(iotest.TimeoutReader(bytes.NewReader(stream)), nil, codec.MaxFrameSize); err == nil && wantErr == nil && len(want) > codec.HeaderSize {
+		t.Fatalf("a body read that times out: no error")
+	}
+	if len(stream) == 0 {
+		return
+	}
+	for _, n := range []int{int(int8(stream[0])), -1} {
+		got, err = codec.ReadFrame(countReader(n), []byte{0xAA}, codec.MaxFrameSize)
+		switch {
+		case n == 0 && !errors.Is(err, io.ErrNoProgress):
+			t.Fatalf("a reader that returns 0 and no error: %v, want io.ErrNoProgress", err)
+		case n < 0 && (err == nil || !bytes.Equal(got, []byte{0xAA})):
+			t.Fatalf("a reader that returns %d: %d bytes, %v; want dst as it was and an error", n, len(got), err)
+		}
+	}
+}
+
+// stutterReader returns src a byte per Read, with an empty Read before
+// each.
+type stutterReader struct {
+	src   []byte
+	empty bool
+}
+
+func (r *stutterReader) Read(p []byte) (int, error) {
+	if r.empty = !r.empty; r.empty {
+		return 0, nil
+	}
+	if len(r.src) == 0 {
+		return 0, io.EOF
+	}
+	p[0], r.src = r.src[0], r.src[1:]
+	return 1, nil
+}
+
+// countReader returns its own value from every Read, filling nothing.
+type countReader int
+
+func (n countReader) Read([]byte) (int, error) { return int(n), nil }
