@@ -162,7 +162,7 @@ func (c *config) accountFlags(fs *flag.FlagSet, raw *rawFlags) {
 // defaults are lifecycle's, shown by -h.
 func (c *config) serveFlags(fs *flag.FlagSet, raw *rawFlags) {
 	o := &c.Serve
-	fs.IntVar(&o.MaxConns, "max-conns", o.MaxConns, "most connections open at once; one more is accepted and closed at once")
+	fs.IntVar(&o.MaxConns, "max-conns", o.MaxConns, "most connections open at once; one more is answered with eviction 12 if it sends a request within a second, then closed")
 	fs.IntVar(&o.MaxPreLogin, "max-prelogin", o.MaxPreLogin, "most connections not logged in; a newcomer closes the oldest of them")
 	fs.DurationVar(&o.LoginTimeout, "login-timeout", o.LoginTimeout, "close a connection not logged in after this long, pings or not")
 	fs.DurationVar(&o.IdleTimeout, "idle-timeout", o.IdleTimeout, "close a logged-in connection after this long without a frame (0: never)")
@@ -170,7 +170,7 @@ func (c *config) serveFlags(fs *flag.FlagSet, raw *rawFlags) {
 	fs.DurationVar(&o.WriteTimeout, "write-timeout", o.WriteTimeout, "close a connection whose answer is not written within this")
 	fs.IntVar(&o.MaxFrame, "max-frame", o.MaxFrame, "largest frame in `bytes`; a larger one is answered with eviction 6 and closed")
 	fs.IntVar(&o.LargeFrameMemory, "large-frame-memory", o.LargeFrameMemory, "`bytes` of frames above 64 KiB held at once, server-wide; more wait")
-	fs.IntVar(&raw.loginBurst, "login-burst", raw.loginBurst, "failed logins an address may make before it is throttled (0: no throttle)")
+	fs.IntVar(&raw.loginBurst, "login-burst", raw.loginBurst, "failed logins an address may make before it is throttled (0: no throttle, the per-account one included)")
 	fs.Float64Var(&o.LoginRate, "login-rate", o.LoginRate, "failed logins per second an address may make after its burst")
 	fs.IntVar(&o.MaxSessionsPerUser, "max-sessions-per-user", o.MaxSessionsPerUser, "most connections logged in as one account; one more login is evicted with 12 (0: an eighth of -max-conns, at least 8; negative: no cap)")
 	fs.IntVar(&o.MaxConnsPerAddr, "max-conns-per-addr", o.MaxConnsPerAddr, "most connections open from one address (IPv6: one /64); one more is refused (0: an eighth of -max-conns, at least 8; negative: no cap)")

@@ -42,7 +42,7 @@ func newMetrics() *metrics {
 	m := &metrics{
 		reg:            prometheus.NewRegistry(),
 		accepted:       counter("connections_accepted_total", "Connections accepted and served."),
-		refused:        vec("connections_refused_total", "Connections accepted and closed at once, by cause.", "cause"),
+		refused:        vec("connections_refused_total", "Connections accepted and refused at MaxConns (answered with eviction 12 when a request comes within a second), by cause.", "cause"),
 		limited:        vec("admission_limited_total", "Connections and logins refused by an admission limit (account, reserve, address, accept-rate).", "limit"),
 		closed:         vec("connections_closed_total", "Served connections closed, by cause.", "cause"),
 		sessionsClosed: vec("sessions_closed_total", "Served connections closed while logged in, by cause.", "cause"),
