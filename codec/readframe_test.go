@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/codectest"
 )
 
 // pingFrame is a valid NonReplicated request frame with body.
@@ -85,49 +86,26 @@ func TestReadFrameLimit(t *testing.T) {
 	}
 }
 
-// lyingReader returns n from every Read, whatever it filled.
-type lyingReader struct{ n int }
-
-func (r lyingReader) Read(p []byte) (int, error) { return r.n, nil }
-
-// oneByteReader hands out src a byte per Read, with an empty Read
-// between, and then io.EOF.
-type oneByteReader struct {
-	src   []byte
-	empty bool
-}
-
-func (r *oneByteReader) Read(p []byte) (int, error) {
-	if r.empty = !r.empty; r.empty {
-		return 0, nil
-	}
-	if len(r.src) == 0 {
-		return 0, io.EOF
-	}
-	p[0], r.src = r.src[0], r.src[1:]
-	return 1, nil
-}
-
 // TestReadFrameDistrustsTheReader: a Read returning a count outside
 // 0..len(p) is an error, not the panic io.ReadFull would raise, and a
 // reader that never makes progress ends with io.ErrNoProgress; a slow
 // reader that does is read to the end.
 func TestReadFrameDistrustsTheReader(t *testing.T) {
 	for _, n := range []int{-1, codec.HeaderSize + 1} {
-		f, err := codec.ReadFrame(lyingReader{n}, []byte("x"), codec.MaxFrameSize)
+		f, err := codec.ReadFrame(codectest.CountReader(n), []byte("x"), codec.MaxFrameSize)
 		if err == nil || string(f) != "x" {
 			t.Errorf("a Read returning %d: %q, %v; want dst as it was and an error", n, f, err)
 		}
 	}
-	if _, err := codec.ReadFrame(lyingReader{0}, nil, codec.MaxFrameSize); !errors.Is(err, io.ErrNoProgress) {
+	if _, err := codec.ReadFrame(codectest.CountReader(0), nil, codec.MaxFrameSize); !errors.Is(err, io.ErrNoProgress) {
 		t.Errorf("a Read that never returns a byte: err = %v, want io.ErrNoProgress", err)
 	}
 	frame := pingFrame(t, []byte("body"))
-	f, err := codec.ReadFrame(&oneByteReader{src: frame}, nil, codec.MaxFrameSize)
+	f, err := codec.ReadFrame(&codectest.StutterReader{Src: frame}, nil, codec.MaxFrameSize)
 	if err != nil || !bytes.Equal(f, frame) {
 		t.Fatalf("a byte a Read with empty Reads between: %x, %v; want the frame", f, err)
 	}
-	short := &oneByteReader{src: frame[:100]}
+	short := &codectest.StutterReader{Src: frame[:100]}
 	if _, err := codec.ReadFrame(short, nil, codec.MaxFrameSize); !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("a header cut at 100 bytes: err = %v, want io.ErrUnexpectedEOF", err)
 	}

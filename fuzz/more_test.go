@@ -10,6 +10,7 @@ import (
 	"testing/iotest"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/codectest"
 )
 
 // checkAPIs holds a decoded message v, whose encoding is enc, to the
@@ -96,7 +97,7 @@ func checkReadFrame(t *testing.T, stream []byte, limit int) {
 // one whose Read after the header times out.
 func checkReadFrameReaders(t *testing.T, stream []byte) {
 	want, wantErr := codec.ReadFrame(bytes.NewReader(stream), nil, codec.MaxFrameSize)
-	got, err := codec.ReadFrame(&stutterReader{src: stream}, nil, codec.MaxFrameSize)
+	got, err := codec.ReadFrame(&codectest.StutterReader{Src: stream}, nil, codec.MaxFrameSize)
 	if !bytes.Equal(got, want) || (err == nil) != (wantErr == nil) {
 		t.Fatalf("with empty Reads between the bytes: %d bytes, %v; a plain reader: %d bytes, %v", len(got), err, len(want), wantErr)
 	}
@@ -108,7 +109,7 @@ func checkReadFrameReaders(t *testing.T, stream []byte) {
 		return
 	}
 	for _, n := range []int{int(int8(stream[0])), -1} {
-		got, err = codec.ReadFrame(countReader(n), []byte{0xAA}, codec.MaxFrameSize)
+		got, err = codec.ReadFrame(codectest.CountReader(n), []byte{0xAA}, codec.MaxFrameSize)
 		switch {
 		case n == 0 && !errors.Is(err, io.ErrNoProgress):
 			t.Fatalf("a reader that returns 0 and no error: %v, want io.ErrNoProgress", err)
@@ -117,26 +118,3 @@ func checkReadFrameReaders(t *testing.T, stream []byte) {
 		}
 	}
 }
-
-// stutterReader returns src a byte per Read, with an empty Read before
-// each.
-type stutterReader struct {
-	src   []byte
-	empty bool
-}
-
-func (r *stutterReader) Read(p []byte) (int, error) {
-	if r.empty = !r.empty; r.empty {
-		return 0, nil
-	}
-	if len(r.src) == 0 {
-		return 0, io.EOF
-	}
-	p[0], r.src = r.src[0], r.src[1:]
-	return 1, nil
-}
-
-// countReader returns its own value from every Read, filling nothing.
-type countReader int
-
-func (n countReader) Read([]byte) (int, error) { return int(n), nil }
