@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/lifecycletest"
 	"github.com/iggywire/iggywire/lifecycle"
 )
 
@@ -82,7 +83,7 @@ func checkHandle(t *testing.T, conn *lifecycle.Conn, frame []byte, lastSession u
 // request it names is the frame's header, the answer it names is the one
 // appended, and the phases and the login are the state's before and after.
 func checkOutcome(t *testing.T, frame, answer []byte, o lifecycle.Outcome, before, after lifecycle.ConnState) {
-	if o.Before != phaseOf(before) || o.After != phaseOf(after) {
+	if o.Before != lifecycletest.PhaseOf(before) || o.After != lifecycletest.PhaseOf(after) {
 		t.Fatalf("Outcome phases %v -> %v, state %+v -> %+v", o.Before, o.After, before, after)
 	}
 	if o.LoggedIn() != (after.LoggedIn && after.Session != before.Session) {
@@ -117,17 +118,6 @@ func checkOutcome(t *testing.T, frame, answer []byte, o lifecycle.Outcome, befor
 	if o.IsLogin() && o.Login.OK != o.LoggedIn() {
 		t.Fatalf("Outcome login %+v, LoggedIn %t", o.Login, o.LoggedIn())
 	}
-}
-
-// phaseOf is the Phase a ConnState stands for.
-func phaseOf(s lifecycle.ConnState) lifecycle.Phase {
-	switch {
-	case s.Closed:
-		return lifecycle.PhaseClosed
-	case s.LoggedIn:
-		return lifecycle.PhaseLoggedIn
-	}
-	return lifecycle.PhaseOpen
 }
 
 // checkConnState: the bound fields are set exactly when logged in, and a

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/lifecycletest"
 	"github.com/iggywire/iggywire/lifecycle"
 )
 
@@ -67,8 +68,8 @@ func TestOutcome(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Handle: %v", err)
 			}
-			if o.Before != phaseOf(before) || o.After != phaseOf(conn.State()) {
-				t.Errorf("Before, After = %v, %v; want %v, %v", o.Before, o.After, phaseOf(before), phaseOf(conn.State()))
+			if o.Before != lifecycletest.PhaseOf(before) || o.After != lifecycletest.PhaseOf(conn.State()) {
+				t.Errorf("Before, After = %v, %v; want %v, %v", o.Before, o.After, lifecycletest.PhaseOf(before), lifecycletest.PhaseOf(conn.State()))
 			}
 			if o.LoggedIn() != (conn.State().LoggedIn && conn.State().Session != before.Session) {
 				t.Errorf("LoggedIn() = %t, state %+v after %+v", o.LoggedIn(), conn.State(), before)
@@ -84,17 +85,6 @@ func TestOutcome(t *testing.T) {
 			checkAnswerShows(t, out, *o)
 		})
 	}
-}
-
-// phaseOf is the Phase a ConnState stands for.
-func phaseOf(s lifecycle.ConnState) lifecycle.Phase {
-	switch {
-	case s.Closed:
-		return lifecycle.PhaseClosed
-	case s.LoggedIn:
-		return lifecycle.PhaseLoggedIn
-	}
-	return lifecycle.PhaseOpen
 }
 
 // checkAnswerShows: the answer on the wire is what the Outcome says.

@@ -160,3 +160,15 @@ func (w Wire) Do(frame []byte, err error) (lifecycle.Response, error) {
 	}
 	return w.Client.Receive(frame)
 }
+
+// PhaseOf is the Phase a ConnState stands for: what an Outcome's Before
+// and After must say of the states around a Handle.
+func PhaseOf(s lifecycle.ConnState) lifecycle.Phase {
+	switch {
+	case s.Closed:
+		return lifecycle.PhaseClosed
+	case s.LoggedIn:
+		return lifecycle.PhaseLoggedIn
+	}
+	return lifecycle.PhaseOpen
+}

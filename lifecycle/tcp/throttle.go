@@ -218,31 +218,33 @@ func (t *throttle) failed(key netip.Addr, now time.Time) {
 // prune forgets full buckets of clean addresses, then arbitrary ones down
 // to three quarters of the bound. Call with mu held.
 func (t *throttle) prune(now time.Time) {
-	for key := range t.buckets {
-		if b, _ := t.refill(key, now); b.tokens >= t.burst && b.clean(now) {
-			delete(t.buckets, key)
-		}
-	}
-	for key := range t.buckets {
-		if len(t.buckets) < maxThrottled*3/4 {
-			return
-		}
-		delete(t.buckets, key)
-	}
+	pruneBuckets(t.buckets, func(key netip.Addr) bool {
+		b, _ := t.refill(key, now)
+		return b.tokens >= t.burst && b.clean(now)
+	})
 }
 
 // pruneAccounts is prune for the accounts. Call with mu held.
 func (t *throttle) pruneAccounts(now time.Time) {
-	for key := range t.accounts {
-		if a, _ := t.refillAccount(key, now); a.tokens >= t.accBurst {
-			delete(t.accounts, key)
+	pruneBuckets(t.accounts, func(key uint64) bool {
+		a, _ := t.refillAccount(key, now)
+		return a.tokens >= t.accBurst
+	})
+}
+
+// pruneBuckets deletes the buckets of m that forget says may go, then
+// arbitrary ones until m is under three quarters of maxThrottled.
+func pruneBuckets[K comparable](m map[K]bucket, forget func(K) bool) {
+	for key := range m {
+		if forget(key) {
+			delete(m, key)
 		}
 	}
-	for key := range t.accounts {
-		if len(t.accounts) < maxThrottled*3/4 {
+	for key := range m {
+		if len(m) < maxThrottled*3/4 {
 			return
 		}
-		delete(t.accounts, key)
+		delete(m, key)
 	}
 }
 
