@@ -63,12 +63,20 @@ func cmdClient(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	var cases []clientCase
+	ids := map[string]bool{}
 	for _, cc := range all {
+		ids[cc.ID] = true
+		if cc.Vector != 0 {
+			ids["v"+strconv.Itoa(cc.Vector)] = true
+		}
 		// An own case a vector holds is also chosen by the vector's id
 		// (-cases v511 runs c6), the id a reader of vectors/ knows it by.
 		if c.selected(cc.ID) || cc.Vector != 0 && c.selected("v"+strconv.Itoa(cc.Vector)) {
 			cases = append(cases, cc)
 		}
+	}
+	if err := c.checkCases(func(id string) bool { return ids[id] }, len(cases), "client"); err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "conform: client mode against %s (window %s), %d cases\n", *addr, w, len(cases))
 	r := runClient(clientOptions{Addr: *addr, Agent: c.agent, Wait: c.wait, Stall: *stall, Window: w, Version: *version,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -34,6 +35,10 @@ func (ct control) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_ = json.NewEncoder(w).Encode(list)
 	case r.URL.Path == "/result" && r.Method == http.MethodPost:
 		id, surfaced := r.URL.Query().Get("case"), strings.TrimSpace(r.URL.Query().Get("surfaced"))
+		if len(surfaced) > maxSurfaced {
+			http.Error(w, "surfaced: more than "+strconv.Itoa(maxSurfaced)+" characters", http.StatusBadRequest)
+			return
+		}
 		if !ct.k.surfaced(id, surfaced) {
 			http.Error(w, "no such case", http.StatusNotFound)
 		}
@@ -44,12 +49,16 @@ func (ct control) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// maxSurfaced bounds what a driver may say its SDK surfaced: a status
+// code or an error name, not a text the report would carry whole.
+const maxSurfaced = 64
+
 // surfaced records what a driver reported for a case.
 func (k *kitServer) surfaced(id, what string) bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	cr, ok := k.cases[id]
-	if ok && len(what) <= 64 {
+	if ok {
 		cr.surfaced = what
 	}
 	return ok

@@ -52,32 +52,48 @@ type driver struct {
 
 // run drives one case and reports what its first login surfaced.
 func (d driver) run(id string) error {
-	surfaced, err := d.script(id)
+	var err error
 	// A reconnecting SDK tries again on a new connection after a failed
 	// login, and its caller sees the last try's outcome.
-	for range d.reconnect {
+	for try := 0; try <= d.reconnect; try++ {
+		last := try == d.reconnect
+		var surfaced string
+		surfaced, err = d.script(id, func(surfaced string, err error) {
+			if last || err == nil || surfaced == "0" {
+				d.result(id, surfaced)
+			}
+		})
 		if err == nil || surfaced == "0" {
 			break
-		}
-		surfaced, err = d.script(id)
-	}
-	if d.Control != "" {
-		resp, perr := http.Post("http://"+d.Control+"/result?case="+url.QueryEscape(id)+"&surfaced="+url.QueryEscape(surfaced), "text/plain", nil)
-		if perr == nil {
-			resp.Body.Close()
 		}
 	}
 	return err
 }
 
+// result tells the control endpoint what a case's login surfaced. It is
+// sent before the case's last connection closes: the kit ends a full run
+// soon after the last case's connections have closed, and a result sent
+// after that would be lost.
+func (d driver) result(id, surfaced string) {
+	if d.Control == "" {
+		return
+	}
+	resp, err := http.Post("http://"+d.Control+"/result?case="+url.QueryEscape(id)+"&surfaced="+url.QueryEscape(surfaced), "text/plain", nil)
+	if err == nil {
+		resp.Body.Close()
+	}
+}
+
 // script is the per-case script; it returns what the first login
-// surfaced.
-func (d driver) script(id string) (surfaced string, err error) {
+// surfaced, and tells done so before it closes the connection.
+func (d driver) script(id string, done func(surfaced string, err error)) (surfaced string, err error) {
 	nc, err := net.DialTimeout("tcp", d.Addr, d.Timeout)
 	if err != nil {
+		done("closed", err)
 		return "closed", err
 	}
 	defer nc.Close()
+	defer func() { done(surfaced, err) }() // runs before the close
 	cl, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "iggywire-go", SDKVersion: "0.1.0"})
 	if err != nil {
 		return "error", err

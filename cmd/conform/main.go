@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	conform server [-listen 127.0.0.1:8091] [-agent NAME] [-out DIR] [-wait 2s] [-stall 500ms] [-cases ID,...]
+//	conform server [-listen 127.0.0.1:8091] [-control 127.0.0.1:8099] [-allow-remote] [-agent NAME] [-out DIR] [-wait 2s] [-stall 500ms] [-cases ID,...]
 //	conform client -addr HOST:PORT [-agent NAME] [-out DIR] [-users-file PATH] [-user NAME:PASSWORD ...]
 //	               [-token TOKEN=NAME ...] [-inactive NAME ...] [-protocol 0.11.0 | -window MIN..MAX]
 //	               [-evict-own-id] [-wait 2s] [-cases ID,...]
@@ -122,6 +122,27 @@ func (c *common) selected(id string) bool {
 	return false
 }
 
+// checkCases is the usage error of a -cases naming an id no case has
+// (matched says which ids the cases chose), or of a choice of no case at
+// all: a run of nothing must not read as a pass.
+func (c *common) checkCases(matched func(id string) bool, chosen int, mode string) error {
+	if c.cases != "" {
+		var unknown []string
+		for _, s := range strings.Split(c.cases, ",") {
+			if id := strings.TrimSpace(s); id != "" && !matched(id) {
+				unknown = append(unknown, id)
+			}
+		}
+		if len(unknown) > 0 {
+			return fmt.Errorf("-cases: no %s-mode case %s (conform list %s lists them)", mode, strings.Join(unknown, ", "), mode)
+		}
+	}
+	if chosen == 0 {
+		return fmt.Errorf("-cases %q chooses no %s-mode case", c.cases, mode)
+	}
+	return nil
+}
+
 func cmdServer(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("conform server", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -130,6 +151,7 @@ func cmdServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	listen := fs.String("listen", "127.0.0.1:8091", "loopback `ADDR` to listen on")
 	controlAddr := fs.String("control", "127.0.0.1:8099", "loopback `ADDR` of the HTTP control endpoint (GET /cases, POST /result, POST /finish); empty for none")
 	stall := fs.Duration("stall", 500*time.Millisecond, "how long a stalled or delayed answer waits (keep it under the client's timeout)")
+	allowRemote := fs.Bool("allow-remote", false, "allow -listen and -control on addresses other than loopback (the kit accepts any password and the control endpoint has no authentication)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -142,12 +164,17 @@ func cmdServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	var cases []serverCase
+	ids := map[string]bool{}
 	for _, sc := range all {
+		ids[sc.ID] = true
 		if c.selected(sc.ID) {
 			cases = append(cases, sc)
 		}
 	}
-	r, err := runServer(ctx, serverOptions{Listen: *listen, Control: *controlAddr, Wait: c.wait, Stall: *stall, Agent: c.agent, Cases: cases,
+	if err := c.checkCases(func(id string) bool { return ids[id] }, len(cases), "server"); err != nil {
+		return err
+	}
+	r, err := runServer(ctx, serverOptions{Listen: *listen, Control: *controlAddr, AllowRemote: *allowRemote, Wait: c.wait, Stall: *stall, Agent: c.agent, Cases: cases,
 		Redact: &redactor{}, Ready: func(a, control net.Addr) {
 			fmt.Fprintf(stdout, "conform: server mode on %s, %d cases; log in once per case with the case id as username (conform list server)\n", a, len(cases))
 			if control != nil {
@@ -167,7 +194,7 @@ func finishRun(r *Report, dir string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "conform: %s mode, %s: %d pass, %d fail, %d not run in %.1fs; reports in %s\n",
 		r.Mode, r.Agent, r.Summary.Pass, r.Summary.Fail, r.Summary.NotRun, r.Duration, dir)
-	if r.Summary.Fail+r.Summary.NotRun > 0 {
+	if r.Summary.Fail+r.Summary.NotRun > 0 || len(r.Cases) == 0 {
 		return errFailed
 	}
 	return nil

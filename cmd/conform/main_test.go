@@ -135,3 +135,27 @@ func TestCasesByVectorID(t *testing.T) {
 	}
 	assert.Equal(t, []string{"c6/511", "c7/512"}, ids)
 }
+
+// A -cases naming no case is a usage error naming it, in both modes, and
+// a choice of no case at all never passes.
+func TestUnknownCasesAreUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"client", "-addr", freePort(t), "-user", "u:pw", "-out", t.TempDir(), "-cases", "zz9"},
+		{"client", "-addr", freePort(t), "-user", "u:pw", "-out", t.TempDir(), "-cases", "v456,zz9"},
+		{"server", "-listen", "127.0.0.1:0", "-control", "", "-out", t.TempDir(), "-cases", "zz9,s99999"},
+	} {
+		var out bytes.Buffer
+		err := run(context.Background(), args, &out, &out)
+		require.Error(t, err, "%v", args)
+		assert.False(t, errors.Is(err, errFailed), "a usage error, exit 2: %v", err)
+		assert.Contains(t, err.Error(), "zz9")
+		assert.NotContains(t, out.String(), "0 pass")
+	}
+	var out bytes.Buffer
+	err := run(context.Background(), []string{"client", "-addr", freePort(t), "-user", "u:pw", "-out", t.TempDir(), "-cases", " , "}, &out, &out)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "chooses no client-mode case")
+	// A report of no case is not a pass.
+	err = finishRun(&Report{Mode: "client", Agent: "none", Started: time.Now()}, t.TempDir(), &out)
+	assert.ErrorIs(t, err, errFailed)
+}

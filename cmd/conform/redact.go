@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/iggywire/iggywire/codec"
 )
@@ -13,35 +14,67 @@ import (
 const hexLimit = 4096
 
 // redactor turns frames into report hex with every secret hidden: the
-// password or token field of any login body, found by its layout (WIRE.md
-// sections 2 and 3), and any occurrence of a configured secret anywhere.
+// password or token field of any body that reads as a login (WIRE.md
+// sections 2 and 3), whatever its header says, and any occurrence of a
+// known secret anywhere: the configured ones and every password and token
+// the kit decoded from a client during the run.
 type redactor struct {
-	secrets [][]byte // the configured passwords and tokens
+	mu      sync.Mutex
+	secrets [][]byte // the configured and learned passwords and tokens
 }
 
 // minScan is the shortest configured secret searched for anywhere in a
 // frame; shorter ones are hidden where the login layout puts them.
 const minScan = 3
 
-// hex renders b with each secret byte as "**".
-func (r *redactor) hex(b []byte) string {
-	hide := make([]bool, len(b))
-	markLoginSecret(b, hide)
-	for _, s := range r.secrets {
-		if len(s) < minScan {
-			continue
-		}
-		for at := 0; ; {
-			i := bytes.Index(b[at:], s)
-			if i < 0 {
-				break
-			}
-			for k := at + i; k < at+i+len(s); k++ {
-				hide[k] = true
-			}
-			at += i + 1
+// maxSecrets bounds the secrets a run learns: a client sending endless
+// distinct passwords still has each hidden where the login layout puts it.
+const maxSecrets = 1024
+
+// learn adds the password or token of a frame whose body reads as a login
+// to the known secrets, so that it is hidden wherever it appears later.
+func (r *redactor) learn(frame []byte) {
+	if len(frame) <= codec.HeaderSize {
+		return
+	}
+	body := frame[codec.HeaderSize:]
+	if l, _, err := codec.DecodeLoginRegister(body); err == nil {
+		r.add(l.Password.Bytes())
+	}
+	if t, _, err := codec.DecodeLoginRegisterPAT(body); err == nil {
+		r.add(t.Token.Bytes())
+	}
+}
+
+// add makes s a known secret, once.
+func (r *redactor) add(s []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(s) == 0 || len(r.secrets) >= maxSecrets {
+		return
+	}
+	for _, k := range r.secrets {
+		if bytes.Equal(k, s) {
+			return
 		}
 	}
+	r.secrets = append(r.secrets, bytes.Clone(s))
+}
+
+// hex renders b with each secret byte as "**".
+func (r *redactor) hex(b []byte) string { return r.hexOf(b, len(b)) }
+
+// hexOf renders the kept bytes b of a frame of size bytes (b is its
+// first bytes, at least hexLimit of them when the frame is longer), each
+// secret byte as "**".
+func (r *redactor) hexOf(b []byte, size int) string {
+	hide := make([]bool, len(b))
+	markLoginSecret(b, hide)
+	r.mu.Lock()
+	for _, s := range r.secrets {
+		markAll(b, s, hide)
+	}
+	r.mu.Unlock()
 	n := min(len(b), hexLimit)
 	var out strings.Builder
 	out.Grow(2*n + 32)
@@ -52,21 +85,60 @@ func (r *redactor) hex(b []byte) string {
 		}
 		out.WriteString(hex.EncodeToString(b[i : i+1]))
 	}
-	if len(b) > n {
-		out.WriteString("...(" + strconv.Itoa(len(b)-n) + " more bytes)")
+	if size > n {
+		out.WriteString("...(" + strconv.Itoa(size-n) + " more bytes)")
 	}
 	return out.String()
 }
 
-// markLoginSecret marks the credential of a Register request's body: the
-// password when the body reads as a LOGIN_REGISTER, otherwise the first
-// and second length-prefixed fields after the ClientVersionInfo (a token,
-// or what might be one).
+// markAll marks every occurrence of secret s in b.
+func markAll(b, s []byte, hide []bool) {
+	if len(s) < minScan {
+		return
+	}
+	for at := 0; ; {
+		i := bytes.Index(b[at:], s)
+		if i < 0 {
+			return
+		}
+		for k := at + i; k < at+i+len(s); k++ {
+			hide[k] = true
+		}
+		at += i + 1
+	}
+}
+
+// markLoginSecret marks the credential of a frame's body: the password
+// when the body reads as a LOGIN_REGISTER, the token when it reads as a
+// LOGIN_REGISTER_PAT (both when it reads as either), whatever the header
+// says, since a client may send a login body under a broken header. A
+// Register request whose body reads as neither has the first and second
+// length-prefixed fields after the ClientVersionInfo hidden (a token, or
+// what might be one).
 func markLoginSecret(frame []byte, hide []bool) {
-	if len(frame) <= codec.HeaderSize || frame[60] != byte(codec.CommandRequest) || frame[176] != byte(codec.OperationRegister) {
+	if len(frame) <= codec.HeaderSize {
 		return
 	}
 	body := frame[codec.HeaderSize:]
+	mark := func(start, end int) {
+		for k := start; k < end && codec.HeaderSize+k < len(hide); k++ {
+			hide[codec.HeaderSize+k] = true
+		}
+	}
+	decoded := false
+	if l, _, err := codec.DecodeLoginRegister(body); err == nil {
+		p := l.Info.EncodedLen() + 1 + len(l.Username)
+		mark(p+1, p+1+l.Password.Len())
+		decoded = true
+	}
+	if t, _, err := codec.DecodeLoginRegisterPAT(body); err == nil {
+		p := t.Info.EncodedLen()
+		mark(p+1, p+1+t.Token.Len())
+		decoded = true
+	}
+	if decoded || frame[60] != byte(codec.CommandRequest) || frame[176] != byte(codec.OperationRegister) {
+		return
+	}
 	_, p, err := codec.DecodeClientVersionInfo(body)
 	if err != nil {
 		p = cviEnd(body)
@@ -74,17 +146,6 @@ func markLoginSecret(frame []byte, hide []bool) {
 	first, second := field(body, p), -1
 	if first >= 0 {
 		second = field(body, first)
-	}
-	mark := func(start, end int) {
-		for k := start; k < end && codec.HeaderSize+k < len(hide); k++ {
-			hide[codec.HeaderSize+k] = true
-		}
-	}
-	if _, _, err := codec.DecodeLoginRegister(body); err == nil && first >= 0 {
-		mark(first+1, second) // the password
-		return
-	}
-	if first >= 0 {
 		mark(p+1, first)
 	}
 	if second >= 0 {

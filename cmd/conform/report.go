@@ -81,6 +81,9 @@ func (r *Report) write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	if r.Cases == nil {
+		r.Cases = []CaseResult{} // "cases": [], not null, for a reader that ranges over it
+	}
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
 		return err

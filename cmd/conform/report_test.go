@@ -83,3 +83,15 @@ func TestFamiliesListedOnce(t *testing.T) {
 	}
 	assert.Equal(t, []string{"c1", "c6", "v1"}, ids)
 }
+
+// A report of no case lists its cases as [], not null.
+func TestEmptyReportListsNoCases(t *testing.T) {
+	dir := t.TempDir()
+	r := &Report{Tool: toolName, Mode: "server", Agent: "none", Started: time.Now()}
+	r.finish()
+	require.NoError(t, r.write(dir))
+	b, err := os.ReadFile(filepath.Join(dir, "server-none.json"))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"cases": []`)
+	assert.NotContains(t, string(b), "null")
+}

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"hash/fnv"
 	"io"
 	"net"
 	"os"
@@ -19,13 +22,16 @@ const finishName = "conform:done"
 
 // serverOptions configure server mode.
 type serverOptions struct {
-	Listen  string        // address to listen on (loopback)
-	Control string        // address of the HTTP control endpoint, "" for none
-	Wait    time.Duration // how long the kit waits for the client's next frame before it closes
-	Stall   time.Duration // how long a stalled or delayed answer waits
-	Agent   string
-	Cases   []serverCase
-	Redact  *redactor
+	Listen  string // address to listen on (loopback)
+	Control string // address of the HTTP control endpoint, "" for none
+	// AllowRemote lets Listen and Control be other than loopback: the kit
+	// accepts any password and its control endpoint has no authentication.
+	AllowRemote bool
+	Wait        time.Duration // how long the kit waits for the client's next frame before it closes
+	Stall       time.Duration // how long a stalled or delayed answer waits
+	Agent       string
+	Cases       []serverCase
+	Redact      *redactor
 	// Ready, if set, learns the addresses listened on (control is nil
 	// without a control endpoint).
 	Ready func(addr, control net.Addr)
@@ -46,6 +52,10 @@ type kitServer struct {
 	session  uint64    // the last session of the kit's own login replies
 	finished bool
 	finish   chan struct{}
+
+	events     int // recorded over the run, at most maxRunEvents
+	keptBytes  int // of frames kept over the run, at most maxRunBytes plus headers
+	unassigned int // open connections whose case is not known yet
 }
 
 // caseRun is a case's connections and script state.
@@ -56,8 +66,8 @@ type caseRun struct {
 	registers  int
 	pinged     bool // the case's scripted ping answer was sent
 	anchorConn *connRun
-	anchorAt   int // index in anchorConn.events of the scripted answer
-	anchorReq  []byte
+	anchorAt   int    // index in anchorConn.events of the scripted answer
+	anchorReq  *event // the login the scripted answer answered, as kept
 	surfaced   string // what the driver said its SDK surfaced, "" if it did not
 }
 
@@ -72,10 +82,49 @@ type connRun struct {
 type event struct {
 	dir   string // dirClient, dirKit or dirEvent
 	at    time.Duration
-	frame []byte
+	frame []byte // the frame's first bytes, what the report shows (see keep)
+	size  int    // the frame's whole length
+	sum   uint64 // FNV-1a of the whole frame's body, to tell two bodies apart
 	note  string
 	req   *codec.RequestHeader // a valid request from the client
 	bound uint64               // the connection's session when it arrived
+}
+
+// keepLimit is how much of a frame the kit keeps: what a report shows,
+// and room behind it for the longest secret (a u8-length field) that
+// begins in what it shows, so that the secret is found whole and hidden.
+const keepLimit = hexLimit + 255
+
+// Bounds on what a run keeps, so that no client grows the kit's memory
+// without bound: events over the run (a full run records a few thousand),
+// bytes of frames kept (past it, a frame keeps its header only), and
+// connections open at once that have not named a case yet.
+const (
+	maxRunEvents  = 1 << 16
+	maxRunBytes   = 32 << 20
+	maxUnassigned = 64
+)
+
+// keep makes the event's copy of frame: its first keepLimit bytes (its
+// header only once the run's byte budget is spent), its length and the
+// sum of its body. Called under the kit's lock.
+func (k *kitServer) keep(e *event, frame []byte) {
+	n := min(len(frame), keepLimit)
+	if k.keptBytes+n > maxRunBytes {
+		n = min(len(frame), codec.HeaderSize)
+	}
+	k.keptBytes += n
+	e.frame, e.size, e.sum = bytes.Clone(frame[:n]), len(frame), bodySum(frame)
+}
+
+// bodySum is FNV-1a of the bytes after the header.
+func bodySum(frame []byte) uint64 {
+	if len(frame) <= codec.HeaderSize {
+		return 0
+	}
+	h := fnv.New64a()
+	_, _ = h.Write(frame[codec.HeaderSize:])
+	return h.Sum64()
 }
 
 const (
@@ -88,6 +137,14 @@ const (
 // closed, a driver logs in as finishName, or ctx ends; then it returns the
 // report.
 func runServer(ctx context.Context, opts serverOptions) (*Report, error) {
+	if !opts.AllowRemote {
+		if err := loopbackOnly("-listen", opts.Listen); err != nil {
+			return nil, err
+		}
+		if err := loopbackOnly("-control", opts.Control); err != nil {
+			return nil, err
+		}
+	}
 	ln, err := net.Listen("tcp", opts.Listen)
 	if err != nil {
 		return nil, err
@@ -130,6 +187,22 @@ func runServer(ctx context.Context, opts serverOptions) (*Report, error) {
 	k.closeAll()
 	wg.Wait()
 	return k.report(), nil
+}
+
+// loopbackOnly refuses an address that is not a loopback one ("" is no
+// endpoint at all): an empty host or 0.0.0.0 listens on every interface.
+func loopbackOnly(flagName, addr string) error {
+	if addr == "" {
+		return nil
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%s %q: %w", flagName, addr, err)
+	}
+	if ip := net.ParseIP(host); host == "localhost" || ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("%s %s is not a loopback address: the kit accepts any password and its control endpoint has no authentication; give -allow-remote to listen there anyway", flagName, addr)
 }
 
 // watch ends the run when ctx ends, or once every case has been run and
@@ -213,20 +286,52 @@ func (k *kitServer) serve(nc net.Conn) {
 	defer k.track(nc, false)
 	defer nc.Close()
 	s := &session{k: k, nc: nc, start: time.Now(), pending: &connRun{}}
+	defer s.unassign()
+	if !s.assignable() {
+		return
+	}
+	var buf []byte // one read buffer a connection reuses: events keep copies
 	for {
 		_ = nc.SetReadDeadline(time.Now().Add(k.opts.Wait))
-		frame, err := codec.ReadFrame(nc, nil, padLimit)
+		frame, err := codec.ReadFrame(nc, buf[:0], padLimit)
 		if err != nil {
 			s.ended(err)
 			return
+		}
+		buf = frame
+		if k.opts.Redact != nil {
+			k.opts.Redact.learn(frame)
 		}
 		if !s.handle(frame) {
 			return
 		}
 		if s.full() {
-			s.log(event{dir: dirEvent, note: "the client sent more than " + uitoa(maxEvents) + " frames in the case: the kit closed the connection"})
+			s.log(event{dir: dirEvent, note: "the client sent more than " + uitoa(maxEvents) + " frames in the case, or the run more than " + uitoa(maxRunEvents) + ": the kit closed the connection"})
 			return
 		}
+	}
+}
+
+// assignable counts the connection among those not naming a case yet,
+// refusing it past maxUnassigned.
+func (s *session) assignable() bool {
+	s.k.mu.Lock()
+	defer s.k.mu.Unlock()
+	if s.k.unassigned >= maxUnassigned {
+		return false
+	}
+	s.k.unassigned++
+	s.counted = true
+	return true
+}
+
+// unassign stops counting the connection as not naming a case.
+func (s *session) unassign() {
+	s.k.mu.Lock()
+	defer s.k.mu.Unlock()
+	if s.counted {
+		s.counted = false
+		s.k.unassigned--
 	}
 }
 
@@ -250,7 +355,7 @@ const maxEvents = 512
 func (s *session) full() bool {
 	s.k.mu.Lock()
 	defer s.k.mu.Unlock()
-	return len(s.conn().events) >= maxEvents
+	return len(s.conn().events) >= maxEvents || s.k.events >= maxRunEvents
 }
 
 // session is one connection as it is served.
@@ -261,6 +366,7 @@ type session struct {
 	cr      *caseRun
 	c       *connRun
 	pending *connRun // events before the connection's case is known
+	counted bool     // among the kit's unassigned connections
 }
 
 // conn is where the connection's events go.
@@ -284,7 +390,16 @@ func (s *session) logLocked(e event) int {
 		e.at = time.Since(s.cr.started)
 	}
 	c.events = append(c.events, e)
+	s.k.events++
 	return len(c.events) - 1
+}
+
+// logFrame records an event with a kept copy of frame.
+func (s *session) logFrame(e event, frame []byte) int {
+	s.k.mu.Lock()
+	defer s.k.mu.Unlock()
+	s.k.keep(&e, frame)
+	return s.logLocked(e)
 }
 
 // ended records why the connection's reads stopped.
@@ -306,13 +421,13 @@ func (s *session) ended(err error) {
 func (s *session) handle(frame []byte) bool {
 	var h codec.RequestHeader
 	if err := h.Decode(frame); err != nil {
-		s.log(event{dir: dirClient, frame: frame, note: "not a valid Request (dropped): " + err.Error()})
+		s.logFrame(event{dir: dirClient, note: "not a valid Request (dropped): " + err.Error()}, frame)
 		return true
 	}
 	if s.cr == nil && h.Operation == codec.OperationRegister {
 		name := loginName(frame)
 		if name == finishName {
-			s.log(event{dir: dirClient, frame: frame, note: "finish"})
+			s.logFrame(event{dir: dirClient, note: "finish"}, frame)
 			s.k.end()
 			return false
 		}
@@ -322,7 +437,9 @@ func (s *session) handle(frame []byte) bool {
 	}
 	s.k.mu.Lock()
 	c := s.conn()
-	s.logLocked(event{dir: dirClient, frame: frame, note: describeRequest(&h), req: &h, bound: c.bound})
+	e := event{dir: dirClient, note: describeRequest(&h), req: &h, bound: c.bound}
+	s.k.keep(&e, frame)
+	s.logLocked(e)
 	a, note, closeAfter, anchor := s.respondLocked(&h, frame)
 	s.k.mu.Unlock()
 	return s.writeAnchored(event{note: note}, a, &h, closeAfter, anchor)
@@ -340,6 +457,10 @@ func (s *session) attach(name string) bool {
 		cr.started = s.start
 	}
 	s.cr = cr
+	if s.counted {
+		s.counted = false
+		s.k.unassigned--
+	}
 	s.c = s.pending
 	s.c.n = len(cr.conns) + 1
 	cr.conns = append(cr.conns, s.c)
@@ -379,7 +500,8 @@ func (s *session) respondLogin(h *codec.RequestHeader, frame []byte) (answer, st
 	cr.registers++
 	if cr.c.at == "login" && (cr.registers == 1 || repeats(cr.c.expect)) {
 		if cr.anchorReq == nil {
-			cr.anchorReq = frame
+			cr.anchorReq = &event{}
+			s.k.keep(cr.anchorReq, frame)
 		}
 		if cr.c.expect == expUse || cr.c.expect == expOneMore {
 			c.bound = cr.c.session
@@ -430,8 +552,8 @@ func (s *session) writeAnchored(e event, a answer, h *codec.RequestHeader, close
 // it; false when the connection is to end.
 func (s *session) write(e event, a answer, h *codec.RequestHeader, closeAfter bool) bool {
 	out := build(a, h)
-	e.dir, e.frame = dirKit, out
-	s.log(e)
+	e.dir = dirKit
+	s.logFrame(e, out)
 	_ = s.nc.SetWriteDeadline(time.Now().Add(s.k.opts.Wait + 2*s.k.opts.Stall))
 	err := s.send(a, out)
 	if err != nil {

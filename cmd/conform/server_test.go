@@ -2,7 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
+	"io"
 	"net"
+	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -203,4 +208,169 @@ func TestServerModeBoundsWhatItRecords(t *testing.T) {
 	assert.LessOrEqual(t, len(frames), maxEvents+1)
 	assert.Contains(t, frames[len(frames)-1].Note, "the kit closed the connection")
 	assert.Equal(t, verdictFail, r.Cases[0].Verdict, "its pings do not carry the session the login reply gave")
+}
+
+// startServer runs server mode over cases on loopback, without a control
+// endpoint; the report arrives on the channel when the run ends.
+func startServer(t *testing.T, cases []serverCase) (string, <-chan *Report) {
+	t.Helper()
+	addr := make(chan net.Addr, 1)
+	done := make(chan *Report, 1)
+	go func() {
+		r, err := runServer(context.Background(), serverOptions{Listen: "127.0.0.1:0", Wait: testWait, Stall: testWait,
+			Agent: "hostile", Cases: cases, Redact: &redactor{}, Ready: func(a, _ net.Addr) { addr <- a }})
+		assert.NoError(t, err)
+		done <- r
+	}()
+	return (<-addr).String(), done
+}
+
+// pingRoundTrip writes a ping and reads its answer: every frame written
+// before it has been handled.
+func pingRoundTrip(t *testing.T, nc net.Conn) {
+	t.Helper()
+	_, err := nc.Write(ping(codec.Uint128{Lo: 9}, 1, 0))
+	require.NoError(t, err)
+	_, err = codec.ReadFrame(nc, nil, codec.MaxFrameSize)
+	require.NoError(t, err)
+}
+
+// A client flooding the kit with large frames, before and after naming a
+// case, leaves the kit holding what its report shows of each, not the
+// frames: the heap after the flood grows by far less than was sent.
+func TestServerModeKeepsLittleOfLargeFrames(t *testing.T) {
+	vs, reg := loadAll(t)
+	cases, err := serverCases(vs, reg)
+	require.NoError(t, err)
+	addr, done := startServer(t, cases[:1])
+	nc, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	big := make([]byte, padLimit)
+	copy(big, ping(codec.Uint128{Lo: 9}, 1, 0))
+	binary.LittleEndian.PutUint32(big[48:], padLimit)
+	big[60] = 99 // an unknown command: dropped, the connection stays open
+	const frames = 200
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for range frames {
+		_, err := nc.Write(big)
+		require.NoError(t, err)
+	}
+	pingRoundTrip(t, nc)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	grown := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("%d frames of %d bytes sent; the heap grew by %d bytes", frames, padLimit, grown)
+	assert.Less(t, grown, int64(16<<20), "the kit keeps whole frames")
+	require.NoError(t, nc.Close())
+	runCase(t, addr, cases[0].ID)
+	r := <-done
+	require.Len(t, r.Cases, 1)
+}
+
+// What the kit keeps of a large frame is what the report shows, and the
+// report still tells its whole length.
+func TestServerModeReportsLengthOfLargeFrames(t *testing.T) {
+	vs, reg := loadAll(t)
+	cases, err := serverCases(vs, reg)
+	require.NoError(t, err)
+	addr, done := startServer(t, cases[:1])
+	nc, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	big := make([]byte, padLimit)
+	binary.LittleEndian.PutUint32(big[48:], padLimit)
+	_, err = nc.Write(big)
+	require.NoError(t, err)
+	cl, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "big", SDKVersion: "1"})
+	require.NoError(t, err)
+	login, err := cl.Login(nil, []byte(cases[0].ID), codec.NewSecret([]byte("pw")))
+	require.NoError(t, err)
+	_, err = nc.Write(login)
+	require.NoError(t, err)
+	_, err = codec.ReadFrame(nc, nil, codec.MaxFrameSize)
+	require.NoError(t, err)
+	require.NoError(t, nc.Close())
+	r := <-done
+	require.NotEmpty(t, r.Cases[0].Frames)
+	first := r.Cases[0].Frames[0]
+	assert.True(t, strings.HasSuffix(first.Hex, "...("+strconv.Itoa(padLimit-hexLimit)+" more bytes)"), first.Hex[len(first.Hex)-40:])
+}
+
+// Connections that never name a case are bounded: past maxUnassigned open
+// at once, the kit closes a new one at once.
+func TestServerModeBoundsUnassignedConnections(t *testing.T) {
+	vs, reg := loadAll(t)
+	cases, err := serverCases(vs, reg)
+	require.NoError(t, err)
+	addr, done := startServer(t, cases[:1])
+	var conns []net.Conn
+	for range maxUnassigned {
+		nc, err := net.Dial("tcp", addr)
+		require.NoError(t, err)
+		pingRoundTrip(t, nc) // it is served, and counted
+		conns = append(conns, nc)
+	}
+	extra, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	_ = extra.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_, err = codec.ReadFrame(extra, nil, codec.MaxFrameSize)
+	assert.ErrorIs(t, err, io.EOF, "the connection past the bound is closed")
+	_ = extra.Close()
+	// Closing one makes room again.
+	require.NoError(t, conns[0].Close())
+	assert.Eventually(t, func() bool {
+		nc, err := net.Dial("tcp", addr)
+		if err != nil {
+			return false
+		}
+		defer nc.Close()
+		_ = nc.SetDeadline(time.Now().Add(time.Second))
+		if _, err := nc.Write(ping(codec.Uint128{Lo: 9}, 1, 0)); err != nil {
+			return false
+		}
+		_, err = codec.ReadFrame(nc, nil, codec.MaxFrameSize)
+		return err == nil
+	}, 5*time.Second, 20*time.Millisecond)
+	for _, nc := range conns[1:] {
+		_ = nc.Close()
+	}
+	// The case runs once the kit has seen those connections close.
+	assert.Eventually(t, func() bool { return runCase(t, addr, cases[0].ID) }, 5*time.Second, 20*time.Millisecond)
+	<-done
+}
+
+// runCase logs in once as case id, which ends a run of that case alone;
+// false when the kit closed the connection without an answer.
+func runCase(t *testing.T, addr, id string) bool {
+	t.Helper()
+	cl, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "x", SDKVersion: "1"})
+	require.NoError(t, err)
+	login, err := cl.Login(nil, []byte(id), codec.NewSecret([]byte("pw")))
+	require.NoError(t, err)
+	nc, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	defer nc.Close()
+	_ = nc.SetDeadline(time.Now().Add(5 * time.Second))
+	_, _ = nc.Write(login)
+	_, err = codec.ReadFrame(nc, nil, codec.MaxFrameSize)
+	return err == nil
+}
+
+// The kit refuses to listen beyond loopback unless told to.
+func TestServerModeListensOnLoopbackOnly(t *testing.T) {
+	for _, a := range []string{"127.0.0.1:0", "[::1]:0", "localhost:0", ""} {
+		assert.NoError(t, loopbackOnly("-listen", a), a)
+	}
+	for _, a := range []string{"0.0.0.0:0", ":8091", "[::]:0", "192.0.2.1:8091", "example.com:8091"} {
+		err := loopbackOnly("-listen", a)
+		require.Error(t, err, a)
+		assert.Contains(t, err.Error(), "-allow-remote", a)
+	}
+	_, err := runServer(context.Background(), serverOptions{Listen: "0.0.0.0:0", Redact: &redactor{}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "-listen 0.0.0.0:0 is not a loopback address")
+	_, err = runServer(context.Background(), serverOptions{Listen: "127.0.0.1:0", Control: "0.0.0.0:0", Redact: &redactor{}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "-control 0.0.0.0:0")
 }

@@ -31,7 +31,7 @@ func (k *kitServer) judge(cr *caseRun) CaseResult {
 		for _, e := range conn.events {
 			f := Frame{Conn: conn.n, Dir: e.dir, AtMS: float64(e.at) / float64(time.Millisecond), Note: e.note}
 			if e.frame != nil {
-				f.Hex = k.opts.Redact.hex(e.frame)
+				f.Hex = k.opts.Redact.hexOf(e.frame, e.size)
 			}
 			res.Frames = append(res.Frames, f)
 		}
@@ -130,10 +130,17 @@ func judgeReplay(cr *caseRun, after []event, next *event) (bool, string) {
 	if next == nil || next.req == nil || next.req.Operation != codec.OperationRegister {
 		return false, "did not replay the login on the same connection: " + firstOr(next, after)
 	}
-	if !bytes.Equal(next.frame[128:144], cr.anchorReq[128:144]) || !bytes.Equal(next.frame[codec.HeaderSize:], cr.anchorReq[codec.HeaderSize:]) {
+	if !sameRequest(next, cr.anchorReq) {
 		return false, "sent another login, not the same request (client id or body differ): " + next.note
 	}
 	return true, "replayed the login: " + next.note
+}
+
+// sameRequest reports whether two kept requests carry the same client id
+// (bytes 128..144) and the same body (its length, kept bytes and sum).
+func sameRequest(a, b *event) bool {
+	return len(a.frame) >= 144 && len(b.frame) >= 144 && bytes.Equal(a.frame[128:144], b.frame[128:144]) &&
+		a.size == b.size && a.sum == b.sum && bytes.Equal(a.frame[codec.HeaderSize:], b.frame[codec.HeaderSize:])
 }
 
 func judgeReissue(cr *caseRun, after []event, next *event) (bool, string) {
@@ -203,7 +210,7 @@ func garbageSession(cr *caseRun) string {
 // sameVersionRetry finds a login after the eviction with the version the
 // evicted one carried.
 func sameVersionRetry(cr *caseRun) string {
-	v, _, err := codec.DecodeClientVersionInfo(cr.anchorReq[codec.HeaderSize:])
+	v, _, err := codec.DecodeClientVersionInfo(cr.anchorReq.frame[codec.HeaderSize:])
 	if err != nil {
 		return ""
 	}
