@@ -193,25 +193,7 @@ func outcome(o *lifecycle.Outcome, err error) string {
 // write sends one frame as the step says.
 func (r *caseRec) write(f []byte, s clientStep) error {
 	_ = r.nc.SetWriteDeadline(time.Now().Add(r.p.opts.Wait + r.p.opts.Stall))
-	if s.stall && len(f) > codec.HeaderSize {
-		if _, err := r.nc.Write(f[:codec.HeaderSize]); err != nil {
-			return err
-		}
-		time.Sleep(r.p.opts.Stall)
-		f = f[codec.HeaderSize:]
-	}
-	step := len(f)
-	if s.chunk > 0 {
-		step = s.chunk
-	}
-	for len(f) > 0 {
-		n := min(step, len(f))
-		if _, err := r.nc.Write(f[:n]); err != nil {
-			return err
-		}
-		f = f[n:]
-	}
-	return nil
+	return writeShaped(r.nc, f, s.stall, r.p.opts.Stall, s.chunk, 0)
 }
 
 // expect reads what the server did with one frame and compares it.

@@ -573,25 +573,35 @@ func (s *session) send(a answer, out []byte) error {
 	if a.delay {
 		time.Sleep(stall)
 	}
-	if a.stall && len(out) > codec.HeaderSize {
-		if _, err := s.nc.Write(out[:codec.HeaderSize]); err != nil {
-			return err
-		}
-		time.Sleep(stall)
-		out = out[codec.HeaderSize:]
-	}
-	step := len(out)
+	pause := time.Duration(0)
 	if a.chunk > 0 {
-		step = a.chunk
+		pause = time.Millisecond
 	}
-	for len(out) > 0 {
-		n := min(step, len(out))
-		if _, err := s.nc.Write(out[:n]); err != nil {
+	return writeShaped(s.nc, out, a.stall, stall, a.chunk, pause)
+}
+
+// writeShaped writes f to nc as a case shapes it: with stall, the header,
+// then a pause of stallFor, then the rest; with chunk > 0, in writes of
+// chunk bytes, pause apart.
+func writeShaped(nc net.Conn, f []byte, stall bool, stallFor time.Duration, chunk int, pause time.Duration) error {
+	if stall && len(f) > codec.HeaderSize {
+		if _, err := nc.Write(f[:codec.HeaderSize]); err != nil {
 			return err
 		}
-		out = out[n:]
-		if a.chunk > 0 {
-			time.Sleep(time.Millisecond)
+		time.Sleep(stallFor)
+		f = f[codec.HeaderSize:]
+	}
+	step := len(f)
+	if chunk > 0 {
+		step = chunk
+	}
+	for len(f) > 0 {
+		n := min(step, len(f))
+		if _, err := nc.Write(f[:n]); err != nil {
+			return err
+		}
+		if f = f[n:]; len(f) > 0 && pause > 0 {
+			time.Sleep(pause)
 		}
 	}
 	return nil
