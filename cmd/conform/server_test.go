@@ -235,10 +235,10 @@ func pingRoundTrip(t *testing.T, nc net.Conn) {
 	require.NoError(t, err)
 }
 
-// A client flooding the kit with large frames, before and after naming a
-// case, leaves the kit holding what its report shows of each, not the
-// frames: the heap after the flood grows by far less than was sent.
-func TestServerModeKeepsLittleOfLargeFrames(t *testing.T) {
+// largeFrameSetup starts server mode with the first case, dials it, and
+// returns a zeroed frame of padLimit bytes whose size field says so.
+func largeFrameSetup(t *testing.T) ([]serverCase, string, <-chan *Report, net.Conn, []byte) {
+	t.Helper()
 	vs, reg := loadAll(t)
 	cases, err := serverCases(vs, reg)
 	require.NoError(t, err)
@@ -246,6 +246,15 @@ func TestServerModeKeepsLittleOfLargeFrames(t *testing.T) {
 	nc, err := net.Dial("tcp", addr)
 	require.NoError(t, err)
 	big := make([]byte, padLimit)
+	binary.LittleEndian.PutUint32(big[48:], padLimit)
+	return cases, addr, done, nc, big
+}
+
+// A client flooding the kit with large frames, before and after naming a
+// case, leaves the kit holding what its report shows of each, not the
+// frames: the heap after the flood grows by far less than was sent.
+func TestServerModeKeepsLittleOfLargeFrames(t *testing.T) {
+	cases, addr, done, nc, big := largeFrameSetup(t)
 	copy(big, ping(codec.Uint128{Lo: 9}, 1, 0))
 	binary.LittleEndian.PutUint32(big[48:], padLimit)
 	big[60] = 99 // an unknown command: dropped, the connection stays open
@@ -272,15 +281,8 @@ func TestServerModeKeepsLittleOfLargeFrames(t *testing.T) {
 // What the kit keeps of a large frame is what the report shows, and the
 // report still tells its whole length.
 func TestServerModeReportsLengthOfLargeFrames(t *testing.T) {
-	vs, reg := loadAll(t)
-	cases, err := serverCases(vs, reg)
-	require.NoError(t, err)
-	addr, done := startServer(t, cases[:1])
-	nc, err := net.Dial("tcp", addr)
-	require.NoError(t, err)
-	big := make([]byte, padLimit)
-	binary.LittleEndian.PutUint32(big[48:], padLimit)
-	_, err = nc.Write(big)
+	cases, _, done, nc, big := largeFrameSetup(t)
+	_, err := nc.Write(big)
 	require.NoError(t, err)
 	cl, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "big", SDKVersion: "1"})
 	require.NoError(t, err)
