@@ -26,6 +26,11 @@ var ErrFrameTooLarge = errors.New("codec: frame above the reader's limit")
 // server can answer or trace it; on a read error dst is returned with its
 // length unchanged. Memory grows with the bytes that actually arrive,
 // never with what the size field claims.
+//
+// io.EOF means the stream ended cleanly between frames: not one byte of a
+// new frame arrived. A stream that ends anywhere inside a frame (in the
+// header, right after it, or anywhere in the body) is io.ErrUnexpectedEOF,
+// so a loop that stops on io.EOF never takes a cut frame for a close.
 func ReadFrame(r io.Reader, dst []byte, limit int) ([]byte, error) {
 	start := len(dst)
 	dst, err := appendFull(r, dst, HeaderSize)
@@ -40,6 +45,9 @@ func ReadFrame(r io.Reader, dst []byte, limit int) ([]byte, error) {
 		return dst, ErrFrameTooLarge
 	}
 	if dst, err = appendFull(r, dst, size-HeaderSize); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF // the header came: the frame is cut
+		}
 		return dst[:start], err
 	}
 	return dst, nil
@@ -53,9 +61,11 @@ const readChunk = 64 << 10
 // beyond it, and never past the n bytes announced: a peer announcing a
 // large frame and sending nothing costs no large allocation, and one that
 // sends it all costs one copy per doubling, not one per chunk. On error the
-// bytes read so far are appended.
+// bytes read so far are appended. io.EOF means no byte of the n arrived; a
+// stream that ends after some of them, at a chunk boundary too, is
+// io.ErrUnexpectedEOF.
 func appendFull(r io.Reader, dst []byte, n int) ([]byte, error) {
-	end := len(dst) + n
+	first, end := len(dst), len(dst)+n
 	for len(dst) < end {
 		at := len(dst)
 		step := min(end-at, readChunk)
@@ -64,6 +74,9 @@ func appendFull(r io.Reader, dst []byte, n int) ([]byte, error) {
 		}
 		dst = dst[:at+step]
 		got, err := readFull(r, dst[at:])
+		if err == io.EOF && at > first {
+			err = io.ErrUnexpectedEOF // a chunk boundary is not a frame's end
+		}
 		if err != nil {
 			return dst[:at+got], err
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/codectest"
+	"github.com/stretchr/testify/require"
 )
 
 // pingFrame is a valid NonReplicated request frame with body.
@@ -32,11 +33,42 @@ func TestReadFrameClaimCostsNothing(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	_, err := codec.ReadFrame(bytes.NewReader(hdr), nil, codec.MaxFrameSize)
 	runtime.ReadMemStats(&after)
-	if !errors.Is(err, io.EOF) {
-		t.Fatalf("ReadFrame of a header alone: err = %v, want io.EOF (the body never came)", err)
+	if !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("ReadFrame of a header alone: err = %v, want io.ErrUnexpectedEOF (the body never came)", err)
 	}
 	if got := after.TotalAlloc - before.TotalAlloc; got >= 1<<20 {
 		t.Errorf("a 64 MiB claim allocated %d bytes, want under 1 MiB", got)
+	}
+}
+
+// TestReadFrameCutIsUnexpectedEOF cuts a frame whose body spans several
+// 64 KiB read chunks at every class of place: inside the header, at its
+// end, inside the body, on and beside each chunk boundary, one byte short.
+// Every cut is io.ErrUnexpectedEOF, whole or byte by byte; only a stream
+// that ends before a frame's first byte is io.EOF.
+func TestReadFrameCutIsUnexpectedEOF(t *testing.T) {
+	const chunk = 64 << 10
+	frame := pingFrame(t, bytes.Repeat([]byte{0xB0}, 3*chunk+17))
+	cuts := []int{1, 47, 52, codec.HeaderSize - 1, codec.HeaderSize, codec.HeaderSize + 1, len(frame) - 1}
+	for k := 1; k <= 3; k++ {
+		at := codec.HeaderSize + k*chunk
+		cuts = append(cuts, at-1, at, at+1)
+	}
+	readers := map[string]func([]byte) io.Reader{
+		"whole":   func(b []byte) io.Reader { return bytes.NewReader(b) },
+		"stutter": func(b []byte) io.Reader { return &codectest.StutterReader{Src: b} },
+	}
+	for name, open := range readers {
+		for _, cut := range cuts {
+			_, err := codec.ReadFrame(open(frame[:cut]), []byte("x"), codec.MaxFrameSize)
+			require.ErrorIsf(t, err, io.ErrUnexpectedEOF, "%s reader, frame cut at %d of %d", name, cut, len(frame))
+			require.NotErrorIs(t, err, io.EOF, "cut at %d", cut)
+		}
+		got, err := codec.ReadFrame(open(frame), nil, codec.MaxFrameSize)
+		require.NoError(t, err, "%s reader, whole frame", name)
+		require.Equal(t, frame, got)
+		_, err = codec.ReadFrame(open(nil), nil, codec.MaxFrameSize)
+		require.ErrorIs(t, err, io.EOF, "%s reader, empty stream", name)
 	}
 }
 

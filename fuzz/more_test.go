@@ -58,8 +58,13 @@ func checkReadFrame(t *testing.T, stream []byte, limit int) {
 		}
 		got = got[1:]
 		if len(rest) < codec.HeaderSize {
-			if err == nil || len(got) != 0 {
-				t.Fatalf("ReadFrame of %d bytes left: %d bytes, %v; want nothing and a read error", len(rest), len(got), err)
+			// Only a stream that ends between frames is a clean io.EOF.
+			want := io.ErrUnexpectedEOF
+			if len(rest) == 0 {
+				want = io.EOF
+			}
+			if err != want || len(got) != 0 {
+				t.Fatalf("ReadFrame of %d bytes left: %d bytes, %v; want nothing and %v", len(rest), len(got), err, want)
 			}
 			return
 		}
@@ -76,9 +81,9 @@ func checkReadFrame(t *testing.T, stream []byte, limit int) {
 			}
 			return
 		case size > len(rest):
-			// io.EOF when no body byte came at all, as io.ReadFull says.
-			if !(errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)) || len(got) != 0 {
-				t.Fatalf("size %d with %d bytes: ReadFrame = %d bytes, %v; want nothing and an EOF", size, len(rest), len(got), err)
+			// The header came, so the frame is cut: never a clean io.EOF.
+			if err != io.ErrUnexpectedEOF || len(got) != 0 {
+				t.Fatalf("size %d with %d bytes: ReadFrame = %d bytes, %v; want nothing and io.ErrUnexpectedEOF", size, len(rest), len(got), err)
 			}
 			return
 		}
