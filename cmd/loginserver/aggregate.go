@@ -38,7 +38,6 @@ type kind struct {
 
 var (
 	kindOpen         = kind{"open", "connections opened", slog.LevelInfo}
-	kindRefused      = kind{"refused", "connections refused", slog.LevelWarn}
 	kindClose        = kind{"close", "connections closed", slog.LevelInfo}
 	kindLogin        = kind{"login", "logins", slog.LevelInfo}
 	kindLogout       = kind{"logout", "logouts", slog.LevelInfo}

@@ -95,6 +95,9 @@ func (f listFlag) Set(s string) error {
 // after parsing: a new flag goes into the group it belongs to.
 func parseConfig(args []string, stderr io.Writer) (config, error) {
 	cfg := config{Serve: tcp.DefaultServeOptions()}
+	// These follow -max-conns and -large-frame-memory unless set: 0 until
+	// the listener resolves them from what was asked.
+	cfg.Serve.MaxSessionsPerUser, cfg.Serve.MaxConnsPerAddr, cfg.Serve.ReservedConns, cfg.Serve.PreLoginFrameMemory = 0, 0, 0, 0
 	raw := rawFlags{version: "0.11.0", loginBurst: cfg.Serve.LoginBurst}
 	fs := flag.NewFlagSet("loginserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -181,10 +184,9 @@ func (c *config) serveFlags(fs *flag.FlagSet, raw *rawFlags) {
 	fs.IntVar(&o.SocketWriteBuffer, "socket-write-buffer", o.SocketWriteBuffer, "kernel send buffer of each connection in `bytes`, which bounds the answers a peer leaves unread (negative: the kernel's sizing)")
 	fs.IntVar(&o.PipelineMemory, "pipeline-memory", o.PipelineMemory, "`bytes` of send buffer, server-wide, that connections whose answers pile up may borrow, 1 MiB each (negative: none)")
 	fs.DurationVar(&o.WriteStall, "write-stall", o.WriteStall, "close a connection whose answer makes no progress for this long (a peer that does not read)")
-	fs.Float64Var(&o.FrameRate, "frame-rate", o.FrameRate, "frames per second read in all from the busy connections, in equal shares; raise it with the cores (negative: no pacing)")
 	fs.IntVar(&o.AccountLoginBurst, "account-login-burst", o.AccountLoginBurst, "failed logins an account may take from addresses that have failed before it is throttled (negative: no account throttle)")
 	fs.Float64Var(&o.AccountLoginRate, "account-login-rate", o.AccountLoginRate, "failed logins per second an account may take after its burst")
-	fs.IntVar(&o.PreLoginFrameMemory, "prelogin-frame-memory", o.PreLoginFrameMemory, "`bytes` of -large-frame-memory that connections not logged in may hold")
+	fs.IntVar(&o.PreLoginFrameMemory, "prelogin-frame-memory", o.PreLoginFrameMemory, "`bytes` of -large-frame-memory that connections not logged in may hold (0: a quarter of it)")
 	fs.DurationVar(&o.ReplayTimeout, "replay-timeout", o.ReplayTimeout, "how long a connection may replay a login answered with 57 before it must be logged in")
 }
 

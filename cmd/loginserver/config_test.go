@@ -29,6 +29,9 @@ func TestParseConfig(t *testing.T) {
 		},
 		Tokens: []lifecycle.Token{{Value: codec.NewSecret([]byte("a=b")), User: "iggy"}, {Value: codec.NewSecret([]byte("t2")), User: "bob"}},
 	}, Serve: tcp.DefaultServeOptions(), MetricsMaxConns: defaultMetricsMaxConns, LogEvery: defaultLogEvery}
+	// The shares that follow -max-conns stay 0 until the listener resolves
+	// them; resolved, the flags' defaults are the library's.
+	got.Serve = got.Serve.Resolved()
 	if !codectest.Same(want, got) {
 		t.Fatalf("want %+v\ngot  %+v", want, got)
 	}
@@ -94,13 +97,13 @@ func TestParseServeFlags(t *testing.T) {
 	got, err := parseConfig([]string{"-max-conns", "100", "-max-prelogin", "10", "-login-timeout", "3s",
 		"-idle-timeout", "1m", "-read-timeout", "4s", "-write-timeout", "5s", "-max-frame", "65536",
 		"-large-frame-memory", "1048576", "-login-burst", "7", "-login-rate", "0.5", "-trace", "-metrics", "127.0.0.1:0",
-		"-socket-read-buffer", "16384", "-socket-write-buffer", "8192", "-write-stall", "2s", "-frame-rate", "5000",
+		"-socket-read-buffer", "16384", "-socket-write-buffer", "8192", "-write-stall", "2s",
 		"-account-login-burst", "9", "-account-login-rate", "0.25", "-prelogin-frame-memory", "262144", "-replay-timeout", "20s", "-pipeline-memory", "2097152"}, io.Discard)
 	require.NoError(t, err)
 	require.Equal(t, tcp.ServeOptions{MaxConns: 100, MaxPreLogin: 10, LoginTimeout: 3 * time.Second,
 		IdleTimeout: time.Minute, ReadTimeout: 4 * time.Second, WriteTimeout: 5 * time.Second, MaxFrame: 65536,
 		LargeFrameMemory: 1 << 20, LoginBurst: 7, LoginRate: 0.5,
-		SocketReadBuffer: 16 << 10, SocketWriteBuffer: 8 << 10, WriteStall: 2 * time.Second, FrameRate: 5000,
+		SocketReadBuffer: 16 << 10, SocketWriteBuffer: 8 << 10, WriteStall: 2 * time.Second, AcceptBurst: 64, AcceptRate: 32,
 		AccountLoginBurst: 9, AccountLoginRate: 0.25, PreLoginFrameMemory: 256 << 10, ReplayTimeout: 20 * time.Second, PipelineMemory: 2 << 20}, got.Serve)
 	require.True(t, got.Trace)
 	require.Equal(t, "127.0.0.1:0", got.Metrics)

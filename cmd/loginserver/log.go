@@ -29,13 +29,9 @@ func (l connLog) Opened(c tcp.ConnInfo) {
 	l.agg.note(kindOpen, "", c.Remote, nil, func() []any { return connAttrs(c) })
 }
 
-func (l connLog) Refused(c tcp.ConnInfo) {
-	cause := tcp.CauseTotalCap.String()
-	l.agg.note(kindRefused, "cause="+cause, c.Remote, nil, func() []any { return connAttrs(c, "cause", cause) })
-}
-
-// Limited: an admission limit (account or address quota, the reserve,
-// the accept rate) refused a connection or a login.
+// Limited: an admission limit (the connection cap, an address's quota or
+// accept rate, an account's quota, the reserve) refused a connection or a
+// login.
 func (l connLog) Limited(c tcp.ConnInfo, lim tcp.Limit) {
 	l.agg.note(kindLimited, "limit="+lim.String(), c.Remote, nil, func() []any { return connAttrs(c, "limit", lim.String()) })
 }

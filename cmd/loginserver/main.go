@@ -42,6 +42,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -130,6 +131,10 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 	defer stopAgg()
 	go agg.run(actx)
 	opts.Observer = observer(connLog{agg: agg}, m, frames)
+	// This process does nothing but serve: handing memory back to the
+	// system after a burst of large frames or a crowd that left is worth a
+	// forced collection here.
+	opts.ReleaseMemory = debug.FreeOSMemory
 	l := tcp.NewListener(ln, srv, opts)
 	if m != nil {
 		m.watch(l)
@@ -147,9 +152,11 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		}
 		logger.Info("metrics", "addr", maddr.String(), "path", "/metrics", "max_conns", cfg.MetricsMaxConns)
 	}
+	used := opts.Resolved()
 	logger.Info("listening", "addr", ln.Addr().String(), "window", srv.Window().String(),
 		"users", userNames(cfg.Auth.Users), "tokens", len(cfg.Auth.Tokens),
-		"max_conns", opts.MaxConns, "max_prelogin", opts.MaxPreLogin, "login_timeout", opts.LoginTimeout.String(),
+		"max_conns", used.MaxConns, "max_sessions_per_user", used.MaxSessionsPerUser, "max_conns_per_addr", used.MaxConnsPerAddr,
+		"reserved_conns", used.ReservedConns, "max_prelogin", opts.MaxPreLogin, "login_timeout", opts.LoginTimeout.String(),
 		"idle_timeout", opts.IdleTimeout.String(), "max_frame", opts.MaxFrame, "large_frame_memory", opts.LargeFrameMemory,
 		"login_burst", max(opts.LoginBurst, 0), "login_rate", opts.LoginRate, "trace", cfg.Trace, "log_every", cfg.LogEvery.String())
 	if ready != nil {

@@ -16,7 +16,6 @@ import (
 type metrics struct {
 	reg      *prometheus.Registry
 	accepted prometheus.Counter
-	refused  *prometheus.CounterVec
 	limited  *prometheus.CounterVec
 	closed   *prometheus.CounterVec
 	// sessionsClosed counts the closed connections that were logged in:
@@ -42,8 +41,7 @@ func newMetrics() *metrics {
 	m := &metrics{
 		reg:            prometheus.NewRegistry(),
 		accepted:       counter("connections_accepted_total", "Connections accepted and served."),
-		refused:        vec("connections_refused_total", "Connections accepted and refused at MaxConns (answered with eviction 12 when a request comes within a second), by cause.", "cause"),
-		limited:        vec("admission_limited_total", "Connections and logins refused by an admission limit (account, reserve, address, accept-rate).", "limit"),
+		limited:        vec("admission_limited_total", "Connections and logins refused by an admission limit (conns, address, accept-rate, account, reserve).", "limit"),
 		closed:         vec("connections_closed_total", "Served connections closed, by cause.", "cause"),
 		sessionsClosed: vec("sessions_closed_total", "Served connections closed while logged in, by cause.", "cause"),
 		logins:         vec("logins_total", "Login requests answered, by outcome (ok, throttled, a transient result code, an eviction reason).", "outcome"),
@@ -53,7 +51,7 @@ func newMetrics() *metrics {
 		acceptErrors:   counter("accept_errors_total", "Passing Accept errors (out of descriptors, buffers or memory)."),
 		answerErrors:   counter("answer_errors_total", "Handler answers that could not be encoded and were denied with status 1."),
 	}
-	m.reg.MustRegister(m.accepted, m.refused, m.limited, m.closed, m.sessionsClosed, m.logins, m.evictions, m.throttled, m.dropped,
+	m.reg.MustRegister(m.accepted, m.limited, m.closed, m.sessionsClosed, m.logins, m.evictions, m.throttled, m.dropped,
 		m.acceptErrors, m.answerErrors,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
@@ -72,12 +70,6 @@ func (m *metrics) watch(l *tcp.Listener) {
 func (m *metrics) Opened(tcp.ConnInfo) {
 	if m != nil {
 		m.accepted.Inc()
-	}
-}
-
-func (m *metrics) Refused(tcp.ConnInfo) {
-	if m != nil {
-		m.refused.WithLabelValues(tcp.CauseTotalCap.String()).Inc()
 	}
 }
 

@@ -193,7 +193,7 @@ func TestRunMetrics(t *testing.T) {
 		`loginserver_logins_total{outcome="ok"} 1`,
 		`loginserver_logins_total{outcome="InvalidCredentials"} 1`,
 		`loginserver_evictions_total{reason="InvalidCredentials"} 1`,
-		`loginserver_connections_refused_total{cause="total-cap"} 1`,
+		`loginserver_admission_limited_total{limit="conns"} 1`,
 		`loginserver_connections_open{state="prelogin"} 2`,
 		`loginserver_connections_open{state="loggedin"} 0`,
 		`loginserver_connections_accepted_total 4`,

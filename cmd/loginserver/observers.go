@@ -14,7 +14,6 @@ import (
 func observer(log connLog, m *metrics, frames *frameLogger) tcp.Observer {
 	o := tcp.Observer{
 		Opened:       func(c tcp.ConnInfo) { log.Opened(c); m.Opened(c) },
-		Refused:      func(c tcp.ConnInfo) { log.Refused(c); m.Refused(c) },
 		Limited:      func(c tcp.ConnInfo, l tcp.Limit) { log.Limited(c, l); m.Limited(c, l) },
 		Closed:       func(c tcp.ConnInfo, how tcp.Closing) { log.Closed(c, how); m.Closed(c, how) },
 		Login:        func(c tcp.ConnInfo, l lifecycle.Login) { log.Login(c, l); m.Login(c, l) },

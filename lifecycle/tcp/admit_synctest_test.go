@@ -218,11 +218,8 @@ func TestListenerRefusedAnswered(t *testing.T) {
 		if d := time.Since(start); d != time.Second {
 			t.Fatalf("a silent refused connection closed after %v, want 1s", d)
 		}
-		a.rec.mu.Lock()
-		refused := a.rec.refused
-		a.rec.mu.Unlock()
-		if refused != 2 {
-			t.Fatalf("Refused (MaxConns) called %d times, want 2", refused)
+		if n := a.rec.limitedBy(tcp.LimitConns); n != 2 {
+			t.Fatalf("Limited(conns) called %d times, want 2", n)
 		}
 		a.checkBaseline()
 	})
@@ -326,14 +323,14 @@ func drain(c closings) []tcp.Closing {
 }
 
 // TestListenerFreesAfterDrop: once a crowd of connections has left, the
-// Listener hands memory back to the operating system once, a second after
-// the last of them left; a small crowd costs no forced collection.
+// Listener calls ReleaseMemory once, a second after the last of them
+// left; a small crowd costs no call.
 func TestListenerFreesAfterDrop(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		pl := newPipeListener()
-		l := tcp.NewListener(pl, lifecycletest.NewServer(t), tcp.ServeOptions{MaxPreLogin: 4096, MaxConnsPerAddr: -1, AcceptBurst: -1})
 		var frees atomic.Int64
-		tcp.SetFreeAfterDrop(l, func() { frees.Add(1) })
+		l := tcp.NewListener(pl, lifecycletest.NewServer(t), tcp.ServeOptions{MaxPreLogin: 4096, MaxConnsPerAddr: -1, AcceptBurst: -1,
+			ReleaseMemory: func() { frees.Add(1) }})
 		served := make(chan error, 1)
 		go func() { served <- l.Serve(t.Context()) }()
 		crowd := func(n int) (last time.Time) {

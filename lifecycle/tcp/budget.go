@@ -1,28 +1,16 @@
 package tcp
 
 import (
-	"runtime/debug"
 	"sync"
-	"sync/atomic"
 	"time"
 )
-
-// largeFrame is the size above which a frame is read into a buffer of its
-// own, paid for from the Listener's LargeFrameMemory, and let go of as soon
-// as it is answered. Frames up to it use the connection's own buffer.
-const largeFrame = 64 << 10
-
-// freeInterval is the least time between two hand-backs of memory to the
-// operating system, so that a stream of large frames cannot make the
-// server spend its time in forced collections.
-const freeInterval = 250 * time.Millisecond
 
 // memBudget is a server-wide budget of bytes for large frames: a weighted
 // semaphore served in arrival order, so that a large frame waits for room
 // instead of being dropped, and no small request can starve a large one.
-// When the last large buffer is released it hands freed memory back to the
-// operating system (debug.FreeOSMemory), which the Go runtime would
-// otherwise keep for minutes.
+// When the last large buffer is released it calls idle (the Listener's
+// ReleaseMemory, if set): the memory freed is the most a server holds for
+// frames.
 type memBudget struct {
 	capacity int64
 
@@ -36,10 +24,7 @@ type memBudget struct {
 	// both, the smaller first. Nil on a budget of its own.
 	preLogin *memBudget
 
-	freePending atomic.Bool
-	freeing     atomic.Bool
-	lastFree    time.Time // only the freeing goroutine touches it
-	free        func()    // debug.FreeOSMemory (a test may count calls); nil: none
+	idle func() // called when used falls to zero; nil: none
 }
 
 type budgetWaiter struct {
@@ -47,17 +32,14 @@ type budgetWaiter struct {
 	ready chan struct{} // closed when granted
 }
 
-func newMemBudget(capacity int64) *memBudget {
-	return &memBudget{capacity: capacity, free: debug.FreeOSMemory}
-}
+func newMemBudget(capacity int64) *memBudget { return &memBudget{capacity: capacity} }
 
 // newFrameBudget is the Listener's budget: total bytes of large frames,
-// of which preLogin at most for connections not logged in. The part hands
-// no memory back itself: the whole does, when it is idle.
+// of which preLogin at most for connections not logged in. Only the whole
+// has an idle hook: the part is idle whenever the whole is.
 func newFrameBudget(total, preLogin int64) *memBudget {
 	b := newMemBudget(total)
 	b.preLogin = newMemBudget(preLogin)
-	b.preLogin.free = nil
 	return b
 }
 
@@ -137,8 +119,8 @@ func (b *memBudget) release(n int64) {
 	b.grant()
 	idle := b.used == 0
 	b.mu.Unlock()
-	if idle && b.free != nil {
-		b.scheduleFree()
+	if idle && b.idle != nil {
+		b.idle()
 	}
 }
 
@@ -173,35 +155,4 @@ func (b *memBudget) peakUse() int64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.peak
-}
-
-// scheduleFree makes one goroutine hand memory back, at most once per
-// freeInterval; a request that arrives while it runs makes it run again,
-// so the last release is never missed.
-func (b *memBudget) scheduleFree() {
-	b.freePending.Store(true)
-	if b.freeing.CompareAndSwap(false, true) {
-		go b.freeLoop()
-	}
-}
-
-func (b *memBudget) freeLoop() {
-	for {
-		for b.freePending.Load() {
-			if wait := freeInterval - time.Since(b.lastFree); wait > 0 {
-				time.Sleep(wait)
-			}
-			// Requests made while sleeping are served by this free; those
-			// made during it, by another round.
-			b.freePending.Store(false)
-			b.free()
-			b.lastFree = time.Now()
-		}
-		b.freeing.Store(false)
-		// A request that came after the last check but before the Store
-		// found freeing set and left: take it over.
-		if !b.freePending.Load() || !b.freeing.CompareAndSwap(false, true) {
-			return
-		}
-	}
 }

@@ -44,7 +44,6 @@ func waiting(t *testing.T, b *memBudget, n int) {
 func TestBudgetInOrder(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b := newMemBudget(10)
-		b.free = func() {}
 		if !b.acquire(6, nil, nil, time.Time{}) {
 			t.Fatalf("acquire(6) of an empty budget of 10 = false, want true")
 		}
@@ -78,7 +77,6 @@ func TestBudgetInOrder(t *testing.T) {
 func TestBudgetGiveUp(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b := newMemBudget(10)
-		b.free = func() {}
 		if !b.acquire(10, nil, nil, time.Time{}) {
 			t.Fatalf("acquire(10) of an empty budget of 10 = false, want true")
 		}
@@ -112,13 +110,15 @@ func TestBudgetGiveUp(t *testing.T) {
 	})
 }
 
-// TestBudgetFreesWhenIdle: memory goes back to the system once nothing is
-// held, and not while something is.
+// TestBudgetFreesWhenIdle: the budget asks for memory to go back to the
+// system once nothing is held, and not while something is; the releaser
+// calls ReleaseMemory at most once per releaseInterval.
 func TestBudgetFreesWhenIdle(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b := newMemBudget(10)
 		var frees atomic.Int64
-		b.free = func() { frees.Add(1) }
+		r := &releaser{free: func() { frees.Add(1) }}
+		b.idle = r.request
 		if !b.acquire(4, nil, nil, time.Time{}) {
 			t.Fatalf("acquire(4) of an empty budget of 10 = false, want true")
 		}
@@ -136,7 +136,7 @@ func TestBudgetFreesWhenIdle(t *testing.T) {
 				t.Fatalf("memory handed back %d times %v after the last release, want 1", frees.Load(), wait)
 			}
 		}
-		// Bursts of releases coalesce: at most one hand-back per freeInterval.
+		// Bursts of releases coalesce: at most one hand-back per releaseInterval.
 		for range 5 {
 			if !b.acquire(4, nil, nil, time.Time{}) {
 				t.Fatalf("acquire(4) of an idle budget = false, want true")
@@ -152,7 +152,7 @@ func TestBudgetFreesWhenIdle(t *testing.T) {
 		if n := frees.Load(); n != 2 {
 			t.Fatalf("memory handed back %d times after the burst, want 2", n)
 		}
-		for deadline := time.Now().Add(wait); b.freeing.Load(); time.Sleep(time.Millisecond) {
+		for deadline := time.Now().Add(wait); r.busy(); time.Sleep(time.Millisecond) {
 			if time.Now().After(deadline) {
 				t.Fatalf("the freeing goroutine is still running %v after the last hand-back", wait)
 			}
@@ -177,4 +177,11 @@ func TestThrottlePad(t *testing.T) {
 			t.Fatalf("checkNanos = %v, want %v ± %v", time.Duration(got), want, delta)
 		}
 	})
+}
+
+// busy reports whether the releaser's goroutine is running.
+func (r *releaser) busy() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.running
 }

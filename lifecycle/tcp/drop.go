@@ -1,18 +1,14 @@
 package tcp
 
-import (
-	"runtime/debug"
-	"time"
-)
+import "time"
 
 // After a crowd of connections has left, the Go runtime keeps the memory
 // their goroutine stacks and buffers took for minutes before it returns it
 // to the operating system. Once the open connections have fallen by at
 // least dropConns and to at most half of their peak since the last
-// hand-back, the Listener hands freed memory back (debug.FreeOSMemory)
-// dropSettle after the last connection of the fall has gone, so that a
-// crowd leaving over seconds costs one forced collection, not one per
-// connection.
+// release, the Listener calls ReleaseMemory, if set, dropSettle after the
+// last connection of the fall has gone, so that a crowd leaving over
+// seconds costs one call, not one per connection.
 const (
 	dropConns  = 1024
 	dropSettle = time.Second
@@ -22,10 +18,7 @@ const (
 type dropWatch struct {
 	peak  int
 	timer *time.Timer
-	free  func() // debug.FreeOSMemory; a test may count calls
 }
-
-func newDropWatch() dropWatch { return dropWatch{free: debug.FreeOSMemory} }
 
 // grewLocked records that n connections are open after an accept.
 func (w *dropWatch) grewLocked(n int) { w.peak = max(w.peak, n) }
@@ -34,7 +27,7 @@ func (w *dropWatch) grewLocked(n int) { w.peak = max(w.peak, n) }
 // (re)starts the wait before a hand-back once the fall is large enough.
 func (l *Listener) shrankLocked(n int) {
 	w := &l.drop
-	if w.peak-n < dropConns || n > w.peak/2 {
+	if l.release == nil || w.peak-n < dropConns || n > w.peak/2 {
 		return
 	}
 	if w.timer == nil {
@@ -44,13 +37,13 @@ func (l *Listener) shrankLocked(n int) {
 	w.timer.Reset(dropSettle)
 }
 
-// freeAfterDrop hands memory back and starts a new peak from what is open.
+// freeAfterDrop asks for a release and starts a new peak from what is
+// open.
 func (l *Listener) freeAfterDrop() {
 	l.mu.Lock()
 	l.drop.peak = len(l.conns)
-	free := l.drop.free
 	l.mu.Unlock()
-	free()
+	l.release.request()
 }
 
 // stopLocked cancels a hand-back not yet made.

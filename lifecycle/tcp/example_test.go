@@ -60,3 +60,18 @@ func ExampleListener() {
 	// client: <nil> session 1
 	// observer: ok user 1
 }
+
+// Resolved shows the options a Listener uses: zero fields take their
+// defaults, the shares follow MaxConns, and a negative value turns a limit
+// off (-1).
+func ExampleServeOptions_Resolved() {
+	o := tcp.ServeOptions{MaxConns: 800, AcceptBurst: -5}.Resolved()
+	fmt.Println("sessions per user:", o.MaxSessionsPerUser, "per address:", o.MaxConnsPerAddr, "reserved:", o.ReservedConns)
+	fmt.Println("accept burst:", o.AcceptBurst, "login timeout:", o.LoginTimeout)
+	d := tcp.DefaultServeOptions()
+	fmt.Println("default max conns:", d.MaxConns, "sessions per user:", d.MaxSessionsPerUser)
+	// Output:
+	// sessions per user: 100 per address: 100 reserved: 100
+	// accept burst: -1 login timeout: 10s
+	// default max conns: 8192 sessions per user: 1024
+}

@@ -31,7 +31,6 @@ const probeDeadline = 3 * time.Second
 type recorder struct {
 	mu      sync.Mutex
 	opened  int
-	refused int
 	closed  map[tcp.CloseCause]int
 	reasons map[codec.EvictionReason]int
 	logins  map[string]int
@@ -46,11 +45,6 @@ func newRecorder() *recorder {
 }
 
 func (r *recorder) Opened(tcp.ConnInfo) { r.mu.Lock(); r.opened++; r.mu.Unlock() }
-func (r *recorder) Refused(tcp.ConnInfo) {
-	r.mu.Lock()
-	r.refused++
-	r.mu.Unlock()
-}
 func (r *recorder) Closed(_ tcp.ConnInfo, how tcp.Closing) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -73,7 +67,7 @@ func (r *recorder) AnswerFailed(_ tcp.ConnInfo, err error) {
 
 // observer returns the hooks that tell r.
 func (r *recorder) observer() tcp.Observer {
-	return tcp.Observer{Opened: r.Opened, Refused: r.Refused, Closed: r.Closed, Login: r.Login,
+	return tcp.Observer{Opened: r.Opened, Closed: r.Closed, Login: r.Login,
 		Dropped: r.Dropped, AnswerFailed: r.AnswerFailed, Limited: r.Limited}
 }
 
@@ -418,8 +412,8 @@ func TestHostileLoggedInPeers(t *testing.T) {
 	if d := time.Since(start); d >= probeDeadline {
 		t.Fatalf("and at once, not left in the backlog: closed after %v, want under %v", d, probeDeadline)
 	}
-	refused := func() int { a.rec.mu.Lock(); defer a.rec.mu.Unlock(); return a.rec.refused }
-	awaitEqual(t, refused, 1, "%d refusals told the observer, want %d")
+	refused := func() int { return a.rec.limitedBy(tcp.LimitConns) }
+	awaitEqual(t, refused, 1, "%d refusals at MaxConns told the observer, want %d")
 	cr.end()
 	if err := w.nc.Close(); err != nil {
 		t.Fatalf("closing the probe's connection: %v", err)

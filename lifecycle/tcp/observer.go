@@ -19,12 +19,9 @@ import (
 // concurrent use, and they should return quickly: the connection waits for
 // them. No argument ever holds a password or a token in the clear.
 type Observer struct {
-	// Opened: a connection was accepted and is being served.
+	// Opened: a connection was accepted and is being served. Every
+	// connection Opened reports is later reported by Closed, once.
 	Opened func(c ConnInfo)
-	// Refused: a connection was accepted and refused, because MaxConns
-	// connections were open (its first request, if it comes within a
-	// second, is answered with Eviction 12).
-	Refused func(c ConnInfo)
 	// Closed: a served connection ended, and why.
 	Closed func(c ConnInfo, how Closing)
 	// Login: what a login request came to (every Register frame that was
@@ -47,10 +44,11 @@ type Observer struct {
 	// every frame, before the answer is written. The Exchange is valid
 	// only during the call.
 	Frame func(e Exchange)
-	// Limited: an admission limit refused a connection or a login (a login
-	// over its account's quota, a connection over its address's quota or
-	// accept rate). It may be called thousands of times a second under
-	// attack: count, do not log each call.
+	// Limited: an admission limit refused a connection at its accept (it
+	// is never Opened nor Closed) or a login (the connection is then
+	// Closed as CauseEvicted); l says which limit. It may be called
+	// thousands of times a second under attack: count, do not log each
+	// call.
 	Limited func(c ConnInfo, l Limit)
 }
 
@@ -63,12 +61,6 @@ func (o *Observer) limited(c ConnInfo, l Limit) {
 func (o *Observer) opened(c ConnInfo) {
 	if o.Opened != nil {
 		o.Opened(c)
-	}
-}
-
-func (o *Observer) refused(c ConnInfo) {
-	if o.Refused != nil {
-		o.Refused(c)
 	}
 }
 
@@ -161,8 +153,6 @@ const (
 	// CausePreLoginCap: the oldest connection not logged in, closed to
 	// make room for a newer one at MaxPreLogin.
 	CausePreLoginCap
-	// CauseTotalCap: refused at accept because MaxConns were open.
-	CauseTotalCap
 	// CauseShutdown: the Listener shut down.
 	CauseShutdown
 	// CauseNotReading: an answer's write made no progress for
@@ -185,7 +175,6 @@ var causeNames = [...]string{
 	CauseReadTimeout:   "read-timeout",
 	CauseWriteTimeout:  "write-timeout",
 	CausePreLoginCap:   "prelogin-cap",
-	CauseTotalCap:      "total-cap",
 	CauseShutdown:      "shutdown",
 	CauseNotReading:    "not-reading",
 	CauseLegacyFraming: "legacy-framing",

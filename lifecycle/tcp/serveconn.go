@@ -1,25 +1,48 @@
 package tcp
 
 import (
-	"bytes"
-	"cmp"
 	"errors"
 	"io"
 	"net"
+	"runtime"
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
 )
 
-// Buffer sizes of a served connection: what it starts with, and the most
-// it keeps between frames. A larger buffer is dropped once its frame is
-// answered, so a connection that sent one big frame does not hold its
-// memory for life.
+// Buffer sizes of a served connection: what its read and answer buffers
+// start with, and the most they keep between frames. A connection that
+// pipelines reads up to keepBuf at once; a larger buffer, grown for one
+// frame, is dropped once the frame is answered, so a connection that sent
+// one big frame does not hold its memory for life.
 const (
 	startIn  = 1024
 	startOut = 512
 	keepBuf  = 4 << 10
+)
+
+// largeFrame is the size above which a frame is read into a buffer of its
+// own, paid for from the Listener's LargeFrameMemory, and let go of as soon
+// as it is answered. Frames up to it are read into the connection's own
+// buffer.
+const largeFrame = 64 << 10
+
+// turnFrames is a connection's turn: after that many frames in a row that
+// were already in its buffer (a peer that pipelines, or floods), it writes
+// their answers and yields the processor, so that the connections served
+// by the same processor, and a newcomer's login, take their turn
+// before it goes on. Nothing else paces a connection: a lone client gets
+// the whole machine, many share it a turn each. A turn of 16 pings is a
+// few microseconds.
+const turnFrames = 16
+
+// contendedWait is how long a yield may wait for a processor before the
+// machine counts as contended, and maxGiveWay the longest a connection then
+// gives way.
+const (
+	contendedWait = time.Millisecond
+	maxGiveWay    = 20 * time.Millisecond
 )
 
 // lingerTimeout bounds how long a connection closed after an over-cap
@@ -27,48 +50,58 @@ const (
 // being lost to a reset caused by unread bytes.
 const lingerTimeout = time.Second
 
-// causeListener stands, inside the frame loop, for "the Listener closed
-// this connection"; serveConn asks the Listener why.
-const causeListener CloseCause = 255
-
-// errOverCap marks a header whose size is above MaxFrame.
-var errOverCap = errors.New("frame above MaxFrame")
-
 // connLoop is the frame loop of one connection.
 type connLoop struct {
 	l    *Listener
 	p    *peer
 	conn *lifecycle.Conn
 
-	src       frameSource
-	in, out   []byte
-	loginBy   time.Time // when a connection not logged in is closed
-	loggedOut bool      // the last change of login state was a logout
-	pacer     pacer
-	grown     bool  // holds grownBuffer of PipelineMemory
-	preShare  int64 // of the pre-login frame budget, held by the frame being answered
+	// in holds what has arrived and is not served yet in in[r:]; a frame
+	// up to largeFrame is served from it where it lies.
+	in []byte
+	r  int
+	// out holds the answers not written yet: they go out before the
+	// connection waits for its peer, at the end of a turn, or when they
+	// reach keepBuf.
+	out []byte
+
+	readBy    time.Time // the read deadline in force (zero: none)
+	frameBy   time.Time // the current frame's deadline, from its first byte; zero before it
+	frameWhy  CloseCause
+	loginBy   time.Time   // when a connection not logged in is closed
+	loggedOut bool        // the last change of login state was a logout
+	turn      int         // frames served in a row without waiting for the peer
+	pause     *time.Timer // of yield, made on its first use
+	full      bool        // the last read filled the buffer: the peer has more queued
+	grown     bool        // holds grownBuffer of PipelineMemory
 	how       Closing
+}
+
+// frame is one frame read: its bytes, and for a large one the budget it
+// holds.
+type frame struct {
+	b             []byte
+	overCap       bool  // above MaxFrame: b is the header alone
+	share, pre    int64 // of the large-frame budget, and of its pre-login part
+	large, inLine bool  // b is a buffer of its own; b lies in the read buffer
 }
 
 // serveConn serves p until it ends.
 func (l *Listener) serveConn(p *peer) {
 	var cfg lifecycle.ConnConfig
 	if l.throttle != nil {
-		cfg.Guard = &guard{t: l.throttle, key: throttleKey(p.info.Remote)}
+		cfg.Guard = &guard{t: l.throttle, key: p.key}
 	}
 	cfg.Admit = func(user uint32) codec.EvictionReason { return l.admitLogin(p, user) }
 	c := &connLoop{l: l, p: p, conn: l.srv.NewConnWith(cfg),
 		in: make([]byte, 0, startIn), out: make([]byte, 0, startOut),
-		loginBy: time.Now().Add(l.opts.LoginTimeout),
-		pacer:   newPacer(&l.active, l.opts.FrameRate)}
-	c.src.c = c
+		loginBy: time.Now().Add(l.opts.LoginTimeout)}
 	l.sizeSocket(p.nc)
 	l.obs.opened(p.info)
 	c.how.Cause = c.run()
 	c.returnBuffer()
-	if c.how.Cause == causeListener {
-		c.how.Cause = cmp.Or(l.endedBy(p), CauseShutdown)
-	}
+	// What arrived and was not served may hold a login's credentials.
+	clear(c.in[:cap(c.in)])
 	c.how.LoggedIn = c.conn.State().LoggedIn
 	l.untrack(p, c.how)
 }
@@ -76,151 +109,252 @@ func (l *Listener) serveConn(p *peer) {
 // run reads and answers frames until the connection must end, and says why.
 func (c *connLoop) run() CloseCause {
 	for {
-		if !c.pace() {
-			return causeListener
-		}
-		frame, share, cause, err := c.read()
+		f, cause := c.next()
 		if cause != 0 {
 			return cause
 		}
 		c.how.Frames++
-		if errors.Is(err, errOverCap) {
-			return c.overCap(frame)
-		}
-		cause = c.answer(frame)
-		if share > 0 {
-			// The frame's own buffer is not used again: its budget goes back.
-			c.l.budget.releaseFor(share, c.preShare)
-			c.preShare = 0
+		cause = c.serve(f)
+		if cause == 0 && len(c.out) >= keepBuf {
+			cause = c.flush()
 		}
 		if cause != 0 {
+			if len(c.out) > 0 {
+				_ = c.flush() // an eviction is written before the close
+			}
 			return cause
 		}
 	}
 }
 
-// read reads one frame. It returns the frame, the budget share it holds
-// (to release once answered), or the cause that ends the connection. A
-// header whose size is unusable is returned alone for Handle to refuse; one
-// above MaxFrame is returned alone with errOverCap.
-func (c *connLoop) read() (frame []byte, share int64, cause CloseCause, err error) {
-	opts := &c.l.opts
-	wait, waitCause := time.Time{}, CauseIdleTimeout
-	switch {
-	case !c.conn.State().LoggedIn:
-		wait, waitCause = c.loginBy, CauseLoginTimeout
-	case opts.IdleTimeout > 0:
-		wait = time.Now().Add(opts.IdleTimeout)
+// next reads the next frame: its header first, from which it decides what
+// the frame may cost, then the body its size announces. A header whose
+// size is unusable is returned alone, for Handle to refuse; one above
+// MaxFrame alone, as overCap; a body above largeFrame is read into a buffer
+// of its own once the large-frame budget has room for it.
+func (c *connLoop) next() (frame, CloseCause) {
+	c.frameBy = time.Time{}
+	if c.buffered() == 0 {
+		c.in, c.r = c.in[:0], 0
 	}
-	_ = c.p.nc.SetReadDeadline(wait)
-	c.src.begin(waitCause, !c.conn.State().LoggedIn)
-	// Frames up to largeFrame (and MaxFrame) are read whole into the
-	// connection's buffer; a larger one stops at its header.
-	frame, err = codec.ReadFrame(&c.src, c.in[:0], min(largeFrame, opts.MaxFrame))
-	switch {
-	case errors.Is(err, codec.ErrSize):
-		return frame, 0, 0, nil
-	case errors.Is(err, codec.ErrFrameTooLarge):
-		if size, _ := codec.FrameSize(frame); size <= opts.MaxFrame {
-			return c.readLarge(frame, size)
+	if c.buffered() > 0 || c.full {
+		// The peer sent this frame before it had the last one's answer (or
+		// the last read left more in the socket): it pipelines, and has
+		// had its turn once turnFrames come so in a row.
+		if c.turn++; c.turn >= turnFrames {
+			if cause := c.yield(); cause != 0 {
+				return frame{}, cause
+			}
 		}
-		return frame, 0, 0, errOverCap
-	case errors.Is(err, errLegacyFraming):
-		clear(frame[:cap(frame)])
-		return nil, 0, CauseLegacyFraming, nil
+	} else {
+		c.turn = 0
+	}
+	if !c.conn.State().LoggedIn {
+		// Not logged in, a frame's first bytes are looked at for the
+		// pre-VSR framing, which sends fewer than a header's bytes.
+		if cause := c.await(legacyPrefix); cause != 0 {
+			return frame{}, cause
+		}
+		if isLegacyFrame(c.in[c.r : c.r+legacyPrefix]) {
+			return frame{}, CauseLegacyFraming
+		}
+	}
+	if cause := c.await(codec.HeaderSize); cause != 0 {
+		return frame{}, cause
+	}
+	header := c.in[c.r : c.r+codec.HeaderSize]
+	size, err := codec.FrameSize(header)
+	switch {
 	case err != nil:
-		// What arrived of the frame may be a login's credentials.
-		clear(frame[:cap(frame)])
-		return nil, 0, c.failed(err, c.src.cause), nil
+		c.r += codec.HeaderSize
+		return frame{b: header}, 0
+	case size > c.l.opts.MaxFrame:
+		c.r += codec.HeaderSize
+		return frame{b: header, overCap: true}, 0
+	case size > largeFrame:
+		return c.readLarge(size)
 	}
-	if cap(frame) <= keepBuf {
-		c.in = frame[:0]
+	if cause := c.await(size); cause != 0 {
+		return frame{}, cause
 	}
-	return frame, 0, 0, nil
+	f := frame{b: c.in[c.r : c.r+size], inLine: true}
+	c.r += size
+	return f, 0
+}
+
+// buffered is how many bytes have arrived and are not served yet.
+func (c *connLoop) buffered() int { return len(c.in) - c.r }
+
+// await reads until n bytes of the frame being read are in the buffer. It
+// writes the answers pending first: the peer may be waiting for them
+// before it sends more.
+func (c *connLoop) await(n int) CloseCause {
+	for c.buffered() < n {
+		if cause := c.flush(); cause != 0 {
+			return cause
+		}
+		c.room(n)
+		why := c.deadline()
+		k, err := c.p.nc.Read(c.in[len(c.in):cap(c.in)])
+		c.full = k == cap(c.in)-len(c.in)
+		c.in = c.in[:len(c.in)+k]
+		if err != nil && c.buffered() < n {
+			return c.failed(err, why)
+		}
+	}
+	return 0
+}
+
+// room makes space in the read buffer to read into, for a frame of which
+// n bytes are wanted in all: it moves what is buffered to the front, and
+// grows the buffer to twice its size while it is full of that frame, so
+// that its memory follows the bytes that arrive, never the size a header
+// claims. The buffer of a peer that pipelines (its last read filled the
+// buffer) grows to keepBuf, to read many frames at once.
+func (c *connLoop) room(n int) {
+	if c.r > 0 && (len(c.in) == cap(c.in) || cap(c.in)-c.r < n) {
+		k := copy(c.in, c.in[c.r:])
+		clear(c.in[k:len(c.in)]) // what moved may be a login's credentials
+		c.in, c.r = c.in[:k], 0
+	}
+	var size int
+	switch {
+	case c.full && cap(c.in) < keepBuf:
+		size = keepBuf
+	case len(c.in) == cap(c.in):
+		size = min(max(2*cap(c.in), startIn), max(n, keepBuf))
+	default:
+		return
+	}
+	grown := make([]byte, len(c.in), size)
+	copy(grown, c.in)
+	clear(c.in)
+	c.in = grown
+}
+
+// deadline sets the read deadline for what is awaited and returns the
+// cause its passing stands for: before a frame's first byte, the wait for
+// a login (LoginTimeout) or for a frame (IdleTimeout, if set); from it,
+// the frame's own ReadTimeout, no later than the login's deadline.
+func (c *connLoop) deadline() CloseCause {
+	var by time.Time
+	why := CauseIdleTimeout
+	loggedIn := c.conn.State().LoggedIn
+	switch {
+	case c.buffered() > 0 || !c.frameBy.IsZero():
+		if c.frameBy.IsZero() {
+			c.frameBy, c.frameWhy = time.Now().Add(c.l.opts.ReadTimeout), CauseReadTimeout
+			if !loggedIn && c.loginBy.Before(c.frameBy) {
+				c.frameBy, c.frameWhy = c.loginBy, CauseLoginTimeout
+			}
+		}
+		by, why = c.frameBy, c.frameWhy
+	case !loggedIn:
+		by, why = c.loginBy, CauseLoginTimeout
+	case c.l.opts.IdleTimeout > 0:
+		by = time.Now().Add(c.l.opts.IdleTimeout)
+	}
+	if !by.Equal(c.readBy) {
+		c.readBy = by
+		_ = c.p.nc.SetReadDeadline(by)
+	}
+	return why
+}
+
+// yield ends a turn: the answers go out, and the goroutine lets the others
+// that are ready run before it reads on. When it had to wait for a
+// processor longer than contendedWait, others (connections, or the other
+// programs of the machine) are kept waiting as long: the connection waits
+// that long again before its next turn, so that a flood gives way while
+// the machine is short, and takes all of it back as soon as it is not.
+func (c *connLoop) yield() CloseCause {
+	c.turn = 0
+	if cause := c.flush(); cause != 0 {
+		return cause
+	}
+	start := time.Now()
+	runtime.Gosched()
+	waited := time.Since(start)
+	if waited <= contendedWait {
+		return 0
+	}
+	if c.pause == nil {
+		c.pause = time.NewTimer(min(waited, maxGiveWay))
+	} else {
+		c.pause.Reset(min(waited, maxGiveWay))
+	}
+	select {
+	case <-c.pause.C:
+		return 0
+	case <-c.p.kill:
+	case <-c.l.done:
+	}
+	c.pause.Stop()
+	return c.l.endedBy(c.p)
+}
+
+// flush writes the answers pending.
+func (c *connLoop) flush() CloseCause {
+	if len(c.out) == 0 {
+		return 0
+	}
+	cause := c.write(c.out)
+	if cap(c.out) <= keepBuf {
+		c.out = c.out[:0]
+	} else {
+		c.out = make([]byte, 0, startOut)
+	}
+	return cause
 }
 
 // readLarge waits for size bytes of the large-frame budget, then reads the
-// frame, whose header has been read, into a buffer of its own.
-func (c *connLoop) readLarge(header []byte, size int) ([]byte, int64, CloseCause, error) {
+// frame, whose header is in the read buffer, into a buffer of its own that
+// starts at one chunk and grows with what arrives.
+func (c *connLoop) readLarge(size int) (frame, CloseCause) {
 	budget := c.l.budget
-	share, preShare := budget.share(size), int64(0)
+	f := frame{share: budget.share(size), large: true}
 	var by time.Time
 	if !c.conn.State().LoggedIn {
-		by, preShare = c.loginBy, budget.preLogin.share(size)
+		by, f.pre = c.loginBy, budget.preLogin.share(size)
 	}
-	if !budget.acquireFor(share, preShare, c.l.done, c.p.kill, by) {
+	if cause := c.flush(); cause != 0 {
+		return frame{}, cause
+	}
+	if !budget.acquireFor(f.share, f.pre, c.l.done, c.p.kill, by) {
 		select {
 		case <-c.p.kill:
-			return nil, 0, causeListener, nil
+			return frame{}, c.l.endedBy(c.p)
 		case <-c.l.done:
-			return nil, 0, causeListener, nil
+			return frame{}, c.l.endedBy(c.p)
 		default:
-			return nil, 0, CauseLoginTimeout, nil
+			return frame{}, CauseLoginTimeout
 		}
 	}
-	frameCause := c.frameDeadline()
-	// The header is read again from memory, so that the one frame reader
-	// reads the body; the buffer starts at one chunk and grows with what
-	// arrives.
-	c.src.header.Reset(header)
-	big := make([]byte, 0, min(size, codec.HeaderSize+largeFrame))
-	frame, err := codec.ReadFrame(io.MultiReader(&c.src.header, c.p.nc), big, size)
-	if err != nil {
-		clear(frame[:cap(frame)]) // what arrived may be a login's credentials
-		budget.releaseFor(share, preShare)
-		return nil, 0, c.failed(err, frameCause), nil
-	}
-	c.preShare = preShare
-	return frame, share, 0, nil
-}
-
-// frameSource is what a connection reads its frames from: the socket,
-// with the read deadline moved from the wait for a frame to the frame's
-// own deadline as soon as its first byte has arrived.
-type frameSource struct {
-	c        *connLoop
-	started  bool
-	cause    CloseCause // what the deadline in force stands for
-	header   bytes.Reader
-	sniffing bool // the frame's first bytes are looked at for the pre-VSR framing
-	got      int  // of them, how many are in prefix
-	prefix   [legacyPrefix]byte
-}
-
-// begin starts a frame: until its first byte, the deadline in force
-// stands for cause. A frame of a connection not logged in is sniffed for
-// the pre-VSR framing.
-func (s *frameSource) begin(cause CloseCause, sniff bool) {
-	s.started, s.cause, s.sniffing, s.got = false, cause, sniff, 0
-}
-
-// Read implements io.Reader.
-func (s *frameSource) Read(p []byte) (int, error) {
-	n, err := s.c.p.nc.Read(p)
-	if n > 0 && !s.started {
-		// The frame has begun: the rest is due within ReadTimeout.
-		s.started = true
-		s.cause = s.c.frameDeadline()
-	}
-	if n > 0 && s.sniffing {
-		if lerr := s.sniff(p[:n]); lerr != nil {
-			// No byte is handed on: io.ReadFull would drop an error that
-			// came with the last bytes it wanted.
-			return 0, lerr
+	// The wait was not the peer's: the frame's deadline starts again.
+	c.frameBy = time.Time{}
+	b := make([]byte, 0, min(size, codec.HeaderSize+largeFrame))
+	took := min(c.buffered(), size)
+	b = append(b, c.in[c.r:c.r+took]...)
+	clear(c.in[c.r : c.r+took])
+	c.r += took
+	for len(b) < size {
+		if len(b) == cap(b) {
+			grown := make([]byte, len(b), min(2*cap(b), size))
+			copy(grown, b)
+			clear(b)
+			b = grown
+		}
+		why := c.deadline()
+		k, err := c.p.nc.Read(b[len(b):cap(b)])
+		b = b[:len(b)+k]
+		if err != nil && len(b) < size {
+			clear(b[:cap(b)]) // what arrived may be a login's credentials
+			budget.releaseFor(f.share, f.pre)
+			return frame{}, c.failed(err, why)
 		}
 	}
-	return n, err
-}
-
-// frameDeadline sets the read deadline of the rest of a frame and returns
-// the cause its passing means.
-func (c *connLoop) frameDeadline() CloseCause {
-	by, cause := time.Now().Add(c.l.opts.ReadTimeout), CauseReadTimeout
-	if !c.conn.State().LoggedIn && c.loginBy.Before(by) {
-		by, cause = c.loginBy, CauseLoginTimeout
-	}
-	_ = c.p.nc.SetReadDeadline(by)
-	return cause
+	f.b = b
+	return f, 0
 }
 
 // failed names the cause of a failed read or write; deadline is what the
@@ -229,7 +363,7 @@ func (c *connLoop) failed(err error, deadline CloseCause) CloseCause {
 	var ne net.Error
 	switch {
 	case errors.Is(err, net.ErrClosed):
-		return causeListener
+		return c.l.endedBy(c.p)
 	case errors.As(err, &ne) && ne.Timeout():
 		return deadline
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
@@ -241,27 +375,26 @@ func (c *connLoop) failed(err error, deadline CloseCause) CloseCause {
 	return CausePeerReset
 }
 
-// answer hands frame to the Conn, writes the answer and reports what
-// happened. It returns the cause when the connection must end.
-func (c *connLoop) answer(frame []byte) CloseCause {
-	out, o, err := c.conn.Handle(frame, c.out[:0])
-	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(frame), Out: out, Err: err, Closed: o.After == lifecycle.PhaseClosed})
-	if o.LoggedOut() {
-		// Uncounted before the reply is written, as a login is counted:
-		// a client that reads it and logs in elsewhere finds its place.
-		c.l.setLoggedIn(c.p, false)
+// serve hands a frame to the Conn, queues the answer, applies what the
+// frame changed and reports it. It returns the cause when the connection
+// must end.
+func (c *connLoop) serve(f frame) CloseCause {
+	if f.overCap {
+		return c.overCap(f.b)
 	}
-	cause := c.write(out)
-	if cap(out) <= keepBuf {
-		c.out = out[:0]
-	} else {
-		c.out = make([]byte, 0, startOut)
-	}
-	c.report(o, err)
+	before := len(c.out)
+	out, o, err := c.conn.Handle(f.b, c.out)
+	c.out = out
+	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(f.b), Out: out[before:], Err: err, Closed: o.After == lifecycle.PhaseClosed})
+	c.settle(o, err)
 	if holdsCredentials(o, err) {
 		// The Login hook has seen the username (it aliases the frame):
 		// the frame is done with, and its credentials go.
-		clear(frame[min(codec.HeaderSize, len(frame)):])
+		clear(f.b[min(codec.HeaderSize, len(f.b)):])
+	}
+	if f.large {
+		// The frame's own buffer is not used again: its budget goes back.
+		c.l.budget.releaseFor(f.share, f.pre)
 	}
 	switch {
 	case o.Answer == lifecycle.AnswerEviction:
@@ -270,7 +403,7 @@ func (c *connLoop) answer(frame []byte) CloseCause {
 	case o.After == lifecycle.PhaseClosed:
 		return CauseFrameSize
 	}
-	return cause
+	return 0
 }
 
 // holdsCredentials reports whether a frame Handle took may carry a password
@@ -282,8 +415,10 @@ func holdsCredentials(o *lifecycle.Outcome, err error) bool {
 	return o.IsLogin() || o.Code == codec.CodeLoginUser || o.Code == codec.CodeLoginWithPAT || err != nil
 }
 
-// report tells the Listener and the Observer what a frame changed.
-func (c *connLoop) report(o *lifecycle.Outcome, err error) {
+// settle applies what a frame changed to the connection and reports it. A
+// login was counted by admitLogin as Handle bound it; a logout is uncounted
+// here, before its reply is written.
+func (c *connLoop) settle(o *lifecycle.Outcome, err error) {
 	obs, info := &c.l.obs, c.p.info
 	if o.AnswerErr != nil {
 		obs.answerFailed(info, o.AnswerErr)
@@ -291,15 +426,12 @@ func (c *connLoop) report(o *lifecycle.Outcome, err error) {
 	if errors.Is(err, lifecycle.ErrDropped) {
 		obs.dropped(info, err)
 	}
-	if o.LoggedIn() {
+	switch {
+	case o.LoggedIn():
 		c.how.Logins++
 		c.loggedOut = false
-	}
-	switch {
-	case o.Before != lifecycle.PhaseLoggedIn && o.After == lifecycle.PhaseLoggedIn:
-		c.l.setLoggedIn(c.p, true)
 	case o.LoggedOut():
-		c.l.setLoggedIn(c.p, false)
+		c.l.logout(c.p)
 		c.loginBy = time.Now().Add(c.l.opts.LoginTimeout)
 		c.loggedOut = true
 		obs.logout(info)
@@ -319,36 +451,38 @@ func (c *connLoop) report(o *lifecycle.Outcome, err error) {
 // the answer, so that closing does not reset the connection before the
 // peer has read the eviction.
 func (c *connLoop) overCap(header []byte) CloseCause {
+	size, _ := codec.FrameSize(header)
 	h, err := codec.DecodeRequestHeader(header)
 	if err != nil {
 		c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(header), Err: codec.ErrFrameTooLarge, Closed: true})
 		return CauseFrameSize
 	}
-	out, _ := codec.NewEviction(h.Client, codec.ReasonInvalidRequestBodySize).AppendTo(c.out[:0]) // a valid request's client is never zero
-	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(header), Out: out, Err: codec.ErrFrameTooLarge, Closed: true})
+	before := len(c.out)
+	c.out, _ = codec.NewEviction(h.Client, codec.ReasonInvalidRequestBodySize).AppendTo(c.out) // a valid request's client is never zero
+	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(header), Out: c.out[before:], Err: codec.ErrFrameTooLarge, Closed: true})
 	c.how.Reason = codec.ReasonInvalidRequestBodySize
-	if c.write(out) == 0 {
-		c.linger(header)
-	}
 	if h.Operation == codec.OperationRegister {
 		c.l.obs.login(c.p.info, lifecycle.Login{Reason: codec.ReasonInvalidRequestBodySize})
+	}
+	if c.flush() == 0 {
+		c.linger(size - codec.HeaderSize)
 	}
 	return CauseEvicted
 }
 
-// linger half-closes the connection and discards the rest of the frame
-// for at most lingerTimeout. The body goes through the connection's own
-// buffer, cleared after, not through io.Discard's shared ones: it may be a
-// login's credentials.
-func (c *connLoop) linger(header []byte) {
-	size, _ := codec.FrameSize(header)
+// linger half-closes the connection and discards the rest of the frame,
+// body bytes after the header, for at most lingerTimeout. The body goes
+// through the connection's own buffer, cleared after, not through
+// io.Discard's shared ones: it may be a login's credentials.
+func (c *connLoop) linger(body int) {
+	body -= min(c.buffered(), body) // already here
 	if cw, ok := c.p.nc.(interface{ CloseWrite() error }); ok {
 		_ = cw.CloseWrite()
 	}
 	_ = c.p.nc.SetReadDeadline(time.Now().Add(min(lingerTimeout, c.l.opts.ReadTimeout)))
-	buf := c.in[:cap(c.in)] // header is no longer read: it may alias buf
+	buf := c.in[:cap(c.in)] // the header is no longer read: it may alias buf
 	// Only Write: io.Discard's ReadFrom would bring its own buffer.
 	sink := struct{ io.Writer }{io.Discard}
-	_, _ = io.CopyBuffer(sink, io.LimitReader(c.p.nc, int64(size-codec.HeaderSize)), buf)
+	_, _ = io.CopyBuffer(sink, io.LimitReader(c.p.nc, int64(body)), buf)
 	clear(buf)
 }

@@ -8,9 +8,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"io"
+	"fmt"
 	"net"
-	"sync/atomic"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -132,91 +132,64 @@ func TestListenerWriteStallProgress(t *testing.T) {
 	})
 }
 
-// TestHostileFlooders: logged-in peers pipelining pings flat out are
-// served FrameRate frames a second in all, in equal shares, and the probe
-// logs in meanwhile. Without pacing the flood would never let the fake
-// clock move.
+// TestHostileFlooders: logged-in peers each pipelining thousands of pings
+// at once are all answered, in order, and the probe logs in among them.
+// Nothing paces a connection by a clock: the whole flood is served
+// without the fake clock moving (a rate, or a wait for a share of one,
+// would move it). How the machine is shared when it is short is the
+// soak's to measure (the pipeline and throughput scenarios).
 func TestHostileFlooders(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		const peers, rate, run = 10, 1000.0, 2 * time.Second
-		a := startPipeArena(t, nil, tcp.ServeOptions{FrameRate: rate})
-		cr := newCrowd(t)
-		var answered [peers]atomic.Int64
-		for i, w := range loggedIn(t, a, peers) {
-			go func() { // the answers, read as fast as they come
-				buf := make([]byte, codec.HeaderSize)
-				for {
-					if _, err := w.nc.Read(buf); err != nil {
-						return
-					}
-					answered[i].Add(1)
+		const peers, pings = 10, 2000
+		a := startPipeArena(t, nil, tcp.ServeOptions{})
+		start := time.Now()
+		var wg sync.WaitGroup
+		errs := make(chan error, peers)
+		for _, w := range loggedIn(t, a, peers) {
+			batch := pingBatch(t, w, pings)
+			_ = w.nc.SetDeadline(time.Time{})
+			wg.Add(2)
+			go func() {
+				defer wg.Done()
+				if _, err := w.nc.Write(batch); err != nil {
+					errs <- err
 				}
 			}()
-			_ = w.nc.SetReadDeadline(time.Time{})
-			cr.add(w.nc, w.c, floodPings)
+			go func() {
+				defer wg.Done()
+				errs <- readPings(w.nc, pings)
+			}()
 		}
-		start := time.Now()
 		a.probe(nil)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatalf("a flooder: %v", err)
+			}
+		}
 		if d := time.Since(start); d != 0 {
-			t.Fatalf("the probe's login waited %v behind the flood, want 0", d)
+			t.Fatalf("%d flooders x %d pings took %v of the fake clock, want 0: nothing waits for a rate", peers, pings, d)
 		}
-		time.Sleep(run)
-		total, least, most := int64(0), int64(1<<62), int64(0)
-		for i := range answered {
-			n := answered[i].Load()
-			total += n
-			least, most = min(least, n), max(most, n)
-		}
-		t.Logf("%d pings answered in %v, shares %d..%d", total, run, least, most)
-		if limit := int64(rate*run.Seconds()) + peers*16 + int64(rate/10); total > limit {
-			t.Fatalf("%d pings answered in %v, want at most %d (FrameRate %v)", total, run, limit, rate)
-		}
-		if want := int64(0.8 * rate * run.Seconds()); total < want {
-			t.Fatalf("%d pings answered in %v, want at least %d: the rate is shared, not lost", total, run, want)
-		}
-		if least < most/2 {
-			t.Fatalf("shares of the flooders from %d to %d pings, want the least at least half the most", least, most)
-		}
-		cr.end()
 		a.checkBaseline()
 	})
 }
 
-// TestPacingSparesLightConnections: connections that send little (here a
-// ping every 50 ms) are not counted among the busy ones, so a lone client
-// pipelining keeps the whole FrameRate beside them.
-func TestPacingSparesLightConnections(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		const light, rate, run = 20, 1000.0, 2 * time.Second
-		a := startPipeArena(t, nil, tcp.ServeOptions{FrameRate: rate})
-		ws := loggedIn(t, a, light+1)
-		cr := newCrowd(t)
-		for _, w := range ws[1:] {
-			_ = w.nc.SetDeadline(time.Time{})
-			cr.add(w.nc, w.c, func(nc net.Conn, c *lifecycle.Client, stop <-chan struct{}) {
-				every(50*time.Millisecond, stop, func() error { return ping(nc, c) })
-			})
+// readPings reads n ping answers from nc and checks they answer pings
+// 1..n (pingBatch's stamps), in order.
+func readPings(nc net.Conn, n int) error {
+	buf := make([]byte, 0, codec.HeaderSize)
+	for i := range n {
+		answer, err := codec.ReadFrame(nc, buf[:0], codec.HeaderSize)
+		if err != nil {
+			return fmt.Errorf("answer %d: %w", i, err)
 		}
-		heavy := ws[0]
-		_ = heavy.nc.SetDeadline(time.Time{})
-		var answered atomic.Int64
-		go func() {
-			buf := make([]byte, codec.HeaderSize)
-			for {
-				if _, err := io.ReadFull(heavy.nc, buf); err != nil {
-					return
-				}
-				answered.Add(1)
-			}
-		}()
-		cr.add(heavy.nc, heavy.c, floodPings)
-		time.Sleep(run)
-		if n, want := answered.Load(), int64(0.8*rate*run.Seconds()); n < want {
-			t.Fatalf("the pipelining client beside %d light ones: %d pings answered in %v, want at least %d", light, n, run, want)
+		h, err := codec.DecodeReplyHeader(answer)
+		if err != nil || h.Status != 0 || h.RequestChecksum.Lo != uint64(i+1) {
+			return fmt.Errorf("answer %d: ping %d, status %v, error %v; want ping %d, status 0", i, h.RequestChecksum.Lo, h.Status, err, i+1)
 		}
-		cr.end()
-		a.checkBaseline()
-	})
+	}
+	return nil
 }
 
 // TestHostileGuessingAccounts: wrong passwords for one account from many

@@ -48,7 +48,6 @@ func TestHostileNotReadingSockets(t *testing.T) {
 		var mu sync.Mutex
 		done := make(chan struct{}, peers)
 		opts.WriteStall = 300 * time.Millisecond
-		opts.FrameRate = -1 // the buffers fill sooner; pacing is TestHostileFlooders'
 		opts.Observer = tcp.Observer{Closed: func(_ tcp.ConnInfo, how tcp.Closing) {
 			if how.Cause != tcp.CauseNotReading {
 				t.Errorf("closed by %v, want %v", how.Cause, tcp.CauseNotReading)
@@ -165,7 +164,7 @@ func TestPipelinedPings(t *testing.T) {
 }
 
 // TestPingPathAllocs: serving a ping on a logged-in connection allocates
-// nothing, pacing, socket sizing and the stall-aware write included.
+// nothing, the turn, socket sizing and the stall-aware write included.
 func TestPingPathAllocs(t *testing.T) {
 	l := startListener(t, tcp.ServeOptions{})
 	w := dial(t, l.Addr(), lifecycletest.NewClient(t))

@@ -11,12 +11,6 @@ import (
 	"github.com/iggywire/iggywire/lifecycle"
 )
 
-// Defaults of the failed-login throttle.
-const (
-	defaultLoginBurst = 20
-	defaultLoginRate  = 5.0
-)
-
 // maxThrottled bounds how many addresses the throttle remembers. An address
 // whose bucket is full again is forgotten first; past the bound, arbitrary
 // ones are, which at worst gives their owners a fresh burst.

@@ -19,6 +19,7 @@ func (s *soak) connAttacks() []scenario {
 		{id: "account-hold", name: "one account logs in 8,192 connections from 40 addresses and holds them", dur: 15 * time.Second, attack: accountHold(8192, 40)},
 		{id: "nonreaders", name: "200 logged-in clients ping flat out and never read", attack: nonReaders(200)},
 		{id: "pipeline", name: "50 logged-in connections pipeline pings flat out", attack: pipeline(50)},
+		{id: "throughput", name: "lockstep pinging clients, login server vs an echo server of the same framing", dur: time.Millisecond, noProbe: true, attack: throughputScenario},
 		{id: "churn", name: "connect/close churn, 32 addresses, 4.3k/s", attack: churn(32, 4300, 0)},
 		{id: "guess-account", name: "wrong passwords for one account from 200 addresses; probe: that account's right password", probeAs: "iggy", attack: guessAccount(200)},
 		{id: "prelogin-churn", name: "pre-login connect/close churn flat out (7-19k/s asked), 64 addresses, with 20 clients logging in", attack: preLoginChurn},

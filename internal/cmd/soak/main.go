@@ -43,6 +43,7 @@ type soak struct {
 	interval time.Duration // between probe logins
 	run      *regexp.Regexp
 	log      io.Writer
+	extra    []string // flags for every server run
 }
 
 func main() {
@@ -53,12 +54,21 @@ func main() {
 	flag.DurationVar(&s.loggedIn, "logged-in-dur", 30*time.Second, "how long the logged-in pingers' attack runs")
 	flag.DurationVar(&s.after, "after", 10*time.Second, "wait after each attack before reading the server's RSS again")
 	flag.DurationVar(&s.interval, "probe-every", 500*time.Millisecond, "time between two probe logins")
+	flag.Func("server-flag", "pass this flag to every server run (repeatable), to compare settings", func(v string) error {
+		s.extra = append(s.extra, v)
+		return nil
+	})
 	flag.StringVar(&run, "run", "", "run only the scenarios whose short name matches this regular expression (-list shows them)")
 	list := flag.Bool("list", false, "list the scenarios' short names and exit")
 	probeAddr := flag.String("probe", "", "be the probe process: log in to this address (the soak runs itself so)")
 	probeFrom := flag.String("probe-from", "", "the probe process's source address")
 	probeAs := flag.String("probe-as", "", "the probe process's account")
+	echo := flag.Bool("echo", false, "be the echo server of the throughput scenario (the soak runs itself so)")
 	flag.Parse()
+	if *echo {
+		echoMain()
+		return
+	}
 	if *probeAddr != "" {
 		probeMain(*probeAddr, *probeFrom, *probeAs, s.interval)
 		return
@@ -151,17 +161,20 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d)/float64(
 
 // printTable writes the rows as Markdown.
 func printTable(w io.Writer, rows []row) {
-	fmt.Fprintln(w, "| scenario | probe ok/failed | p50 ms | p99 ms | peak RSS | RSS 10 s after (baseline) | kernel TCP peak over baseline | log lines/s | server CPU | peak fds | what it shows | verdict |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| scenario | probe ok/failed | p50 ms | p99 ms | ping p99 ms | peak RSS | RSS 10 s after (baseline) | kernel TCP peak over baseline | log lines/s | server CPU | peak fds | what it shows | verdict |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
-		logins, p50, p99 := "—", "—", "—"
+		logins, p50, p99, ping99 := "—", "—", "—", "—"
 		if n := len(r.probe.lat) + r.probe.fails; n > 0 {
 			logins = fmt.Sprintf("%d / %d", len(r.probe.lat), r.probe.fails)
 			if len(r.probe.lat) > 0 {
 				p50, p99 = ms(r.probe.pct(0.50)), ms(r.probe.pct(0.99))
 			}
+			if len(r.probe.ping) > 0 {
+				ping99 = ms(r.probe.pingPct(0.99))
+			}
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s (%s) | %s (%s) | %.1f | %.0f%% | %d | %s | %s |\n", r.name, logins, p50, p99,
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s (%s) | %s (%s) | %.1f | %.0f%% | %d | %s | %s |\n", r.name, logins, p50, p99, ping99,
 			mib(r.peakRSS), mib(r.rssAfter), mib(r.baseRSS), mib(r.tcpPeak-r.tcpBase), mib(r.tcpBase), r.logRate, r.cpu, r.fds,
 			strings.ReplaceAll(r.result, "|", "/"), strings.ReplaceAll(verdict(r), "|", "/"))
 	}

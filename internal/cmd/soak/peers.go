@@ -192,14 +192,17 @@ func pingEvery(d time.Duration, login bool) behaviour {
 	}
 }
 
-// probeResult is the login latency of a probe client.
+// probeResult is the login and ping latency of a probe client.
 type probeResult struct {
-	lat      []time.Duration
+	lat      []time.Duration // from dial to the login's reply
+	ping     []time.Duration // of the ping after each login
 	fails    int
 	firstErr string
 }
 
 func (p probeResult) pct(q float64) time.Duration { return percentile(p.lat, q) }
+
+func (p probeResult) pingPct(q float64) time.Duration { return percentile(p.ping, q) }
 
 // percentile of durations, nearest rank; 0 for none.
 func percentile(d []time.Duration, q float64) time.Duration {
@@ -214,25 +217,27 @@ func percentile(d []time.Duration, q float64) time.Duration {
 
 // probeEach logs in as user (password = name) from a fresh connection
 // from local every interval until stop, then pings and logs out, and
-// reports each: the latency is from dial to login reply, and a failure of
-// any of the three counts.
-func probeEach(addr string, local net.IP, user string, interval time.Duration, stop <-chan struct{}, report func(time.Duration, error)) {
+// reports each: the login's latency from dial to login reply, the ping's
+// from its write to its answer; a failure of any of the three counts.
+func probeEach(addr string, local net.IP, user string, interval time.Duration, stop <-chan struct{}, report func(login, ping time.Duration, err error)) {
 	for {
 		start := time.Now()
-		var lat time.Duration
+		var lat, pingLat time.Duration
 		c, err := dialClient(addr, local)
 		if err == nil {
 			err = c.loginAs(user, user)
 			lat = time.Since(start)
 			if err == nil {
+				sent := time.Now()
 				err = c.do(c.c.Ping(nil))
+				pingLat = time.Since(sent)
 			}
 			if err == nil {
 				err = c.do(c.c.Logout(nil))
 			}
 			_ = c.nc.Close()
 		}
-		report(lat, err)
+		report(lat, pingLat, err)
 		if !pause(max(0, interval-time.Since(start)), stop) {
 			return
 		}

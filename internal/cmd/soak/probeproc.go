@@ -18,7 +18,8 @@ import (
 // it, as they would, but not its Go runtime.
 
 // probeMain is the probe process: it probes until its standard input
-// closes, writing "ok NANOSECONDS" or "fail ERROR" a line per login.
+// closes, writing "ok LOGIN_NANOSECONDS PING_NANOSECONDS" or "fail ERROR"
+// a line per login.
 func probeMain(addr, from, user string, interval time.Duration) {
 	stop := make(chan struct{})
 	go func() {
@@ -26,11 +27,11 @@ func probeMain(addr, from, user string, interval time.Duration) {
 		close(stop)
 	}()
 	w := bufio.NewWriter(os.Stdout)
-	probeEach(addr, net.ParseIP(from), user, interval, stop, func(lat time.Duration, err error) {
+	probeEach(addr, net.ParseIP(from), user, interval, stop, func(lat, ping time.Duration, err error) {
 		if err != nil {
 			fmt.Fprintf(w, "fail %s\n", strings.ReplaceAll(err.Error(), "\n", " "))
 		} else {
-			fmt.Fprintf(w, "ok %d\n", lat.Nanoseconds())
+			fmt.Fprintf(w, "ok %d %d\n", lat.Nanoseconds(), ping.Nanoseconds())
 		}
 		_ = w.Flush()
 	})
@@ -72,8 +73,12 @@ func parseProbe(out io.Reader) probeResult {
 		kind, rest, _ := strings.Cut(sc.Text(), " ")
 		switch kind {
 		case "ok":
-			if ns, err := strconv.ParseInt(rest, 10, 64); err == nil {
+			login, ping, _ := strings.Cut(rest, " ")
+			if ns, err := strconv.ParseInt(login, 10, 64); err == nil {
 				r.lat = append(r.lat, time.Duration(ns))
+			}
+			if ns, err := strconv.ParseInt(ping, 10, 64); err == nil {
+				r.ping = append(r.ping, time.Duration(ns))
 			}
 		case "fail":
 			r.fails++

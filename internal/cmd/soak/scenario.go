@@ -56,7 +56,7 @@ var probeIP = net.IPv4(127, 0, 0, 254)
 // scenario runs sc against a fresh server: baseline, attack with the probe
 // logging in throughout, the attack's end, then the RSS after s.after.
 func (s *soak) scenario(sc scenario) (row, error) {
-	flags := append([]string{"-user", "probe:probe"}, sc.flags...)
+	flags := append(append([]string{"-user", "probe:probe"}, sc.flags...), s.extra...)
 	srv, err := startServer(s.bin, sc.fdLimit, flags...)
 	if err != nil {
 		return row{}, err
@@ -113,6 +113,9 @@ func (r row) commonMisses(probed bool) []string {
 	if probed {
 		if p99 := r.probe.pct(0.99); p99 > maxP99 {
 			m = append(m, fmt.Sprintf("probe p99 %s ms > %s ms", ms(p99), ms(maxP99)))
+		}
+		if p99 := r.probe.pingPct(0.99); p99 > maxP99 {
+			m = append(m, fmt.Sprintf("probe ping p99 %s ms > %s ms", ms(p99), ms(maxP99)))
 		}
 		if r.probe.fails > 0 {
 			m = append(m, fmt.Sprintf("%d probe failures (first: %s)", r.probe.fails, r.probe.firstErr))

@@ -54,11 +54,12 @@ func TestCommonMisses(t *testing.T) {
 		rssAfter: 12 << 20, tcpBase: 1 << 20, tcpPeak: 2 << 20, logRate: 3}
 	require.Empty(t, good.commonMisses(true))
 	bad := good
-	bad.probe = probeResult{lat: []time.Duration{time.Second}, fails: 2, firstErr: "EOF"}
+	bad.probe = probeResult{lat: []time.Duration{time.Second}, ping: []time.Duration{time.Second}, fails: 2, firstErr: "EOF"}
 	bad.peakRSS, bad.rssAfter, bad.tcpPeak, bad.logRate = 100<<20, 30<<20, 200<<20, 11000
 	m := bad.commonMisses(true)
-	require.Len(t, m, 6, "%q", m)
-	require.Contains(t, m[1], "2 probe failures (first: EOF)")
+	require.Len(t, m, 7, "%q", m)
+	require.Contains(t, m[1], "probe ping p99 1000.0 ms")
+	require.Contains(t, m[2], "2 probe failures (first: EOF)")
 	require.Empty(t, row{peakRSS: 1}.commonMisses(false), "no probe, no probe must-hold")
 	require.Equal(t, []string{"no probe login ran"}, row{}.commonMisses(true))
 }
@@ -70,8 +71,9 @@ func TestStatCPU(t *testing.T) {
 }
 
 func TestParseProbe(t *testing.T) {
-	r := parseProbe(strings.NewReader("ok 1500000\nfail read: connection reset by peer\nok 2500000\nfail EOF\nnoise\n"))
+	r := parseProbe(strings.NewReader("ok 1500000 300000\nfail read: connection reset by peer\nok 2500000 400000\nfail EOF\nnoise\n"))
 	require.Equal(t, []time.Duration{1500 * time.Microsecond, 2500 * time.Microsecond}, r.lat)
+	require.Equal(t, []time.Duration{300 * time.Microsecond, 400 * time.Microsecond}, r.ping)
 	require.Equal(t, 2, r.fails)
 	require.Equal(t, "read: connection reset by peer", r.firstErr)
 }
