@@ -20,5 +20,5 @@ const legacyPrefix = 8
 func isLegacyFrame(b []byte) bool {
 	length := binary.LittleEndian.Uint32(b[0:4])
 	code := codec.Code(binary.LittleEndian.Uint32(b[4:8]))
-	return code != 0 && length <= codec.MaxFrameSize && code.Known()
+	return code != 0 && length <= codec.MaxFrameSize && code.IsKnown()
 }

@@ -412,7 +412,7 @@ func (c *connLoop) serve(f frame) CloseCause {
 // and a frame that was not looked at (dropped, or of an unusable size),
 // which may be a login whose header is damaged.
 func holdsCredentials(o *lifecycle.Outcome, err error) bool {
-	return o.IsLogin() || o.Code == codec.CodeLoginUser || o.Code == codec.CodeLoginWithPAT || err != nil
+	return o.IsLogin() || o.Code == codec.CodeLoginUser || o.Code == codec.CodeLoginPAT || err != nil
 }
 
 // settle applies what a frame changed to the connection and reports it. A
@@ -458,7 +458,7 @@ func (c *connLoop) overCap(header []byte) CloseCause {
 		return CauseFrameSize
 	}
 	before := len(c.out)
-	c.out, _ = codec.NewEviction(h.Client, codec.ReasonInvalidRequestBodySize).AppendTo(c.out) // a valid request's client is never zero
+	c.out, _ = codec.NewEviction(h.Client, codec.ReasonInvalidRequestBodySize).AppendBinary(c.out) // a valid request's client is never zero
 	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(header), Out: c.out[before:], Err: codec.ErrFrameTooLarge, Closed: true})
 	c.how.Reason = codec.ReasonInvalidRequestBodySize
 	if h.Operation == codec.OperationRegister {
