@@ -155,6 +155,7 @@ func runServer(ctx context.Context, opts serverOptions) (*Report, error) {
 		k.cases[c.ID] = &caseRun{c: c}
 	}
 	var control net.Addr
+	stopControl := func() {}
 	if opts.Control != "" {
 		cl, err := net.Listen("tcp", opts.Control)
 		if err != nil {
@@ -162,7 +163,7 @@ func runServer(ctx context.Context, opts serverOptions) (*Report, error) {
 			return nil, err
 		}
 		control = cl.Addr()
-		go k.serveControl(cl)
+		stopControl = k.serveControl(cl)
 	}
 	if opts.Ready != nil {
 		opts.Ready(ln.Addr(), control)
@@ -186,6 +187,10 @@ func runServer(ctx context.Context, opts serverOptions) (*Report, error) {
 	}
 	k.closeAll()
 	wg.Wait()
+	// The control endpoint stops before the verdicts are made: the POST
+	// /finish that ended the run is answered, and a result already being
+	// posted is counted.
+	stopControl()
 	return k.report(), nil
 }
 

@@ -100,6 +100,8 @@ func (c serverCase) expected() string {
 	case "":
 	case surfaceError:
 		s += "; reports the login failed to its caller"
+	case transient57, transient58:
+		s += "; surfaces " + c.surface + " to its caller (WIRE.md §8), or 0 when its own retry succeeded"
 	default:
 		s += "; surfaces " + c.surface + " to its caller (WIRE.md §8)"
 	}
