@@ -41,7 +41,7 @@ type player struct {
 // runClient plays every case and returns the report.
 func runClient(opts clientOptions) *Report {
 	p := &player{opts: opts, started: time.Now(), userIDs: map[uint32]uint32{}}
-	r := &Report{Tool: toolName, Mode: "client", Agent: opts.Agent, Target: opts.Addr, Started: p.started}
+	r := &Report{Tool: toolName, Mode: "client", Agent: opts.Agent, Target: opts.Addr, Protocol: opts.Window.String(), Started: p.started}
 	for _, c := range opts.Cases {
 		r.Cases = append(r.Cases, p.play(c))
 	}

@@ -30,8 +30,12 @@ type serverOptions struct {
 	Wait        time.Duration // how long the kit waits for the client's next frame before it closes
 	Stall       time.Duration // how long a stalled or delayed answer waits
 	Agent       string
-	Cases       []serverCase
-	Redact      *redactor
+	// Protocol is the version the kit's own login replies announce
+	// (-protocol: 0.11.0 or 0.11.1). A login is read in the layout its
+	// own version selects, whatever Protocol says (WIRE.md section 10.5).
+	Protocol codec.Version
+	Cases    []serverCase
+	Redact   *redactor
 	// Ready, if set, learns the addresses listened on (control is nil
 	// without a control endpoint).
 	Ready func(addr, control net.Addr)
@@ -192,6 +196,14 @@ func runServer(ctx context.Context, opts serverOptions) (*Report, error) {
 	// posted is counted.
 	stopControl()
 	return k.report(), nil
+}
+
+// protocol is the version the kit's own login replies announce.
+func (k *kitServer) protocol() codec.Version {
+	if k.opts.Protocol == 0 {
+		return protocol0110
+	}
+	return k.opts.Protocol
 }
 
 // loopbackOnly refuses an address that is not a loopback one ("" is no
@@ -515,7 +527,7 @@ func (s *session) respondLogin(h *codec.RequestHeader, frame []byte) (answer, st
 	}
 	s.k.session++
 	c.bound = s.k.session
-	return answer{frame: goodLoginReply(s.k.session), patchClient: true}, "a good login reply", false, false
+	return answer{frame: goodLoginReply(s.k.session, s.k.protocol()), patchClient: true}, "a good login reply", false, false
 }
 
 // respondNonReplicated answers pings (the case's scripted answer for the
