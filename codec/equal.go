@@ -16,14 +16,14 @@ func (c ClientVersionInfo) Equal(d ClientVersionInfo) bool {
 // Equal reports whether l and m carry the same fields; the passwords
 // compare in time that depends only on their lengths.
 func (l LoginRegister) Equal(m LoginRegister) bool {
-	same := l.Password.Equal(m.Password.Bytes())
+	same := l.Password.Equal(m.Password)
 	return same && l.Info.Equal(m.Info) && bytes.Equal(l.Username, m.Username) && bytes.Equal(l.Context, m.Context)
 }
 
 // Equal reports whether l and m carry the same fields; the tokens compare
 // in time that depends only on their lengths.
 func (l LoginRegisterPAT) Equal(m LoginRegisterPAT) bool {
-	same := l.Token.Equal(m.Token.Bytes())
+	same := l.Token.Equal(m.Token)
 	return same && l.Info.Equal(m.Info) && bytes.Equal(l.Context, m.Context)
 }
 

@@ -26,10 +26,10 @@ func methodFast[T any, PT interface {
 func fastCases(t *testing.T) []fastCase {
 	info := ClientVersionInfo{Protocol: 0x2C00, SDKName: []byte("go-sdk"), SDKVersion: []byte("0.1.0")}
 	infoUTF8 := ClientVersionInfo{Protocol: 0x2C00, SDKName: []byte("gö"), SDKVersion: []byte("1")}
-	enc := func(v interface{ AppendTo([]byte) ([]byte, error) }) []byte {
-		b, err := v.AppendTo(nil)
+	enc := func(v interface{ AppendBinary([]byte) ([]byte, error) }) []byte {
+		b, err := v.AppendBinary(nil)
 		if err != nil {
-			t.Fatalf("AppendTo(%+v): err = %v", v, err)
+			t.Fatalf("AppendBinary(%+v): err = %v", v, err)
 		}
 		return b
 	}

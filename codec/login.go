@@ -14,7 +14,7 @@ type LoginRegister struct {
 	Context  []byte            // UTF-8, any length the frame holds; nil when empty
 }
 
-// EncodedLen returns the number of bytes AppendTo writes for a valid value.
+// EncodedLen returns the number of bytes AppendBinary writes for a valid value.
 func (l LoginRegister) EncodedLen() int {
 	return l.Info.EncodedLen() + 1 + len(l.Username) + 1 + l.Password.Len() + 4 + len(l.Context)
 }
@@ -36,9 +36,9 @@ func (l LoginRegister) Validate() error {
 	return checkText(l.Context, &fieldLoginContext, off)
 }
 
-// AppendTo validates l and appends its encoding to dst. On error it returns
+// AppendBinary validates l and appends its encoding to dst. On error it returns
 // dst unchanged.
-func (l LoginRegister) AppendTo(dst []byte) ([]byte, error) {
+func (l LoginRegister) AppendBinary(dst []byte) ([]byte, error) {
 	if !l.Info.lengthsOK() || uint(len(l.Username)-1) >= 255 || l.Password.Len() > 255 || !fitsU32(l.Context) {
 		return dst, l.Validate()
 	}

@@ -13,7 +13,7 @@ type LoginRegisterPAT struct {
 	Context []byte            // UTF-8, any length the frame holds; nil when empty
 }
 
-// EncodedLen returns the number of bytes AppendTo writes for a valid value.
+// EncodedLen returns the number of bytes AppendBinary writes for a valid value.
 func (l LoginRegisterPAT) EncodedLen() int {
 	return l.Info.EncodedLen() + 1 + l.Token.Len() + 4 + len(l.Context)
 }
@@ -31,9 +31,9 @@ func (l LoginRegisterPAT) Validate() error {
 	return checkText(l.Context, &fieldPATContext, off)
 }
 
-// AppendTo validates l and appends its encoding to dst. On error it returns
+// AppendBinary validates l and appends its encoding to dst. On error it returns
 // dst unchanged.
-func (l LoginRegisterPAT) AppendTo(dst []byte) ([]byte, error) {
+func (l LoginRegisterPAT) AppendBinary(dst []byte) ([]byte, error) {
 	if !l.Info.lengthsOK() || l.Token.Len() > 255 || !fitsU32(l.Context) {
 		return dst, l.Validate()
 	}

@@ -425,7 +425,7 @@ func ownServerCases(reg *registry, protocol codec.Version) ([]serverCase, error)
 		{Name: "ping-reply/cut-then-closed", Rule: "WIRE.md §5 frame", at: "ping",
 			answer: answer{frame: pingReply(0)[:200], closeAfter: true}, expect: expDrop},
 		{Name: "login-eviction/14-then-no-retry", Rule: "WIRE.md §8 IncompatibleProtocolVersion", at: "login",
-			answer: answer{frame: mustEviction(codec.NewIncompatibleProtocol(codec.Uint128{Lo: 1}, codec.Window{Min: codec.MustPack(9, 0, 0), Max: codec.MustPack(9, 1, 0)}))},
+			answer: answer{frame: mustEviction(codec.NewIncompatibleProtocolEviction(codec.Uint128{Lo: 1}, codec.Window{Min: codec.MustPack(9, 0, 0), Max: codec.MustPack(9, 1, 0)}))},
 			expect: expDrop, noRetryVersion: true, surface: "IncompatibleProtocolVersion"},
 	}
 	for i := range defs {
@@ -444,6 +444,6 @@ func ownServerCases(reg *registry, protocol codec.Version) ([]serverCase, error)
 // mustEviction encodes a built-in eviction, which is valid by
 // construction (TestOwnCasesEncode holds that).
 func mustEviction(e codec.Eviction) []byte {
-	b, _ := e.AppendTo(nil)
+	b, _ := e.AppendBinary(nil)
 	return b
 }

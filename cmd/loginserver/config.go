@@ -242,7 +242,7 @@ func (c *config) checkServer(raw *rawFlags) error {
 	if code == "58" {
 		status = codec.StatusTransientNotAccepted
 	}
-	c.Transient = lifecycle.Transient{Code: status, Count: count}
+	c.Transient = lifecycle.Transient{Status: status, Count: count}
 	return nil
 }
 
@@ -272,7 +272,7 @@ func (c *config) checkAccounts(raw *rawFlags) error {
 	if c.Version, err = codec.ParseVersion(raw.version); err != nil {
 		return fmt.Errorf("-protocol: %w", err)
 	}
-	if !codec.DefaultWindow(c.Version).Valid() {
+	if !codec.DefaultWindow(c.Version).IsValid() {
 		return fmt.Errorf("-protocol: %s gives no usable window", c.Version)
 	}
 	return nil

@@ -227,7 +227,7 @@ func showEnum(v uint64, name fmt.Stringer) string { return fmt.Sprintf("%d (%s)"
 
 // showVersion prints a packed version as "0.11.0 (0x00002c00)".
 func showVersion(v codec.Version) string {
-	if !v.Valid() {
+	if !v.IsValid() {
 		return fmt.Sprintf("not a version: bits 31..30 set (0x%08x)", uint32(v))
 	}
 	return fmt.Sprintf("%s (0x%08x)", v, uint32(v))
