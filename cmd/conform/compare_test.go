@@ -19,7 +19,7 @@ func bindFrame(t *testing.T, body []byte) []byte {
 
 func loginReplyBody(t *testing.T, user uint32, session uint64) []byte {
 	t.Helper()
-	b, err := codec.LoginReply{UserID: user, Session: session, ServerProtocol: codec.MustPack(0, 11, 1), ServerVersion: []byte("0.1.0")}.AppendTo(nil)
+	b, err := codec.LoginReply{UserID: user, Session: session, ServerProtocol: codec.MustPack(0, 11, 1), ServerVersion: []byte("0.1.0")}.AppendBinary(nil)
 	require.NoError(t, err)
 	return b
 }

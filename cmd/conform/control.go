@@ -66,7 +66,7 @@ const maxSurfaced = 256
 // post each as its number or its name there (InvalidCredentials for 42).
 var section8 = [...]codec.Status{
 	codec.StatusInvalidCommand, codec.StatusInvalidFormat, codec.StatusStaleClient,
-	codec.StatusUnauthenticated, codec.StatusInvalidCredentials, codec.StatusInvalidPersonalAccessToken,
+	codec.StatusUnauthenticated, codec.StatusInvalidCredentials, codec.StatusInvalidPAT,
 	codec.StatusTransientNotCommitted, codec.StatusTransientNotAccepted,
 }
 
