@@ -41,7 +41,7 @@ type player struct {
 // runClient plays every case and returns the report.
 func runClient(opts clientOptions) *Report {
 	p := &player{opts: opts, started: time.Now(), userIDs: map[uint32]uint32{}}
-	r := &Report{Tool: toolName, Mode: "client", Agent: opts.Agent, Target: opts.Addr, Started: p.started}
+	r := &Report{Tool: toolName, Mode: "client", Agent: opts.Agent, Target: opts.Addr, Protocol: opts.Window.String(), Started: p.started}
 	for _, c := range opts.Cases {
 		r.Cases = append(r.Cases, p.play(c))
 	}
@@ -49,37 +49,81 @@ func runClient(opts clientOptions) *Report {
 	return r
 }
 
-// caseRec is one case as it is played: its connection, the model server
-// connection the expectations come from, and the sessions seen.
+// caseRec is one case as it is played: its connections, the model server
+// whose connections the expectations come from, and the sessions seen.
+// A case runs on one connection unless its steps name more (a session
+// resumed on a new connection): connection i of the case is conns[i], and
+// its model is models[i], a connection of the same model server, so that
+// what one connection does (a login, a logout) is what the model's next
+// connection sees too.
 type caseRec struct {
 	p      *player
 	res    CaseResult
 	start  time.Time
-	nc     net.Conn
-	model  *lifecycle.Conn
-	frame  int            // the index in the case of the frame being played
-	handed map[int]uint64 // the session the server handed out, by the index of the login's frame
+	srv    *lifecycle.Server
+	conns  []net.Conn
+	models []*lifecycle.Conn
+	cur    int             // the connection of the step being played
+	nc     net.Conn        // conns[cur]
+	model  *lifecycle.Conn // models[cur]
+	frame  int             // the index in the case of the frame being played
+	handed map[int]uint64  // the session the server handed out, by the index of the login's frame
+	// modelHanded is the session the model handed out, by the index of
+	// the login's frame: what a frame that names a session carries when
+	// the model plays it.
+	modelHanded map[int]uint64
+}
+
+// maxCaseConns bounds the connections of one case.
+const maxCaseConns = 4
+
+// use makes connection i of the case the current one, dialing it (and
+// opening its model connection) the first time.
+func (r *caseRec) use(i int) error {
+	if i < 0 || i >= maxCaseConns || i > len(r.conns) {
+		return fmt.Errorf("connection %d: a case opens its connections in order, at most %d", i+1, maxCaseConns)
+	}
+	if i == len(r.conns) {
+		nc, err := net.DialTimeout("tcp", r.p.opts.Addr, r.p.opts.Wait)
+		if err != nil {
+			return err
+		}
+		r.conns, r.models = append(r.conns, nc), append(r.models, r.srv.NewConn())
+		if i > 0 {
+			r.log(dirEvent, nil, fmt.Sprintf("connection %d opened", i+1))
+		}
+	}
+	r.cur, r.nc, r.model = i, r.conns[i], r.models[i]
+	return nil
 }
 
 // play runs one case.
 func (p *player) play(c clientCase) CaseResult {
-	rec := &caseRec{p: p, start: time.Now(), handed: map[int]uint64{}, res: CaseResult{ID: c.ID, Vector: c.Vector, Name: c.Name, Rule: c.Rule,
+	rec := &caseRec{p: p, start: time.Now(), handed: map[int]uint64{}, modelHanded: map[int]uint64{}, res: CaseResult{ID: c.ID, Vector: c.Vector, Name: c.Name, Rule: c.Rule,
 		Expected: p.expectedText(c)}}
 	srv, err := lifecycle.NewServer(lifecycle.Config{Window: p.opts.Window, Version: p.opts.Version, Auth: p.opts.Accounts.auth()})
 	if err == nil {
-		rec.model = srv.NewConn()
-		rec.nc, err = net.DialTimeout("tcp", p.opts.Addr, p.opts.Wait)
+		rec.srv = srv
+		err = rec.use(0)
 	}
+	defer func() {
+		for _, nc := range rec.conns {
+			_ = nc.Close()
+		}
+	}()
 	if err != nil {
 		rec.res.Verdict, rec.res.Observed = verdictNotRun, "could not start: "+err.Error()
 		return rec.res
 	}
-	defer rec.nc.Close()
 	if c.overCap {
 		rec.overCap(c.steps[0].frames[0])
 		return rec.res
 	}
 	for i, s := range c.steps {
+		if err := rec.use(s.conn); err != nil {
+			rec.res.Verdict, rec.res.Observed = verdictFail, fmt.Sprintf("step %d: %v", i+1, err)
+			return rec.res
+		}
 		if bad := rec.step(c, s); bad != "" {
 			rec.res.Verdict, rec.res.Observed = verdictFail, fmt.Sprintf("step %d: %s", i+1, bad)
 			return rec.res
@@ -106,11 +150,20 @@ func (p *player) expectedText(c clientCase) string {
 	if err != nil {
 		return "every answer as WIRE.md §7 gives it for the server's window and accounts"
 	}
-	conn := srv.NewConn()
+	var conns []*lifecycle.Conn
+	handed := map[int]uint64{}
 	var parts []string
 	for _, s := range c.steps {
-		for _, f := range s.frames {
-			want, o, err := conn.Handle(rewriteCredentials(f, c.server, p.opts.Accounts), nil)
+		for len(conns) <= s.conn && len(conns) < maxCaseConns {
+			conns = append(conns, srv.NewConn())
+		}
+		conn := conns[min(s.conn, len(conns)-1)]
+		for k, f := range s.frames {
+			in := mapSession(rewriteCredentials(f, c.server, p.opts.Accounts), refOf(s, k), handed)
+			want, o, err := conn.Handle(in, nil)
+			if session, ok := handedBy(want); ok {
+				handed[len(parts)] = session
+			}
 			what := describeFrame(want)
 			switch outcome(o, err) {
 			case "dropped":
@@ -124,6 +177,9 @@ func (p *player) expectedText(c clientCase) string {
 					what = "a login reply (" + what + ")"
 				}
 			}
+			if len(conns) > 1 {
+				what = fmt.Sprintf("on connection %d, %s", s.conn+1, what)
+			}
 			parts = append(parts, fmt.Sprintf("%d. %s", len(parts)+1, what))
 		}
 	}
@@ -132,7 +188,7 @@ func (p *player) expectedText(c clientCase) string {
 
 // log records a frame or an event.
 func (r *caseRec) log(dir string, frame []byte, note string) {
-	f := Frame{Conn: 1, Dir: dir, AtMS: float64(time.Since(r.start)) / float64(time.Millisecond), Note: note}
+	f := Frame{Conn: r.cur + 1, Dir: dir, AtMS: float64(time.Since(r.start)) / float64(time.Millisecond), Note: note}
 	if frame != nil {
 		f.Hex = r.p.opts.Redact.hex(frame)
 	}
@@ -146,14 +202,14 @@ func (r *caseRec) step(c clientCase, s clientStep) string {
 	first := r.frame
 	for k, f := range s.frames {
 		in := rewriteCredentials(f, c.server, r.p.opts.Accounts)
-		want, o, err := r.model.Handle(in, nil)
+		ref := refOf(s, k)
+		want, o, err := r.model.Handle(mapSession(in, ref, r.modelHanded), nil)
+		if session, ok := handedBy(want); ok {
+			r.modelHanded[first+k] = session
+		}
 		expected = append(expected, want)
 		outcomes = append(outcomes, outcome(o, err))
-		var ref *sessionRef
-		if k < len(s.sessions) {
-			ref = s.sessions[k]
-		}
-		wire = append(wire, r.mapSession(in, ref))
+		wire = append(wire, mapSession(in, ref, r.handed))
 	}
 	for k, w := range wire {
 		r.log(dirClient, w, "step frame "+describeFrame(w))
@@ -297,21 +353,35 @@ func isReset(err error) bool {
 	return errors.As(err, &op) && !op.Timeout()
 }
 
-// mapSession writes into a request the session ref names: the one the
-// server handed out at the login ref points to, plus ref.Plus. A request
-// whose login has not been answered yet (written in the same batch) keeps
-// the model's.
-func (r *caseRec) mapSession(in []byte, ref *sessionRef) []byte {
+// refOf is the session reference of frame k of step s, nil for none.
+func refOf(s clientStep, k int) *sessionRef {
+	if k < len(s.sessions) {
+		return s.sessions[k]
+	}
+	return nil
+}
+
+// mapSession writes into a request the session ref names: the one handed
+// out (by the server, or by the model, as handed says) at the login ref
+// points to, plus ref.Plus. A request whose login has not been answered
+// yet (written in the same batch) keeps the session it has.
+func mapSession(in []byte, ref *sessionRef, handed map[int]uint64) []byte {
 	if ref == nil || ref.Offset < 0 || ref.Offset+8 > len(in) {
 		return in
 	}
-	s, ok := r.handed[ref.Step]
+	s, ok := handed[ref.Step]
 	if !ok {
 		return in
 	}
 	out := bytes.Clone(in)
 	binary.LittleEndian.PutUint64(out[ref.Offset:], s+uint64(ref.Plus))
 	return out
+}
+
+// handedBy is the session an answer hands out: a login reply's.
+func handedBy(answer []byte) (uint64, bool) {
+	l, ok := loginReply(answer)
+	return l.Session, ok
 }
 
 // describeFrame says what a frame is in a few words.

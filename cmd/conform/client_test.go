@@ -316,3 +316,37 @@ func TestClientModeCatchesRepeatedSessions(t *testing.T) {
 		assert.Contains(t, logins, id, "%s fails without a login reply", id)
 	}
 }
+
+// A case may open more connections: a login on the first, a logout on a
+// second carrying the first's session (a session belongs to its
+// connection: Eviction 1, then the second closes), and a logout on the
+// first under its session, which only the session the server handed out
+// gets answered. The kit plays each connection against its own model
+// connection of one model server.
+func TestClientModeSecondConnection(t *testing.T) {
+	t.Parallel()
+	file := testAccountsFile(t)
+	addr := startLoginServer(t, file)
+	a := clientAccounts(t, file)
+	vs, _ := loadAll(t)
+	def := vs.Files["lifecycle"].Servers["default"]
+	bound := &sessionRef{Offset: 184, Step: 0}
+	logout := request(codec.RequestHeader{Client: hostileClient, Request: 1, Session: 1, Operation: codec.OperationLogout}, nil)
+	require.NotEmpty(t, logout)
+	c := clientCase{ID: "x1", Name: "test/second-connection", server: &def, steps: []clientStep{
+		{frames: [][]byte{vectorLogin(hostileClient)}},
+		{conn: 1, frames: [][]byte{logout}, sessions: []*sessionRef{bound}},
+		{frames: [][]byte{logout}, sessions: []*sessionRef{bound}},
+	}}
+	r := runClient(clientOptions{Addr: addr, Agent: "server", Wait: 2 * time.Second, Stall: 100 * time.Millisecond,
+		Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Accounts: a, Cases: []clientCase{c}, Redact: &redactor{secrets: a.secrets()}})
+	require.Len(t, r.Cases, 1)
+	got := r.Cases[0]
+	assert.Equal(t, verdictPass, got.Verdict, got.Observed)
+	assert.Contains(t, got.Expected, "on connection 2, Eviction reason 1")
+	conns := map[int]bool{}
+	for _, f := range got.Frames {
+		conns[f.Conn] = true
+	}
+	assert.Equal(t, map[int]bool{1: true, 2: true}, conns)
+}

@@ -33,6 +33,10 @@ type clientStep struct {
 	chunk     int           // write in pieces of this many bytes
 	stall     bool          // stall between header and body
 	halfClose bool          // end the kit's side after writing (a frame cut short)
+	// conn is the connection of the case the step is written on: 0 for
+	// the first, 1 for a second one opened by this step (a session
+	// resumed elsewhere), and so on.
+	conn int
 }
 
 // clientCases builds the client-mode catalogue: every lifecycle vector,

@@ -100,7 +100,8 @@ func (r *caseRec) compare(want, got []byte, free []freeField) string {
 		clear(w[f.Offset : f.Offset+f.Length])
 	}
 	_, login := loginReply(want)
-	if login {
+	_, bind := bindReply(want)
+	if login || bind {
 		clear(g[48:52])
 		clear(w[48:52])
 	}
@@ -127,6 +128,9 @@ func (r *caseRec) compare(want, got []byte, free []freeField) string {
 // accounts and version), any other byte for byte.
 func (r *caseRec) compareBody(want, got []byte, free []freeField) []string {
 	wb, gb := want[codec.HeaderSize:], got[codec.HeaderSize:]
+	if wl, isBind := bindReply(want); isBind {
+		return r.compareBind(wl, got)
+	}
 	wl, isLogin := loginReply(want)
 	if !isLogin {
 		if !bytes.Equal(wb, gb) || binary.LittleEndian.Uint32(got[48:]) != uint32(len(got)) {
@@ -162,6 +166,57 @@ func (r *caseRec) compareBody(want, got []byte, free []freeField) []string {
 		r.handed[r.frame] = gl.Session
 	}
 	return diffs
+}
+
+// compareBind checks the answer to a BIND_SESSION that succeeded (WIRE.md
+// section 10.4): the login reply alone, whose session must be the one the
+// server handed out to the login the model's session comes from (a bind
+// resumes a session, it never makes one), with the user id, protocol and
+// version held as a login reply's are.
+func (r *caseRec) compareBind(wl codec.LoginReply, got []byte) []string {
+	gl, ok := bindReply(got)
+	if !ok {
+		return []string{fmt.Sprintf("body: want a bind reply (the login reply alone: user_id, session, protocol, version), got %x", got[codec.HeaderSize:])}
+	}
+	var diffs []string
+	if at, session, known := r.serverSession(wl.Session); known && gl.Session != session {
+		diffs = append(diffs, fmt.Sprintf("session: want %d, the session the login of frame %d got, got %d", session, at+1, gl.Session))
+	} else if !known && gl.Session == 0 {
+		diffs = append(diffs, "session: want a session the server handed out, got 0")
+	}
+	if id, seen := r.p.userIDs[wl.UserID]; seen && id != gl.UserID {
+		diffs = append(diffs, fmt.Sprintf("user_id: the account logged in as %d, the bind says %d", id, gl.UserID))
+	}
+	if gl.ServerProtocol != wl.ServerProtocol {
+		diffs = append(diffs, fmt.Sprintf("server_protocol_version: want %s (the window's max), got %s", wl.ServerProtocol, gl.ServerProtocol))
+	}
+	if v := gl.ServerVersion; len(v) == 0 || !utf8.Valid(v) || r.p.opts.Version != "" && string(v) != r.p.opts.Version {
+		diffs = append(diffs, fmt.Sprintf("server_version: want UTF-8 of 1..255 bytes%s, got %q", versionWant(r.p.opts.Version), v))
+	}
+	return diffs
+}
+
+// serverSession finds the login whose model session is model and returns
+// its frame and the session the server handed out to it.
+func (r *caseRec) serverSession(model uint64) (frame int, session uint64, ok bool) {
+	for at, m := range r.modelHanded {
+		if s, handed := r.handed[at]; m == model && handed {
+			return at, s, true
+		}
+	}
+	return 0, 0, false
+}
+
+// bindReply reads the answer to a BIND_SESSION that succeeded: a Reply
+// with operation NonReplicated, status 0, and a body that is exactly a
+// login reply, with no result section (WIRE.md section 10.4). No other
+// NonReplicated reply of the lifecycle has such a body: a ping's is empty.
+func bindReply(f []byte) (codec.LoginReply, bool) {
+	if len(f) <= codec.HeaderSize || f[208] != byte(codec.OperationNonReplicated) || binary.LittleEndian.Uint32(f[216:]) != 0 {
+		return codec.LoginReply{}, false
+	}
+	l, err := codec.ParseLoginReply(f[codec.HeaderSize:])
+	return l, err == nil
 }
 
 func hasRule(free []freeField, rule string) bool {

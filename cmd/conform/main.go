@@ -35,6 +35,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/iggywire/iggywire/codec"
 )
 
 // toolName is the report's tool field.
@@ -151,15 +153,20 @@ func cmdServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	listen := fs.String("listen", "127.0.0.1:8091", "loopback `ADDR` to listen on")
 	controlAddr := fs.String("control", "127.0.0.1:8099", "loopback `ADDR` of the HTTP control endpoint (GET /cases, POST /result, POST /finish); empty for none")
 	stall := fs.Duration("stall", 500*time.Millisecond, "how long a stalled or delayed answer waits (keep it under the client's timeout)")
+	protocol := fs.String("protocol", "0.11.0", "the protocol `X.Y.Z` the kit serves, 0.11.0 or 0.11.1: what its own login replies announce (every login is read in the layout of its own version)")
 	allowRemote := fs.Bool("allow-remote", false, "allow -listen and -control on addresses other than loopback (the kit accepts any password and the control endpoint has no authentication)")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	proto, err := serveProtocol(*protocol)
+	if err != nil {
 		return err
 	}
 	vs, reg, err := c.load()
 	if err != nil {
 		return err
 	}
-	all, err := serverCases(vs, reg)
+	all, err := serverCasesAt(vs, reg, proto)
 	if err != nil {
 		return err
 	}
@@ -175,8 +182,8 @@ func cmdServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	r, err := runServer(ctx, serverOptions{Listen: *listen, Control: *controlAddr, AllowRemote: *allowRemote, Wait: c.wait, Stall: *stall, Agent: c.agent, Cases: cases,
-		Redact: &redactor{}, Ready: func(a, control net.Addr) {
-			fmt.Fprintf(stdout, "conform: server mode on %s, %d cases; log in once per case with the case id as username (conform list server)\n", a, len(cases))
+		Protocol: proto, Redact: &redactor{}, Ready: func(a, control net.Addr) {
+			fmt.Fprintf(stdout, "conform: server mode on %s, %d cases, protocol %s; log in once per case with the case id as username (conform list server)\n", a, len(cases), proto)
 			if control != nil {
 				fmt.Fprintf(stdout, "conform: control endpoint http://%s (GET /cases, POST /result?case=ID&surfaced=X, POST /finish)\n", control)
 			}
@@ -185,6 +192,18 @@ func cmdServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	return finishRun(r, c.out, stdout)
+}
+
+// serveProtocol reads server mode's -protocol: one of the two revisions.
+func serveProtocol(s string) (codec.Version, error) {
+	v, err := codec.ParseVersion(s)
+	if err != nil {
+		return 0, fmt.Errorf("-protocol: %w", err)
+	}
+	if v != protocol0110 && v != protocol0111 {
+		return 0, fmt.Errorf("-protocol %s: want 0.11.0 or 0.11.1", v)
+	}
+	return v, nil
 }
 
 // finishRun writes a report and says where.

@@ -20,10 +20,13 @@ const (
 // Report is one run of the kit against one implementation: the JSON file
 // the kit writes, and what the Markdown and HTML reports are rendered from.
 type Report struct {
-	Tool     string       `json:"tool"`
-	Mode     string       `json:"mode"`  // "server" (the kit served, a client was tested) or "client"
-	Agent    string       `json:"agent"` // the implementation tested
-	Target   string       `json:"target,omitempty"`
+	Tool   string `json:"tool"`
+	Mode   string `json:"mode"`  // "server" (the kit served, a client was tested) or "client"
+	Agent  string `json:"agent"` // the implementation tested
+	Target string `json:"target,omitempty"`
+	// Protocol is the revision the run spoke: the version the kit served
+	// (server mode), or the server's window (client mode).
+	Protocol string       `json:"protocol,omitempty"`
 	Started  time.Time    `json:"started"`
 	Duration float64      `json:"duration_seconds"`
 	Summary  Summary      `json:"summary"`

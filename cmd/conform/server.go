@@ -30,8 +30,12 @@ type serverOptions struct {
 	Wait        time.Duration // how long the kit waits for the client's next frame before it closes
 	Stall       time.Duration // how long a stalled or delayed answer waits
 	Agent       string
-	Cases       []serverCase
-	Redact      *redactor
+	// Protocol is the version the kit's own login replies announce
+	// (-protocol: 0.11.0 or 0.11.1). A login is read in the layout its
+	// own version selects, whatever Protocol says (WIRE.md section 10.5).
+	Protocol codec.Version
+	Cases    []serverCase
+	Redact   *redactor
 	// Ready, if set, learns the addresses listened on (control is nil
 	// without a control endpoint).
 	Ready func(addr, control net.Addr)
@@ -155,6 +159,7 @@ func runServer(ctx context.Context, opts serverOptions) (*Report, error) {
 		k.cases[c.ID] = &caseRun{c: c}
 	}
 	var control net.Addr
+	stopControl := func() {}
 	if opts.Control != "" {
 		cl, err := net.Listen("tcp", opts.Control)
 		if err != nil {
@@ -162,7 +167,7 @@ func runServer(ctx context.Context, opts serverOptions) (*Report, error) {
 			return nil, err
 		}
 		control = cl.Addr()
-		go k.serveControl(cl)
+		stopControl = k.serveControl(cl)
 	}
 	if opts.Ready != nil {
 		opts.Ready(ln.Addr(), control)
@@ -186,7 +191,19 @@ func runServer(ctx context.Context, opts serverOptions) (*Report, error) {
 	}
 	k.closeAll()
 	wg.Wait()
+	// The control endpoint stops before the verdicts are made: the POST
+	// /finish that ended the run is answered, and a result already being
+	// posted is counted.
+	stopControl()
 	return k.report(), nil
+}
+
+// protocol is the version the kit's own login replies announce.
+func (k *kitServer) protocol() codec.Version {
+	if k.opts.Protocol == 0 {
+		return protocol0110
+	}
+	return k.opts.Protocol
 }
 
 // loopbackOnly refuses an address that is not a loopback one ("" is no
@@ -510,7 +527,7 @@ func (s *session) respondLogin(h *codec.RequestHeader, frame []byte) (answer, st
 	}
 	s.k.session++
 	c.bound = s.k.session
-	return answer{frame: goodLoginReply(s.k.session), patchClient: true}, "a good login reply", false, false
+	return answer{frame: goodLoginReply(s.k.session, s.k.protocol()), patchClient: true}, "a good login reply", false, false
 }
 
 // respondNonReplicated answers pings (the case's scripted answer for the

@@ -376,3 +376,53 @@ func TestServerModeListensOnLoopbackOnly(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "-control 0.0.0.0:0")
 }
+
+// With -protocol 0.11.1 the kit's own login replies announce 0.11.1; the
+// flag takes the two revisions only.
+func TestServerModeProtocol(t *testing.T) {
+	t.Parallel()
+	vs, reg := loadAll(t)
+	cases, err := serverCasesAt(vs, reg, protocol0111)
+	require.NoError(t, err)
+	id, err := reg.id("server", "ping-reply/delayed") // scripted at the ping: the login gets the kit's own reply
+	require.NoError(t, err)
+	var pick []serverCase
+	for _, c := range cases {
+		if c.ID == id {
+			pick = append(pick, c)
+		}
+	}
+	require.Len(t, pick, 1)
+	addr := make(chan net.Addr, 1)
+	done := make(chan *Report, 1)
+	go func() {
+		r, _ := runServer(context.Background(), serverOptions{Listen: "127.0.0.1:0", Wait: testWait, Stall: testWait,
+			Agent: "protocol", Protocol: protocol0111, Cases: pick, Redact: &redactor{}, Ready: func(a, _ net.Addr) { addr <- a }})
+		done <- r
+	}()
+	nc, err := net.Dial("tcp", (<-addr).String())
+	require.NoError(t, err)
+	cl, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "protocol", SDKVersion: "1"})
+	require.NoError(t, err)
+	login, err := cl.Login(nil, []byte(id), codec.NewSecret([]byte("pw")))
+	require.NoError(t, err)
+	_, err = nc.Write(login)
+	require.NoError(t, err)
+	_ = nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+	f, err := codec.ReadFrame(nc, nil, codec.MaxFrameSize)
+	require.NoError(t, err)
+	l, ok := loginReply(f)
+	require.True(t, ok, "%x", f)
+	assert.Equal(t, protocol0111, l.ServerProtocol)
+	nc.Close()
+	r := <-done
+	assert.Equal(t, "0.11.1", r.Protocol)
+
+	for _, bad := range []string{"0.11.2", "0.10.0", "x"} {
+		_, err := serveProtocol(bad)
+		assert.Error(t, err, bad)
+	}
+	v, err := serveProtocol("0.11.0")
+	require.NoError(t, err)
+	assert.Equal(t, protocol0110, v)
+}
