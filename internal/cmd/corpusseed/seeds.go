@@ -27,6 +27,7 @@ func Seeds() map[string][]Seed {
 		"FuzzEviction":          evictionSeeds(),
 		"FuzzParseVersion":      versionSeeds(),
 		"FuzzSplitResult":       splitSeeds(),
+		"FuzzBindSession":       bindSessionSeeds(),
 	}
 	all := map[string][]Seed{
 		"FuzzFrame":          frameSeeds(),

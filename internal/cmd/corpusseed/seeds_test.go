@@ -42,6 +42,7 @@ var decoders = map[string]func([]byte) error{
 	"FuzzRequestHeader":     func(b []byte) error { _, err := codec.DecodeRequestHeader(b); return err },
 	"FuzzReplyHeader":       func(b []byte) error { _, err := codec.DecodeReplyHeader(b); return err },
 	"FuzzSplitResult":       func(b []byte) error { _, _, err := codec.SplitResult(b); return err },
+	"FuzzBindSession":       func(b []byte) error { _, err := codec.ParseBindSession(b); return err },
 }
 
 // TestSeedsAreWhatTheirNamesSay: a valid-* seed decodes and a bad-* seed
