@@ -37,3 +37,39 @@ func bindSessionSeeds() []Seed {
 		{"bad-trailing-byte", cat(valid, []byte{0})},
 	}
 }
+
+func loginSecretSeeds() []Seed {
+	l := codec.LoginRegister{Info: info0111, Revision: codec.RevisionBindSecret, BindSecret: bindSecret,
+		Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}
+	valid := must(l.AppendTo(nil))
+	withCtx := l
+	withCtx.Context = []byte("ctx")
+	ctx := must(withCtx.AppendTo(nil))
+	n := info0111.EncodedLen()   // offset of the bind secret
+	u := n + codec.BindSecretLen // offset of username_len
+	return []Seed{
+		{"valid-iggy-iggy", valid},
+		{"valid-with-context", ctx},
+		{"valid-secret-all-zero", patch(valid, n, make([]byte, codec.BindSecretLen)...)},
+		{"bad-secret-truncated", valid[:n+20]},
+		{"bad-username-len-missing-truncated", valid[:u]},
+		{"bad-username-len-0", patch(valid, u, 0)},
+		{"bad-username-utf8", patch(valid, u+1, 0xff)},
+		{"bad-context-utf8", patch(ctx, len(ctx)-1, 0xff)},
+		{"bad-trailing-byte", cat(valid, []byte{'x'})},
+		{"bad-0.11.0-body", must(codec.LoginRegister{Info: info, Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}.AppendTo(nil))},
+	}
+}
+
+func patSecretSeeds() []Seed {
+	l := codec.LoginRegisterPAT{Info: info0111, Revision: codec.RevisionBindSecret, BindSecret: bindSecret, Token: codec.NewSecret([]byte("token-1"))}
+	valid := must(l.AppendTo(nil))
+	n := info0111.EncodedLen() + codec.BindSecretLen // offset of token_len
+	return []Seed{
+		{"valid-token", valid},
+		{"bad-secret-truncated", valid[:n-1]},
+		{"bad-token-utf8", patch(valid, n+1, 0xfe)},
+		{"bad-token-truncated", valid[:n+3]},
+		{"bad-trailing-bytes", cat(valid, []byte("more"))},
+	}
+}
