@@ -189,7 +189,7 @@ func TestWindowCountPatch(t *testing.T) {
 	assert.True(t, seed.Accepts(codec.Protocol0111), "the 0.11.0 gate ignores patch at the top")
 	assert.Equal(t, seed, codec.ServeWindow(codec.Protocol0110))
 	assert.Equal(t, w0111, codec.ServeWindow(codec.Protocol0111))
-	assert.Equal(t, codec.InclusiveWindow(codec.MustPack(0, 12, 0), codec.MustPack(0, 12, 0)), codec.ServeWindow(codec.MustPack(0, 12, 0)))
+	assert.Equal(t, codec.DefaultWindow(codec.MustPack(0, 12, 0)), codec.ServeWindow(codec.MustPack(0, 12, 0)))
 
 	// The eviction carries the bounds only.
 	e := codec.NewIncompatibleProtocol(codec.Uint128From(5), w0111)

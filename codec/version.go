@@ -187,11 +187,12 @@ func DefaultWindow(server Version) Window {
 func InclusiveWindow(min, max Version) Window { return Window{Min: min, Max: max, CountPatch: true} }
 
 // ServeWindow returns the window a server of protocol server accepts, as
-// upstream builds it: before 0.11.1 DefaultWindow(server), whose upper
-// bound ignores patch; from 0.11.1 on [server, server], counting patch
-// (WIRE.md section 10.5).
+// upstream builds it: for 0.11.1, [0.11.1, 0.11.1], counting patch (WIRE.md
+// section 10.5); for every other version DefaultWindow(server), the 0.11.0
+// rule, as for the layout (RevisionOf: 0.11.1 is the one version known to
+// have changed the wire).
 func ServeWindow(server Version) Window {
-	if server >= Protocol0111 {
+	if RevisionOf(server) == RevisionBindSecret {
 		return InclusiveWindow(server, server)
 	}
 	return DefaultWindow(server)
