@@ -69,7 +69,7 @@ func successPaths() []measured {
 		{"PeekCommand", func() { sinkCommand, sinkErr = codec.PeekCommand(ev1Hex) }},
 	}
 	for _, g := range goldens {
-		paths = append(paths, measured{"AppendTo " + g.name, func() { sinkBytes, sinkErr = g.want.AppendTo(buf[:0]) }})
+		paths = append(paths, measured{"AppendBinary " + g.name, func() { sinkBytes, sinkErr = g.want.AppendBinary(buf[:0]) }})
 	}
 	return paths
 }
@@ -102,7 +102,7 @@ func TestErrorAllocs(t *testing.T) {
 		{"DecodeRequestHeader reserved", func() { sinkReqH, sinkErr = codec.DecodeRequestHeader(badHeader) }},
 		{"DecodeReplyHeader truncated", func() { sinkRepH, sinkErr = codec.DecodeReplyHeader(repOKHex[:100]) }},
 		{"DecodeEviction command", func() { sinkEv, sinkErr = codec.DecodeEviction(repOKHex) }},
-		{"AppendTo invalid", func() { sinkBytes, sinkErr = codec.LoginRegister{}.AppendTo(buf[:0]) }},
+		{"AppendBinary invalid", func() { sinkBytes, sinkErr = codec.LoginRegister{}.AppendBinary(buf[:0]) }},
 		{"AppendLoginReplyFrame invalid", func() { sinkBytes, sinkErr = codec.AppendLoginReplyFrame(buf[:0], repDeny, replyBody) }},
 		{"SplitResult truncated", func() { sinkBytes, sinkCode, sinkErr = codec.SplitResult(nil) }},
 		{"ParseVersion range", func() { sinkVersion, sinkErr = codec.ParseVersion("1.2.99999999999999999999") }},

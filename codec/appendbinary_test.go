@@ -14,11 +14,11 @@ import (
 )
 
 // TestAppendBinary: every message type is an encoding.BinaryAppender whose
-// AppendBinary is its AppendTo, bytes and errors alike.
+// AppendBinary is its AppendBinary, bytes and errors alike.
 func TestAppendBinary(t *testing.T) {
 	values := []interface {
 		encoding.BinaryAppender
-		AppendTo([]byte) ([]byte, error)
+		AppendBinary([]byte) ([]byte, error)
 	}{
 		infoGoSDK, codec.ClientVersionInfo{},
 		codec.LoginRegister{Info: infoGoSDK, Username: []byte("iggy"), Password: codec.NewSecret([]byte("pw"))},
@@ -28,10 +28,10 @@ func TestAppendBinary(t *testing.T) {
 		codec.NewEviction(codec.Uint128From(1), codec.ReasonNoSession), codec.Eviction{},
 	}
 	for _, v := range values {
-		want, wantErr := v.AppendTo([]byte("x"))
+		want, wantErr := v.AppendBinary([]byte("x"))
 		got, err := v.AppendBinary([]byte("x"))
 		if !bytes.Equal(got, want) || (err == nil) != (wantErr == nil) {
-			t.Errorf("%T: AppendBinary = %x, %v; AppendTo = %x, %v", v, got, err, want, wantErr)
+			t.Errorf("%T: AppendBinary = %x, %v; AppendBinary = %x, %v", v, got, err, want, wantErr)
 		}
 	}
 }

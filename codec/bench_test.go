@@ -33,7 +33,7 @@ var (
 	benchRepH = codec.ReplyHeader{
 		Size: 256, Client: codec.Uint128From(7), Request: 3, Operation: codec.OperationNonReplicated,
 	}
-	benchEv = codec.NewIncompatibleProtocol(codec.Uint128From(7), codec.DefaultWindow(codec.MustPack(0, 11, 0)))
+	benchEv = codec.NewIncompatibleProtocolEviction(codec.Uint128From(7), codec.DefaultWindow(codec.MustPack(0, 11, 0)))
 )
 
 // Maximal inputs: every text field 255 bytes of multi-byte UTF-8 (85 × 日),
@@ -49,7 +49,7 @@ var (
 
 // mustEncode returns the encoding of a valid value; a failure is a bug here.
 func mustEncode(v encoder) []byte {
-	b, err := v.AppendTo(nil)
+	b, err := v.AppendBinary(nil)
 	if err != nil {
 		panic(err)
 	}
@@ -241,7 +241,7 @@ func BenchmarkEncode(b *testing.B) {
 		buf := make([]byte, 0, c.v.EncodedLen())
 		benchPath(b, c.name, c.v.EncodedLen(), func(b *testing.B) {
 			for b.Loop() {
-				sinkBytes, sinkErr = c.v.AppendTo(buf[:0])
+				sinkBytes, sinkErr = c.v.AppendBinary(buf[:0])
 			}
 		})
 	}
@@ -253,19 +253,19 @@ func BenchmarkEncode(b *testing.B) {
 		buf := make([]byte, 0, c.v.EncodedLen())
 		benchPath(b, c.name, c.v.EncodedLen(), func(b *testing.B) {
 			for b.Loop() {
-				sinkBytes, sinkErr = c.v.AppendTo(buf[:0])
+				sinkBytes, sinkErr = c.v.AppendBinary(buf[:0])
 			}
 		})
 	}
 	buf := make([]byte, 0, 256)
 	benchPath(b, "RequestHeader", 256, func(b *testing.B) {
 		for b.Loop() {
-			sinkBytes, sinkErr = benchReqH.AppendTo(buf[:0])
+			sinkBytes, sinkErr = benchReqH.AppendBinary(buf[:0])
 		}
 	})
 	benchPath(b, "Eviction", 256, func(b *testing.B) {
 		for b.Loop() {
-			sinkBytes, sinkErr = benchEv.AppendTo(buf[:0])
+			sinkBytes, sinkErr = benchEv.AppendBinary(buf[:0])
 		}
 	})
 }

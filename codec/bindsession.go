@@ -151,7 +151,7 @@ func AppendBindReplyFrame(dst []byte, h ReplyHeader, reply LoginReply) ([]byte, 
 		return dst, err
 	}
 	h.Size = uint32(HeaderSize + reply.EncodedLen())
-	out, err := h.AppendTo(dst)
+	out, err := h.AppendBinary(dst)
 	if err != nil {
 		return dst, err
 	}

@@ -58,7 +58,7 @@ func TestBindSessionLayout(t *testing.T) {
 	parsed, err := codec.ParseBindSession(want)
 	require.NoError(t, err)
 	assert.True(t, sameValue(v, parsed), "ParseBindSession = %v, want %v", parsed, v)
-	assert.True(t, parsed.BindSecret.Equal(hx(bindSecretHex)))
+	assert.True(t, parsed.BindSecret.Equal(codec.NewSecret(hx(bindSecretHex))))
 
 	withTail := cat(want, []byte{1, 2, 3})
 	decoded, n, err := codec.DecodeBindSession(withTail)
@@ -157,7 +157,7 @@ func TestBindSessionPrintsNoSecret(t *testing.T) {
 // result section, and a denial header refused.
 func TestAppendBindReplyFrame(t *testing.T) {
 	reply := codec.LoginReply{UserID: 1, Session: 42, ServerProtocol: codec.Protocol0111, ServerVersion: []byte("0.11.1")}
-	body, err := reply.AppendTo(nil)
+	body, err := reply.AppendBinary(nil)
 	require.NoError(t, err)
 	h := codec.ReplyHeader{Client: client5, Request: 3, Operation: codec.OperationNonReplicated}
 	frame, err := codec.AppendBindReplyFrame([]byte{7}, h, reply)

@@ -15,7 +15,7 @@ type ClientVersionInfo struct {
 	SDKVersion []byte  // the SDK's version text, UTF-8 of 1..255 bytes
 }
 
-// EncodedLen returns the number of bytes AppendTo writes for a valid value.
+// EncodedLen returns the number of bytes AppendBinary writes for a valid value.
 func (c ClientVersionInfo) EncodedLen() int { return 4 + 1 + len(c.SDKName) + 1 + len(c.SDKVersion) }
 
 // Validate returns the first broken rule of c, or nil.
@@ -31,9 +31,9 @@ func (c ClientVersionInfo) validate(base int) error {
 	return checkText(c.SDKVersion, &fieldSDKVersion, off)
 }
 
-// AppendTo validates c and appends its encoding to dst. On error it returns
+// AppendBinary validates c and appends its encoding to dst. On error it returns
 // dst unchanged.
-func (c ClientVersionInfo) AppendTo(dst []byte) ([]byte, error) {
+func (c ClientVersionInfo) AppendBinary(dst []byte) ([]byte, error) {
 	if !c.lengthsOK() {
 		return dst, c.validate(0)
 	}

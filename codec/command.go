@@ -16,7 +16,7 @@ const (
 const commandKnownMax = 29
 
 // Known reports whether c is one of the known values 0..29.
-func (c Command) Known() bool {
+func (c Command) IsKnown() bool {
 	// A comparison, not a look-up in the name table: the header decoders
 	// call it.
 	return c <= commandKnownMax
@@ -61,7 +61,7 @@ const (
 
 // Known reports whether o is a known value: 0..3, 64..68, 128..149 or
 // 160..162. A reply may echo 0; a request never carries it.
-func (o Operation) Known() bool {
+func (o Operation) IsKnown() bool {
 	// A comparison, not a look-up in the name table: the header decoders
 	// call it and it must stay inlinable. A test holds the two to the
 	// same set.
@@ -97,13 +97,13 @@ type Code uint32
 
 // Command codes of the connection lifecycle.
 const (
-	CodePing                 Code = 1
-	CodeGetClusterMetadata   Code = 12
-	CodeLoginUser            Code = 38 // legacy, refused with eviction 15
-	CodeLogoutUser           Code = 39
-	CodeLoginRegister        Code = 40
-	CodeLoginWithPAT         Code = 44 // legacy, refused with eviction 15
-	CodeLoginRegisterWithPAT Code = 45
+	CodePing               Code = 1
+	CodeGetClusterMetadata Code = 12
+	CodeLoginUser          Code = 38 // legacy, refused with eviction 15
+	CodeLogoutUser         Code = 39
+	CodeLoginRegister      Code = 40
+	CodeLoginPAT           Code = 44 // legacy, refused with eviction 15
+	CodeLoginRegisterPAT   Code = 45
 	// CodeBindSession is protocol 0.11.1's BIND_SESSION (WIRE.md section
 	// 10.3), a NonReplicated request served before and after login.
 	CodeBindSession Code = 15
@@ -112,31 +112,31 @@ const (
 // The replicated client commands of WIRE.md section 6: each rides its own
 // operation (OperationForCode) and its code never travels in the header.
 const (
-	CodeCreateUser                Code = 33
-	CodeDeleteUser                Code = 34
-	CodeUpdateUser                Code = 35
-	CodeUpdatePermissions         Code = 36
-	CodeChangePassword            Code = 37
-	CodeCreatePersonalAccessToken Code = 42
-	CodeDeletePersonalAccessToken Code = 43
-	CodeSendMessages              Code = 101
-	CodeStoreConsumerOffset       Code = 121
-	CodeDeleteConsumerOffset      Code = 122
-	CodeCreateStream              Code = 202
-	CodeDeleteStream              Code = 203
-	CodeUpdateStream              Code = 204
-	CodePurgeStream               Code = 205
-	CodeCreateTopic               Code = 302
-	CodeDeleteTopic               Code = 303
-	CodeUpdateTopic               Code = 304
-	CodePurgeTopic                Code = 305
-	CodeCreatePartitions          Code = 402
-	CodeDeletePartitions          Code = 403
-	CodeDeleteSegments            Code = 503
-	CodeCreateConsumerGroup       Code = 602
-	CodeDeleteConsumerGroup       Code = 603
-	CodeJoinConsumerGroup         Code = 604
-	CodeLeaveConsumerGroup        Code = 605
+	CodeCreateUser           Code = 33
+	CodeDeleteUser           Code = 34
+	CodeUpdateUser           Code = 35
+	CodeUpdatePermissions    Code = 36
+	CodeChangePassword       Code = 37
+	CodeCreatePAT            Code = 42
+	CodeDeletePAT            Code = 43
+	CodeSendMessages         Code = 101
+	CodeStoreConsumerOffset  Code = 121
+	CodeDeleteConsumerOffset Code = 122
+	CodeCreateStream         Code = 202
+	CodeDeleteStream         Code = 203
+	CodeUpdateStream         Code = 204
+	CodePurgeStream          Code = 205
+	CodeCreateTopic          Code = 302
+	CodeDeleteTopic          Code = 303
+	CodeUpdateTopic          Code = 304
+	CodePurgeTopic           Code = 305
+	CodeCreatePartitions     Code = 402
+	CodeDeletePartitions     Code = 403
+	CodeDeleteSegments       Code = 503
+	CodeCreateConsumerGroup  Code = 602
+	CodeDeleteConsumerGroup  Code = 603
+	CodeJoinConsumerGroup    Code = 604
+	CodeLeaveConsumerGroup   Code = 605
 )
 
 // codeNames is the name table of Code: the lifecycle's codes, then the
@@ -153,7 +153,7 @@ func codeNames() [33]enumName {
 // Known reports whether c is one of the codes named above: the
 // lifecycle's own and every replicated client command, so that
 // Operation.Code and OperationForCode name the same commands.
-func (c Code) Known() bool {
+func (c Code) IsKnown() bool {
 	names := codeNames()
 	_, ok := lookupName(names[:], uint32(c))
 	return ok
@@ -204,7 +204,7 @@ func reasonNames() [16]enumName {
 
 // Known reports whether r is a reason that may travel: 1..15 (Reserved has
 // a name but may not travel).
-func (r EvictionReason) Known() bool {
+func (r EvictionReason) IsKnown() bool {
 	// A comparison, not a look-up in the name table: the header decoders
 	// call it.
 	return r >= ReasonNoSession && r <= ReasonMalformedLogin

@@ -14,7 +14,7 @@ import (
 func checkByteNames[E interface {
 	~uint8
 	String() string
-	Known() bool
+	IsKnown() bool
 }](t *testing.T, typ, unknown string, names map[E]string) {
 	t.Helper()
 	for v, want := range names {
@@ -24,8 +24,8 @@ func checkByteNames[E interface {
 	}
 	for i := range 256 {
 		v := E(i)
-		if isUnknown := strings.HasPrefix(v.String(), unknown); isUnknown != !v.Known() {
-			t.Fatalf("%s(%d): Known and the name table agree: Known() = %v, String() = %q", typ, i, v.Known(), v.String())
+		if isUnknown := strings.HasPrefix(v.String(), unknown); isUnknown != !v.IsKnown() {
+			t.Fatalf("%s(%d): IsKnown and the name table agree: IsKnown() = %v, String() = %q", typ, i, v.IsKnown(), v.String())
 		}
 	}
 }
@@ -34,8 +34,8 @@ func checkByteNames[E interface {
 // the client-facing kinds and admits the unknown.
 func TestCommand(t *testing.T) {
 	for c := range 256 {
-		if got, want := codec.Command(c).Known(), c <= 29; got != want {
-			t.Fatalf("Command(%d).Known() = %v, want %v", c, got, want)
+		if got, want := codec.Command(c).IsKnown(), c <= 29; got != want {
+			t.Fatalf("Command(%d).IsKnown() = %v, want %v", c, got, want)
 		}
 	}
 	names := map[codec.Command]string{
@@ -59,8 +59,8 @@ func operationKnown(o int) bool {
 func TestOperation(t *testing.T) {
 	for o := range 256 {
 		op := codec.Operation(o)
-		if got, want := op.Known(), operationKnown(o); got != want {
-			t.Fatalf("Operation(%d).Known() = %v, want %v", o, got, want)
+		if got, want := op.IsKnown(), operationKnown(o); got != want {
+			t.Fatalf("Operation(%d).IsKnown() = %v, want %v", o, got, want)
 		}
 	}
 	names := map[codec.Operation]string{
@@ -99,14 +99,14 @@ func TestCode(t *testing.T) {
 		602: "CREATE_CONSUMER_GROUP", 603: "DELETE_CONSUMER_GROUP", 604: "JOIN_CONSUMER_GROUP", 605: "LEAVE_CONSUMER_GROUP",
 	}
 	for op := range 256 {
-		if c, ok := codec.Operation(op).Code(); ok && (!c.Known() || codec.OperationForCode(c) != codec.Operation(op)) {
-			t.Fatalf("Operation(%d).Code() = %v (known %t), which rides %v", op, c, c.Known(), codec.OperationForCode(c))
+		if c, ok := codec.Operation(op).Code(); ok && (!c.IsKnown() || codec.OperationForCode(c) != codec.Operation(op)) {
+			t.Fatalf("Operation(%d).Code() = %v (known %t), which rides %v", op, c, c.IsKnown(), codec.OperationForCode(c))
 		}
 	}
 	for c := range codec.Code(700) {
 		want, known := names[c]
-		if got := c.Known(); got != known {
-			t.Fatalf("Code(%d).Known() = %v, want %v", c, got, known)
+		if got := c.IsKnown(); got != known {
+			t.Fatalf("Code(%d).IsKnown() = %v, want %v", c, got, known)
 		}
 		if !known {
 			want = fmt.Sprintf("UNKNOWN_CODE_%d", c)
@@ -120,7 +120,7 @@ func TestCode(t *testing.T) {
 	}
 	if got, want := [7]codec.Code{
 		codec.CodePing, codec.CodeGetClusterMetadata, codec.CodeLoginUser, codec.CodeLogoutUser,
-		codec.CodeLoginRegister, codec.CodeLoginWithPAT, codec.CodeLoginRegisterWithPAT,
+		codec.CodeLoginRegister, codec.CodeLoginPAT, codec.CodeLoginRegisterPAT,
 	}, [7]codec.Code{1, 12, 38, 39, 40, 44, 45}; got != want {
 		t.Fatalf("values: got %d, want %d", got, want)
 	}
@@ -137,7 +137,7 @@ func TestEvictionReason(t *testing.T) {
 	}
 	for r := range 256 {
 		reason := codec.EvictionReason(r)
-		if got, want := reason.Known(), 1 <= r && r <= 15; got != want {
+		if got, want := reason.IsKnown(), 1 <= r && r <= 15; got != want {
 			t.Fatalf("reason %d Known() = %v, want %v", r, got, want)
 		}
 		want := fmt.Sprintf("UNKNOWN_REASON_%d", r)

@@ -10,10 +10,13 @@
 //
 // # Encoding
 //
-// Every message type has EncodedLen and AppendTo. AppendTo validates the value
-// first and, on error, returns dst unchanged; otherwise it appends the
-// encoding, so a caller that reuses a buffer with enough capacity pays no
-// allocation.
+// Every message type has EncodedLen and AppendBinary, its one encoder (it
+// is encoding.BinaryAppender). AppendBinary validates the value first and,
+// on error, returns dst unchanged; otherwise it appends the encoding, so a
+// caller that reuses a buffer with enough capacity pays no allocation. The
+// message types do not implement encoding.BinaryUnmarshaler: its contract
+// has the value keep no reference to the input, while the decoders alias it
+// (see Clone).
 //
 // # Decoding
 //

@@ -3,39 +3,44 @@ package codec
 import (
 	"errors"
 	"strconv"
+	"strings"
 )
 
 // Sentinels for the classes of failure. Every *Error matches exactly one of
-// them with errors.Is.
+// them with errors.Is. Like every error of the package, each reads
+// "codec: ...".
 var (
 	// ErrTruncated: the input is shorter than the layout or a length field needs.
-	ErrTruncated = errors.New("truncated")
+	ErrTruncated = errors.New("codec: truncated")
 	// ErrCommand: byte 60 of a header is not the expected frame kind.
-	ErrCommand = errors.New("wrong command")
-	// ErrSize: a header's size is out of range, an eviction's size is not
-	// 256, or a denial reply carries a body.
-	ErrSize = errors.New("bad size")
+	ErrCommand = errors.New("codec: wrong command")
+	// ErrSize: a header's size field breaks its own rule: outside
+	// 256..64 MiB (the frame cannot be delimited, so the stream cannot be
+	// read further), or an eviction's not 256. A frame whose size is
+	// valid but above what a reader accepts is ErrFrameTooLarge, and a
+	// denial that carries a body is ErrField (rule reply.status).
+	ErrSize = errors.New("codec: bad size")
 	// ErrReserved: a reserved or padding byte is not zero.
-	ErrReserved = errors.New("non-zero reserved byte")
+	ErrReserved = errors.New("codec: non-zero reserved byte")
 	// ErrField: a header or body field breaks a rule of its own (client id
 	// 0, unknown operation, the session and request rules, a NonReplicated
-	// code of 0, a login reply session of 0).
-	ErrField = errors.New("invalid field")
+	// code of 0, a login reply session of 0, a denial reply with a body).
+	ErrField = errors.New("codec: invalid field")
 	// ErrReason: an eviction reason is 0 or above 15.
-	ErrReason = errors.New("invalid eviction reason")
+	ErrReason = errors.New("codec: invalid eviction reason")
 	// ErrWindow: an eviction's window breaks its rule for the reason.
-	ErrWindow = errors.New("invalid window")
+	ErrWindow = errors.New("codec: invalid window")
 	// ErrLength: a text field is empty where it must not be, or too long
 	// to encode.
-	ErrLength = errors.New("invalid length")
+	ErrLength = errors.New("codec: invalid length")
 	// ErrUTF8: a text field is not valid UTF-8.
-	ErrUTF8 = errors.New("invalid UTF-8")
+	ErrUTF8 = errors.New("codec: invalid UTF-8")
 	// ErrTrailing: bytes follow the last field of a whole-buffer parse.
-	ErrTrailing = errors.New("trailing bytes")
+	ErrTrailing = errors.New("codec: trailing bytes")
 	// ErrRange: a version component is above 1023.
-	ErrRange = errors.New("out of range")
+	ErrRange = errors.New("codec: out of range")
 	// ErrSyntax: text does not follow the version grammar.
-	ErrSyntax = errors.New("syntax error")
+	ErrSyntax = errors.New("codec: syntax error")
 )
 
 // Error reports the first broken rule of a decode, parse or validation.
@@ -82,7 +87,9 @@ type Error struct {
 func (e *Error) Error() string {
 	class := "<nil>"
 	if e.Err != nil {
-		class = e.Err.Error()
+		// The sentinels read "codec: CLASS" like every error of the
+		// package; inside an Error the prefix is said once.
+		class = strings.TrimPrefix(e.Err.Error(), "codec: ")
 	}
 	s := "codec: " + e.Field + " at offset " + strconv.Itoa(e.Offset) + ": " + class
 	if e.Want != "" {

@@ -76,7 +76,7 @@ func TestMutatedInputs(t *testing.T) {
 						continue
 					}
 					decoded++
-					out, err := v.AppendTo(nil)
+					out, err := v.AppendBinary(nil)
 					if err != nil || !bytes.Equal(out, src[:n]) {
 						t.Fatalf("%s, byte %d of %s: decoded %+v re-encodes to %x (%v), want %x", name, i, g.name, v, out, err, src[:n])
 					}

@@ -22,14 +22,14 @@ type Eviction struct {
 }
 
 // NewEviction returns the eviction of client for reason, with a zero window.
-// Use NewIncompatibleProtocol for reason 14.
+// Use NewIncompatibleProtocolEviction for reason 14.
 func NewEviction(client Uint128, reason EvictionReason) Eviction {
 	return Eviction{Client: client, Reason: reason}
 }
 
-// NewIncompatibleProtocol returns the eviction of client with reason 14
+// NewIncompatibleProtocolEviction returns the eviction of client with reason 14
 // carrying the window the server accepts.
-func NewIncompatibleProtocol(client Uint128, w Window) Eviction {
+func NewIncompatibleProtocolEviction(client Uint128, w Window) Eviction {
 	// The frame carries the bounds, not whether the window counts patch.
 	return Eviction{Client: client, Window: Window{Min: w.Min, Max: w.Max}, Reason: ReasonIncompatibleProtocol}
 }
@@ -39,7 +39,7 @@ func NewIncompatibleProtocol(client Uint128, w Window) Eviction {
 // other reason => zero window.
 func (e Eviction) Validate() error { return e.validate() }
 
-// validate is Validate on a pointer, so that AppendTo checks e in place.
+// validate is Validate on a pointer, so that AppendBinary checks e in place.
 func (e *Eviction) validate() error {
 	if e.Client.IsZero() {
 		return clientError(offEvClient, ruleEvClient)
@@ -59,14 +59,14 @@ func checkReason(r EvictionReason, w Window) error {
 
 // reasonOK is the reason and window rule as one boolean.
 func reasonOK(r EvictionReason, w Window) bool {
-	return r == ReasonIncompatibleProtocol && w.Valid() || r != ReasonIncompatibleProtocol && r.Known() && w == (Window{})
+	return r == ReasonIncompatibleProtocol && w.IsValid() || r != ReasonIncompatibleProtocol && r.IsKnown() && w == (Window{})
 }
 
 // reasonError is the error of a reason and window that checkReason
 // rejected: an unknown reason first, then the window rule of the reason.
 func reasonError(r EvictionReason) error {
 	switch {
-	case !r.Known():
+	case !r.IsKnown():
 		return newError(ErrReason, "reason", offEvReason, ruleEvReason, "1 <= reason <= 15")
 	case r == ReasonIncompatibleProtocol:
 		return newError(ErrWindow, "window", offEvWindowMax, ruleEvWindow14, "reason == 14 => 1 <= min <= max")
@@ -77,9 +77,9 @@ func reasonError(r EvictionReason) error {
 // EncodedLen returns HeaderSize.
 func (Eviction) EncodedLen() int { return HeaderSize }
 
-// AppendTo validates e and appends its 256 bytes to dst. On error it returns
+// AppendBinary validates e and appends its 256 bytes to dst. On error it returns
 // dst unchanged.
-func (e Eviction) AppendTo(dst []byte) ([]byte, error) {
+func (e Eviction) AppendBinary(dst []byte) ([]byte, error) {
 	if e.Client.IsZero() || !reasonOK(e.Reason, e.Window) {
 		return dst, e.validate()
 	}
@@ -148,17 +148,20 @@ func evictionError(b *hdr, size uint32, e *Eviction) error {
 // the *IggyError of Status. An eviction always ends the session, so Err is
 // never nil.
 func (e Eviction) Err() error {
-	if e.Reason == ReasonIncompatibleProtocol && e.Window.Valid() {
+	if e.Reason == ReasonIncompatibleProtocol && e.Window.IsValid() {
 		return &IncompatibleProtocolError{Window: e.Window}
 	}
-	return e.Status().Err()
+	return e.Reason.Status().Err()
 }
 
-// Status returns the status e maps to for a client (wire reference section
-// 8): never StatusOK. Reason 14 maps to StatusUnauthenticated here; Err
-// says more when its window is well-formed.
-func (e Eviction) Status() Status {
-	switch e.Reason {
+// Status returns the status an eviction for r maps to for a client (wire
+// reference section 8): never StatusOK. Reason 14 maps to
+// StatusUnauthenticated here; Eviction.Err says more when the window is
+// well-formed. It is a method of the reason, not of Eviction, because the
+// reason alone decides it (and so that Status is a field wherever a frame
+// carries one, as in ReplyHeader, never a method).
+func (r EvictionReason) Status() Status {
+	switch r {
 	case ReasonIncompatibleProtocol:
 		return StatusUnauthenticated
 	case ReasonNoSession, ReasonSessionTooLow, ReasonSessionReleaseMismatch,
@@ -167,7 +170,7 @@ func (e Eviction) Status() Status {
 	case ReasonInvalidCredentials:
 		return StatusInvalidCredentials
 	case ReasonInvalidToken:
-		return StatusInvalidPersonalAccessToken
+		return StatusInvalidPAT
 	case ReasonStaleClient:
 		return StatusStaleClient
 	case ReasonMalformedLogin:
@@ -188,7 +191,7 @@ func DecodeEvictionForClient(src []byte) (Eviction, error) {
 	}
 	h := (*hdr)(src)
 	w := Window{Max: Version(le32(h, offEvWindowMax)), Min: Version(le32(h, offEvWindowMin))}
-	if w.Valid() {
+	if w.IsValid() {
 		return DecodeEviction(src)
 	}
 	// The window is checked last, so decoding a copy whose window is

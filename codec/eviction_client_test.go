@@ -88,13 +88,13 @@ func TestDecodeEvictionForClientAllocs(t *testing.T) {
 func TestIncompatibleProtocolErrorClient(t *testing.T) {
 	w := codec.Window{Min: 0x2800, Max: 0x2C00}
 	e := codec.IncompatibleProtocolError{Client: codec.MustPack(0, 12, 1), Window: w}
-	if got, want := e.Error(), "incompatible protocol version: client speaks 0.12.1, server accepts [0.10.0, 0.11.0]"; got != want {
+	if got, want := e.Error(), "codec: incompatible protocol version: client speaks 0.12.1, server accepts [0.10.0, 0.11.0]"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
-	if got, want := (&codec.IncompatibleProtocolError{Window: w}).Error(), "incompatible protocol version: server accepts [0.10.0, 0.11.0]"; got != want {
+	if got, want := (&codec.IncompatibleProtocolError{Window: w}).Error(), "codec: incompatible protocol version: server accepts [0.10.0, 0.11.0]"; got != want {
 		t.Errorf("Error() without a client version = %q, want %q", got, want)
 	}
-	got, ok := codec.NewIncompatibleProtocol(client5, w).Err().(*codec.IncompatibleProtocolError)
+	got, ok := codec.NewIncompatibleProtocolEviction(client5, w).Err().(*codec.IncompatibleProtocolError)
 	if want := (codec.IncompatibleProtocolError{Window: w}); !ok || *got != want {
 		t.Errorf("an eviction alone does not know the client's version: Err() = %#v, want %#v", got, want)
 	}

@@ -105,7 +105,7 @@ func TestEvictionEveryReason(t *testing.T) {
 // and the constructors.
 func TestEvictionValidate(t *testing.T) {
 	w := codec.Window{Min: 0x2800, Max: 0x2C00}
-	if got := codec.NewIncompatibleProtocol(client5, w); got != ev14 {
+	if got := codec.NewIncompatibleProtocolEviction(client5, w); got != ev14 {
 		t.Fatalf("NewIncompatibleProtocol = %+v, want %+v", got, ev14)
 	}
 	if got, want := codec.NewEviction(client5, codec.ReasonStaleClient), (codec.Eviction{Client: client5, Reason: codec.ReasonStaleClient}); got != want {
@@ -122,16 +122,16 @@ func TestEvictionValidate(t *testing.T) {
 		{"reason 0", codec.NewEviction(client5, 0), codec.ErrReason, "reason", 255},
 		{"reason 16", codec.NewEviction(client5, 16), codec.ErrReason, "reason", 255},
 		{"14 without window", codec.NewEviction(client5, codec.ReasonIncompatibleProtocol), codec.ErrWindow, "window", 144},
-		{"14 with min > max", codec.NewIncompatibleProtocol(client5, codec.Window{Min: 2, Max: 1}), codec.ErrWindow, "window", 144},
+		{"14 with min > max", codec.NewIncompatibleProtocolEviction(client5, codec.Window{Min: 2, Max: 1}), codec.ErrWindow, "window", 144},
 		{"1 with a window", codec.Eviction{Client: client5, Reason: codec.ReasonNoSession, Window: w}, codec.ErrWindow, "window", 144},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			wantErr(t, c.e.Validate(), c.kind, c.field, c.off)
-			out, err := c.e.AppendTo(nil)
+			out, err := c.e.AppendBinary(nil)
 			wantErr(t, err, c.kind, c.field, c.off)
 			if out != nil {
-				t.Fatalf("dst after a failed AppendTo = %#v, want nil", out)
+				t.Fatalf("dst after a failed AppendBinary = %#v, want nil", out)
 			}
 		})
 	}
@@ -149,7 +149,7 @@ func TestEvictionErr(t *testing.T) {
 		case 9:
 			return codec.StatusInvalidCredentials
 		case 10:
-			return codec.StatusInvalidPersonalAccessToken
+			return codec.StatusInvalidPAT
 		case 13:
 			return codec.StatusStaleClient
 		case 15:
@@ -162,8 +162,8 @@ func TestEvictionErr(t *testing.T) {
 	for r := range 256 {
 		e := codec.Eviction{Client: client5, Reason: codec.EvictionReason(r)}
 		var ie *codec.IggyError
-		if got := e.Err(); !errors.As(got, &ie) || ie.Status != want(r) || e.Status() != want(r) {
-			t.Fatalf("reason %d: Err() = %v, Status() = %v; want %v", r, got, e.Status(), want(r))
+		if got := e.Err(); !errors.As(got, &ie) || ie.Status != want(r) || e.Reason.Status() != want(r) {
+			t.Fatalf("reason %d: Err() = %v, Status() = %v; want %v", r, got, e.Reason.Status(), want(r))
 		}
 	}
 
@@ -176,11 +176,11 @@ func TestEvictionErr(t *testing.T) {
 	if ipe.Window != ev14.Window {
 		t.Fatalf("window = %v, want %v", ipe.Window, ev14.Window)
 	}
-	if got, want := err.Error(), "incompatible protocol version: server accepts [0.10.0, 0.11.0]"; got != want {
+	if got, want := err.Error(), "codec: incompatible protocol version: server accepts [0.10.0, 0.11.0]"; got != want {
 		t.Fatalf("Error() = %q, want %q", got, want)
 	}
 	for _, bad := range []codec.Window{{}, {Min: 2, Max: 1}, {Min: 0, Max: 5}} {
-		e := codec.NewIncompatibleProtocol(client5, bad)
+		e := codec.NewIncompatibleProtocolEviction(client5, bad)
 		if got, want := e.Err(), codec.StatusUnauthenticated.Err(); !errors.Is(got, want) {
 			t.Fatalf("14 with %v: Err() = %v, want %v", bad, got, want)
 		}

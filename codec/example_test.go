@@ -19,7 +19,7 @@ func ExampleAppendRequestFrame() {
 		},
 		Username: []byte("iggy"),
 		Password: codec.NewSecret([]byte("iggy")),
-	}.AppendTo(nil)
+	}.AppendBinary(nil)
 	if err != nil {
 		panic(err)
 	}
@@ -41,7 +41,7 @@ func ExampleAppendRequestFrame() {
 // which protocol versions the server accepts.
 func ExampleEviction_Err() {
 	server := codec.MustParseVersion("0.11.0")
-	frame, _ := codec.NewIncompatibleProtocol(codec.Uint128From(7), codec.DefaultWindow(server)).AppendTo(nil)
+	frame, _ := codec.NewIncompatibleProtocolEviction(codec.Uint128From(7), codec.DefaultWindow(server)).AppendBinary(nil)
 
 	ev, err := codec.DecodeEviction(frame)
 	if err != nil {
@@ -56,7 +56,7 @@ func ExampleEviction_Err() {
 	fmt.Println(errors.Is(codec.NewEviction(codec.Uint128From(7), codec.ReasonNoSession).Err(), codec.StatusUnauthenticated.Err()))
 	// Output:
 	// IncompatibleProtocol [0.11.0, 0.11.0]
-	// login: incompatible protocol version: server accepts [0.11.0, 0.11.0]
+	// login: codec: incompatible protocol version: server accepts [0.11.0, 0.11.0]
 	// true
 }
 

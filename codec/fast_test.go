@@ -41,7 +41,7 @@ func fastCases(t *testing.T) []fastCase {
 	enc := func(v interface{ AppendBinary([]byte) ([]byte, error) }) []byte {
 		b, err := v.AppendBinary(nil)
 		if err != nil {
-			t.Fatalf("AppendTo(%+v): err = %v", v, err)
+			t.Fatalf("AppendBinary(%+v): err = %v", v, err)
 		}
 		return b
 	}

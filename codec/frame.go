@@ -37,7 +37,7 @@ func FrameSize(src []byte) (int, error) {
 // len(body), then body. It validates h first; on error dst is unchanged.
 func AppendRequestFrame(dst []byte, h RequestHeader, body []byte) ([]byte, error) {
 	h.Size = frameSize(len(body))
-	dst, err := h.AppendTo(dst)
+	dst, err := h.AppendBinary(dst)
 	if err != nil {
 		return dst, err
 	}
@@ -49,7 +49,7 @@ func AppendRequestFrame(dst []byte, h RequestHeader, body []byte) ([]byte, error
 // body); on error dst is unchanged.
 func AppendReplyFrame(dst []byte, h ReplyHeader, body []byte) ([]byte, error) {
 	h.Size = frameSize(len(body))
-	dst, err := h.AppendTo(dst)
+	dst, err := h.AppendBinary(dst)
 	if err != nil {
 		return dst, err
 	}
@@ -76,7 +76,7 @@ func AppendLoginReplyFrame(dst []byte, h ReplyHeader, reply LoginReply) ([]byte,
 		return dst, err
 	}
 	h.Size = uint32(HeaderSize + resultSectionEmpty + reply.EncodedLen())
-	out, err := h.AppendTo(dst)
+	out, err := h.AppendBinary(dst)
 	if err != nil {
 		return dst, err
 	}

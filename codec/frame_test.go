@@ -66,11 +66,11 @@ func TestAppendFrameErrors(t *testing.T) {
 	out, err = codec.AppendReplyFrame(dst, repOK, huge)
 	check("reply, body over the cap", out, err, codec.ErrSize, "size", 48)
 	out, err = codec.AppendReplyFrame(dst, repDeny, []byte{1})
-	check("denial with a body", out, err, codec.ErrSize, "size", 48)
+	check("denial with a body", out, err, codec.ErrField, "size", 48)
 	out, err = codec.AppendLoginReplyFrame(dst, repOK, codec.LoginReply{ServerVersion: []byte("v")})
 	check("login reply, session 0", out, err, codec.ErrField, "session", 4)
 	out, err = codec.AppendLoginReplyFrame(dst, repDeny, replyBody)
-	check("login reply on a denial", out, err, codec.ErrSize, "size", 48)
+	check("login reply on a denial", out, err, codec.ErrField, "size", 48)
 	out, err = codec.AppendLoginReplyFrame(dst, codec.ReplyHeader{Operation: 99}, replyBody)
 	check("login reply, unknown operation", out, err, codec.ErrField, "operation", 208)
 

@@ -222,7 +222,7 @@ var (
 
 // encoder is what every message type offers.
 type encoder interface {
-	AppendTo([]byte) ([]byte, error)
+	AppendBinary([]byte) ([]byte, error)
 	EncodedLen() int
 }
 
@@ -324,9 +324,9 @@ func TestGoldenEncode(t *testing.T) {
 			if got := g.want.EncodedLen(); got != len(g.wire) {
 				t.Fatalf("EncodedLen() = %d, want %d", got, len(g.wire))
 			}
-			out, err := g.want.AppendTo([]byte{0xab, 0xcd})
+			out, err := g.want.AppendBinary([]byte{0xab, 0xcd})
 			if err != nil {
-				t.Fatalf("AppendTo: err = %v", err)
+				t.Fatalf("AppendBinary: err = %v", err)
 			}
 			if want := cat([]byte{0xab, 0xcd}, g.wire); !bytes.Equal(out, want) {
 				t.Fatalf("encoding = %x, want %x", out, want)
@@ -370,9 +370,9 @@ func TestGoldenRequestFrame(t *testing.T) {
 		at{128, "05"},
 		at{176, "01"},
 	), hx(loginIggyHex))
-	body, err := loginIggy.AppendTo(nil)
+	body, err := loginIggy.AppendBinary(nil)
 	if err != nil {
-		t.Fatalf("AppendTo: err = %v", err)
+		t.Fatalf("AppendBinary: err = %v", err)
 	}
 	out, err := codec.AppendRequestFrame([]byte{}, codec.RequestHeader{Client: client5, Operation: codec.OperationRegister}, body)
 	if err != nil {

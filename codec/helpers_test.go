@@ -193,7 +193,7 @@ type badValue[T encoder] struct {
 	off   int
 }
 
-// checkBadValues runs each case through Validate and AppendTo, which must
+// checkBadValues runs each case through Validate and AppendBinary, which must
 // leave dst unchanged.
 func checkBadValues[T interface {
 	encoder
@@ -204,10 +204,10 @@ func checkBadValues[T interface {
 		t.Run(c.name, func(t *testing.T) {
 			wantErr(t, c.v.Validate(), c.kind, c.field, c.off)
 			dst := make([]byte, 2, 1024)
-			out, err := c.v.AppendTo(dst)
+			out, err := c.v.AppendBinary(dst)
 			wantErr(t, err, c.kind, c.field, c.off)
 			if want := []byte{0, 0}; !bytes.Equal(out, want) {
-				t.Fatalf("dst after a failed AppendTo = %x, want %x", out, want)
+				t.Fatalf("dst after a failed AppendBinary = %x, want %x", out, want)
 			}
 		})
 	}

@@ -35,7 +35,7 @@ func TestInlining(t *testing.T) {
 		"le32", "le64", "le128", "put32", "put64", "put128", "header", "growHeader", "getSums", "getFrame", "putSums", "putFrame",
 		"or32", "reqPadding", "repPadding", "checkSize",
 		// header rules
-		"Uint128.IsZero", "Window.Valid", "EvictionReason.Known", "Operation.Known",
+		"Uint128.IsZero", "Window.IsValid", "EvictionReason.IsKnown", "Operation.IsKnown",
 		// body fast path and encoders
 		"ascii", "asciiTop", "fitsU32", "(*scan).u32", "(*scan).take", "(*scan).text8",
 		"appendText8", "appendText32", "ClientVersionInfo.lengthsOK", "ClientVersionInfo.appendTo",

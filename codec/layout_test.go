@@ -350,7 +350,7 @@ func TestReservedAreas(t *testing.T) {
 // ones in one case, so a field stored short shows too.
 func TestEncodersWriteEveryByte(t *testing.T) {
 	ones := Uint128{Lo: ^uint64(0), Hi: ^uint64(0)}
-	cases := map[string]interface{ AppendTo([]byte) ([]byte, error) }{
+	cases := map[string]interface{ AppendBinary([]byte) ([]byte, error) }{
 		"request register": RequestHeader{Size: 300, Client: Uint128From(7), Operation: OperationRegister},
 		"request ping": RequestHeader{
 			Size: 256, Client: Uint128From(7), Operation: OperationNonReplicated, Code: CodePing, UserID: 9,
@@ -375,22 +375,22 @@ func TestEncodersWriteEveryByte(t *testing.T) {
 		},
 	}
 	for name, v := range cases {
-		want, err := v.AppendTo(nil)
+		want, err := v.AppendBinary(nil)
 		if err != nil {
-			t.Fatalf("%s: AppendTo(nil): err = %v", name, err)
+			t.Fatalf("%s: AppendBinary(nil): err = %v", name, err)
 		}
 		dirty := make([]byte, 3+HeaderSize)
 		for i := range dirty {
 			dirty[i] = 0xff ^ byte(i)
 		}
-		got, err := v.AppendTo(dirty[:3])
+		got, err := v.AppendBinary(dirty[:3])
 		if err != nil {
-			t.Fatalf("%s: AppendTo(dirty): err = %v", name, err)
+			t.Fatalf("%s: AppendBinary(dirty): err = %v", name, err)
 		}
 		if !bytes.Equal(got[:3], dirty[:3]) {
 			t.Errorf("%s: dst kept: got %x, want %x", name, got[:3], dirty[:3])
 		}
-		// Nil and empty differ here: a nil want is an AppendTo that wrote
+		// Nil and empty differ here: a nil want is an AppendBinary that wrote
 		// nothing, which the empty got[3:] must not pass for.
 		if rest := got[3:]; !bytes.Equal(rest, want) {
 			t.Errorf("%s: every byte written: got %x, want %x", name, rest, want)

@@ -25,7 +25,7 @@ type LoginRegister struct {
 	Context    []byte // UTF-8, any length the frame holds; nil when empty
 }
 
-// EncodedLen returns the number of bytes AppendTo writes for a valid value.
+// EncodedLen returns the number of bytes AppendBinary writes for a valid value.
 func (l LoginRegister) EncodedLen() int {
 	return l.Info.EncodedLen() + l.Revision.secretLen() + 1 + len(l.Username) + 1 + l.Password.Len() + 4 + len(l.Context)
 }
@@ -53,11 +53,11 @@ func (l LoginRegister) Validate() error {
 	return withRevision(checkText(l.Context, &fieldLoginContext, off), l.Revision)
 }
 
-// AppendTo validates l and appends its encoding, in the layout of
+// AppendBinary validates l and appends its encoding, in the layout of
 // l.Revision, to dst. On error it returns dst unchanged.
-func (l LoginRegister) AppendTo(dst []byte) ([]byte, error) {
+func (l LoginRegister) AppendBinary(dst []byte) ([]byte, error) {
 	if !l.Info.lengthsOK() || uint(len(l.Username)-1) >= 255 || l.Password.Len() > 255 || !fitsU32(l.Context) ||
-		l.BindSecret.Len() != l.Revision.secretLen() || !l.Revision.Known() {
+		l.BindSecret.Len() != l.Revision.secretLen() || !l.Revision.IsKnown() {
 		return dst, l.Validate()
 	}
 	out := l.Info.appendTo(dst)
@@ -139,7 +139,7 @@ func ParseLoginRegisterRev(src []byte, rev Revision) (l LoginRegister, err error
 // memory and every copy of it costs; l is meaningful only when ok. The
 // bind secret, raw bytes, is left out of the ASCII test.
 func (l *LoginRegister) fast(src []byte, whole bool, rev Revision) (n int, ok bool) {
-	s := scan{src: src, ok: rev.Known()}
+	s := scan{src: src, ok: rev.IsKnown()}
 	l.Info.Protocol, l.Info.SDKName, l.Info.SDKVersion = s.clientInfo()
 	info := s.p
 	l.Revision, l.BindSecret = rev, NewSecret(s.raw(rev.secretLen()))

@@ -66,18 +66,18 @@ func TestLoginRegisterEncodeErrors(t *testing.T) {
 	// length the u8 prefix holds: both are written and read back.
 	for _, pw := range [][]byte{nil, long[:255]} {
 		v := with(func(l *codec.LoginRegister) { l.Password = codec.NewSecret(pw) })
-		b, err := v.AppendTo(nil)
+		b, err := v.AppendBinary(nil)
 		if err != nil {
-			t.Fatalf("AppendTo with a %d-byte password: err = %v", len(pw), err)
+			t.Fatalf("AppendBinary with a %d-byte password: err = %v", len(pw), err)
 		}
 		if len(b) != v.EncodedLen() {
-			t.Fatalf("AppendTo with a %d-byte password: %d bytes, want EncodedLen() = %d", len(pw), len(b), v.EncodedLen())
+			t.Fatalf("AppendBinary with a %d-byte password: %d bytes, want EncodedLen() = %d", len(pw), len(b), v.EncodedLen())
 		}
 		got, err := codec.ParseLoginRegister(b)
 		if err != nil {
 			t.Fatalf("ParseLoginRegister with a %d-byte password: err = %v", len(pw), err)
 		}
-		if !got.Password.Equal(pw) {
+		if !got.Password.Equal(codec.NewSecret(pw)) {
 			t.Fatalf("a %d-byte password reads back as a different %d-byte one", len(pw), got.Password.Len())
 		}
 	}

@@ -20,7 +20,7 @@ type LoginRegisterPAT struct {
 	Context    []byte // UTF-8, any length the frame holds; nil when empty
 }
 
-// EncodedLen returns the number of bytes AppendTo writes for a valid value.
+// EncodedLen returns the number of bytes AppendBinary writes for a valid value.
 func (l LoginRegisterPAT) EncodedLen() int {
 	return l.Info.EncodedLen() + l.Revision.secretLen() + 1 + l.Token.Len() + 4 + len(l.Context)
 }
@@ -43,11 +43,11 @@ func (l LoginRegisterPAT) Validate() error {
 	return withRevision(checkText(l.Context, &fieldPATContext, off), l.Revision)
 }
 
-// AppendTo validates l and appends its encoding, in the layout of
+// AppendBinary validates l and appends its encoding, in the layout of
 // l.Revision, to dst. On error it returns dst unchanged.
-func (l LoginRegisterPAT) AppendTo(dst []byte) ([]byte, error) {
+func (l LoginRegisterPAT) AppendBinary(dst []byte) ([]byte, error) {
 	if !l.Info.lengthsOK() || l.Token.Len() > 255 || !fitsU32(l.Context) ||
-		l.BindSecret.Len() != l.Revision.secretLen() || !l.Revision.Known() {
+		l.BindSecret.Len() != l.Revision.secretLen() || !l.Revision.IsKnown() {
 		return dst, l.Validate()
 	}
 	out := l.Info.appendTo(dst)
@@ -125,7 +125,7 @@ func ParseLoginRegisterPATRev(src []byte, rev Revision) (l LoginRegisterPAT, err
 // fast is the fast path of both decoders (see fast.go); like
 // LoginRegister.fast it fills the caller's result in place.
 func (l *LoginRegisterPAT) fast(src []byte, whole bool, rev Revision) (n int, ok bool) {
-	s := scan{src: src, ok: rev.Known()}
+	s := scan{src: src, ok: rev.IsKnown()}
 	l.Info.Protocol, l.Info.SDKName, l.Info.SDKVersion = s.clientInfo()
 	info := s.p
 	l.Revision, l.BindSecret = rev, NewSecret(s.raw(rev.secretLen()))

@@ -25,7 +25,7 @@ const (
 	offReplyServerVersion  = 16
 )
 
-// EncodedLen returns the number of bytes AppendTo writes for a valid value.
+// EncodedLen returns the number of bytes AppendBinary writes for a valid value.
 func (l LoginReply) EncodedLen() int { return offReplyServerVersion + 1 + len(l.ServerVersion) }
 
 // Validate returns the first broken rule of l, in field order, or nil.
@@ -38,9 +38,9 @@ func (l LoginReply) Validate() error {
 
 const wantSessionNonZero = "session != 0"
 
-// AppendTo validates l and appends its encoding to dst. On error it returns
+// AppendBinary validates l and appends its encoding to dst. On error it returns
 // dst unchanged.
-func (l LoginReply) AppendTo(dst []byte) ([]byte, error) {
+func (l LoginReply) AppendBinary(dst []byte) ([]byte, error) {
 	if l.Session == 0 || uint(len(l.ServerVersion)-1) >= 255 {
 		return dst, l.Validate()
 	}

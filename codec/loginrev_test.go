@@ -33,14 +33,14 @@ func TestLoginRegisterRevisions(t *testing.T) {
 	want := hx(loginSecretHex)
 	v := loginSecretValue()
 	assert.Equal(t, len(want), v.EncodedLen())
-	got, err := v.AppendTo(nil)
+	got, err := v.AppendBinary(nil)
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 
 	p, err := codec.ParseLoginRegisterRev(want, codec.RevisionBindSecret)
 	require.NoError(t, err)
 	assert.True(t, sameValue(v, p), "ParseLoginRegisterRev = %v", p)
-	assert.True(t, p.BindSecret.Equal(hx(bindSecretHex)))
+	assert.True(t, p.BindSecret.Equal(codec.NewSecret(hx(bindSecretHex))))
 	d, n, err := codec.DecodeLoginRegisterRev(cat(want, []byte("tail")), codec.RevisionBindSecret)
 	require.NoError(t, err)
 	assert.Equal(t, len(want), n)
@@ -57,7 +57,7 @@ func TestLoginRegisterRevisions(t *testing.T) {
 	// A 0.11.0 body read as 0.11.1 loses its first 32 bytes after the
 	// prefix to the secret, and is what is left.
 	base := loginIggy
-	baseBytes, err := base.AppendTo(nil)
+	baseBytes, err := base.AppendBinary(nil)
 	require.NoError(t, err)
 	_, err = codec.ParseLoginRegisterRev(baseBytes, codec.RevisionBindSecret)
 	require.Error(t, err)
@@ -74,7 +74,7 @@ func TestLoginRegisterPATRevisions(t *testing.T) {
 	want := hx(patSecretHex)
 	v := codec.LoginRegisterPAT{Info: bindValue().Info, Revision: codec.RevisionBindSecret, BindSecret: codec.NewSecret(hx(bindSecretHex)),
 		Token: codec.NewSecret([]byte("tok"))}
-	got, err := v.AppendTo(nil)
+	got, err := v.AppendBinary(nil)
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 	assert.Equal(t, len(want), v.EncodedLen())
@@ -136,7 +136,7 @@ func TestLoginRevisionEncodeErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			wantErr(t, c.v.Validate(), c.kind, c.field, c.off)
-			out, err := c.v.AppendTo([]byte{1})
+			out, err := c.v.AppendBinary([]byte{1})
 			wantErr(t, err, c.kind, c.field, c.off)
 			assert.Equal(t, []byte{1}, out)
 			assert.Equal(t, c.rule, codecError(t, err).Rule)
@@ -192,9 +192,9 @@ func TestWindowCountPatch(t *testing.T) {
 	assert.Equal(t, codec.DefaultWindow(codec.MustPack(0, 12, 0)), codec.ServeWindow(codec.MustPack(0, 12, 0)))
 
 	// The eviction carries the bounds only.
-	e := codec.NewIncompatibleProtocol(codec.Uint128From(5), w0111)
+	e := codec.NewIncompatibleProtocolEviction(codec.Uint128From(5), w0111)
 	assert.Equal(t, codec.Window{Min: codec.Protocol0111, Max: codec.Protocol0111}, e.Window)
-	b, err := e.AppendTo(nil)
+	b, err := e.AppendBinary(nil)
 	require.NoError(t, err)
 	back, err := codec.DecodeEviction(b)
 	require.NoError(t, err)

@@ -43,7 +43,7 @@ func replicatedTable() [25]codeOperation {
 // Only NonReplicated requests carry their code in the header.
 func OperationForCode(code Code) Operation {
 	switch code {
-	case CodeLoginRegister, CodeLoginRegisterWithPAT:
+	case CodeLoginRegister, CodeLoginRegisterPAT:
 		return OperationRegister
 	case CodeLogoutUser:
 		return OperationLogout

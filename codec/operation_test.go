@@ -49,7 +49,7 @@ func TestOperationForCodeTable(t *testing.T) {
 		if code != r.code {
 			t.Errorf("%s: operation %d: Code() = %d, want %d", r.name, r.op, code, r.code)
 		}
-		if !r.op.Known() {
+		if !r.op.IsKnown() {
 			t.Errorf("%s: operation %d is known: Known() = false", r.name, r.op)
 		}
 	}
@@ -58,7 +58,7 @@ func TestOperationForCodeTable(t *testing.T) {
 		want codec.Operation
 	}{
 		{codec.CodeLoginRegister, codec.OperationRegister},
-		{codec.CodeLoginRegisterWithPAT, codec.OperationRegister},
+		{codec.CodeLoginRegisterPAT, codec.OperationRegister},
 		{codec.CodeLogoutUser, codec.OperationLogout},
 	} {
 		if got := codec.OperationForCode(c.code); got != c.want {

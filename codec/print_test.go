@@ -25,7 +25,7 @@ func TestString(t *testing.T) {
 			`RequestHeader{view: 3, size: 256, client: 0x00000000000000000000000000000007, request: 0, operation: Register, session: 0, user_id: 0}`},
 		{codec.ReplyHeader{Size: 256, Client: codec.Uint128From(7), Request: 1, Operation: codec.OperationNonReplicated, Status: codec.StatusUnauthenticated},
 			`ReplyHeader{size: 256, client: 0x00000000000000000000000000000007, op: 0, commit: 0, request: 1, operation: NonReplicated, status: Unauthenticated}`},
-		{codec.NewIncompatibleProtocol(codec.Uint128From(7), codec.DefaultWindow(codec.MustPack(0, 11, 0))),
+		{codec.NewIncompatibleProtocolEviction(codec.Uint128From(7), codec.DefaultWindow(codec.MustPack(0, 11, 0))),
 			`Eviction{client: 0x00000000000000000000000000000007, window: [0.11.0, 0.11.0], reason: IncompatibleProtocol}`},
 	}
 	for _, tc := range cases {

@@ -40,7 +40,7 @@ func (r *reader) fail(kind error, field string, off int, rule, want string) {
 // bytes for RevisionBindSecret, nothing for RevisionBase. A rev that is not
 // known is the caller's error, reported at the secret's offset.
 func (r *reader) bindSecret(rev Revision) Secret {
-	if r.err == nil && !rev.Known() {
+	if r.err == nil && !rev.IsKnown() {
 		r.fail(ErrField, "revision", r.off, ruleBodyRevision, wantRevision)
 		return Secret{}
 	}

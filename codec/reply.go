@@ -51,11 +51,11 @@ func (h *ReplyHeader) validate() error {
 	if err := checkSize(h.Size, ruleRepSize); err != nil {
 		return err
 	}
-	if !h.Operation.Known() {
+	if !h.Operation.IsKnown() {
 		return newError(ErrField, "operation", offRepOperation, ruleRepOperation, "operation known")
 	}
 	if h.Status != StatusOK && h.Size != HeaderSize {
-		return newError(ErrSize, "size", offSize, ruleRepStatus, "status != 0 => size == 256")
+		return newError(ErrField, "size", offSize, ruleRepStatus, "status != 0 => size == 256")
 	}
 	return nil
 }
@@ -63,9 +63,9 @@ func (h *ReplyHeader) validate() error {
 // EncodedLen returns HeaderSize.
 func (ReplyHeader) EncodedLen() int { return HeaderSize }
 
-// AppendTo validates h and appends its 256 bytes to dst. On error it returns
+// AppendBinary validates h and appends its 256 bytes to dst. On error it returns
 // dst unchanged.
-func (h ReplyHeader) AppendTo(dst []byte) ([]byte, error) {
+func (h ReplyHeader) AppendBinary(dst []byte) ([]byte, error) {
 	if !h.wellFormed() {
 		return dst, h.validate()
 	}
@@ -131,10 +131,10 @@ func (h *ReplyHeader) Decode(src []byte) error {
 }
 
 // wellFormed is validate's rules as one boolean, for the fast paths of the
-// decoder and AppendTo; validate says which rule broke. They must agree
-// (TestWellFormedAgreesWithValidate): AppendTo returns validate's error
+// decoder and AppendBinary; validate says which rule broke. They must agree
+// (TestWellFormedAgreesWithValidate): AppendBinary returns validate's error
 // whenever wellFormed is false.
 func (h *ReplyHeader) wellFormed() bool {
-	return h.Size >= HeaderSize && h.Size <= MaxFrameSize && h.Operation.Known() &&
+	return h.Size >= HeaderSize && h.Size <= MaxFrameSize && h.Operation.IsKnown() &&
 		(h.Status == StatusOK || h.Size == HeaderSize)
 }

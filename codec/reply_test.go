@@ -16,7 +16,7 @@ func TestReplyRuleOrder(t *testing.T) {
 	checkRuleOrder(t, repOKHex, decodeReply, []breakRule{
 		ruleCut, ruleCommand(5), ruleSizeLow,
 		ruleField("operation 4", "operation", 208, setByte(208, 4)),
-		{"status 40 with a body", false, setLE(216, 4, 40), errKey{codec.ErrSize, "size", 48, ""}},
+		{"status 40 with a body", false, setLE(216, 4, 40), errKey{codec.ErrField, "size", 48, ""}},
 		ruleReserved("reserved_frame", 90),
 		ruleReserved("operation_padding", 215),
 		ruleReserved("reserved", 220),
@@ -39,7 +39,7 @@ func TestReplyRuleOrder(t *testing.T) {
 func TestReplyEveryOperation(t *testing.T) {
 	for op := range 256 {
 		got, err := codec.DecodeReplyHeader(applyRules(repDenyHex, breakRule{mutate: setByte(208, byte(op))}))
-		if !codec.Operation(op).Known() {
+		if !codec.Operation(op).IsKnown() {
 			wantErr(t, err, codec.ErrField, "operation", 208)
 			continue
 		}
@@ -65,11 +65,11 @@ func TestReplyDenial(t *testing.T) {
 			t.Fatalf("status = %d, want %d", got.Status, status)
 		}
 		_, err = codec.DecodeReplyHeader(applyRules(h, breakRule{mutate: setLE(48, 4, 257)}))
-		wantErr(t, err, codec.ErrSize, "size", 48)
+		wantErr(t, err, codec.ErrField, "size", 48)
 	}
 }
 
-// TestReplyValidate checks the encoder's rules and that a failed AppendTo
+// TestReplyValidate checks the encoder's rules and that a failed AppendBinary
 // or AppendReplyFrame leaves dst unchanged.
 func TestReplyValidate(t *testing.T) {
 	cases := []struct {
@@ -81,15 +81,15 @@ func TestReplyValidate(t *testing.T) {
 	}{
 		{"zero value", codec.ReplyHeader{}, codec.ErrSize, "size", 48},
 		{"unknown operation", codec.ReplyHeader{Size: 256, Operation: 255}, codec.ErrField, "operation", 208},
-		{"denial with a body", codec.ReplyHeader{Size: 300, Status: codec.StatusUnauthenticated}, codec.ErrSize, "size", 48},
+		{"denial with a body", codec.ReplyHeader{Size: 300, Status: codec.StatusUnauthenticated}, codec.ErrField, "size", 48},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			wantErr(t, c.h.Validate(), c.kind, c.field, c.off)
-			out, err := c.h.AppendTo([]byte{7})
+			out, err := c.h.AppendBinary([]byte{7})
 			wantErr(t, err, c.kind, c.field, c.off)
 			if want := []byte{7}; !bytes.Equal(out, want) {
-				t.Fatalf("dst after a failed AppendTo = %x, want %x", out, want)
+				t.Fatalf("dst after a failed AppendBinary = %x, want %x", out, want)
 			}
 		})
 	}

@@ -63,7 +63,7 @@ func (h *RequestHeader) validate() error {
 		return clientError(offReqClient, ruleReqClient)
 	}
 	switch {
-	case !h.Operation.Known() || h.Operation == OperationReserved:
+	case !h.Operation.IsKnown() || h.Operation == OperationReserved:
 		return newError(ErrField, "operation", offReqOperation, ruleReqOperation, "operation known and != 0")
 	case h.Operation == OperationRegister:
 		if h.Session != 0 {
@@ -96,9 +96,9 @@ func (h *RequestHeader) validate() error {
 // EncodedLen returns HeaderSize.
 func (RequestHeader) EncodedLen() int { return HeaderSize }
 
-// AppendTo validates h and appends its 256 bytes to dst. On error it returns
+// AppendBinary validates h and appends its 256 bytes to dst. On error it returns
 // dst unchanged.
-func (h RequestHeader) AppendTo(dst []byte) ([]byte, error) {
+func (h RequestHeader) AppendBinary(dst []byte) ([]byte, error) {
 	if !h.wellFormed() {
 		return dst, h.validate()
 	}
@@ -169,8 +169,8 @@ func (h *RequestHeader) Decode(src []byte) error {
 }
 
 // wellFormed is validate's rules as one boolean, for the fast paths of the
-// decoder and AppendTo; validate says which rule broke. They must agree
-// (TestWellFormedAgreesWithValidate): AppendTo returns validate's error
+// decoder and AppendBinary; validate says which rule broke. They must agree
+// (TestWellFormedAgreesWithValidate): AppendBinary returns validate's error
 // whenever wellFormed is false.
 func (h *RequestHeader) wellFormed() bool {
 	if h.Size < HeaderSize || h.Size > MaxFrameSize || h.Client.IsZero() {
@@ -182,5 +182,5 @@ func (h *RequestHeader) wellFormed() bool {
 	case OperationNonReplicated:
 		return h.Code != 0
 	}
-	return h.Operation.Known() && h.Operation != OperationReserved && h.Session != 0 && h.Request != 0 && h.Code == 0
+	return h.Operation.IsKnown() && h.Operation != OperationReserved && h.Session != 0 && h.Request != 0 && h.Code == 0
 }

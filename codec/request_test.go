@@ -107,7 +107,7 @@ func TestRequestEveryOperation(t *testing.T) {
 		got, err := codec.DecodeRequestHeader(h)
 		o := codec.Operation(op)
 		switch {
-		case op == 0 || !o.Known():
+		case op == 0 || !o.IsKnown():
 			wantErr(t, err, codec.ErrField, "operation", 176)
 		case o == codec.OperationRegister:
 			wantErr(t, err, codec.ErrField, "session", 184)
@@ -125,7 +125,7 @@ func TestRequestEveryOperation(t *testing.T) {
 }
 
 // TestRequestValidate checks the encoder's rules, which are the decoder's
-// minus the bytes a value cannot hold, and that a failed AppendTo leaves
+// minus the bytes a value cannot hold, and that a failed AppendBinary leaves
 // dst unchanged.
 func TestRequestValidate(t *testing.T) {
 	ok := reqLogout
@@ -161,10 +161,10 @@ func TestRequestValidate(t *testing.T) {
 			c.edit(&h)
 			wantErr(t, h.Validate(), c.kind, c.field, c.off)
 			dst := []byte{1, 2, 3}
-			out, err := h.AppendTo(dst)
+			out, err := h.AppendBinary(dst)
 			wantErr(t, err, c.kind, c.field, c.off)
 			if want := []byte{1, 2, 3}; !bytes.Equal(out, want) {
-				t.Fatalf("dst after a failed AppendTo = %x, want %x", out, want)
+				t.Fatalf("dst after a failed AppendBinary = %x, want %x", out, want)
 			}
 		})
 	}

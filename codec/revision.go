@@ -45,7 +45,7 @@ func RevisionOf(v Version) Revision {
 }
 
 // Known reports whether r is one of the revisions above.
-func (r Revision) Known() bool { return r <= RevisionBindSecret }
+func (r Revision) IsKnown() bool { return r <= RevisionBindSecret }
 
 // Protocol returns the protocol version that introduced r (0.11.0 or
 // 0.11.1), or 0 when r is not known.
@@ -82,7 +82,7 @@ const wantRevision = "a known revision (0.11.0 or 0.11.1)"
 // exactly as long as it says (none, or 32 bytes); rule is the body's
 // length rule. The error names the revision.
 func checkBindSecret(rev Revision, secret Secret, off int, rule string) error {
-	if !rev.Known() {
+	if !rev.IsKnown() {
 		return withRevision(newError(ErrField, "revision", off, ruleBodyRevision, wantRevision), rev)
 	}
 	if secret.Len() == rev.secretLen() {

@@ -181,7 +181,7 @@ func ruleSites() []ruleSite {
 			return err
 		}, "body.trailing"},
 		{"cvi Validate sdk_name 256", func() error { c := info; c.SDKName = []byte(long); return c.Validate() }, "cvi.sdk_name.length"},
-		{"cvi AppendTo sdk_version UTF-8", func() error { c := info; c.SDKVersion = []byte("\xc3"); _, err := c.AppendTo(nil); return err }, "cvi.sdk_version.utf8"},
+		{"cvi AppendBinary sdk_version UTF-8", func() error { c := info; c.SDKVersion = []byte("\xc3"); _, err := c.AppendBinary(nil); return err }, "cvi.sdk_version.utf8"},
 		{"login cut in its ClientVersionInfo", loginErr(siteInfo("go-sdk", "0.1.0")[:9]), "cvi.truncated"},
 		{"pat cut in its ClientVersionInfo", patErr(siteInfo("go-sdk", "0.1.0")[:2]), "cvi.truncated"},
 		{"login sdk_name empty", loginErr(siteCat(siteInfo("", "0.1.0"), siteText8("iggy"), siteText8(""), siteText32(""))), "cvi.sdk_name.length"},
@@ -203,8 +203,8 @@ func ruleSites() []ruleSite {
 		{"login Validate password 256", func() error {
 			return with(func(l *codec.LoginRegister) { l.Password = codec.NewSecret([]byte(long)) }).Validate()
 		}, "login.password.length"},
-		{"login AppendTo password UTF-8", func() error {
-			_, err := with(func(l *codec.LoginRegister) { l.Password = codec.NewSecret([]byte("\xff")) }).AppendTo(nil)
+		{"login AppendBinary password UTF-8", func() error {
+			_, err := with(func(l *codec.LoginRegister) { l.Password = codec.NewSecret([]byte("\xff")) }).AppendBinary(nil)
 			return err
 		}, "login.password.utf8"},
 		{"login Validate context UTF-8", func() error { return with(func(l *codec.LoginRegister) { l.Context = []byte("\xff") }).Validate() }, "login.context.utf8"},
@@ -221,8 +221,8 @@ func ruleSites() []ruleSite {
 		{"pat Validate token 256", func() error {
 			return withPAT(func(l *codec.LoginRegisterPAT) { l.Token = codec.NewSecret([]byte(long)) }).Validate()
 		}, "pat.token.length"},
-		{"pat AppendTo context UTF-8", func() error {
-			_, err := withPAT(func(l *codec.LoginRegisterPAT) { l.Context = []byte("\x80") }).AppendTo(nil)
+		{"pat AppendBinary context UTF-8", func() error {
+			_, err := withPAT(func(l *codec.LoginRegisterPAT) { l.Context = []byte("\x80") }).AppendBinary(nil)
 			return err
 		}, "pat.context.utf8"},
 
@@ -244,8 +244,8 @@ func ruleSites() []ruleSite {
 		{"login Validate 0.11.1 without a secret", func() error {
 			return with(func(l *codec.LoginRegister) { l.Revision = codec.RevisionBindSecret }).Validate()
 		}, "login.bind_secret.length"},
-		{"login AppendTo 0.11.0 with a secret", func() error {
-			_, err := with(func(l *codec.LoginRegister) { l.BindSecret = codec.NewSecret(make([]byte, 32)) }).AppendTo(nil)
+		{"login AppendBinary 0.11.0 with a secret", func() error {
+			_, err := with(func(l *codec.LoginRegister) { l.BindSecret = codec.NewSecret(make([]byte, 32)) }).AppendBinary(nil)
 			return err
 		}, "login.bind_secret.length"},
 		{"pat Validate 0.11.1 with a 31-byte secret", func() error {
@@ -253,8 +253,8 @@ func ruleSites() []ruleSite {
 				l.Revision, l.BindSecret = codec.RevisionBindSecret, codec.NewSecret(make([]byte, 31))
 			}).Validate()
 		}, "pat.bind_secret.length"},
-		{"pat AppendTo revision 2", func() error {
-			_, err := withPAT(func(l *codec.LoginRegisterPAT) { l.Revision = 2 }).AppendTo(nil)
+		{"pat AppendBinary revision 2", func() error {
+			_, err := withPAT(func(l *codec.LoginRegisterPAT) { l.Revision = 2 }).AppendBinary(nil)
 			return err
 		}, "body.revision"},
 		{"bind cut after ClientVersionInfo", func() error {
@@ -280,7 +280,7 @@ func ruleSites() []ruleSite {
 		{"login reply server_version cut", replyErr(siteReply(42, "0.6.0")[:19]), "login_reply.truncated"},
 		{"login reply trailing", func() error { _, err := codec.ParseLoginReply(siteCat(siteReply(42, "0.6.0"), []byte{0})); return err }, "login_reply.trailing"},
 		{"login reply Validate session 0", func() error { r := reply; r.Session = 0; return r.Validate() }, "login_reply.session"},
-		{"login reply AppendTo server_version 256", func() error { r := reply; r.ServerVersion = []byte(long); _, err := r.AppendTo(nil); return err }, "login_reply.server_version.length"},
+		{"login reply AppendBinary server_version 256", func() error { r := reply; r.ServerVersion = []byte(long); _, err := r.AppendBinary(nil); return err }, "login_reply.server_version.length"},
 		{"AppendLoginReplyFrame session 0", func() error {
 			r := reply
 			r.Session = 0
@@ -316,10 +316,10 @@ func ruleSites() []ruleSite {
 		{"request NonReplicated byte 255", header(decodeReq, 5, func(h []byte) { nonReplicated(h); h[255] = 1 }), "request.reserved"},
 		{"request Validate client 0", func() error { h := req; h.Client = codec.Uint128{}; return h.Validate() }, "request.client"},
 		{"request Validate code on Register", func() error { h := req; h.Code = 1; return h.Validate() }, "request.reserved.code"},
-		{"request AppendTo code on Logout", func() error {
+		{"request AppendBinary code on Logout", func() error {
 			h := req
 			h.Operation, h.Session, h.Request, h.Code = codec.OperationLogout, 3, 2, 0x100
-			_, err := h.AppendTo(nil)
+			_, err := h.AppendBinary(nil)
 			return err
 		}, "request.reserved.code"},
 		{"request Validate size 0", func() error { h := req; h.Size = 0; return h.Validate() }, "request.size"},
@@ -356,9 +356,9 @@ func ruleSites() []ruleSite {
 			return err
 		}, "eviction.client"},
 		{"eviction Validate client 0", func() error { e := ev; e.Client = codec.Uint128{}; return e.Validate() }, "eviction.client"},
-		{"eviction AppendTo reason 99", func() error { e := ev; e.Reason = 99; _, err := e.AppendTo(nil); return err }, "eviction.reason"},
+		{"eviction AppendBinary reason 99", func() error { e := ev; e.Reason = 99; _, err := e.AppendBinary(nil); return err }, "eviction.reason"},
 		{"eviction Validate reason 14, min > max", func() error {
-			return codec.NewIncompatibleProtocol(codec.Uint128From(5), codec.Window{Min: 9, Max: 2}).Validate()
+			return codec.NewIncompatibleProtocolEviction(codec.Uint128From(5), codec.Window{Min: 9, Max: 2}).Validate()
 		}, "eviction.window.incompatible"},
 		{"eviction Validate reason 2, window set", func() error { e := ev; e.Reason, e.Window.Max = 2, 1; return e.Validate() }, "eviction.window.zero"},
 	}
@@ -390,7 +390,7 @@ func TestRuleSites(t *testing.T) {
 			t.Errorf("%s: Rule %q is not an id of vectors/rules.json", s.name, ce.Rule)
 		case r.Class != "validity" && r.Class != "encoding":
 			t.Errorf("%s: Rule %q is a rule of class %s, not a validity rule", s.name, ce.Rule, r.Class)
-		case r.Class == "encoding" && !strings.Contains(s.name, "Validate") && !strings.Contains(s.name, "AppendTo") &&
+		case r.Class == "encoding" && !strings.Contains(s.name, "Validate") && !strings.Contains(s.name, "AppendBinary") &&
 			!strings.Contains(s.name, "AppendBinary") && !strings.Contains(s.name, "argument"):
 			t.Errorf("%s: a decoder reports the encoding rule %q", s.name, ce.Rule)
 		case r.Sentinel != sentinelNames[ce.Err]:

@@ -61,9 +61,10 @@ func (s Secret) Len() int { return s.n }
 // IsZero reports whether the secret is empty.
 func (s Secret) IsZero() bool { return s.n == 0 }
 
-// Equal reports, in time that depends only on the lengths, whether the
-// secret's bytes are b.
-func (s Secret) Equal(b []byte) bool { return subtle.ConstantTimeCompare(s.Bytes(), b) == 1 }
+// Equal reports, in time that depends only on the lengths, whether s and t
+// hold the same bytes. Like the other Equal methods of the package it takes
+// its own type; wrap raw bytes with NewSecret (which does not copy).
+func (s Secret) Equal(t Secret) bool { return subtle.ConstantTimeCompare(s.Bytes(), t.Bytes()) == 1 }
 
 // redacted is what every printed form of a Secret shows.
 const redacted = "[REDACTED]"

@@ -123,11 +123,11 @@ func TestSecretNeverInErrors(t *testing.T) {
 		errs = append(errs, err1, err2, err3, err4, err5)
 	}
 	long := codec.NewSecret([]byte(strings.Repeat(secretText, 20)))
-	_, err := codec.LoginRegister{Info: infoGoSDK, Username: []byte("u"), Password: long}.AppendTo(nil)
+	_, err := codec.LoginRegister{Info: infoGoSDK, Username: []byte("u"), Password: long}.AppendBinary(nil)
 	errs = append(errs, err)
-	_, err = codec.LoginRegisterPAT{Info: infoGoSDK, Token: codec.NewSecret([]byte(secretText + "\xff"))}.AppendTo(nil)
+	_, err = codec.LoginRegisterPAT{Info: infoGoSDK, Token: codec.NewSecret([]byte(secretText + "\xff"))}.AppendBinary(nil)
 	errs = append(errs, err)
-	_, err = codec.LoginRegister{Info: infoGoSDK, Username: []byte("u"), Password: codec.NewSecret([]byte(secretText)), Context: []byte{0xff}}.AppendTo(nil)
+	_, err = codec.LoginRegister{Info: infoGoSDK, Username: []byte("u"), Password: codec.NewSecret([]byte(secretText)), Context: []byte{0xff}}.AppendBinary(nil)
 	errs = append(errs, err)
 	failures := 0
 	for _, err := range errs {

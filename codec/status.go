@@ -12,13 +12,13 @@ const (
 	StatusOK Status = 0
 	// StatusError is the reference's generic Error: a server that cannot
 	// answer a request (an answer over the frame cap) denies it so.
-	StatusError                      Status = 1
-	StatusInvalidCommand             Status = 3
-	StatusInvalidFormat              Status = 4
-	StatusStaleClient                Status = 30
-	StatusUnauthenticated            Status = 40
-	StatusInvalidCredentials         Status = 42
-	StatusInvalidPersonalAccessToken Status = 53
+	StatusError              Status = 1
+	StatusInvalidCommand     Status = 3
+	StatusInvalidFormat      Status = 4
+	StatusStaleClient        Status = 30
+	StatusUnauthenticated    Status = 40
+	StatusInvalidCredentials Status = 42
+	StatusInvalidPAT         Status = 53
 	// The transient result codes of a Register reply (WIRE.md section 8).
 	// 57: the outcome is unknown, so only the same request may be replayed
 	// (same connection, same client id). 58: nothing was committed, so the
@@ -45,7 +45,7 @@ func statusNames() [12]enumName {
 }
 
 // Known reports whether s is one of the codes named above.
-func (s Status) Known() bool {
+func (s Status) IsKnown() bool {
 	names := statusNames()
 	_, ok := lookupName(names[:], uint32(s))
 	return ok
@@ -74,9 +74,9 @@ type IggyError struct {
 	Status Status // never StatusOK
 }
 
-// Error returns "iggy status N (Name)".
+// Error returns "codec: iggy status N (Name)".
 func (e *IggyError) Error() string {
-	return "iggy status " + itoa(uint64(e.Status)) + " (" + e.Status.String() + ")"
+	return "codec: iggy status " + itoa(uint64(e.Status)) + " (" + e.Status.String() + ")"
 }
 
 // Is reports whether target is an *IggyError of the same Status.
@@ -100,7 +100,7 @@ type IncompatibleProtocolError struct {
 // accepts.
 func (e *IncompatibleProtocolError) Error() string {
 	if e.Client == 0 {
-		return "incompatible protocol version: server accepts " + e.Window.String()
+		return "codec: incompatible protocol version: server accepts " + e.Window.String()
 	}
-	return "incompatible protocol version: client speaks " + e.Client.String() + ", server accepts " + e.Window.String()
+	return "codec: incompatible protocol version: client speaks " + e.Client.String() + ", server accepts " + e.Window.String()
 }

@@ -19,8 +19,8 @@ func TestStatus(t *testing.T) {
 	}
 	for s := range codec.Status(100) {
 		want, known := names[s]
-		if s.Known() != known {
-			t.Errorf("Status(%d).Known() = %t, want %t", s, s.Known(), known)
+		if s.IsKnown() != known {
+			t.Errorf("Status(%d).IsKnown() = %t, want %t", s, s.IsKnown(), known)
 		}
 		if !known {
 			want = fmt.Sprintf("UNKNOWN_STATUS_%d", s)
@@ -33,8 +33,8 @@ func TestStatus(t *testing.T) {
 		t.Fatalf("StatusOK.Err() = %v, want nil: success is never an error", err)
 	}
 	for s, want := range map[codec.Status]string{
-		codec.StatusUnauthenticated: "iggy status 40 (Unauthenticated)",
-		7:                           "iggy status 7 (UNKNOWN_STATUS_7)",
+		codec.StatusUnauthenticated: "codec: iggy status 40 (Unauthenticated)",
+		7:                           "codec: iggy status 7 (UNKNOWN_STATUS_7)",
 	} {
 		if got := s.Err().Error(); got != want {
 			t.Errorf("%d.Err().Error() = %q, want %q", s, got, want)

@@ -45,7 +45,7 @@ func (v Version) Minor() uint32 { return uint32(v) >> 10 & versionMaxPart }
 func (v Version) Patch() uint32 { return uint32(v) & versionMaxPart }
 
 // Valid reports whether the reserved bits 31..30 are zero.
-func (v Version) Valid() bool { return uint32(v)&versionReserved == 0 }
+func (v Version) IsValid() bool { return uint32(v)&versionReserved == 0 }
 
 // String returns "major.minor.patch" for a valid version and
 // "invalid(0xXXXXXXXX)" for one with reserved bits set, so that
@@ -73,7 +73,7 @@ func (v *Version) UnmarshalText(text []byte) error {
 }
 
 func (v Version) appendText(b []byte) []byte {
-	if !v.Valid() {
+	if !v.IsValid() {
 		const hex = "0123456789abcdef"
 		b = append(b, "invalid(0x"...)
 		for shift := 28; shift >= 0; shift -= 4 {
@@ -199,7 +199,7 @@ func ServeWindow(server Version) Window {
 }
 
 // Valid reports whether the window is well-formed: 1 <= Min <= Max.
-func (w Window) Valid() bool { return 1 <= w.Min && w.Min <= w.Max }
+func (w Window) IsValid() bool { return 1 <= w.Min && w.Min <= w.Max }
 
 // Accepts reports whether a client built against v may log in. With
 // CountPatch it accepts Min <= v <= Max. Otherwise, under 0.x
@@ -208,7 +208,7 @@ func (w Window) Valid() bool { return 1 <= w.Min && w.Min <= w.Max }
 // same major as Max. An ill-formed window and a version with reserved bits
 // set are never accepted.
 func (w Window) Accepts(v Version) bool {
-	if !w.Valid() || !v.Valid() || v < w.Min {
+	if !w.IsValid() || !v.IsValid() || v < w.Min {
 		return false
 	}
 	if w.CountPatch {

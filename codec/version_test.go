@@ -40,7 +40,7 @@ func TestPack(t *testing.T) {
 		if got, want := [3]uint32{v.Major(), v.Minor(), v.Patch()}, [3]uint32{c.major, c.minor, c.patch}; got != want {
 			t.Fatalf("components of %#x = %v, want %v", uint32(v), got, want)
 		}
-		if !v.Valid() {
+		if !v.IsValid() {
 			t.Fatalf("%#x Valid() = false, want true", uint32(v))
 		}
 		if got := codec.MustPack(c.major, c.minor, c.patch); got != v {
@@ -63,7 +63,7 @@ func TestPack(t *testing.T) {
 // its components still read from bits 29..0.
 func TestVersionReservedBits(t *testing.T) {
 	for _, v := range []codec.Version{0x4000_0000, 0x8000_0000, 0xC000_2C00, 0xFFFF_FFFF} {
-		if v.Valid() {
+		if v.IsValid() {
 			t.Fatalf("%#x Valid() = true, want false", uint32(v))
 		}
 	}
@@ -193,7 +193,7 @@ func TestVersionText(t *testing.T) {
 			t.Fatalf("%#x AppendText = %q, want %q", x, b, want)
 		}
 		p, err := codec.ParseVersion(s)
-		if v.Valid() {
+		if v.IsValid() {
 			if err != nil {
 				t.Fatalf("ParseVersion(%q): err = %v", s, err)
 			}
@@ -239,7 +239,7 @@ func TestDefaultWindow(t *testing.T) {
 			t.Fatalf("DefaultWindow(%s) = %v, want %v", c.server, w, want)
 		}
 	}
-	if w := codec.DefaultWindow(codec.MustParseVersion("0.0.7")); w.Valid() {
+	if w := codec.DefaultWindow(codec.MustParseVersion("0.0.7")); w.IsValid() {
 		t.Fatalf("0.0.7 default window is ill-formed: %v Valid() = true, want false", w)
 	}
 }
@@ -283,7 +283,7 @@ func TestWindowAccepts(t *testing.T) {
 	}
 	for _, c := range cases {
 		w := codec.Window{Min: codec.MustParseVersion(c.min), Max: codec.MustParseVersion(c.max)}
-		if !w.Valid() {
+		if !w.IsValid() {
 			t.Fatalf("%v Valid() = false, want true", w)
 		}
 		for _, v := range c.yes {
@@ -304,7 +304,7 @@ func TestWindowAccepts(t *testing.T) {
 func TestWindowAcceptsNothing(t *testing.T) {
 	probe := []codec.Version{0, 1, 0x2C00, 0x2C05, 1 << 20, 0x3FFF_FFFF}
 	for _, w := range []codec.Window{{}, {Min: 0, Max: 0x2C00}, {Min: 0x2C01, Max: 0x2C00}, {Min: 2, Max: 1}} {
-		if w.Valid() {
+		if w.IsValid() {
 			t.Fatalf("%v Valid() = true, want false", w)
 		}
 		for _, v := range probe {

@@ -6,7 +6,7 @@ import (
 
 // TestWellFormedAgreesWithValidate walks every operation byte against the
 // edges of each rule: the one-boolean fast checks the encoders and decoders
-// use must accept exactly what validate accepts, or AppendTo would return
+// use must accept exactly what validate accepts, or AppendBinary would return
 // dst unwritten with a nil error.
 func TestWellFormedAgreesWithValidate(t *testing.T) {
 	// One regression breaks thousands of combinations: report the first

@@ -46,7 +46,7 @@ func checkBody[T any](t *testing.T, api bodyAPI[T], src []byte) {
 	}
 	out, err := api.appendTo(v, append([]byte(nil), prefix...))
 	if err != nil {
-		t.Fatalf("%s: decoded value fails AppendTo: %v", api.name, err)
+		t.Fatalf("%s: decoded value fails AppendBinary: %v", api.name, err)
 	}
 	checkAppended(t, api.name, out, src[:n])
 	checkAPIs(t, api.name, v, src[:n])
@@ -87,7 +87,7 @@ var clientInfoAPI = bodyAPI[codec.ClientVersionInfo]{
 	decode:     codec.DecodeClientVersionInfo,
 	parse:      codec.ParseClientVersionInfo,
 	encodedLen: codec.ClientVersionInfo.EncodedLen,
-	appendTo:   codec.ClientVersionInfo.AppendTo,
+	appendTo:   codec.ClientVersionInfo.AppendBinary,
 	validate:   codec.ClientVersionInfo.Validate,
 	clone:      codec.ClientVersionInfo.Clone,
 	fields:     func(c codec.ClientVersionInfo) [][]byte { return [][]byte{c.SDKName, c.SDKVersion} },
@@ -98,7 +98,7 @@ var loginRegisterAPI = bodyAPI[codec.LoginRegister]{
 	decode:     codec.DecodeLoginRegister,
 	parse:      codec.ParseLoginRegister,
 	encodedLen: codec.LoginRegister.EncodedLen,
-	appendTo:   codec.LoginRegister.AppendTo,
+	appendTo:   codec.LoginRegister.AppendBinary,
 	validate:   codec.LoginRegister.Validate,
 	clone:      codec.LoginRegister.Clone,
 	fields: func(l codec.LoginRegister) [][]byte {
@@ -111,7 +111,7 @@ var loginRegisterPATAPI = bodyAPI[codec.LoginRegisterPAT]{
 	decode:     codec.DecodeLoginRegisterPAT,
 	parse:      codec.ParseLoginRegisterPAT,
 	encodedLen: codec.LoginRegisterPAT.EncodedLen,
-	appendTo:   codec.LoginRegisterPAT.AppendTo,
+	appendTo:   codec.LoginRegisterPAT.AppendBinary,
 	validate:   codec.LoginRegisterPAT.Validate,
 	clone:      codec.LoginRegisterPAT.Clone,
 	fields: func(l codec.LoginRegisterPAT) [][]byte {
@@ -124,7 +124,7 @@ var loginReplyAPI = bodyAPI[codec.LoginReply]{
 	decode:     codec.DecodeLoginReply,
 	parse:      codec.ParseLoginReply,
 	encodedLen: codec.LoginReply.EncodedLen,
-	appendTo:   codec.LoginReply.AppendTo,
+	appendTo:   codec.LoginReply.AppendBinary,
 	validate:   codec.LoginReply.Validate,
 	clone:      codec.LoginReply.Clone,
 	fields:     func(l codec.LoginReply) [][]byte { return [][]byte{l.ServerVersion} },
@@ -141,8 +141,8 @@ func checkRedacted(t *testing.T, what string, v, swapped any, secret codec.Secre
 		t.Fatalf("%s: the secret's printed forms disagree", what)
 	}
 	b := secret.Bytes()
-	if secret.Len() != len(b) || secret.IsZero() != (len(b) == 0) || !secret.Equal(b) ||
-		secret.Equal(append(b[:len(b):len(b)], 0)) {
+	if secret.Len() != len(b) || secret.IsZero() != (len(b) == 0) || !secret.Equal(codec.NewSecret(b)) ||
+		secret.Equal(codec.NewSecret(append(b[:len(b):len(b)], 0))) {
 		t.Fatalf("%s: Len, IsZero, Equal and Bytes disagree", what)
 	}
 	if fmt.Sprintf(printVerbs, v, v, v, v, v, v, v) != fmt.Sprintf(printVerbs, swapped, swapped, swapped, swapped, swapped, swapped, swapped) {

@@ -13,7 +13,7 @@ import (
 )
 
 // FuzzBuildBodies builds a body from fuzz bytes, valid or not, and checks
-// that AppendTo either encodes what Parse gives back, or refuses with the
+// that AppendBinary either encodes what Parse gives back, or refuses with the
 // error decoding the same fields' raw bytes gives.
 func FuzzBuildBodies(f *testing.F) {
 	seed(f)
@@ -64,32 +64,32 @@ func tooLong(err error) bool {
 // fields written without checks; norm is v as a decoder returns it.
 func checkBuilt[T any](t *testing.T, api bodyAPI[T], v T, raw []byte, norm T, ref func() ([]byte, error)) {
 	out, err := api.appendTo(v, append([]byte(nil), prefix...))
-	sameErr(t, api.name+": Validate against AppendTo", api.validate(v), err)
+	sameErr(t, api.name+": Validate against AppendBinary", api.validate(v), err)
 	refOut, refErr := ref()
 	if codecclass.Of(err) != refcodec.ClassOf(refErr) || (err == nil && !bytes.Equal(out[len(prefix):], refOut)) {
-		t.Fatalf("%s: AppendTo says %v, the reference encoder %v", api.name, err, refErr)
+		t.Fatalf("%s: AppendBinary says %v, the reference encoder %v", api.name, err, refErr)
 	}
 	if err != nil {
 		checkErr(t, err, api.encodedLen(v))
 		checkUnchanged(t, api.name, out)
 		if !tooLong(err) {
 			_, perr := api.parse(raw)
-			sameErr(t, api.name+": Parse of the raw fields against AppendTo", perr, err)
+			sameErr(t, api.name+": Parse of the raw fields against AppendBinary", perr, err)
 		}
 		return
 	}
 	checkAppended(t, api.name, out, raw)
 	if n := api.encodedLen(v); n != len(raw) {
-		t.Fatalf("%s: EncodedLen %d, AppendTo wrote %d", api.name, n, len(raw))
+		t.Fatalf("%s: EncodedLen %d, AppendBinary wrote %d", api.name, n, len(raw))
 	}
 	p, perr := api.parse(raw)
 	if perr != nil || !codectest.Same(p, norm) {
-		t.Fatalf("%s: Parse(AppendTo(v)) = %v; does not give back v", api.name, perr)
+		t.Fatalf("%s: Parse(AppendBinary(v)) = %v; does not give back v", api.name, perr)
 	}
 }
 
 // FuzzBuildHeaders builds a Request, Reply or Eviction from fuzz bytes and
-// checks AppendTo against the decoder and the reference encoder.
+// checks AppendBinary against the decoder and the reference encoder.
 func FuzzBuildHeaders(f *testing.F) {
 	seed(f)
 	fuzzBytes(f, func(t *testing.T, data []byte) {
@@ -120,20 +120,20 @@ func FuzzBuildHeaders(f *testing.F) {
 // checkBuiltHeader holds a built header to the encode/decode contract.
 func checkBuiltHeader[T any](t *testing.T, api headerAPI[T], h T, raw []byte, ref func() ([]byte, error)) {
 	out, err := api.appendTo(h, append([]byte(nil), prefix...))
-	sameErr(t, api.name+": Validate against AppendTo", api.validate(h), err)
+	sameErr(t, api.name+": Validate against AppendBinary", api.validate(h), err)
 	refOut, refErr := ref()
 	if codecclass.Of(err) != refcodec.ClassOf(refErr) || (err == nil && !bytes.Equal(out[len(prefix):], refOut)) {
-		t.Fatalf("%s: AppendTo says %v, the reference encoder %v", api.name, err, refErr)
+		t.Fatalf("%s: AppendBinary says %v, the reference encoder %v", api.name, err, refErr)
 	}
 	d, derr := api.decode(raw)
 	if err != nil {
 		checkErr(t, err, codec.HeaderSize)
 		checkUnchanged(t, api.name, out)
-		sameClass(t, api.name+": decode of the raw fields against AppendTo", derr, err)
+		sameClass(t, api.name+": decode of the raw fields against AppendBinary", derr, err)
 		return
 	}
 	checkAppended(t, api.name, out, raw)
 	if derr != nil || !codectest.Same(d, h) {
-		t.Fatalf("%s: decode(AppendTo(h)) = %v; does not give back h", api.name, derr)
+		t.Fatalf("%s: decode(AppendBinary(h)) = %v; does not give back h", api.name, derr)
 	}
 }

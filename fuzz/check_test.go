@@ -31,7 +31,7 @@ func checkErr(t *testing.T, err error, maxOff int) *codec.Error {
 	if matched != 1 {
 		t.Fatalf("error %v matches %d sentinels, want exactly 1", err, matched)
 	}
-	if msg := ce.Error(); !strings.Contains(msg, ce.Field) || !strings.Contains(msg, ce.Err.Error()) {
+	if msg := ce.Error(); !strings.Contains(msg, ce.Field) || !strings.Contains(msg, strings.TrimPrefix(ce.Err.Error(), "codec: ")) {
 		t.Fatalf("error text %q does not name field %q and class %v", msg, ce.Field, ce.Err)
 	}
 	if ce.Offset < 0 || ce.Offset > maxOff || ce.Field == "" || ce.Rule == "" {
@@ -100,7 +100,7 @@ func checkDetached(t *testing.T, name string, src, field []byte) {
 	}
 }
 
-// prefix is what every AppendTo check appends after, to see that encoders
+// prefix is what every AppendBinary check appends after, to see that encoders
 // append rather than overwrite.
 const prefix = "\xa5\x5a"
 
@@ -120,18 +120,18 @@ func dirtyPrefix(n int) []byte {
 func checkAppended(t *testing.T, what string, out, want []byte) {
 	t.Helper()
 	if len(out) < len(prefix) || string(out[:len(prefix)]) != prefix {
-		t.Fatalf("%s: AppendTo did not keep dst", what)
+		t.Fatalf("%s: AppendBinary did not keep dst", what)
 	}
 	if !bytes.Equal(out[len(prefix):], want) {
 		t.Fatalf("%s: re-encoding differs\n got %x\nwant %x", what, out[len(prefix):], want)
 	}
 }
 
-// checkUnchanged fails unless a failed AppendTo returned dst as it was.
+// checkUnchanged fails unless a failed AppendBinary returned dst as it was.
 func checkUnchanged(t *testing.T, what string, out []byte) {
 	t.Helper()
 	if string(out) != prefix {
-		t.Fatalf("%s: failed AppendTo changed dst to %x", what, out)
+		t.Fatalf("%s: failed AppendBinary changed dst to %x", what, out)
 	}
 }
 

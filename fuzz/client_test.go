@@ -66,7 +66,7 @@ func send(t *testing.T, c *lifecycle.Client, action byte) codec.Operation {
 		_, err = c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
 		op = codec.OperationRegister
 	case 1:
-		_, err = c.LoginWithToken(nil, codec.NewSecret([]byte("tok")))
+		_, err = c.LoginPAT(nil, codec.NewSecret([]byte("tok")))
 		op = codec.OperationRegister
 	case 2:
 		_, err = c.Ping(nil)
@@ -191,18 +191,18 @@ func checkReceiveErr(t *testing.T, before, after lifecycle.ClientState, err erro
 		if !errors.Is(err, lifecycle.ErrClosed) {
 			t.Fatalf("closed client: %v, want ErrClosed", err)
 		}
-	case errors.Is(err, lifecycle.ErrMismatch), errors.Is(err, lifecycle.ErrMalformed), errors.Is(err, lifecycle.ErrFrameSize):
+	case errors.Is(err, lifecycle.ErrMismatch), errors.Is(err, lifecycle.ErrMalformed), errors.Is(err, codec.ErrSize):
 		if !after.Closed || after.Session != 0 {
 			t.Fatalf("%v left the client %+v", err, after)
 		}
 	case errors.As(err, &incompatible):
-		if !after.Closed || !incompatible.Window.Valid() || incompatible.Client != codec.MustPack(0, 11, 0) ||
+		if !after.Closed || !incompatible.Window.IsValid() || incompatible.Client != codec.MustPack(0, 11, 0) ||
 			!strings.Contains(err.Error(), "client speaks 0.11.0") {
 			t.Fatalf("incompatible protocol %v (client %v) left the client %+v", incompatible.Window, incompatible.Client, after)
 		}
 	case errors.As(err, &transient):
 		if after.Closed || after.Session != 0 || transient.Replay() == transient.Reissue() ||
-			!strings.Contains(err.Error(), transient.Code.String()) {
+			!strings.Contains(err.Error(), transient.Status.String()) {
 			t.Fatalf("transient %v left the client %+v", err, after)
 		}
 	case errors.As(err, &status):

@@ -111,12 +111,12 @@ func diffVersions(t *testing.T, src []byte) {
 	w := codec.Window{Min: codec.Version(le.Uint32(src)), Max: codec.Version(le.Uint32(src[4:]))}
 	rw := refcodec.Window{Min: uint32(w.Min), Max: uint32(w.Max)}
 	x := le.Uint32(src[8:])
-	got := [...]any{w.Valid(), w.Accepts(codec.Version(x)), refconv.ToRefWindow(codec.DefaultWindow(codec.Version(x))), codec.Version(x).Valid()}
+	got := [...]any{w.IsValid(), w.Accepts(codec.Version(x)), refconv.ToRefWindow(codec.DefaultWindow(codec.Version(x))), codec.Version(x).IsValid()}
 	want := [...]any{refcodec.WindowValid(rw), refcodec.Accepts(rw, x), refcodec.DefaultWindow(x), refcodec.ValidVersion(x)}
 	if got != want {
 		t.Fatalf("window %v, version %#x: codec says %v, reference %v", w, x, got, want)
 	}
-	if codec.Version(x).Valid() && codec.Version(x).String() != refcodec.FormatVersion(x) {
+	if codec.Version(x).IsValid() && codec.Version(x).String() != refcodec.FormatVersion(x) {
 		t.Fatalf("version %#x: codec prints %q, reference %q", x, codec.Version(x).String(), refcodec.FormatVersion(x))
 	}
 }

@@ -9,7 +9,7 @@
 // a *codec.Error matching exactly one sentinel; returned byte fields alias
 // the input within bounds with capacity capped; codec agrees with the plain
 // reference decoder internal/refcodec value for value and error class for
-// error class; AppendTo's validation says what decoding the same bytes
+// error class; AppendBinary's validation says what decoding the same bytes
 // would say.
 //
 // Run them all with `make fuzz`, one with `make fuzz-one T=FuzzX` or with

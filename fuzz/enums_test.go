@@ -14,9 +14,9 @@ import (
 // unknown value by its UNKNOWN_ (or numbered) form, never by a name.
 func checkEnums(t *testing.T, h []byte) {
 	cmd := codec.Command(h[60])
-	knownName(t, cmd.String(), cmd.Known(), "UNKNOWN_COMMAND_")
+	knownName(t, cmd.String(), cmd.IsKnown(), "UNKNOWN_COMMAND_")
 	for _, o := range []codec.Operation{codec.Operation(h[176]), codec.Operation(h[208])} {
-		knownName(t, o.String(), o.Known(), "UNKNOWN_OPERATION_")
+		knownName(t, o.String(), o.IsKnown(), "UNKNOWN_OPERATION_")
 		// WIRE.md section 6: metadata is internal (64..68) plus 128..149
 		// except DeleteSegments (138).
 		meta := o >= 64 && o <= 68 || o >= 128 && o <= 149 && o != 138
@@ -26,10 +26,10 @@ func checkEnums(t *testing.T, h []byte) {
 		}
 	}
 	code := codec.Code(le.Uint32(h[196:]))
-	knownName(t, code.String(), code.Known(), "UNKNOWN_CODE_")
+	knownName(t, code.String(), code.IsKnown(), "UNKNOWN_CODE_")
 	checkCodeTable(t, code, codec.Operation(h[176]))
 	status := codec.Status(le.Uint32(h[216:]))
-	knownName(t, status.String(), status.Known(), "UNKNOWN_STATUS_")
+	knownName(t, status.String(), status.IsKnown(), "UNKNOWN_STATUS_")
 	if se := (&codec.IggyError{Status: status}).Error(); !strings.Contains(se, status.String()) {
 		t.Fatalf("status error %q does not name %q", se, status.String())
 	}
@@ -70,7 +70,7 @@ var meanings = map[codec.EvictionReason]codec.Status{
 	1: codec.StatusUnauthenticated, 2: codec.StatusInvalidCommand, 3: codec.StatusInvalidCommand,
 	4: codec.StatusInvalidCommand, 5: codec.StatusInvalidCommand, 6: codec.StatusInvalidCommand,
 	7: codec.StatusUnauthenticated, 8: codec.StatusUnauthenticated, 9: codec.StatusInvalidCredentials,
-	10: codec.StatusInvalidPersonalAccessToken, 11: codec.StatusUnauthenticated, 12: codec.StatusUnauthenticated,
+	10: codec.StatusInvalidPAT, 11: codec.StatusUnauthenticated, 12: codec.StatusUnauthenticated,
 	13: codec.StatusStaleClient, 15: codec.StatusInvalidFormat,
 }
 
@@ -78,14 +78,14 @@ var meanings = map[codec.EvictionReason]codec.Status{
 func checkMeaning(t *testing.T, e codec.Eviction) {
 	got := e.Err()
 	if e.Reason == codec.ReasonIncompatibleProtocol {
-		if e.Window.Valid() {
+		if e.Window.IsValid() {
 			ip, ok := got.(*codec.IncompatibleProtocolError)
 			if !ok || ip.Window != e.Window || !strings.Contains(ip.Error(), e.Window.String()) {
 				t.Fatalf("reason 14 with window %v means %v", e.Window, got)
 			}
 			return
 		}
-		if !errors.Is(got, codec.StatusUnauthenticated.Err()) || e.Status() != codec.StatusUnauthenticated {
+		if !errors.Is(got, codec.StatusUnauthenticated.Err()) || e.Reason.Status() != codec.StatusUnauthenticated {
 			t.Fatalf("reason 14 with an ill-formed window means %v, want 40", got)
 		}
 		return
@@ -95,7 +95,7 @@ func checkMeaning(t *testing.T, e codec.Eviction) {
 		want = codec.StatusInvalidCommand // 0 and unknown reasons
 	}
 	var ie *codec.IggyError
-	if !errors.As(got, &ie) || ie.Status != want || e.Status() != want {
+	if !errors.As(got, &ie) || ie.Status != want || e.Reason.Status() != want {
 		t.Fatalf("reason %d means %v, want %v", e.Reason, got, want)
 	}
 }

@@ -6,11 +6,11 @@ import (
 	"github.com/iggywire/iggywire/codec"
 )
 
-// The frame helpers set Size themselves and validate like AppendTo; these
+// The frame helpers set Size themselves and validate like AppendBinary; these
 // checks hold them to that for built values, valid or not.
 
 // checkRequestFrame: AppendRequestFrame with an empty body refuses exactly
-// what AppendTo of the header with size 256 refuses.
+// what AppendBinary of the header with size 256 refuses.
 func checkRequestFrame(t *testing.T, h codec.RequestHeader) {
 	h.Size = codec.HeaderSize
 	want := h.Validate()
@@ -29,7 +29,7 @@ func checkRequestFrame(t *testing.T, h codec.RequestHeader) {
 var loginReply = codec.LoginReply{UserID: 1, Session: 7, ServerProtocol: 0x2C00, ServerVersion: []byte("0.11.0")}
 
 // checkReplyFrames: AppendReplyFrame and AppendLoginReplyFrame refuse
-// exactly what AppendTo of the header with their size refuses.
+// exactly what AppendBinary of the header with their size refuses.
 func checkReplyFrames(t *testing.T, h codec.ReplyHeader) {
 	h.Size = codec.HeaderSize
 	out, err := codec.AppendReplyFrame(append([]byte(nil), prefix...), h, nil)
@@ -65,7 +65,7 @@ func checkConstructors(t *testing.T, e codec.Eviction) {
 		t.Fatalf("NewEviction = %+v", got)
 	}
 	want := codec.Eviction{Client: e.Client, Window: e.Window, Reason: codec.ReasonIncompatibleProtocol}
-	if got := codec.NewIncompatibleProtocol(e.Client, e.Window); got != want {
+	if got := codec.NewIncompatibleProtocolEviction(e.Client, e.Window); got != want {
 		t.Fatalf("NewIncompatibleProtocol = %+v", got)
 	}
 	checkMeaning(t, e)

@@ -54,7 +54,7 @@ func checkHeader[T any](t *testing.T, api headerAPI[T], src []byte) {
 	}
 	out, err := api.appendTo(h, dirtyPrefix(codec.HeaderSize))
 	if err != nil {
-		t.Fatalf("%s: decoded header fails AppendTo: %v", api.name, err)
+		t.Fatalf("%s: decoded header fails AppendBinary: %v", api.name, err)
 	}
 	checkAppended(t, api.name, out, src[:codec.HeaderSize])
 	checkAPIs(t, api.name, h, src[:codec.HeaderSize])
@@ -93,7 +93,7 @@ var requestAPI = headerAPI[codec.RequestHeader]{
 		Size: 300, View: 4, Release: 5, Replica: 6, Client: codec.Uint128From(7), RequestChecksum: codec.Uint128From(8),
 		Timestamp: 9, Request: 10, Operation: codec.OperationNonReplicated, Session: 11, UserID: 12, Code: 13,
 	},
-	appendTo: codec.RequestHeader.AppendTo,
+	appendTo: codec.RequestHeader.AppendBinary,
 	validate: codec.RequestHeader.Validate,
 	encLen:   codec.RequestHeader.EncodedLen,
 	size:     func(h codec.RequestHeader) uint32 { return h.Size },
@@ -110,7 +110,7 @@ var replyAPI = headerAPI[codec.ReplyHeader]{
 		Client: codec.Uint128From(9), Op: 10, Commit: 11, Timestamp: 12, Request: 13,
 		Operation: codec.OperationNonReplicated, Status: 14,
 	},
-	appendTo: codec.ReplyHeader.AppendTo,
+	appendTo: codec.ReplyHeader.AppendBinary,
 	validate: codec.ReplyHeader.Validate,
 	encLen:   codec.ReplyHeader.EncodedLen,
 	size:     func(h codec.ReplyHeader) uint32 { return h.Size },
@@ -126,7 +126,7 @@ var evictionAPI = headerAPI[codec.Eviction]{
 		View: 4, Release: 5, Replica: 6, Client: codec.Uint128From(7),
 		Window: codec.Window{Max: 8, Min: 9}, Reason: codec.ReasonIncompatibleProtocol,
 	},
-	appendTo: codec.Eviction.AppendTo,
+	appendTo: codec.Eviction.AppendBinary,
 	validate: codec.Eviction.Validate,
 	encLen:   codec.Eviction.EncodedLen,
 	size:     func(codec.Eviction) uint32 { return codec.HeaderSize },
@@ -149,7 +149,7 @@ func FuzzRequestHeader(f *testing.F) { fuzzHeader(f, requestAPI, checkRequestRul
 // checkRequestRules restates the wire reference's request rules on a
 // decoded header, independently of how Validate is written.
 func checkRequestRules(t *testing.T, h codec.RequestHeader) {
-	ok := !h.Client.IsZero() && h.Operation.Known() && h.Operation != codec.OperationReserved
+	ok := !h.Client.IsZero() && h.Operation.IsKnown() && h.Operation != codec.OperationReserved
 	switch h.Operation {
 	case codec.OperationRegister:
 		ok = ok && h.Session == 0 && h.Request == 0 && h.Code == 0
@@ -168,7 +168,7 @@ func FuzzReplyHeader(f *testing.F) { fuzzHeader(f, replyAPI, checkReplyRules) }
 // checkReplyRules restates the wire reference's reply rules on a decoded
 // header.
 func checkReplyRules(t *testing.T, h codec.ReplyHeader) {
-	if !h.Operation.Known() || (h.Status != codec.StatusOK && h.Size != codec.HeaderSize) {
+	if !h.Operation.IsKnown() || (h.Status != codec.StatusOK && h.Size != codec.HeaderSize) {
 		t.Fatalf("decoded reply header breaks a rule: %+v", h)
 	}
 }

@@ -139,12 +139,12 @@ func checkHandleErr(t *testing.T, frame []byte, before, after lifecycle.ConnStat
 		if !errors.Is(err, lifecycle.ErrClosed) || after != before {
 			t.Fatalf("closed connection: %v, state %+v", err, after)
 		}
-	case errors.Is(err, lifecycle.ErrFrameSize):
+	case errors.Is(err, codec.ErrSize):
 		if size, serr := codec.FrameSize(frame); serr == nil && size == len(frame) {
-			t.Fatalf("ErrFrameSize for a frame of size %d and length %d", size, len(frame))
+			t.Fatalf("codec.ErrSize for a frame of size %d and length %d", size, len(frame))
 		}
 		if !after.Closed {
-			t.Fatal("ErrFrameSize left the connection open")
+			t.Fatal("codec.ErrSize left the connection open")
 		}
 	case errors.As(err, &dropped):
 		if !errors.Is(err, lifecycle.ErrDropped) || after != before {

@@ -14,7 +14,7 @@ import (
 )
 
 // checkAPIs holds a decoded message v, whose encoding is enc, to the
-// methods every message type has besides AppendTo: AppendBinary appends
+// methods every message type has besides AppendBinary: AppendBinary appends
 // the same bytes, String names the type and never fails, and a body is
 // Equal to its Clone and to itself.
 func checkAPIs(t *testing.T, name string, v any, enc []byte) {
@@ -25,7 +25,7 @@ func checkAPIs(t *testing.T, name string, v any, enc []byte) {
 	if a, ok := v.(appender); ok {
 		out, err := a.AppendBinary(append([]byte(nil), prefix...))
 		if err != nil || !bytes.Equal(out[len(prefix):], enc) || string(out[:len(prefix)]) != prefix {
-			t.Fatalf("%s: AppendBinary = %x, %v; AppendTo wrote %x", name, out, err, enc)
+			t.Fatalf("%s: AppendBinary = %x, %v; AppendBinary wrote %x", name, out, err, enc)
 		}
 	}
 	if s, ok := v.(interface{ String() string }); ok {

@@ -8,7 +8,7 @@ import (
 
 // The raw* encoders write a value's fields exactly where the wire reference
 // puts them and check nothing, so a test can ask a decoder what it says
-// about a value that AppendTo refuses. A u8 length of a field longer than
+// about a value that AppendBinary refuses. A u8 length of a field longer than
 // 255 bytes wraps: such a value has no wire form.
 
 var le = binary.LittleEndian

@@ -38,7 +38,7 @@ var loginSecretAPI = bodyAPI[codec.LoginRegister]{
 		return codec.ParseLoginRegisterRev(src, codec.RevisionBindSecret)
 	},
 	encodedLen: codec.LoginRegister.EncodedLen,
-	appendTo:   codec.LoginRegister.AppendTo,
+	appendTo:   codec.LoginRegister.AppendBinary,
 	validate:   codec.LoginRegister.Validate,
 	clone:      codec.LoginRegister.Clone,
 	fields: func(l codec.LoginRegister) [][]byte {
@@ -55,7 +55,7 @@ var loginPATSecretAPI = bodyAPI[codec.LoginRegisterPAT]{
 		return codec.ParseLoginRegisterPATRev(src, codec.RevisionBindSecret)
 	},
 	encodedLen: codec.LoginRegisterPAT.EncodedLen,
-	appendTo:   codec.LoginRegisterPAT.AppendTo,
+	appendTo:   codec.LoginRegisterPAT.AppendBinary,
 	validate:   codec.LoginRegisterPAT.Validate,
 	clone:      codec.LoginRegisterPAT.Clone,
 	fields: func(l codec.LoginRegisterPAT) [][]byte {

@@ -43,7 +43,7 @@ func checkVersionText(t *testing.T, s string) {
 		}
 		return
 	}
-	if u != v || !v.Valid() {
+	if u != v || !v.IsValid() {
 		t.Fatalf("ParseVersion(%q) = %v, UnmarshalText = %v", s, v, u)
 	}
 	checkVersionValue(t, v)
@@ -60,7 +60,7 @@ func checkVersionValue(t *testing.T, v codec.Version) {
 		t.Fatalf("AppendText %q != prefix + %q", a, s)
 	}
 	back, err := codec.ParseVersion(s)
-	if !v.Valid() {
+	if !v.IsValid() {
 		if err == nil {
 			t.Fatalf("invalid version %#x prints as %q, which parses", uint32(v), s)
 		}
@@ -77,10 +77,10 @@ func checkVersionValue(t *testing.T, v codec.Version) {
 // checkWindow restates the accept rule of wire reference section 1.
 func checkWindow(t *testing.T, w codec.Window, v codec.Version) {
 	wellFormed := 1 <= w.Min && w.Min <= w.Max
-	if w.Valid() != wellFormed {
-		t.Fatalf("%v.Valid() = %v", w, w.Valid())
+	if w.IsValid() != wellFormed {
+		t.Fatalf("%v.IsValid() = %v", w, w.IsValid())
 	}
-	want := wellFormed && v.Valid() && v >= w.Min
+	want := wellFormed && v.IsValid() && v >= w.Min
 	if want {
 		if w.Max.Major() == 0 {
 			want = uint32(v)>>10 <= uint32(w.Max)>>10
@@ -92,7 +92,7 @@ func checkWindow(t *testing.T, w codec.Window, v codec.Version) {
 		t.Fatalf("%v.Accepts(%#x) = %v, want %v", w, uint32(v), got, want)
 	}
 	d := codec.DefaultWindow(w.Max)
-	if d.Max != w.Max || d.Min > d.Max || (d.Valid() && w.Max.Valid() && !d.Accepts(w.Max)) {
+	if d.Max != w.Max || d.Min > d.Max || (d.IsValid() && w.Max.IsValid() && !d.Accepts(w.Max)) {
 		t.Fatalf("DefaultWindow(%v) = %v", w.Max, d)
 	}
 }

@@ -134,13 +134,13 @@ func (c *Client) Closed() bool { return c.closed }
 // id, since a re-login is a new client. Login also opens a closed client. On error dst is unchanged.
 func (c *Client) Login(dst, username []byte, password codec.Secret) ([]byte, error) {
 	body := codec.LoginRegister{Info: c.info, Username: username, Password: password}
-	return c.register(dst, body.EncodedLen(), body.AppendTo)
+	return c.register(dst, body.EncodedLen(), body.AppendBinary)
 }
 
-// LoginWithToken appends a LOGIN_REGISTER_WITH_PAT request; see Login.
-func (c *Client) LoginWithToken(dst []byte, token codec.Secret) ([]byte, error) {
+// LoginPAT appends a LOGIN_REGISTER_WITH_PAT request; see Login.
+func (c *Client) LoginPAT(dst []byte, token codec.Secret) ([]byte, error) {
 	body := codec.LoginRegisterPAT{Info: c.info, Token: token}
-	return c.register(dst, body.EncodedLen(), body.AppendTo)
+	return c.register(dst, body.EncodedLen(), body.AppendBinary)
 }
 
 // register appends a Register request whose body is n bytes written by
@@ -158,7 +158,7 @@ func (c *Client) register(dst []byte, n int, appendBody func([]byte) ([]byte, er
 		}
 	}
 	h := codec.RequestHeader{Size: uint32(codec.HeaderSize + n), Client: id, Operation: codec.OperationRegister}
-	out, err := h.AppendTo(dst)
+	out, err := h.AppendBinary(dst)
 	if err == nil {
 		out, err = appendBody(out)
 	}
@@ -184,7 +184,7 @@ func (c *Client) Ping(dst []byte) ([]byte, error) {
 //     rides its own operation, as Replicated builds it: it needs a session
 //     (ErrNoSession) and its code does not travel in the header;
 //   - logout (39) is Logout, whose body is empty (ErrOperation otherwise);
-//   - the logins (40, 45) are ErrOperation: Login and LoginWithToken build
+//   - the logins (40, 45) are ErrOperation: Login and LoginPAT build
 //     them;
 //   - every other code rides NonReplicated with the code in the header, the
 //     current session (0 before login) and the watermark, not consumed.
@@ -208,7 +208,7 @@ func (c *Client) Request(dst []byte, code codec.Code, body []byte) ([]byte, erro
 
 // Causes of an ErrOperation from Request.
 var (
-	errLoginCode  = errors.New("a login is built by Login or LoginWithToken")
+	errLoginCode  = errors.New("a login is built by Login or LoginPAT")
 	errLogoutBody = errors.New("a logout carries no body")
 )
 
@@ -313,7 +313,7 @@ type Response struct {
 //     says); the client is closed until the next login.
 //   - an error matching ErrMismatch (another client id or request number,
 //     or nothing outstanding), ErrMalformed (a frame that does not decode,
-//     a login reply without a valid session included) or ErrFrameSize; the
+//     a login reply without a valid session included) or codec.ErrSize; the
 //     client is closed, and the transport must drop the connection.
 //   - ErrClosed on a closed client.
 func (c *Client) Receive(frame []byte) (Response, error) {
@@ -418,9 +418,9 @@ func (c *Client) loginRefused(code codec.Status) error {
 	switch code {
 	case codec.StatusTransientNotCommitted:
 		c.idUsed = false
-		return &TransientError{Code: code}
+		return &TransientError{Status: code}
 	case codec.StatusTransientNotAccepted:
-		return &TransientError{Code: code}
+		return &TransientError{Status: code}
 	}
 	return code.Err()
 }

@@ -97,9 +97,9 @@ func TestClientFrames(t *testing.T) {
 		t.Fatalf("after logout: State() = %+v, want %+v", got, want)
 	}
 
-	f, err = c.LoginWithToken(nil, codec.NewSecret([]byte("tok-iggy")))
+	f, err = c.LoginPAT(nil, codec.NewSecret([]byte("tok-iggy")))
 	if err != nil {
-		t.Fatalf("LoginWithToken: %v", err)
+		t.Fatalf("LoginPAT: %v", err)
 	}
 	r = exchange("re-login mints id 2", f, register(t, id(2), tokenBody(t, v011, "tok-iggy")))
 	if r.Login.Session != 2 {
@@ -236,7 +236,7 @@ func TestClientReceive(t *testing.T) {
 		{"another operation, same request and client", false, replyFrame(t, id(1), 1, codec.OperationLogout, 0), nil, false, false, nil},
 		{"client mismatch", false, replyFrame(t, id(9), 1, codec.OperationNonReplicated, 0), lifecycle.ErrMismatch, true, false, nil},
 		{"eviction 9", true, evictionFrame(t, id(1), codec.ReasonInvalidCredentials), codec.StatusInvalidCredentials.Err(), true, false, nil},
-		{"eviction 10", true, evictionFrame(t, id(1), codec.ReasonInvalidToken), codec.StatusInvalidPersonalAccessToken.Err(), true, false, nil},
+		{"eviction 10", true, evictionFrame(t, id(1), codec.ReasonInvalidToken), codec.StatusInvalidPAT.Err(), true, false, nil},
 		{"eviction 15", false, evictionFrame(t, id(1), codec.ReasonMalformedLogin), codec.StatusInvalidFormat.Err(), true, false, nil},
 		{"eviction 14", true, evictionFrame(t, id(1), codec.ReasonIncompatibleProtocol), &codec.IncompatibleProtocolError{Client: v011, Window: testWindow}, true, false,
 			func(t *testing.T, err error) {
@@ -259,7 +259,7 @@ func TestClientReceive(t *testing.T) {
 		{"eviction for another client", false, evictionFrame(t, id(2), codec.ReasonNoSession), codec.StatusUnauthenticated.Err(), true, false, nil},
 		{"eviction with client id 0", false, func() []byte { b := evictionFrame(t, id(2), codec.ReasonNoSession); clear(b[128:144]); return b }(), lifecycle.ErrMalformed, true, false, nil},
 		{"request frame", false, nonReplicated(t, id(1), 1, 1), lifecycle.ErrMalformed, true, false, nil},
-		{"bad size", false, replyFrame(t, id(1), 1, codec.OperationNonReplicated, 0)[:200], lifecycle.ErrFrameSize, true, false, nil},
+		{"bad size", false, replyFrame(t, id(1), 1, codec.OperationNonReplicated, 0)[:200], codec.ErrSize, true, false, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -409,8 +409,8 @@ func TestClientTransientLogin(t *testing.T) {
 			if !errors.As(err, &te) {
 				t.Fatalf("Receive error = %v, want a *lifecycle.TransientError", err)
 			}
-			if te.Code != tc.code {
-				t.Errorf("Code = %v, want %v", te.Code, tc.code)
+			if te.Status != tc.code {
+				t.Errorf("Status = %v, want %v", te.Status, tc.code)
 			}
 			if got := te.Replay(); got != tc.replay {
 				t.Errorf("Replay() = %t, want %t", got, tc.replay)
@@ -463,7 +463,7 @@ func TestClientTransientLogin(t *testing.T) {
 // with a body, and a replicated code needs a session.
 func TestClientRequestRefusals(t *testing.T) {
 	c := newTestClient(t)
-	for _, code := range []codec.Code{codec.CodeLoginRegister, codec.CodeLoginRegisterWithPAT} {
+	for _, code := range []codec.Code{codec.CodeLoginRegister, codec.CodeLoginRegisterPAT} {
 		f, err := c.Request([]byte("kept"), code, nil)
 		if !errors.Is(err, lifecycle.ErrOperation) {
 			t.Fatalf("code %d: Request error = %v, want %v", code, err, lifecycle.ErrOperation)

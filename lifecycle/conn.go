@@ -44,7 +44,7 @@ func (c *Conn) State() ConnState {
 }
 
 // Closed reports whether the connection has ended: after Handle answered
-// with an eviction, or returned an error matching ErrFrameSize, the
+// with an eviction, or returned an error matching codec.ErrSize, the
 // transport must close it, and Handle answers nothing more.
 func (c *Conn) Closed() bool { return c.closed }
 
@@ -58,7 +58,7 @@ func (c *Conn) Closed() bool { return c.closed }
 //     is dropped without an answer: a header that is not a valid Request,
 //     or a replicated request with a session above the bound one. The state
 //     does not change.
-//   - out unchanged and an error matching ErrFrameSize when the size field
+//   - out unchanged and an error matching codec.ErrSize when the size field
 //     is outside 256..64 MiB or is not len(frame): the next frame cannot be
 //     found, so the connection ends (Closed reports true).
 //   - out unchanged and ErrClosed once the connection has ended.
@@ -131,7 +131,7 @@ func (c *Conn) handle(frame, out []byte, o *Outcome) ([]byte, error) {
 // fenced by session.
 func (c *Conn) nonReplicated(out []byte, h *codec.RequestHeader, body []byte, o *Outcome) ([]byte, error) {
 	switch h.Code {
-	case codec.CodeLoginUser, codec.CodeLoginWithPAT:
+	case codec.CodeLoginUser, codec.CodeLoginPAT:
 		return c.evict(out, codec.NewEviction(h.Client, codec.ReasonMalformedLogin), o)
 	case codec.CodePing:
 		return reply(out, h, codec.StatusOK, nil, o)
@@ -208,7 +208,7 @@ func (c *Conn) evict(out []byte, e codec.Eviction, o *Outcome) ([]byte, error) {
 	if o.IsLogin() {
 		o.Login.Reason = e.Reason
 	}
-	return e.AppendTo(out)
+	return e.AppendBinary(out)
 }
 
 // close ends the connection; a closed connection is logged out too, so no

@@ -73,13 +73,13 @@ func TestConnLifecycle(t *testing.T) {
 		}},
 		{"legacy 44 after login", []step{
 			{"login", loginA, loginFrame(t, clientA, 1, 1), nil, logged},
-			{"LOGIN_WITH_PAT", nonReplicated(t, clientA, 1, codec.CodeLoginWithPAT), evictionFrame(t, clientA, codec.ReasonMalformedLogin), nil, closed},
+			{"LOGIN_WITH_PAT", nonReplicated(t, clientA, 1, codec.CodeLoginPAT), evictionFrame(t, clientA, codec.ReasonMalformedLogin), nil, closed},
 		}},
 		{"non-replicated commands before login are denied 40", []step{
 			{"GetClusterMetadata", nonReplicated(t, clientA, 7, codec.CodeGetClusterMetadata), replyFrame(t, clientA, 7, codec.OperationNonReplicated, codec.StatusUnauthenticated), nil, fresh},
 			{"39 as NonReplicated", nonReplicated(t, clientA, 1, codec.CodeLogoutUser), replyFrame(t, clientA, 1, codec.OperationNonReplicated, codec.StatusUnauthenticated), nil, fresh},
 			{"40 as NonReplicated", nonReplicated(t, clientA, 1, codec.CodeLoginRegister), replyFrame(t, clientA, 1, codec.OperationNonReplicated, codec.StatusUnauthenticated), nil, fresh},
-			{"45 as NonReplicated", nonReplicated(t, clientA, 1, codec.CodeLoginRegisterWithPAT), replyFrame(t, clientA, 1, codec.OperationNonReplicated, codec.StatusUnauthenticated), nil, fresh},
+			{"45 as NonReplicated", nonReplicated(t, clientA, 1, codec.CodeLoginRegisterPAT), replyFrame(t, clientA, 1, codec.OperationNonReplicated, codec.StatusUnauthenticated), nil, fresh},
 			{"unknown code", nonReplicated(t, clientA, 2, 9999), replyFrame(t, clientA, 2, codec.OperationNonReplicated, codec.StatusUnauthenticated), nil, fresh},
 			{"connection lives on", loginA, loginFrame(t, clientA, 1, 1), nil, logged},
 		}},
@@ -96,7 +96,7 @@ func TestConnLifecycle(t *testing.T) {
 			{"register", register(t, clientA, []byte{0x00, 0x2C, 0, 0, 0, 1, 'x'}), evictionFrame(t, clientA, codec.ReasonMalformedLogin), nil, closed},
 		}},
 		{"prefix decodes but nothing else does", []step{
-			{"register", register(t, clientA, func() []byte { b, _ := info(v011).AppendTo(nil); return b }()), evictionFrame(t, clientA, codec.ReasonMalformedLogin), nil, closed},
+			{"register", register(t, clientA, func() []byte { b, _ := info(v011).AppendBinary(nil); return b }()), evictionFrame(t, clientA, codec.ReasonMalformedLogin), nil, closed},
 		}},
 		{"incompatible version above", []step{
 			{"register", register(t, clientA, passwordBody(t, codec.MustPack(0, 12, 0), "iggy", "iggy")), evictionFrame(t, clientA, codec.ReasonIncompatibleProtocol), nil, closed},
@@ -280,8 +280,8 @@ func TestConnFrameSize(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			conn := newTestServer(t).NewConn()
 			out, _, err := conn.Handle(c.frame, nil)
-			if !errors.Is(err, lifecycle.ErrFrameSize) {
-				t.Fatalf("Handle error = %v, want %v", err, lifecycle.ErrFrameSize)
+			if !errors.Is(err, codec.ErrSize) {
+				t.Fatalf("Handle error = %v, want %v", err, codec.ErrSize)
 			}
 			if out != nil {
 				t.Fatalf("no answer: Handle returned %x, want nil", out)
@@ -333,8 +333,8 @@ func TestConnFrameSizeLogsOut(t *testing.T) {
 		t.Fatalf("logged in: State() = %+v, want LoggedIn", conn.State())
 	}
 	_, _, err = conn.Handle(make([]byte, 100), nil)
-	if !errors.Is(err, lifecycle.ErrFrameSize) {
-		t.Fatalf("Handle error = %v, want %v", err, lifecycle.ErrFrameSize)
+	if !errors.Is(err, codec.ErrSize) {
+		t.Fatalf("Handle error = %v, want %v", err, codec.ErrSize)
 	}
 	if got, want := conn.State(), (lifecycle.ConnState{Closed: true}); got != want {
 		t.Fatalf("State() = %+v, want %+v", got, want)

@@ -21,7 +21,7 @@
 //
 // # Client
 //
-// A Client builds request frames (Login, LoginWithToken, Ping, Logout,
+// A Client builds request frames (Login, LoginPAT, Ping, Logout,
 // Request, Replicated) with the right client id, session and request
 // number, and Receive reads the Reply or Eviction that answers each one.
 //
@@ -29,7 +29,7 @@
 //
 // Conn.Handle returns nil with an answer, or one of: a *DroppedError
 // (matches ErrDropped; no answer, no change of state), an error matching
-// ErrFrameSize (the frame cannot be delimited; the transport must close),
+// codec.ErrSize (the frame cannot be delimited; the transport must close),
 // or ErrClosed (the connection ended earlier). Client.Receive returns the
 // *codec.IggyError or *codec.IncompatibleProtocolError a frame means (a
 // *TransientError for a transient login result), or an error of this

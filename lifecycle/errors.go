@@ -18,10 +18,6 @@ var (
 	// ErrDropped: Conn.Handle dropped the frame without an answer and
 	// without a change of state. The connection stays open.
 	ErrDropped = errors.New("lifecycle: frame dropped")
-	// ErrFrameSize: a frame's size field is outside 256..64 MiB or does
-	// not match the length of the frame, so the next frame cannot be
-	// found. The transport must close the connection.
-	ErrFrameSize = errors.New("lifecycle: unusable frame size")
 	// ErrSessionAhead: a replicated request from the bound client carried
 	// a session higher than the bound one (a client bug); it is dropped.
 	ErrSessionAhead = errors.New("lifecycle: session ahead of the bound session")
@@ -61,27 +57,28 @@ var (
 
 // TransientError is a login reply whose result code is transient (WIRE.md
 // section 8): the login failed for a reason that may pass, and may be
-// retried. It matches ErrTransient and its Code's error (Code.Err()). The
+// retried. It matches ErrTransient and its Status's error (Status.Err()). The
 // connection stays open.
 type TransientError struct {
-	// Code is codec.StatusTransientNotCommitted (57) or
-	// codec.StatusTransientNotAccepted (58).
-	Code codec.Status
+	// Status is codec.StatusTransientNotCommitted (57) or
+	// codec.StatusTransientNotAccepted (58), the name codec.IggyError
+	// gives the same value.
+	Status codec.Status
 }
 
 // Error says what happened and how the login may be retried.
 func (e *TransientError) Error() string {
 	if e.Replay() {
-		return ErrTransient.Error() + ": " + e.Code.Err().Error() + ": replay the same login on the same connection"
+		return ErrTransient.Error() + ": " + e.Status.Err().Error() + ": replay the same login on the same connection"
 	}
-	return ErrTransient.Error() + ": " + e.Code.Err().Error() + ": the login may be re-issued anywhere"
+	return ErrTransient.Error() + ": " + e.Status.Err().Error() + ": the login may be re-issued anywhere"
 }
 
 // Is reports whether target is ErrTransient or the *codec.IggyError of
-// e's Code.
+// e's Status.
 func (e *TransientError) Is(target error) bool {
 	if t, ok := target.(*codec.IggyError); ok {
-		return t.Status == e.Code
+		return t.Status == e.Status
 	}
 	return target == ErrTransient
 }
@@ -89,14 +86,14 @@ func (e *TransientError) Is(target error) bool {
 // Replay reports whether only the same request may be retried (57): the
 // outcome is unknown, so the login must be replayed on the same connection
 // with the same client id, or it could be committed twice. A Client keeps
-// its client id after a 57, so calling Login (or LoginWithToken) again with
+// its client id after a 57, so calling Login (or LoginPAT) again with
 // the same credentials builds that same request.
-func (e *TransientError) Replay() bool { return e.Code == codec.StatusTransientNotCommitted }
+func (e *TransientError) Replay() bool { return e.Status == codec.StatusTransientNotCommitted }
 
 // Reissue reports whether the login may be re-issued anywhere (58): nothing
 // was committed, so any connection and a fresh client id will do. A Client
 // mints a new client id for its next login, as after any other answer.
-func (e *TransientError) Reissue() bool { return e.Code == codec.StatusTransientNotAccepted }
+func (e *TransientError) Reissue() bool { return e.Status == codec.StatusTransientNotAccepted }
 
 // DroppedError is what Conn.Handle returns for a frame it drops: Err says
 // why (a codec error for an invalid header, ErrSessionAhead for a session

@@ -30,7 +30,7 @@ func TestErrorChains(t *testing.T) {
 		text  string
 	}{
 		{dropped, lifecycle.ErrDropped, "frame dropped: codec: command at offset 60"},
-		{size, lifecycle.ErrFrameSize, "unusable frame size: codec: header at offset 10"},
+		{size, codec.ErrSize, "codec: header at offset 10: bad size"},
 		{malformed, lifecycle.ErrMalformed, "malformed frame: codec: "},
 	} {
 		if !errors.Is(tc.err, tc.class) {

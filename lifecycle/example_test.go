@@ -47,9 +47,9 @@ func Example() {
 	fmt.Println("wrong password:", err, "closed:", conn.Closed(), client.Closed())
 	// Output:
 	// login: <nil> user 1 session 1 server 0.11.0
-	// GetClusterMetadata: iggy status 3 (InvalidCommand)
+	// GetClusterMetadata: codec: iggy status 3 (InvalidCommand)
 	// logout: <nil> logged in: false
-	// wrong password: iggy status 42 (InvalidCredentials) closed: true true
+	// wrong password: codec: iggy status 42 (InvalidCredentials) closed: true true
 }
 
 // A transport hands each frame to its Conn and reads from the Outcome what

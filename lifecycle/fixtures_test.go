@@ -32,9 +32,9 @@ const testServerVersion = lifecycletest.ServerVersion
 // tokenBody is a LOGIN_REGISTER_WITH_PAT body.
 func tokenBody(t testing.TB, v codec.Version, token string) []byte {
 	t.Helper()
-	b, err := codec.LoginRegisterPAT{Info: info(v), Token: codec.NewSecret([]byte(token))}.AppendTo(nil)
+	b, err := codec.LoginRegisterPAT{Info: info(v), Token: codec.NewSecret([]byte(token))}.AppendBinary(nil)
 	if err != nil {
-		t.Fatalf("LoginRegisterPAT.AppendTo: %v", err)
+		t.Fatalf("LoginRegisterPAT.AppendBinary: %v", err)
 	}
 	return b
 }

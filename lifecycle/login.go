@@ -33,7 +33,7 @@ func (c *Conn) login(out []byte, h *codec.RequestHeader, body []byte, o *Outcome
 		return c.evict(out, codec.NewEviction(h.Client, codec.ReasonMalformedLogin), o)
 	}
 	if !c.srv.window.Accepts(info.Protocol) {
-		return c.evict(out, codec.NewIncompatibleProtocol(h.Client, c.srv.window), o)
+		return c.evict(out, codec.NewIncompatibleProtocolEviction(h.Client, c.srv.window), o)
 	}
 	rev := codec.RevisionOf(info.Protocol)
 	passwordFailed := false
@@ -51,8 +51,8 @@ func (c *Conn) login(out []byte, h *codec.RequestHeader, body []byte, o *Outcome
 		passwordFailed = true
 	}
 	if l, _, err := codec.DecodeLoginRegisterPATRev(body, rev); err == nil {
-		o.Login.Token, o.Login.Username = true, nil
-		userID, err := c.check(Attempt{Token: true}, o, func() (uint32, error) { return c.srv.auth.Token(l.Token) })
+		o.Login.PAT, o.Login.Username = true, nil
+		userID, err := c.check(Attempt{PAT: true}, o, func() (uint32, error) { return c.srv.auth.Token(l.Token) })
 		switch {
 		case err == nil:
 			return c.bind(out, h, userID, l.BindSecret, o)
@@ -75,7 +75,7 @@ func (c *Conn) check(a Attempt, o *Outcome, run func() (uint32, error)) (uint32,
 	}
 	if !c.guard.Allow(a) {
 		o.Login.Throttled = true
-		if a.Token {
+		if a.PAT {
 			return 0, ErrInvalidToken
 		}
 		return 0, ErrInvalidCredentials

@@ -20,7 +20,7 @@ type Outcome struct {
 	// Code is the request's command code: the header's for a
 	// NonReplicated request, the one the operation stands for otherwise
 	// (codec.Operation.Code), 0 for a login, whose code (40 or 45) is the
-	// body's shape (see Login.Token), and for a frame that did not decode.
+	// body's shape (see Login.PAT), and for a frame that did not decode.
 	Code codec.Code
 	// Status is the status of the Reply answered (AnswerReply).
 	Status codec.Status
@@ -73,7 +73,8 @@ const (
 	PhaseClosed
 )
 
-// String returns "open", "logged-in", "closed", or "phase-N".
+// String returns "open", "logged-in", "closed", or "UNKNOWN_PHASE_N" (the
+// form every enum of the module prints an unknown value in).
 func (p Phase) String() string {
 	switch p {
 	case PhaseOpen:
@@ -83,7 +84,7 @@ func (p Phase) String() string {
 	case PhaseClosed:
 		return "closed"
 	}
-	return "phase-" + strconv.Itoa(int(p))
+	return "UNKNOWN_PHASE_" + strconv.Itoa(int(p))
 }
 
 // Answer says what Conn.Handle answered a frame with.
@@ -101,7 +102,7 @@ const (
 	AnswerEviction
 )
 
-// String returns "none", "reply", "eviction", or "answer-N".
+// String returns "none", "reply", "eviction", or "UNKNOWN_ANSWER_N".
 func (a Answer) String() string {
 	switch a {
 	case AnswerNone:
@@ -111,7 +112,7 @@ func (a Answer) String() string {
 	case AnswerEviction:
 		return "eviction"
 	}
-	return "answer-" + strconv.Itoa(int(a))
+	return "UNKNOWN_ANSWER_" + strconv.Itoa(int(a))
 }
 
 // Login is what one login request came to, or one BIND_SESSION (Bind).
@@ -133,9 +134,9 @@ type Login struct {
 	Reason codec.EvictionReason
 	// OK: the login succeeded.
 	OK bool
-	// Token: the credential checked was a personal access token
+	// PAT: the credential checked was a personal access token
 	// (LOGIN_REGISTER_WITH_PAT); otherwise a password, when one was.
-	Token bool
+	PAT bool
 	// Throttled: the connection's Guard refused the credential check, so
 	// the login was refused as a wrong credential is, unchecked.
 	Throttled bool
@@ -197,6 +198,6 @@ type Guard interface {
 // aliases the frame and is valid only during the call; no secret is
 // passed.
 type Attempt struct {
-	Token    bool   // a token check; otherwise a password check
+	PAT      bool   // a personal access token check; otherwise a password check
 	Username []byte // the account of a password check
 }

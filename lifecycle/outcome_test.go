@@ -39,7 +39,7 @@ func TestOutcome(t *testing.T) {
 				Reason: codec.ReasonInvalidCredentials, Login: lifecycle.Login{Reason: codec.ReasonInvalidCredentials}}},
 		{name: "token of an inactive user", frame: token,
 			want: lifecycle.Outcome{Operation: codec.OperationRegister, Client: clientA, Answer: lifecycle.AnswerEviction,
-				Reason: codec.ReasonUserInactive, Login: lifecycle.Login{Token: true, Reason: codec.ReasonUserInactive}}},
+				Reason: codec.ReasonUserInactive, Login: lifecycle.Login{PAT: true, Reason: codec.ReasonUserInactive}}},
 		{name: "logout", before: [][]byte{login}, frame: replicated(t, clientA, codec.OperationLogout, 1, 1),
 			want: lifecycle.Outcome{Operation: codec.OperationLogout, Code: codec.CodeLogoutUser, Client: clientA, Request: 1,
 				Answer: lifecycle.AnswerReply, Status: codec.StatusOK}},
@@ -47,7 +47,7 @@ func TestOutcome(t *testing.T) {
 			want: lifecycle.Outcome{Operation: codec.OperationMetadataFirst, Code: 202, Client: clientA, Request: 1,
 				Answer: lifecycle.AnswerEviction, Reason: codec.ReasonNoSession}},
 		{name: "dropped header", frame: append(make([]byte, 0, 256), make([]byte, 256)...),
-			err: lifecycle.ErrFrameSize},
+			err: codec.ErrSize},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -74,7 +74,7 @@ func TestOutcome(t *testing.T) {
 			if o.LoggedIn() != (conn.State().LoggedIn && conn.State().Session != before.Session) {
 				t.Errorf("LoggedIn() = %t, state %+v after %+v", o.LoggedIn(), conn.State(), before)
 			}
-			if tc.want.IsLogin() && !tc.want.Login.Token && string(o.Login.Username) != "iggy" {
+			if tc.want.IsLogin() && !tc.want.Login.PAT && string(o.Login.Username) != "iggy" {
 				t.Errorf("Login.Username = %q, want the account named", o.Login.Username)
 			}
 			got := *o
@@ -109,7 +109,7 @@ func checkAnswerShows(t *testing.T, out []byte, o lifecycle.Outcome) {
 func TestOutcomeTransient(t *testing.T) {
 	for _, code := range []codec.Status{codec.StatusTransientNotCommitted, codec.StatusTransientNotAccepted} {
 		srv, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Auth: testAuth,
-			Transient: lifecycle.Transient{Code: code, Count: 1}})
+			Transient: lifecycle.Transient{Status: code, Count: 1}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -200,7 +200,7 @@ func TestGuard(t *testing.T) {
 	if auth.calls != 0 {
 		t.Errorf("the Authenticator was asked %d times behind a refusing guard", auth.calls)
 	}
-	if len(g.asked) != 2 || string(g.asked[0].Username) != "iggy" || g.asked[0].Token || !g.asked[1].Token {
+	if len(g.asked) != 2 || string(g.asked[0].Username) != "iggy" || g.asked[0].PAT || !g.asked[1].PAT {
 		t.Errorf("guard asked %+v, want the password attempt for iggy then the token attempt", g.asked)
 	}
 

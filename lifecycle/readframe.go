@@ -1,25 +1,31 @@
 package lifecycle
 
 import (
-	"errors"
-
 	"github.com/iggywire/iggywire/codec"
 )
 
-// errFrameLen is the cause of an ErrFrameSize whose size field is usable but
-// does not match the frame handed in.
-var errFrameLen = errors.New("len(frame) != size")
-
 // checkFrame is the check of every whole frame handed to a state machine:
-// its size field is within 256..64 MiB and is its length. Otherwise the
-// next frame cannot be found, and the error matches ErrFrameSize.
+// it holds a size field, within 256..64 MiB, that is its length. Otherwise
+// the next frame cannot be found, and the error is a *codec.Error matching
+// codec.ErrSize, the one sentinel for a frame whose size cannot be used
+// (the package has no size sentinel of its own).
 func checkFrame(frame []byte) error {
-	size, err := codec.FrameSize(frame)
-	if err == nil && size != len(frame) {
-		err = errFrameLen
+	if len(frame) < codec.HeaderSize {
+		return sizeError("header", len(frame), "len(frame) >= 256")
 	}
+	size, err := codec.FrameSize(frame)
 	if err != nil {
-		return wrap(ErrFrameSize, err)
+		return err
+	}
+	if size != len(frame) {
+		return sizeError("size", 48, "size == len(frame)")
 	}
 	return nil
+}
+
+// sizeError is checkFrame's error for a frame that is shorter than a header
+// or whose size field is not its length. It names no rule of the wire: the
+// frame handed in is not one frame, whatever its bytes.
+func sizeError(field string, off int, want string) error {
+	return &codec.Error{Field: field, Offset: off, Want: want, Err: codec.ErrSize}
 }

@@ -68,13 +68,13 @@ type Config struct {
 
 // Transient is a number of logins to answer with a transient result code
 // (WIRE.md section 8): a Reply (operation Register, status 0) whose result
-// section carries Code, before the body is looked at. The connection stays
+// section carries Status, before the body is looked at. The connection stays
 // open and nothing is committed.
 type Transient struct {
-	// Code is codec.StatusTransientNotCommitted (57: replay the same
+	// Status is codec.StatusTransientNotCommitted (57: replay the same
 	// request) or codec.StatusTransientNotAccepted (58: re-issue it
 	// anywhere).
-	Code codec.Status
+	Status codec.Status
 	// Count is how many Register requests, from the server's first on
 	// any connection, are answered so.
 	Count uint64
@@ -116,7 +116,7 @@ var (
 
 // NewServer checks cfg and returns a Server.
 func NewServer(cfg Config) (*Server, error) {
-	if !cfg.Window.Valid() {
+	if !cfg.Window.IsValid() {
 		return nil, errWindow
 	}
 	if cfg.Auth == nil {
@@ -129,8 +129,8 @@ func NewServer(cfg Config) (*Server, error) {
 	if probe.Validate() != nil {
 		return nil, errVersion
 	}
-	if cfg.Transient.Count > 0 && cfg.Transient.Code != codec.StatusTransientNotCommitted &&
-		cfg.Transient.Code != codec.StatusTransientNotAccepted {
+	if cfg.Transient.Count > 0 && cfg.Transient.Status != codec.StatusTransientNotCommitted &&
+		cfg.Transient.Status != codec.StatusTransientNotAccepted {
 		return nil, errTransient
 	}
 	if cfg.Handler == nil {
@@ -148,7 +148,7 @@ func NewServer(cfg Config) (*Server, error) {
 	}
 	logical := func() *sessionTable { return table }
 	s := &Server{window: cfg.Window, version: probe.ServerVersion, auth: cfg.Auth, handler: cfg.Handler,
-		connIDEvictions: cfg.ConnIDEvictions, transientCode: cfg.Transient.Code, logical: logical}
+		connIDEvictions: cfg.ConnIDEvictions, transientCode: cfg.Transient.Status, logical: logical}
 	s.transientLeft.Store(cfg.Transient.Count)
 	return s, nil
 }

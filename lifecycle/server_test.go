@@ -138,7 +138,7 @@ func TestServerConnIDEvictionsClient(t *testing.T) {
 func TestServerTransient(t *testing.T) {
 	for _, code := range []codec.Status{codec.StatusTransientNotCommitted, codec.StatusTransientNotAccepted} {
 		t.Run(code.String(), func(t *testing.T) {
-			srv := newServerWith(t, func(c *lifecycle.Config) { c.Transient = lifecycle.Transient{Code: code, Count: 3} })
+			srv := newServerWith(t, func(c *lifecycle.Config) { c.Transient = lifecycle.Transient{Status: code, Count: 3} })
 			login := register(t, clientA, passwordBody(t, v011, "iggy", "iggy"))
 			conn := srv.NewConn()
 			for i, in := range [][]byte{login, register(t, clientB, []byte("not a login body")), login} {
@@ -187,7 +187,7 @@ func TestServerTransientClient(t *testing.T) {
 		sameID bool
 	}{{code: codec.StatusTransientNotCommitted, sameID: true}, {code: codec.StatusTransientNotAccepted, sameID: false}} {
 		t.Run(tc.code.String(), func(t *testing.T) {
-			conn := newServerWith(t, func(c *lifecycle.Config) { c.Transient = lifecycle.Transient{Code: tc.code, Count: 1} }).NewConn()
+			conn := newServerWith(t, func(c *lifecycle.Config) { c.Transient = lifecycle.Transient{Status: tc.code, Count: 1} }).NewConn()
 			c := newTestClient(t)
 			first, err := c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
 			if err != nil {
@@ -232,7 +232,7 @@ func TestServerTransientClient(t *testing.T) {
 // connections log in at once.
 func TestServerTransientConcurrent(t *testing.T) {
 	srv := newServerWith(t, func(c *lifecycle.Config) {
-		c.Transient = lifecycle.Transient{Code: codec.StatusTransientNotAccepted, Count: 50}
+		c.Transient = lifecycle.Transient{Status: codec.StatusTransientNotAccepted, Count: 50}
 	})
 	login := register(t, clientA, passwordBody(t, v011, "iggy", "iggy"))
 	var transient, ok atomic.Int64
@@ -266,12 +266,12 @@ func TestServerTransientConcurrent(t *testing.T) {
 
 // TestServerTransientConfig: a transient count needs code 57 or 58.
 func TestServerTransientConfig(t *testing.T) {
-	for _, tr := range []lifecycle.Transient{{Code: 3, Count: 1}, {Code: 0, Count: 1}, {Code: 59, Count: 2}} {
+	for _, tr := range []lifecycle.Transient{{Status: 3, Count: 1}, {Status: 0, Count: 1}, {Status: 59, Count: 2}} {
 		if _, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Auth: testAuth, Transient: tr}); err == nil {
 			t.Errorf("%+v: NewServer returned no error", tr)
 		}
 	}
-	for _, tr := range []lifecycle.Transient{{}, {Code: 57}, {Code: 57, Count: 1}, {Code: 58, Count: 1 << 40}} {
+	for _, tr := range []lifecycle.Transient{{}, {Status: 57}, {Status: 57, Count: 1}, {Status: 58, Count: 1 << 40}} {
 		if _, err := lifecycle.NewServer(lifecycle.Config{Window: testWindow, Auth: testAuth, Transient: tr}); err != nil {
 			t.Errorf("%+v: NewServer: %v", tr, err)
 		}

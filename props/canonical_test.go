@@ -31,7 +31,7 @@ func (k kind[T]) strict(b []byte) (T, error) {
 var errTooLong = errors.New("longer than a header")
 
 // canonical: whatever bytes the strict decoder accepts are exactly the
-// bytes AppendTo writes for the value it returns. Inputs are hostile
+// bytes AppendBinary writes for the value it returns. Inputs are hostile
 // mutations of valid encodings; accepted counts how many were accepted so
 // that the property is not vacuous.
 func (k kind[T]) canonical(accepted *int) gopter.Prop {
@@ -42,7 +42,7 @@ func (k kind[T]) canonical(accepted *int) gopter.Prop {
 			return ""
 		}
 		*accepted++
-		out, err := v.AppendTo(nil)
+		out, err := v.AppendBinary(nil)
 		if err != nil {
 			return "accepted value does not encode: " + err.Error()
 		}
@@ -56,7 +56,7 @@ func (k kind[T]) canonical(accepted *int) gopter.Prop {
 func TestCanonical(t *testing.T) {
 	forEachKind(t, func(t *testing.T, k propKind) {
 		accepted := 0
-		property(t, 1, "AppendTo(Parse(b)) == b", k.canonical(&accepted))
+		property(t, 1, "AppendBinary(Parse(b)) == b", k.canonical(&accepted))
 		t.Logf("%d hostile inputs accepted", accepted)
 		assert.Positive(t, accepted, "no hostile input was accepted: the property checked nothing")
 	})

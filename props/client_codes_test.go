@@ -133,7 +133,7 @@ func refusedRightly(code codec.Code, loggedIn, body bool, err error) string {
 	_, replicated := replicatedCodes()[code]
 	ok := false
 	switch {
-	case code == codec.CodeLoginRegister || code == codec.CodeLoginRegisterWithPAT:
+	case code == codec.CodeLoginRegister || code == codec.CodeLoginRegisterPAT:
 		ok = errors.Is(err, lifecycle.ErrOperation)
 	case code == codec.CodeLogoutUser && body:
 		ok = errors.Is(err, lifecycle.ErrOperation)

@@ -41,7 +41,7 @@ func TestEvictionForClient(t *testing.T) {
 				binary.LittleEndian.PutUint32(b[148:], uint32(w.Min))
 			}
 			want, werr := codec.DecodeEviction(b)
-			if len(b) >= codec.HeaderSize && b[255] == byte(codec.ReasonIncompatibleProtocol) && !windowAt(b).Valid() {
+			if len(b) >= codec.HeaderSize && b[255] == byte(codec.ReasonIncompatibleProtocol) && !windowAt(b).IsValid() {
 				fixed := append([]byte(nil), b...)
 				binary.LittleEndian.PutUint32(fixed[144:], 1)
 				binary.LittleEndian.PutUint32(fixed[148:], 1)
@@ -59,7 +59,7 @@ func TestEvictionForClient(t *testing.T) {
 			if got != want || (err == nil) != (werr == nil) || fmt.Sprint(err) != fmt.Sprint(werr) {
 				return fmt.Sprintf("DecodeEvictionForClient = %s, %v; want %s, %v", Describe(got), err, Describe(want), werr)
 			}
-			if err == nil && got.Reason == codec.ReasonIncompatibleProtocol && !got.Window.Valid() && !errors.Is(got.Err(), codec.StatusUnauthenticated.Err()) {
+			if err == nil && got.Reason == codec.ReasonIncompatibleProtocol && !got.Window.IsValid() && !errors.Is(got.Err(), codec.StatusUnauthenticated.Err()) {
 				return fmt.Sprintf("reason 14 with an ill-formed window means %v, want Unauthenticated", got.Err())
 			}
 			return ""

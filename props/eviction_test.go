@@ -16,17 +16,17 @@ func TestEvictionConstructors(t *testing.T) {
 		func(client codec.Uint128, reason codec.EvictionReason, w codec.Window) string {
 			e := codec.NewEviction(client, reason)
 			if reason == codec.ReasonIncompatibleProtocol {
-				if _, err := e.AppendTo(nil); !errors.Is(err, codec.ErrWindow) {
+				if _, err := e.AppendBinary(nil); !errors.Is(err, codec.ErrWindow) {
 					return fmt.Sprintf("NewEviction(reason 14) with no window encodes: %v", err)
 				}
-				e = codec.NewIncompatibleProtocol(client, w)
+				e = codec.NewIncompatibleProtocolEviction(client, w)
 			}
 			if err := e.Validate(); err != nil {
 				return fmt.Sprintf("%s: Validate: %v", Describe(e), err)
 			}
-			b, err := e.AppendTo(nil)
+			b, err := e.AppendBinary(nil)
 			if err != nil {
-				return fmt.Sprintf("%s: AppendTo: %v", Describe(e), err)
+				return fmt.Sprintf("%s: AppendBinary: %v", Describe(e), err)
 			}
 			got, err := codec.DecodeEviction(b)
 			if err != nil || got != e {
@@ -94,7 +94,7 @@ func TestEvictionRules(t *testing.T) {
 	subset := pick[uint8](1, 1<<len(rules)-1, 1, 2, 4, 8, 16, 32, 64)
 	property(t, 1, "each broken rule is reported as itself, the first one first", prop.ForAll(
 		func(e codec.Eviction, mask uint8, x uint32) string {
-			b, err := e.AppendTo(nil)
+			b, err := e.AppendBinary(nil)
 			if err != nil {
 				return "valid eviction does not encode: " + err.Error()
 			}
@@ -129,7 +129,7 @@ func windowRule(r codec.EvictionReason) string {
 }
 
 // TestEvictionValidateRules: Validate reports each rule of a value, the
-// way AppendTo refuses it, naming the field.
+// way AppendBinary refuses it, naming the field.
 func TestEvictionValidateRules(t *testing.T) {
 	t.Parallel()
 	property(t, 1, "Validate names the broken field", prop.ForAll(func(e codec.Eviction, which uint8, w codec.Window) string {
@@ -154,8 +154,8 @@ func TestEvictionValidateRules(t *testing.T) {
 		if !errors.Is(err, want.err) || !errors.As(err, &ce) || ce.Field != want.field {
 			return fmt.Sprintf("Validate(%s) = %v; want %v naming %q", Describe(e), err, want.err, want.field)
 		}
-		if out, err2 := e.AppendTo([]byte{1}); len(out) != 1 || err2 == nil {
-			return "AppendTo of an invalid eviction did not refuse it"
+		if out, err2 := e.AppendBinary([]byte{1}); len(out) != 1 || err2 == nil {
+			return "AppendBinary of an invalid eviction did not refuse it"
 		}
 		return ""
 	}, GenEviction(), pick[uint8](0, 2), GenWindow()))
@@ -187,7 +187,7 @@ func sectionEight(reason uint8, w codec.Window) error {
 	case 9:
 		return codec.StatusInvalidCredentials.Err()
 	case 10:
-		return codec.StatusInvalidPersonalAccessToken.Err()
+		return codec.StatusInvalidPAT.Err()
 	case 14:
 		if 1 <= w.Min && w.Min <= w.Max {
 			return &codec.IncompatibleProtocolError{Window: w}

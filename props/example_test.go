@@ -24,13 +24,13 @@ func Example() {
 
 	properties.Property("the decoder reads back every valid login", prop.ForAll(
 		func(l codec.LoginRegister) bool {
-			enc, err := l.AppendTo(nil)
+			enc, err := l.AppendBinary(nil)
 			if err != nil {
 				return false
 			}
 			got, err := codec.ParseLoginRegister(enc)
 			return err == nil && got.Info.Protocol == l.Info.Protocol &&
-				bytes.Equal(got.Username, l.Username) && got.Password.Equal(l.Password.Bytes()) &&
+				bytes.Equal(got.Username, l.Username) && got.Password.Equal(l.Password) &&
 				bytes.Equal(got.Context, l.Context)
 		},
 		props.GenLoginRegister(),

@@ -49,7 +49,7 @@ func GenFrameSize() gopter.Gen {
 var requestOperations = func() []codec.Operation {
 	var ops []codec.Operation
 	for o := 1; o < 256; o++ {
-		if codec.Operation(o).Known() {
+		if codec.Operation(o).IsKnown() {
 			ops = append(ops, codec.Operation(o))
 		}
 	}

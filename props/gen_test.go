@@ -55,7 +55,7 @@ func TestGeneratorsReachEdges(t *testing.T) {
 		e["no context"] = e["no context"] || l.Context == nil
 		e["short context"] = e["short context"] || len(l.Context) > 0 && len(l.Context) < 32
 		e["long context"] = e["long context"] || len(l.Context) > 255
-		e["reserved protocol bits"] = e["reserved protocol bits"] || !l.Info.Protocol.Valid()
+		e["reserved protocol bits"] = e["reserved protocol bits"] || !l.Info.Protocol.IsValid()
 	}
 	for _, l := range samples[codec.LoginRegisterPAT](t, GenLoginRegisterPAT(), 200) {
 		e["empty token"] = e["empty token"] || l.Token.Len() == 0
@@ -67,7 +67,7 @@ func TestGeneratorsReachEdges(t *testing.T) {
 	for _, w := range samples[codec.Window](t, GenWindow(), 400) {
 		e["Max 0.1023.1023"] = e["Max 0.1023.1023"] || w.Max == codec.MustPack(0, 1023, 1023)
 		e["Max 1.0.0"] = e["Max 1.0.0"] || w.Max == codec.MustPack(1, 0, 0)
-		e["ill-formed window"] = e["ill-formed window"] || !w.Valid()
+		e["ill-formed window"] = e["ill-formed window"] || !w.IsValid()
 		e["default window"] = e["default window"] || w == codec.DefaultWindow(w.Max) && w.Min != w.Max
 	}
 	reasons := map[codec.EvictionReason]bool{}

@@ -180,11 +180,11 @@ func (m Mutation) badUTF8(b []byte, t TextField) []byte {
 }
 
 // Message is the constraint of Hostile and GenHostile: the codec's message
-// types, each of which encodes with AppendTo.
+// types, each of which encodes with AppendBinary.
 type Message interface {
 	codec.ClientVersionInfo | codec.LoginRegister | codec.LoginRegisterPAT | codec.LoginReply |
 		codec.RequestHeader | codec.ReplyHeader | codec.Eviction
-	AppendTo(dst []byte) ([]byte, error)
+	AppendBinary(dst []byte) ([]byte, error)
 }
 
 // Hostile is a valid value and a mutation of its encoding.
@@ -196,7 +196,7 @@ type Hostile[T Message] struct {
 // Bytes returns the damaged encoding. V is valid by construction; should
 // its encoding fail, the damage applies to no bytes at all.
 func (h Hostile[T]) Bytes() []byte {
-	enc, _ := h.V.AppendTo(nil)
+	enc, _ := h.V.AppendBinary(nil)
 	return h.M.Apply(enc, LayoutOf(h.V))
 }
 

@@ -12,7 +12,7 @@ import (
 
 // message is every codec message type.
 type message interface {
-	AppendTo(dst []byte) ([]byte, error)
+	AppendBinary(dst []byte) ([]byte, error)
 	EncodedLen() int
 }
 

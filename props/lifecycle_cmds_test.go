@@ -61,11 +61,11 @@ func (c login) body() []byte {
 		ctx = []byte(`{"app":"props"}`)
 	}
 	pw := func(user, pass string) []byte {
-		b, _ := codec.LoginRegister{Info: info, Username: []byte(user), Password: codec.NewSecret([]byte(pass)), Context: ctx}.AppendTo(nil)
+		b, _ := codec.LoginRegister{Info: info, Username: []byte(user), Password: codec.NewSecret([]byte(pass)), Context: ctx}.AppendBinary(nil)
 		return b
 	}
 	tok := func(t string) []byte {
-		b, _ := codec.LoginRegisterPAT{Info: info, Token: codec.NewSecret([]byte(t))}.AppendTo(nil)
+		b, _ := codec.LoginRegisterPAT{Info: info, Token: codec.NewSecret([]byte(t))}.AppendBinary(nil)
 		return b
 	}
 	switch c.Kind {
@@ -83,12 +83,12 @@ func (c login) body() []byte {
 		return tok("sleepy-token")
 	case loginIncompatible:
 		info.Protocol = codec.MustPack(0, 12, 0)
-		b, _ := codec.LoginRegister{Info: info, Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy-pw"))}.AppendTo(nil)
+		b, _ := codec.LoginRegister{Info: info, Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy-pw"))}.AppendBinary(nil)
 		return b
 	case loginMalformedPrefix:
 		return []byte{0, 0x2C}
 	}
-	b, _ := info.AppendTo(nil)
+	b, _ := info.AppendBinary(nil)
 	return append(b, 200) // a username claiming 200 bytes that are not there
 }
 
@@ -139,7 +139,7 @@ func (c nonReplicated) frame(s *connUnderTest) []byte {
 	h := codec.RequestHeader{Client: s.clientID(c.Foreign), Operation: codec.OperationNonReplicated,
 		Code: c.Code, Session: s.session, Request: c.Request}
 	var body []byte
-	if c.Code == codec.CodeLoginUser || c.Code == codec.CodeLoginWithPAT {
+	if c.Code == codec.CodeLoginUser || c.Code == codec.CodeLoginPAT {
 		body = login{Kind: loginGood}.body()
 	}
 	return requestFrame(h, body)
@@ -147,7 +147,7 @@ func (c nonReplicated) frame(s *connUnderTest) []byte {
 
 func (c nonReplicated) expect(m connModel) (answer, connModel) {
 	switch {
-	case c.Code == codec.CodeLoginUser || c.Code == codec.CodeLoginWithPAT:
+	case c.Code == codec.CodeLoginUser || c.Code == codec.CodeLoginPAT:
 		return evicted(m, codec.ReasonMalformedLogin)
 	case c.Code == codec.CodePing:
 		return answer{kind: answerReply, operation: codec.OperationNonReplicated}, m
@@ -358,7 +358,7 @@ func genLogin(kinds ...loginKind) gopter.Gen {
 func genNonReplicated() gopter.Gen {
 	return gen.Struct(reflect.TypeFor[nonReplicated](), map[string]gopter.Gen{
 		"Code": oneOf(codec.CodePing, codec.CodePing, codec.CodeGetClusterMetadata, codec.CodeLoginUser,
-			codec.CodeLogoutUser, codec.CodeLoginRegister, codec.CodeLoginWithPAT, codec.CodeLoginRegisterWithPAT, 1000),
+			codec.CodeLogoutUser, codec.CodeLoginRegister, codec.CodeLoginPAT, codec.CodeLoginRegisterPAT, 1000),
 		"Foreign": genBool(),
 		"Request": pick[uint64](0, 5),
 	})

@@ -70,7 +70,7 @@ const (
 	answerReply     answerKind = iota // a reply frame
 	answerEviction                    // an eviction frame; the connection ends
 	answerDropped                     // no answer (lifecycle.ErrDropped)
-	answerFrameSize                   // the connection ends (lifecycle.ErrFrameSize)
+	answerFrameSize                   // the connection ends (codec.ErrSize)
 	answerClosed                      // the connection had already ended (lifecycle.ErrClosed)
 	answerKinds
 )
@@ -144,7 +144,7 @@ func send(s *connUnderTest, frame []byte) commands.Result {
 		res.got.kind = answerClosed
 	case errors.Is(err, lifecycle.ErrDropped):
 		res.got.kind = answerDropped
-	case errors.Is(err, lifecycle.ErrFrameSize):
+	case errors.Is(err, codec.ErrSize):
 		res.got.kind = answerFrameSize
 	case err != nil:
 		res.decodeFail = err.Error()

@@ -102,7 +102,7 @@ func TestOverlapPrefix(t *testing.T) {
 	t.Parallel()
 	overlaps, named := 0, 0
 	property(t, 1, "a password body prefix-decodes as a token body exactly as predicted", prop.ForAll(func(l codec.LoginRegister) string {
-		b, _ := l.AppendTo(nil)
+		b, _ := l.AppendBinary(nil)
 		want := predictTokenView(l, b)
 		got, n, err := codec.DecodeLoginRegisterPAT(b)
 		switch {
@@ -169,7 +169,7 @@ func TestOverlapNearMiss(t *testing.T) {
 	property(t, 1, "only UTF-8 keeps the shapes apart", prop.ForAll(func(l codec.LoginRegister, a uint8, rest []byte) string {
 		l.Password = codec.NewSecret(append([]byte{a, 0, 0}, rest[:min(len(rest), 200)]...))
 		l.Context = bytes.Repeat([]byte("c"), int(a)<<8-1)
-		b, err := l.AppendTo(nil)
+		b, err := l.AppendBinary(nil)
 		if err != nil {
 			return "near-miss body does not encode: " + err.Error()
 		}
@@ -205,7 +205,7 @@ func TestOverlapServerAnswer(t *testing.T) {
 			if asToken {
 				l.Username = []byte(validToken)
 			}
-			body, err := l.AppendTo(nil)
+			body, err := l.AppendBinary(nil)
 			if err != nil {
 				return fmt.Sprintf("%s does not encode: %v", Describe(l), err)
 			}

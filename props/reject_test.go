@@ -17,7 +17,7 @@ import (
 // ErrTruncated, by the prefix decoder and by the strict one.
 func (k kind[T]) rejectPrefixes() gopter.Prop {
 	return prop.ForAll(func(v T) string {
-		b, _ := v.AppendTo(nil)
+		b, _ := v.AppendBinary(nil)
 		for i := range len(b) {
 			if _, _, err := k.decode(b[:i]); !errors.Is(err, codec.ErrTruncated) {
 				return fmt.Sprintf("Decode(first %d of %d bytes) = %v; want ErrTruncated", i, len(b), err)
@@ -85,7 +85,8 @@ func badUTF8Expectation(t TextField, b []byte) (expectation, bool) {
 
 // claimExpectation: a text length claiming more than the bytes after it is
 // ErrTruncated; a header size above the cap is ErrSize, and so is any
-// change of an eviction's size or of a denial reply's.
+// change of an eviction's size; a denial reply's is ErrField (reply.status)
+// when it is still in range.
 func claimExpectation(v any, l Layout, m Mutation, b []byte) (expectation, bool) {
 	f := l.Lengths[int(m.Pos)%len(l.Lengths)]
 	if f.Name != "size" {
@@ -102,8 +103,12 @@ func claimExpectation(v any, l Layout, m Mutation, b []byte) (expectation, bool)
 	size := binary.LittleEndian.Uint32(b[off:])
 	_, eviction := v.(codec.Eviction)
 	r, reply := v.(codec.ReplyHeader)
-	if size > codec.MaxFrameSize || eviction || reply && r.Status != 0 {
+	switch {
+	case size > codec.MaxFrameSize || size < codec.HeaderSize || eviction:
 		return expectation{"claim-size", codec.ErrSize, "size", off}, true
+	case reply && r.Status != 0:
+		// a usable size, but a denial's must be 256: the status rule
+		return expectation{"claim-size", codec.ErrField, "size", off}, true
 	}
 	return expectation{}, false
 }
@@ -136,7 +141,7 @@ func flippedReserved(l Layout, enc, b []byte) (int, Span, bool) {
 // expected offset. counts tallies the cases by kind of expectation.
 func (k kind[T]) rejectHostile(counts map[string]int) gopter.Prop {
 	return prop.ForAll(func(h Hostile[T]) string {
-		enc, _ := h.V.AppendTo(nil)
+		enc, _ := h.V.AppendBinary(nil)
 		b := h.Bytes()
 		want, ok := expect(h.V, h.M, enc, b)
 		if !ok {

@@ -9,23 +9,23 @@ import (
 	"github.com/leanovate/gopter/prop"
 )
 
-// roundTrip: for every valid x, AppendTo(x) has EncodedLen(x) bytes, appends
+// roundTrip: for every valid x, AppendBinary(x) has EncodedLen(x) bytes, appends
 // after whatever dst held without touching it (and writes every byte it
 // appends, whatever garbage dst's spare capacity held), and Decode and Parse
 // give x back, using every byte.
 func (k kind[T]) roundTrip() gopter.Prop {
 	return prop.ForAll(func(v T) string {
-		b, err := v.AppendTo(nil)
+		b, err := v.AppendBinary(nil)
 		if err != nil {
-			return "AppendTo(" + Describe(v) + "): " + err.Error()
+			return "AppendBinary(" + Describe(v) + "): " + err.Error()
 		}
 		if len(b) != v.EncodedLen() {
-			return fmt.Sprintf("len(AppendTo) = %d, EncodedLen = %d", len(b), v.EncodedLen())
+			return fmt.Sprintf("len(AppendBinary) = %d, EncodedLen = %d", len(b), v.EncodedLen())
 		}
 		dst := bytes.Repeat([]byte{0xff}, 2+len(b))[:2]
 		dst[0], dst[1] = 0xA5, 0x5A
-		if out, _ := v.AppendTo(dst); !bytes.Equal(out[:2], []byte{0xA5, 0x5A}) || !bytes.Equal(out[2:], b) {
-			return "AppendTo onto a non-empty dst with garbage capacity differs from AppendTo(nil)"
+		if out, _ := v.AppendBinary(dst); !bytes.Equal(out[:2], []byte{0xA5, 0x5A}) || !bytes.Equal(out[2:], b) {
+			return "AppendBinary onto a non-empty dst with garbage capacity differs from AppendBinary(nil)"
 		}
 		got, n, err := k.decode(b)
 		if err != nil || n != len(b) || !k.equal(got, v) {
@@ -42,6 +42,6 @@ func (k kind[T]) roundTrip() gopter.Prop {
 
 func TestRoundTrip(t *testing.T) {
 	forEachKind(t, func(t *testing.T, k propKind) {
-		property(t, 1, "Parse(AppendTo(x)) == x", k.roundTrip())
+		property(t, 1, "Parse(AppendBinary(x)) == x", k.roundTrip())
 	})
 }

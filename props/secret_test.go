@@ -108,7 +108,7 @@ func TestSecretsNotInErrors(t *testing.T) {
 			_, _, err3 := codec.DecodeLoginRegisterPAT(b) // the server's second try
 			bad := h.V
 			bad.Username = nil
-			_, err4 := bad.AppendTo(nil)
+			_, err4 := bad.AppendBinary(nil)
 			return errorsClean(h.V.Password.Bytes(), &seen, err1, err2, err3, err4)
 		}, GenHostile[codec.LoginRegister](GenMarkedLoginRegister())))
 	})
@@ -120,7 +120,7 @@ func TestSecretsNotInErrors(t *testing.T) {
 			_, _, err3 := codec.DecodeLoginRegister(b)
 			bad := h.V
 			bad.Info.SDKName = nil
-			_, err4 := bad.AppendTo(nil)
+			_, err4 := bad.AppendBinary(nil)
 			return errorsClean(h.V.Token.Bytes(), &seen, err1, err2, err3, err4)
 		}, GenHostile[codec.LoginRegisterPAT](GenMarkedLoginRegisterPAT())))
 	})

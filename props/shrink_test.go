@@ -67,7 +67,7 @@ func TestShrinkHostile(t *testing.T) {
 		return h.M.Op != MutBadUTF8 || err == nil
 	}, GenHostile[codec.LoginRegisterPAT](GenLoginRegisterPAT())))
 	h := v.(Hostile[codec.LoginRegisterPAT])
-	enc, err := h.V.AppendTo(nil)
+	enc, err := h.V.AppendBinary(nil)
 	require.NoError(t, err)
 	// 4 protocol + 1+1 name + 1+1 version + 1 token_len + 4 context_len
 	assert.LessOrEqual(t, len(enc), 13, "not shrunk to a minimal body: %s", h)

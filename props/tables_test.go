@@ -55,7 +55,7 @@ func TestCommandTable(t *testing.T) {
 	named := map[int]bool{0: true, 5: true, 8: true, 13: true}
 	for c := 0; c <= 255; c++ {
 		cmd := codec.Command(c)
-		assert.Equal(t, c <= 29, cmd.Known(), "Command(%d).Known()", c)
+		assert.Equal(t, c <= 29, cmd.IsKnown(), "Command(%d).IsKnown()", c)
 		s := cmd.String()
 		switch {
 		case c > 29:
@@ -75,7 +75,7 @@ func TestOperationTable(t *testing.T) {
 	for o := 0; o <= 255; o++ {
 		op := codec.Operation(o)
 		known := wireKnownOperation(o)
-		assert.Equal(t, known, op.Known(), "Operation(%d).Known()", o)
+		assert.Equal(t, known, op.IsKnown(), "Operation(%d).IsKnown()", o)
 		// WIRE.md section 6: metadata is the internal band 64..68 plus
 		// 128..149 except DeleteSegments (138).
 		assert.Equal(t, 64 <= o && o <= 68 || 128 <= o && o <= 149 && o != 138, op.IsMetadata(), "Operation(%d).IsMetadata()", o)
@@ -103,7 +103,7 @@ func isFieldError(err error, field string) bool {
 func TestEvictionReasonTable(t *testing.T) {
 	for r := 0; r <= 255; r++ {
 		reason := codec.EvictionReason(r)
-		assert.Equal(t, 1 <= r && r <= 15, reason.Known(), "EvictionReason(%d).Known()", r)
+		assert.Equal(t, 1 <= r && r <= 15, reason.IsKnown(), "EvictionReason(%d).IsKnown()", r)
 		want := "UNKNOWN_REASON_" + strconv.Itoa(r)
 		if r < len(wireReasons) {
 			want = wireReasons[r]
@@ -135,7 +135,7 @@ func TestCodeTable(t *testing.T) {
 	known := map[codec.Code]bool{1: true, 12: true, 15: true, 38: true, 39: true, 40: true, 44: true, 45: true}
 	for c := codec.Code(0); c <= 700; c++ {
 		own := codec.OperationForCode(c) != codec.OperationNonReplicated
-		assert.Equal(t, known[c] || own, c.Known(), "Code(%d).Known()", c)
+		assert.Equal(t, known[c] || own, c.IsKnown(), "Code(%d).IsKnown()", c)
 		if !known[c] && !own {
 			assert.Equal(t, "UNKNOWN_CODE_"+strconv.Itoa(int(c)), c.String())
 		}
@@ -147,7 +147,7 @@ func TestCodeTable(t *testing.T) {
 func TestInvalidVersionText(t *testing.T) {
 	for _, v := range []uint32{0xC000_0000, 0xC000_000F, 0xFFFF_FFFF, 0x4000_1234, 0x8ABC_DEF1} {
 		ver := codec.Version(v)
-		require.False(t, ver.Valid(), "%#x has reserved bits", v)
+		require.False(t, ver.IsValid(), "%#x has reserved bits", v)
 		assert.Equal(t, fmt.Sprintf("invalid(0x%08x)", v), ver.String())
 	}
 }
@@ -212,7 +212,7 @@ func TestTextLengthBoundary(t *testing.T) {
 			full := fill(255)
 			require.True(t, utf8.Valid(full), "the 255-byte text is whole runes")
 			v, parse := c.with(full)
-			enc, err := v.AppendTo(nil)
+			enc, err := v.AppendBinary(nil)
 			require.NoError(t, err, "%s at 255 bytes (%q)", c.field, text)
 			require.Len(t, enc, v.EncodedLen(), c.field)
 			got, err := parse(enc)
@@ -220,7 +220,7 @@ func TestTextLengthBoundary(t *testing.T) {
 			assert.Equal(t, full, got, "%s at 255 bytes reads back", c.field)
 
 			over, _ := c.with(append(full, 'x'))
-			_, err = over.AppendTo(nil)
+			_, err = over.AppendBinary(nil)
 			require.ErrorIs(t, err, codec.ErrLength, c.field)
 			assert.True(t, isFieldError(err, c.field), "%s at 256 bytes: %v", c.field, err)
 		}
@@ -246,7 +246,7 @@ func TestFrameSizeBoundary(t *testing.T) {
 	assert.Equal(t, codec.MaxFrameSize, n)
 }
 
-// TestTextInvalidUTF8Offset: AppendTo refuses a text with an invalid byte
+// TestTextInvalidUTF8Offset: AppendBinary refuses a text with an invalid byte
 // wherever it sits, the first byte included, and names that byte's offset
 // (username starts at 10 after protocol, "go" and "1" with their lengths).
 func TestTextInvalidUTF8Offset(t *testing.T) {
@@ -254,7 +254,7 @@ func TestTextInvalidUTF8Offset(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		name := []byte("abc")
 		name[i] = 0xff
-		_, err := codec.LoginRegister{Info: info, Username: name, Password: codec.NewSecret([]byte("p"))}.AppendTo(nil)
+		_, err := codec.LoginRegister{Info: info, Username: name, Password: codec.NewSecret([]byte("p"))}.AppendBinary(nil)
 		require.ErrorIs(t, err, codec.ErrUTF8, "0xff at %d", i)
 		var ce *codec.Error
 		require.ErrorAs(t, err, &ce)

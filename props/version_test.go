@@ -53,7 +53,7 @@ func TestVersionAlgebra(t *testing.T) {
 				}
 				return ""
 			}
-			if err != nil || v.Major() != ma || v.Minor() != mi || v.Patch() != pa || !v.Valid() {
+			if err != nil || v.Major() != ma || v.Minor() != mi || v.Patch() != pa || !v.IsValid() {
 				return fmt.Sprintf("Pack(%d, %d, %d) = %v (%d.%d.%d), %v", ma, mi, pa, v, v.Major(), v.Minor(), v.Patch(), err)
 			}
 			return ""
@@ -69,7 +69,7 @@ func TestVersionAlgebra(t *testing.T) {
 		t.Parallel()
 		property(t, 1, "text", prop.ForAll(func(v codec.Version, suffix string) string {
 			got, err := codec.ParseVersion(v.String() + suffix)
-			if !v.Valid() {
+			if !v.IsValid() {
 				if err == nil {
 					return fmt.Sprintf("ParseVersion(%q) accepted an invalid version", v.String())
 				}
@@ -113,7 +113,7 @@ func TestWindowRules(t *testing.T) {
 	t.Run("patch never matters at the 0.x upper bound", func(t *testing.T) {
 		t.Parallel()
 		property(t, 1, "patch", prop.ForAll(func(w codec.Window, v codec.Version, p uint32) string {
-			if w.Max.Major() != 0 || !w.Valid() {
+			if w.Max.Major() != 0 || !w.IsValid() {
 				return ""
 			}
 			u := withPatch(v, p)
@@ -152,9 +152,9 @@ func TestWindowRules(t *testing.T) {
 			}
 			// 0.0.x has Min 0.0.0: the window is ill-formed and accepts
 			// nothing, not even the server's own version.
-			want := v.Valid() && v >= codec.MustPack(0, 1, 0)
-			if w.Accepts(v) != want || w.Valid() != (v >= codec.MustPack(0, 1, 0)) {
-				return fmt.Sprintf("DefaultWindow(%v) = %v: Valid %v, Accepts(self) %v; want %v", v, w, w.Valid(), w.Accepts(v), want)
+			want := v.IsValid() && v >= codec.MustPack(0, 1, 0)
+			if w.Accepts(v) != want || w.IsValid() != (v >= codec.MustPack(0, 1, 0)) {
+				return fmt.Sprintf("DefaultWindow(%v) = %v: Valid %v, Accepts(self) %v; want %v", v, w, w.IsValid(), w.Accepts(v), want)
 			}
 			return ""
 		}, GenWireVersion()))

@@ -103,7 +103,7 @@ func ping(client codec.Uint128, n, session uint64) []byte {
 // vectorLogin is a password login as the vector servers' active user.
 func vectorLogin(client codec.Uint128) []byte {
 	body, _ := codec.LoginRegister{Info: codec.ClientVersionInfo{Protocol: codec.MustPack(0, 11, 0), SDKName: []byte("conform"), SDKVersion: []byte("0.1.0")},
-		Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}.AppendTo(nil)
+		Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}.AppendBinary(nil)
 	return request(codec.RequestHeader{Client: client, Operation: codec.OperationRegister}, body)
 }
 

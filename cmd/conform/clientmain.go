@@ -97,7 +97,7 @@ func parseWindow(protocol, window string) (codec.Window, error) {
 	min, err1 := codec.ParseVersion(lo)
 	max, err2 := codec.ParseVersion(hi)
 	w := codec.Window{Min: min, Max: max}
-	if !ok || err1 != nil || err2 != nil || !w.Valid() {
+	if !ok || err1 != nil || err2 != nil || !w.IsValid() {
 		return codec.Window{}, fmt.Errorf("-window: want MIN..MAX with 1 <= MIN <= MAX, got %q", window)
 	}
 	return w, nil

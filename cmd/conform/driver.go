@@ -165,7 +165,7 @@ func surface(err error) string {
 	case err == nil:
 		return "0"
 	case errors.As(err, &transient):
-		return strconv.Itoa(int(transient.Code))
+		return strconv.Itoa(int(transient.Status))
 	case errors.As(err, &incompatible):
 		return "IncompatibleProtocolVersion"
 	case errors.As(err, &iggy):

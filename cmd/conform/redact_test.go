@@ -23,7 +23,7 @@ func TestRedactHidesLoginSecrets(t *testing.T) {
 	require.NoError(t, err)
 	cl2, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "sdk", SDKVersion: "1"})
 	require.NoError(t, err)
-	pat, err := cl2.LoginWithToken(nil, codec.NewSecret([]byte("tok-xyz")))
+	pat, err := cl2.LoginPAT(nil, codec.NewSecret([]byte("tok-xyz")))
 	require.NoError(t, err)
 	r := &redactor{}
 	for _, f := range [][]byte{login, pat} {
@@ -58,7 +58,7 @@ func TestServerModeHidesSecretsUnderBrokenHeaders(t *testing.T) {
 	require.NoError(t, err)
 	cl2, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "sdk", SDKVersion: "1"})
 	require.NoError(t, err)
-	pat, err := cl2.LoginWithToken(nil, codec.NewSecret([]byte(token)))
+	pat, err := cl2.LoginPAT(nil, codec.NewSecret([]byte(token)))
 	require.NoError(t, err)
 	badOperation, badCommand, badPAT := bytes.Clone(login), bytes.Clone(login), bytes.Clone(pat)
 	badOperation[176] = 0

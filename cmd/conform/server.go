@@ -525,7 +525,7 @@ func (s *session) respondNonReplicated(h *codec.RequestHeader) (answer, string, 
 			return cr.c.answer, "the case's scripted answer", cr.c.answer.closeAfter, true
 		}
 		return echo(0), "ping reply", false, false
-	case codec.CodeLoginUser, codec.CodeLoginWithPAT:
+	case codec.CodeLoginUser, codec.CodeLoginPAT:
 		return answer{frame: mustEviction(codec.NewEviction(h.Client, codec.ReasonMalformedLogin))}, "legacy login: Eviction 15", true, false
 	}
 	if c.bound == 0 {

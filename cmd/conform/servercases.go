@@ -410,7 +410,7 @@ func ownServerCases(reg *registry) ([]serverCase, error) {
 		{Name: "ping-reply/cut-then-closed", Rule: "WIRE.md §5 frame", at: "ping",
 			answer: answer{frame: pingReply(0)[:200], closeAfter: true}, expect: expDrop},
 		{Name: "login-eviction/14-then-no-retry", Rule: "WIRE.md §8 IncompatibleProtocolVersion", at: "login",
-			answer: answer{frame: mustEviction(codec.NewIncompatibleProtocol(codec.Uint128{Lo: 1}, codec.Window{Min: codec.MustPack(9, 0, 0), Max: codec.MustPack(9, 1, 0)}))},
+			answer: answer{frame: mustEviction(codec.NewIncompatibleProtocolEviction(codec.Uint128{Lo: 1}, codec.Window{Min: codec.MustPack(9, 0, 0), Max: codec.MustPack(9, 1, 0)}))},
 			expect: expDrop, noRetryVersion: true, surface: "IncompatibleProtocolVersion"},
 	}
 	for i := range defs {
@@ -429,6 +429,6 @@ func ownServerCases(reg *registry) ([]serverCase, error) {
 // mustEviction encodes a built-in eviction, which is valid by
 // construction (TestOwnCasesEncode holds that).
 func mustEviction(e codec.Eviction) []byte {
-	b, _ := e.AppendTo(nil)
+	b, _ := e.AppendBinary(nil)
 	return b
 }

@@ -137,7 +137,7 @@ func TestUsersFileLogin(t *testing.T) {
 			return c.Login(nil, []byte("iggy"), codec.NewSecret([]byte(password)))
 		},
 		func(c *lifecycle.Client) ([]byte, error) {
-			return c.LoginWithToken(nil, codec.NewSecret([]byte(token)))
+			return c.LoginPAT(nil, codec.NewSecret([]byte(token)))
 		},
 	} {
 		if err := loginOnce(addr, login); err != nil {

@@ -248,7 +248,7 @@ func (c *config) checkServer(raw *rawFlags) error {
 	if code == "58" {
 		status = codec.StatusTransientNotAccepted
 	}
-	c.Transient = lifecycle.Transient{Code: status, Count: count}
+	c.Transient = lifecycle.Transient{Status: status, Count: count}
 	return nil
 }
 
@@ -278,7 +278,7 @@ func (c *config) checkAccounts(raw *rawFlags) error {
 	if c.Version, c.Window, err = parseProtocol(raw.version); err != nil {
 		return fmt.Errorf("-protocol: %w", err)
 	}
-	if !c.Window.Valid() {
+	if !c.Window.IsValid() {
 		return fmt.Errorf("-protocol: %s gives no usable window", raw.version)
 	}
 	return nil

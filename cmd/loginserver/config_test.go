@@ -159,11 +159,11 @@ func TestParseServerFlags(t *testing.T) {
 	got, err := parseConfig([]string{"-evict-own-id", "-transient", "58:3"}, io.Discard)
 	require.NoError(t, err)
 	require.True(t, got.ConnIDEvictions)
-	require.Equal(t, lifecycle.Transient{Code: codec.StatusTransientNotAccepted, Count: 3}, got.Transient)
+	require.Equal(t, lifecycle.Transient{Status: codec.StatusTransientNotAccepted, Count: 3}, got.Transient)
 
 	got, err = parseConfig([]string{"-transient", "57:1"}, io.Discard)
 	require.NoError(t, err)
-	require.Equal(t, lifecycle.Transient{Code: codec.StatusTransientNotCommitted, Count: 1}, got.Transient)
+	require.Equal(t, lifecycle.Transient{Status: codec.StatusTransientNotCommitted, Count: 1}, got.Transient)
 	require.False(t, got.ConnIDEvictions)
 
 	for _, bad := range []string{"57", "59:1", "57:-1", "57:x", ":1"} {

@@ -158,7 +158,7 @@ func result(e tcp.Exchange) string {
 	switch {
 	case e.Err == nil:
 		return "answered"
-	case errors.Is(e.Err, lifecycle.ErrFrameSize):
+	case errors.Is(e.Err, codec.ErrSize):
 		return "closing: " + e.Err.Error()
 	}
 	return e.Err.Error()

@@ -60,7 +60,7 @@ func TestRun(t *testing.T) {
 		return c.Login(nil, []byte("iggy"), codec.NewSecret([]byte(password)))
 	}, nil)
 	login(t, addr, func(c *lifecycle.Client) ([]byte, error) {
-		return c.LoginWithToken(nil, codec.NewSecret([]byte(token)))
+		return c.LoginPAT(nil, codec.NewSecret([]byte(token)))
 	}, nil)
 	login(t, addr, func(c *lifecycle.Client) ([]byte, error) {
 		return c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("nope")))

@@ -21,13 +21,13 @@ var info = codec.ClientVersionInfo{Protocol: codec.MustPack(0, 11, 0), SDKName: 
 
 func loginBody(t testing.TB, password string) []byte {
 	b, err := codec.LoginRegister{Info: info, Username: []byte("iggy"), Password: secret(password),
-		Context: []byte("ctx")}.AppendTo(nil)
+		Context: []byte("ctx")}.AppendBinary(nil)
 	require.NoError(t, err)
 	return b
 }
 
 func patBody(t testing.TB, token string) []byte {
-	b, err := codec.LoginRegisterPAT{Info: info, Token: secret(token), Context: []byte("ctx")}.AppendTo(nil)
+	b, err := codec.LoginRegisterPAT{Info: info, Token: secret(token), Context: []byte("ctx")}.AppendBinary(nil)
 	require.NoError(t, err)
 	return b
 }
@@ -53,7 +53,7 @@ func replyFrame(t testing.TB) []byte {
 
 func eviction14(t testing.TB) []byte {
 	w := codec.Window{Min: codec.MustPack(0, 10, 0), Max: codec.MustPack(0, 11, 0)}
-	b, err := codec.NewIncompatibleProtocol(codec.Uint128From(7), w).AppendTo(nil)
+	b, err := codec.NewIncompatibleProtocolEviction(codec.Uint128From(7), w).AppendBinary(nil)
 	require.NoError(t, err)
 	return b
 }

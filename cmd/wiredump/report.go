@@ -98,7 +98,7 @@ func verdict(ce *codec.Error) string {
 }
 
 // secretNames are the fields that hold a password or a token.
-var secretNames = map[string]bool{"password": true, "token": true}
+var secretNames = map[string]bool{"password": true, "token": true, "bind_secret": true}
 
 // redacted is how a secret of n bytes prints.
 func redacted(n int) string { return fmt.Sprintf("[REDACTED n=%d]", n) }
@@ -177,6 +177,16 @@ func (l *layout) secret(name string, s codec.Secret) {
 	l.add(name, n, redacted(n), true)
 }
 
+// raw adds a secret of fixed size with no length prefix (a bind secret),
+// redacted.
+func (l *layout) raw(name string, s codec.Secret) {
+	if !secretNames[name] {
+		panic("wiredump: secret field " + name + " is not in secretNames")
+	}
+	n := secretLen(s)
+	l.add(name, n, redacted(n), true)
+}
+
 func (l *layout) info(c codec.ClientVersionInfo) {
 	l.version("protocol_version", c.Protocol)
 	l.text("sdk_name", 1, c.SDKName)
@@ -227,7 +237,7 @@ func showEnum(v uint64, name fmt.Stringer) string { return fmt.Sprintf("%d (%s)"
 
 // showVersion prints a packed version as "0.11.0 (0x00002c00)".
 func showVersion(v codec.Version) string {
-	if !v.Valid() {
+	if !v.IsValid() {
 		return fmt.Sprintf("not a version: bits 31..30 set (0x%08x)", uint32(v))
 	}
 	return fmt.Sprintf("%s (0x%08x)", v, uint32(v))

@@ -95,12 +95,12 @@ func appendChunkForTest(dst, frame []byte, flags byte) []byte {
 func TestOneKindRedactsTheOtherReadingsSecrets(t *testing.T) {
 	v11 := codec.MustParseVersion("0.11.0")
 	asReply, err := codec.LoginRegister{Info: codec.ClientVersionInfo{Protocol: v11, SDKName: []byte("abc"), SDKVersion: []byte("1.0")},
-		Username: []byte("\x00\x00\x00"), Password: secret(marker)}.AppendTo(nil)
+		Username: []byte("\x00\x00\x00"), Password: secret(marker)}.AppendBinary(nil)
 	require.NoError(t, err)
 	ctx := bytes.Repeat([]byte("a"), 261)
 	copy(ctx[2:6], []byte{0, 0, 0, 0})
 	asLogin, err := codec.LoginRegisterPAT{Info: codec.ClientVersionInfo{Protocol: v11, SDKName: []byte("s"), SDKVersion: []byte("1")},
-		Token: secret(marker), Context: ctx}.AppendTo(nil)
+		Token: secret(marker), Context: ctx}.AppendBinary(nil)
 	require.NoError(t, err)
 	for _, c := range []struct {
 		src        []byte

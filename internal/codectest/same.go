@@ -27,7 +27,7 @@ func same(a, b reflect.Value) bool {
 	}
 	switch {
 	case a.Type() == secretType:
-		return a.Interface().(codec.Secret).Equal(b.Interface().(codec.Secret).Bytes())
+		return a.Interface().(codec.Secret).Equal(b.Interface().(codec.Secret))
 	case a.Kind() == reflect.Struct && exportedOnly(a.Type()):
 		for i := range a.NumField() {
 			if !same(a.Field(i), b.Field(i)) {

@@ -178,7 +178,7 @@ func Holders(secret []byte) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	body, err := login.AppendTo(nil)
+	body, err := login.AppendBinary(nil)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +253,7 @@ func serverAfterLogin(auth lifecycle.StaticAuth, login codec.LoginRegister) (*li
 	if err != nil {
 		return nil, err
 	}
-	body, err := login.AppendTo(nil)
+	body, err := login.AppendBinary(nil)
 	if err != nil {
 		return nil, err
 	}

@@ -93,9 +93,9 @@ func Info(v codec.Version) codec.ClientVersionInfo {
 // PasswordBody is a LOGIN_REGISTER body.
 func PasswordBody(t testing.TB, v codec.Version, user, pass string) []byte {
 	t.Helper()
-	b, err := codec.LoginRegister{Info: Info(v), Username: []byte(user), Password: codec.NewSecret([]byte(pass))}.AppendTo(nil)
+	b, err := codec.LoginRegister{Info: Info(v), Username: []byte(user), Password: codec.NewSecret([]byte(pass))}.AppendBinary(nil)
 	if err != nil {
-		t.Fatalf("LoginRegister.AppendTo: %v", err)
+		t.Fatalf("LoginRegister.AppendBinary: %v", err)
 	}
 	return b
 }
@@ -128,11 +128,11 @@ func EvictionFrame(t testing.TB, client codec.Uint128, reason codec.EvictionReas
 	t.Helper()
 	e := codec.NewEviction(client, reason)
 	if reason == codec.ReasonIncompatibleProtocol {
-		e = codec.NewIncompatibleProtocol(client, Window)
+		e = codec.NewIncompatibleProtocolEviction(client, Window)
 	}
-	b, err := e.AppendTo(nil)
+	b, err := e.AppendBinary(nil)
 	if err != nil {
-		t.Fatalf("Eviction.AppendTo: %v", err)
+		t.Fatalf("Eviction.AppendBinary: %v", err)
 	}
 	return b
 }

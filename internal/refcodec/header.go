@@ -246,7 +246,7 @@ func checkReplyFields(size uint32, op uint8, status uint32) error {
 		return Field
 	}
 	if status != 0 && size != HeaderSize {
-		return Size
+		return Field // the status rule: a usable size, but a denial's is 256
 	}
 	return nil
 }
@@ -254,7 +254,7 @@ func checkReplyFields(size uint32, op uint8, status uint32) error {
 // DecodeReplyHeader decodes a Reply header from the first 256 bytes of src
 // (the rest is ignored). Checks, in order: fewer than 256 bytes (Truncated);
 // byte 60 != 8 (Command); size outside 256..64 MiB (Size); unknown operation
-// (Field); status != 0 with size != 256 (Size); then non-zero reserved bytes
+// (Field); status != 0 with size != 256 (Field); then non-zero reserved bytes
 // in ascending order: 62..128, 209..216, 220..256 (Reserved).
 func DecodeReplyHeader(src []byte) (ReplyHeader, error) {
 	var raw rawReply

@@ -292,8 +292,8 @@ func TestDecodeReplyHeaderErrors(t *testing.T) {
 		{"operation 161", poke(t, ping, map[int]string{208: "a1"}), OK},
 		{"operation 255 before status", poke(t, login, map[int]string{208: "ff", 216: "01"}), Field},
 		{"client 0 allowed", poke(t, ping, map[int]string{160: "00000000000000000000000000000000"}), OK},
-		{"denial with body", poke(t, login, map[int]string{216: "03000000"}), Size},
-		{"denial with body before reserved", poke(t, login, map[int]string{216: "03000000", 62: "01"}), Size},
+		{"denial with body", poke(t, login, map[int]string{216: "03000000"}), Field},
+		{"denial with body before reserved", poke(t, login, map[int]string{216: "03000000", 62: "01"}), Field},
 		{"denial without body", poke(t, ping, map[int]string{216: "03000000"}), OK},
 		{"reserved_frame", poke(t, login, map[int]string{100: "01"}), Reserved},
 		{"padding 209", poke(t, login, map[int]string{209: "01"}), Reserved},
@@ -316,7 +316,7 @@ func TestEncodeReplyHeaderErrors(t *testing.T) {
 		{"ok", ReplyHeader{Size: 300}, OK},
 		{"size 0", ReplyHeader{Operation: 99}, Size},
 		{"operation unknown", ReplyHeader{Size: 300, Operation: 99, Status: 1}, Field},
-		{"denial with body", ReplyHeader{Size: 300, Status: 1}, Size},
+		{"denial with body", ReplyHeader{Size: 300, Status: 1}, Field},
 		{"denial", ReplyHeader{Size: 256, Status: 40}, OK},
 	}
 	for _, c := range cases {

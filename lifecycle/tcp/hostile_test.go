@@ -431,9 +431,9 @@ func TestHostileLoggedInPeers(t *testing.T) {
 func bigLogin(t testing.TB, c *lifecycle.Client, size int) []byte {
 	t.Helper()
 	body, err := codec.LoginRegister{Info: lifecycletest.Info(lifecycletest.V011), Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy")),
-		Context: bytes.Repeat([]byte("c"), size-codec.HeaderSize-300)}.AppendTo(nil)
+		Context: bytes.Repeat([]byte("c"), size-codec.HeaderSize-300)}.AppendBinary(nil)
 	if err != nil {
-		t.Fatalf("LoginRegister.AppendTo: %v", err)
+		t.Fatalf("LoginRegister.AppendBinary: %v", err)
 	}
 	return lifecycletest.Register(t, c.ID(), body)
 }

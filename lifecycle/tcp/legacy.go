@@ -24,7 +24,7 @@ var errLegacyFraming = errors.New("frame in the pre-VSR framing")
 func isLegacyFrame(b []byte) bool {
 	length := binary.LittleEndian.Uint32(b[0:4])
 	code := codec.Code(binary.LittleEndian.Uint32(b[4:8]))
-	return code != 0 && length <= codec.MaxFrameSize && code.Known()
+	return code != 0 && length <= codec.MaxFrameSize && code.IsKnown()
 }
 
 // sniff looks at what has arrived of a frame not logged in, until its

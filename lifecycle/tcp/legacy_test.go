@@ -18,7 +18,7 @@ func TestIsLegacyFrame(t *testing.T) {
 	}{
 		{"an old login", prefix(20, uint32(codec.CodeLoginUser)), true},
 		{"an old ping", prefix(4, uint32(codec.CodePing)), true},
-		{"an old token login", prefix(40, uint32(codec.CodeLoginWithPAT)), true},
+		{"an old token login", prefix(40, uint32(codec.CodeLoginPAT)), true},
 		{"a VSR header's zero checksum", make([]byte, 8), false},
 		{"an unknown code", prefix(20, 9999), false},
 		{"a length above the frame cap", prefix(codec.MaxFrameSize+1, uint32(codec.CodePing)), false},

@@ -64,7 +64,7 @@ func (l *Listener) answerRefused(nc net.Conn) {
 	if !drainBody(nc, min(size-codec.HeaderSize, refuseBody)) {
 		return
 	}
-	eviction, err := codec.NewEviction(h.Client, quotaReason).AppendTo(header[:0])
+	eviction, err := codec.NewEviction(h.Client, quotaReason).AppendBinary(header[:0])
 	if err == nil {
 		_, _ = nc.Write(eviction)
 	}

@@ -279,7 +279,7 @@ func (c *connLoop) answer(frame []byte) CloseCause {
 // and a frame that was not looked at (dropped, or of an unusable size),
 // which may be a login whose header is damaged.
 func holdsCredentials(o *lifecycle.Outcome, err error) bool {
-	return o.IsLogin() || o.IsBind() || o.Code == codec.CodeLoginUser || o.Code == codec.CodeLoginWithPAT || err != nil
+	return o.IsLogin() || o.IsBind() || o.Code == codec.CodeLoginUser || o.Code == codec.CodeLoginPAT || err != nil
 }
 
 // report tells the Listener and the Observer what a frame changed.
@@ -324,7 +324,7 @@ func (c *connLoop) overCap(header []byte) CloseCause {
 		c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(header), Err: codec.ErrFrameTooLarge, Closed: true})
 		return CauseFrameSize
 	}
-	out, _ := codec.NewEviction(h.Client, codec.ReasonInvalidRequestBodySize).AppendTo(c.out[:0]) // a valid request's client is never zero
+	out, _ := codec.NewEviction(h.Client, codec.ReasonInvalidRequestBodySize).AppendBinary(c.out[:0]) // a valid request's client is never zero
 	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(header), Out: out, Err: codec.ErrFrameTooLarge, Closed: true})
 	c.how.Reason = codec.ReasonInvalidRequestBodySize
 	if c.write(out) == 0 {

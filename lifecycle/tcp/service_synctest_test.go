@@ -317,7 +317,7 @@ func TestListenerReplayWindow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const replays = 3
 		srv, err := lifecycle.NewServer(lifecycle.Config{Window: lifecycletest.Window, Version: lifecycletest.ServerVersion,
-			Auth: lifecycletest.Auth, Transient: lifecycle.Transient{Code: codec.StatusTransientNotCommitted, Count: replays + 1}})
+			Auth: lifecycletest.Auth, Transient: lifecycle.Transient{Status: codec.StatusTransientNotCommitted, Count: replays + 1}})
 		if err != nil {
 			t.Fatalf("NewServer: %v", err)
 		}
@@ -340,7 +340,7 @@ func TestListenerReplayWindow(t *testing.T) {
 		w := a.wire(nil)
 		_ = w.nc.SetDeadline(time.Time{})
 		for i := range replays {
-			if _, err := w.login(); !errors.As(err, &transient) || transient.Code != codec.StatusTransientNotCommitted {
+			if _, err := w.login(); !errors.As(err, &transient) || transient.Status != codec.StatusTransientNotCommitted {
 				t.Fatalf("login %d: error = %v, want a 57", i, err)
 			}
 			time.Sleep(25 * time.Second) // past LoginTimeout, within ReplayTimeout

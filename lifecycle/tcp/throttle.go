@@ -87,7 +87,7 @@ const tokenAccount = 0
 
 // accountKey is the key of a's account.
 func (t *throttle) accountKey(a lifecycle.Attempt) uint64 {
-	if a.Token {
+	if a.PAT {
 		return tokenAccount
 	}
 	return maphash.Bytes(t.seed, a.Username) | 1

@@ -102,7 +102,7 @@ func TestGuard(t *testing.T) {
 	if g.Allow(a) {
 		t.Fatalf("over budget no check runs: Allow = true, want false")
 	}
-	if g.Allow(lifecycle.Attempt{Token: true}) {
+	if g.Allow(lifecycle.Attempt{PAT: true}) {
 		t.Fatalf("tokens share the address's budget: Allow(token) = true, want false")
 	}
 }
@@ -124,7 +124,7 @@ func TestThrottleAccounts(t *testing.T) {
 	if other := th.accountKey(lifecycle.Attempt{Username: []byte("bob")}); other == acc {
 		t.Fatalf("two accounts share a key")
 	}
-	if tok := th.accountKey(lifecycle.Attempt{Token: true}); tok != tokenAccount {
+	if tok := th.accountKey(lifecycle.Attempt{PAT: true}); tok != tokenAccount {
 		t.Fatalf("token logins' key = %d, want the shared %d", tok, tokenAccount)
 	}
 	t0 := time.Unix(1000, 0)

@@ -215,7 +215,7 @@ func TestLoginFrameWiped(t *testing.T) {
 	t.Run("token", func(t *testing.T) {
 		w := newWipeWatch()
 		wc := dialWipe(t, startWipeListener(t, w, tcp.ServeOptions{}))
-		if _, err := wc.do(wc.c.LoginWithToken(nil, codec.NewSecret([]byte(wipeToken)))); err != nil {
+		if _, err := wc.do(wc.c.LoginPAT(nil, codec.NewSecret([]byte(wipeToken)))); err != nil {
 			t.Fatalf("token login: %v", err)
 		}
 		if _, err := wc.do(wc.c.Ping(nil)); err != nil {

@@ -7,12 +7,12 @@ import (
 )
 
 func clientInfoSeeds() []Seed {
-	valid := must(info.AppendTo(nil))
+	valid := must(info.AppendBinary(nil))
 	long := bytes.Repeat([]byte("n"), 255)
 	return []Seed{
 		{"valid-rust-sdk-0.11.0", valid},
-		{"valid-go-sdk-1.0.0", must(codec.ClientVersionInfo{Protocol: codec.MustPack(1, 0, 0), SDKName: []byte("go-sdk"), SDKVersion: []byte("1.0.0")}.AppendTo(nil))},
-		{"valid-names-255-bytes", must(codec.ClientVersionInfo{Protocol: protocol, SDKName: long, SDKVersion: long}.AppendTo(nil))},
+		{"valid-go-sdk-1.0.0", must(codec.ClientVersionInfo{Protocol: codec.MustPack(1, 0, 0), SDKName: []byte("go-sdk"), SDKVersion: []byte("1.0.0")}.AppendBinary(nil))},
+		{"valid-names-255-bytes", must(codec.ClientVersionInfo{Protocol: protocol, SDKName: long, SDKVersion: long}.AppendBinary(nil))},
 		{"valid-protocol-reserved-bits-set", patch(valid, 0, 0xff, 0xff, 0xff, 0xff)},
 		{"valid-protocol-zero", patch(valid, 0, 0, 0, 0, 0)},
 		{"bad-empty-input-truncated", nil},
@@ -30,17 +30,17 @@ func clientInfoSeeds() []Seed {
 
 func loginSeeds() []Seed {
 	l := codec.LoginRegister{Info: info, Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}
-	valid := must(l.AppendTo(nil))
+	valid := must(l.AppendBinary(nil))
 	withCtx := l
 	withCtx.Context = []byte("ctx")
-	ctx := must(withCtx.AppendTo(nil))
+	ctx := must(withCtx.AppendBinary(nil))
 	emptyPw := l
 	emptyPw.Password = codec.Secret{}
 	n := info.EncodedLen() // offset of username_len
 	return []Seed{
 		{"valid-iggy-iggy", valid},
 		{"valid-with-context", ctx},
-		{"valid-empty-password-no-context", must(emptyPw.AppendTo(nil))},
+		{"valid-empty-password-no-context", must(emptyPw.AppendBinary(nil))},
 		{"bad-info-sdk-name-len-0", patch(valid, 4, 0)},
 		{"bad-username-len-0", patch(valid, n, 0)},
 		{"bad-username-utf8", patch(valid, n+1, 0xff)},
@@ -56,17 +56,17 @@ func loginSeeds() []Seed {
 
 func patSeeds() []Seed {
 	l := codec.LoginRegisterPAT{Info: info, Token: codec.NewSecret([]byte("token-1"))}
-	valid := must(l.AppendTo(nil))
+	valid := must(l.AppendBinary(nil))
 	withCtx := l
 	withCtx.Context = []byte("ctx")
-	ctx := must(withCtx.AppendTo(nil))
+	ctx := must(withCtx.AppendBinary(nil))
 	empty := l
 	empty.Token = codec.Secret{}
 	n := info.EncodedLen() // offset of token_len
 	return []Seed{
 		{"valid-token", valid},
 		{"valid-with-context", ctx},
-		{"valid-empty-token", must(empty.AppendTo(nil))},
+		{"valid-empty-token", must(empty.AppendBinary(nil))},
 		{"bad-info-sdk-version-len-0", patch(valid, 13, 0)},
 		{"bad-token-utf8", patch(valid, n+1, 0xfe)},
 		{"bad-token-truncated", valid[:n+3]},
@@ -78,12 +78,12 @@ func patSeeds() []Seed {
 
 func loginReplySeeds() []Seed {
 	r := codec.LoginReply{UserID: 1, Session: 7, ServerProtocol: protocol, ServerVersion: []byte("0.11.0")}
-	valid := must(r.AppendTo(nil))
+	valid := must(r.AppendBinary(nil))
 	long := r
 	long.ServerVersion = bytes.Repeat([]byte("v"), 255)
 	return []Seed{
 		{"valid-session-7", valid},
-		{"valid-server-version-255-bytes", must(long.AppendTo(nil))},
+		{"valid-server-version-255-bytes", must(long.AppendBinary(nil))},
 		{"valid-session-max", patch(valid, 4, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)},
 		{"bad-session-0", patch(valid, 4, 0, 0, 0, 0, 0, 0, 0, 0)},
 		{"bad-session-0-before-truncation", patch(valid, 4, 0, 0, 0, 0, 0, 0, 0, 0)[:13]},
@@ -143,7 +143,7 @@ func versionSeeds() []Seed {
 func splitSeeds() []Seed {
 	return []Seed{
 		{"valid-count-0-empty", u32(0)},
-		{"valid-count-0-login-reply", cat(u32(0), must(codec.LoginReply{UserID: 1, Session: 7, ServerProtocol: protocol, ServerVersion: []byte("0.11.0")}.AppendTo(nil)))},
+		{"valid-count-0-login-reply", cat(u32(0), must(codec.LoginReply{UserID: 1, Session: 7, ServerProtocol: protocol, ServerVersion: []byte("0.11.0")}.AppendBinary(nil)))},
 		{"valid-count-1-result-0-payload", cat(u32(1), u32(0), u32(0), []byte("payload"))},
 		{"valid-count-1-result-42-code", cat(u32(1), u32(0), u32(42), []byte("ignored"))},
 		{"valid-count-2-first-result-wins", cat(u32(2), u32(0), u32(0), u32(1), u32(3))},

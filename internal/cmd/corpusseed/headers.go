@@ -12,7 +12,7 @@ func pingRequest() codec.RequestHeader {
 }
 
 func loginBody() []byte {
-	return must(codec.LoginRegister{Info: info, Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}.AppendTo(nil))
+	return must(codec.LoginRegister{Info: info, Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}.AppendBinary(nil))
 }
 
 func requestFrame(h codec.RequestHeader, body []byte) []byte {
@@ -108,12 +108,12 @@ func evictionSeeds() []Seed {
 	for r := codec.ReasonNoSession; r <= codec.ReasonMalformedLogin; r++ {
 		e := codec.NewEviction(client, r)
 		if r == codec.ReasonIncompatibleProtocol {
-			e = codec.NewIncompatibleProtocol(client, codec.DefaultWindow(codec.MustPack(0, 11, 5)))
+			e = codec.NewIncompatibleProtocolEviction(client, codec.DefaultWindow(codec.MustPack(0, 11, 5)))
 		}
-		out = append(out, Seed{fmt.Sprintf("eviction-reason%d-%s", r, reasonNames[r]), must(e.AppendTo(nil))})
+		out = append(out, Seed{fmt.Sprintf("eviction-reason%d-%s", r, reasonNames[r]), must(e.AppendBinary(nil))})
 	}
-	ok := must(codec.NewEviction(client, codec.ReasonNoSession).AppendTo(nil))
-	w14 := must(codec.NewIncompatibleProtocol(client, codec.Window{Min: 0x2C00, Max: 0x2C00}).AppendTo(nil))
+	ok := must(codec.NewEviction(client, codec.ReasonNoSession).AppendBinary(nil))
+	w14 := must(codec.NewIncompatibleProtocolEviction(client, codec.Window{Min: 0x2C00, Max: 0x2C00}).AppendBinary(nil))
 	return append(out,
 		Seed{"eviction-reason14-window-min-equals-max", w14},
 		Seed{"eviction-reason14-window-ill-formed", patch(w14, 148, u32(0x2C01)...)},
@@ -132,19 +132,19 @@ func evictionSeeds() []Seed {
 		Seed{"eviction-every-carried-field-set", must(codec.Eviction{
 			Checksum: client, ChecksumBody: client, Cluster: client, View: 1, Release: 2, Replica: 3,
 			Client: client, Reason: codec.ReasonStaleClient,
-		}.AppendTo(nil))},
+		}.AppendBinary(nil))},
 	)
 }
 
 func frameSeeds() []Seed {
 	ping := requestFrame(pingRequest(), nil)
 	pong := replyFrame(codec.ReplyHeader{Client: client, Request: 1, Operation: codec.OperationNonReplicated}, nil)
-	evict := must(codec.NewEviction(client, codec.ReasonNoSession).AppendTo(nil))
+	evict := must(codec.NewEviction(client, codec.ReasonNoSession).AppendBinary(nil))
 	register := requestFrame(codec.RequestHeader{Client: client, Operation: codec.OperationRegister}, loginBody())
 	return []Seed{
 		{"stream-ping-pong-eviction", cat(ping, pong, evict)},
 		{"stream-register-then-login-reply", cat(register, loginReplyFrame())},
-		{"stream-login-reply-with-result-entry", replyFrame(codec.ReplyHeader{Client: client, Operation: codec.OperationRegister}, cat(u32(1), u32(0), u32(0), must(codec.LoginReply{UserID: 1, Session: 7, ServerProtocol: protocol, ServerVersion: []byte("x")}.AppendTo(nil))))},
+		{"stream-login-reply-with-result-entry", replyFrame(codec.ReplyHeader{Client: client, Operation: codec.OperationRegister}, cat(u32(1), u32(0), u32(0), must(codec.LoginReply{UserID: 1, Session: 7, ServerProtocol: protocol, ServerVersion: []byte("x")}.AppendBinary(nil))))},
 		{"stream-unknown-command-0-then-ping", cat(patch(ping, 60, 0), ping)},
 		{"stream-command-29-known-not-client-facing", patch(ping, 60, 29)},
 		{"stream-command-200-unknown", patch(ping, 60, 200)},
@@ -172,6 +172,6 @@ func enumStream() []byte {
 	for _, s := range []codec.Status{3, 4, 30, 40, 42, 53, 99} {
 		out = append(out, replyFrame(codec.ReplyHeader{Client: client, Operation: codec.OperationNonReplicated, Status: s}, nil)...)
 	}
-	evict := must(codec.NewEviction(client, codec.ReasonNoSession).AppendTo(nil))
+	evict := must(codec.NewEviction(client, codec.ReasonNoSession).AppendBinary(nil))
 	return append(out, patch(evict, 255, 200)...)
 }

@@ -37,18 +37,18 @@ func ping(id codec.Uint128, session uint64) []byte {
 }
 
 func loginAs(id codec.Uint128, user, password string) []byte {
-	body := must(codec.LoginRegister{Info: info, Username: []byte(user), Password: codec.NewSecret([]byte(password))}.AppendTo(nil))
+	body := must(codec.LoginRegister{Info: info, Username: []byte(user), Password: codec.NewSecret([]byte(password))}.AppendBinary(nil))
 	return req(id, codec.OperationRegister, 0, 0, 0, body)
 }
 
 func loginToken(id codec.Uint128, token string) []byte {
-	body := must(codec.LoginRegisterPAT{Info: info, Token: codec.NewSecret([]byte(token))}.AppendTo(nil))
+	body := must(codec.LoginRegisterPAT{Info: info, Token: codec.NewSecret([]byte(token))}.AppendBinary(nil))
 	return req(id, codec.OperationRegister, 0, 0, 0, body)
 }
 
 func connSeeds() []Seed {
 	tooNew := codec.ClientVersionInfo{Protocol: codec.MustPack(0, 12, 0), SDKName: []byte("rust-sdk"), SDKVersion: []byte("0.12.0")}
-	tooNewBody := must(codec.LoginRegister{Info: tooNew, Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}.AppendTo(nil))
+	tooNewBody := must(codec.LoginRegister{Info: tooNew, Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}.AppendBinary(nil))
 	const meta = codec.OperationMetadataFirst
 	return []Seed{
 		{"ping-before-login", ping(clientA, 0)},
@@ -91,14 +91,14 @@ func clientSeeds() []Seed {
 	pong := replyFrame(codec.ReplyHeader{Client: client, Request: 1, Operation: codec.OperationNonReplicated}, nil)
 	denied := replyFrame(codec.ReplyHeader{Client: client, Operation: codec.OperationRegister}, cat(u32(1), u32(0), u32(42)))
 	zeroSession := replyFrame(codec.ReplyHeader{Client: client, Operation: codec.OperationRegister},
-		cat(u32(0), patch(must(codec.LoginReply{UserID: 1, Session: 7, ServerVersion: []byte("x")}.AppendTo(nil)), 4, make([]byte, 8)...)))
+		cat(u32(0), patch(must(codec.LoginReply{UserID: 1, Session: 7, ServerVersion: []byte("x")}.AppendBinary(nil)), 4, make([]byte, 8)...)))
 	logoutReply := replyFrame(codec.ReplyHeader{Client: client, Operation: codec.OperationLogout}, nil)
-	evict := func(e codec.Eviction) []byte { return must(e.AppendTo(nil)) }
+	evict := func(e codec.Eviction) []byte { return must(e.AppendBinary(nil)) }
 	return []Seed{
 		{"login-then-login-reply", step(actLogin, echoIDs, okReply)},
 		{"ping-then-pong", step(actPing, echoIDs, pong)},
 		{"token-login-then-evicted-10", step(actToken, echoIDs, evict(codec.NewEviction(client, codec.ReasonInvalidToken)))},
-		{"login-then-evicted-14-with-window", step(actLogin, echoIDs, evict(codec.NewIncompatibleProtocol(client, codec.DefaultWindow(codec.MustPack(0, 11, 0)))))},
+		{"login-then-evicted-14-with-window", step(actLogin, echoIDs, evict(codec.NewIncompatibleProtocolEviction(client, codec.DefaultWindow(codec.MustPack(0, 11, 0)))))},
 		{"login-then-result-code-42", step(actLogin, echoIDs, denied)},
 		{"login-then-reply-session-0-malformed", step(actLogin, echoIDs, zeroSession)},
 		{"login-logout-then-replicated-needs-session", cat(step(actLogin, echoIDs, okReply), step(actLogout, echoIDs, logoutReply), step(actReplicated, echoIDs, pong))},
@@ -109,9 +109,9 @@ func clientSeeds() []Seed {
 		{"ping-then-size-mismatch", step(actPing, keepSize, patch(pong, 48, u32(300)...))},
 		{"login-then-eviction-for-another-client", step(actLogin, fixSize, evict(codec.NewEviction(client, codec.ReasonNoSession)))},
 		{"login-then-evicted-14-ill-formed-window-means-40", step(actLogin, echoIDs,
-			patch(evict(codec.NewIncompatibleProtocol(client, codec.DefaultWindow(codec.MustPack(0, 11, 0)))), 148, u32(0x3000)...))},
+			patch(evict(codec.NewIncompatibleProtocolEviction(client, codec.DefaultWindow(codec.MustPack(0, 11, 0)))), 148, u32(0x3000)...))},
 		{"login-then-evicted-14-ill-formed-window-reserved-byte-malformed", step(actLogin, echoIDs,
-			patch(evict(codec.NewIncompatibleProtocol(client, codec.DefaultWindow(codec.MustPack(0, 11, 0)))), 148, cat(u32(0x3000), []byte{1})...))},
+			patch(evict(codec.NewIncompatibleProtocolEviction(client, codec.DefaultWindow(codec.MustPack(0, 11, 0)))), 148, cat(u32(0x3000), []byte{1})...))},
 		{"login-then-transient-57", step(actLogin, echoIDs, replyFrame(codec.ReplyHeader{Client: client, Operation: codec.OperationRegister}, cat(u32(1), u32(0), u32(57))))},
 		{"login-then-transient-58", step(actLogin, echoIDs, replyFrame(codec.ReplyHeader{Client: client, Operation: codec.OperationRegister}, cat(u32(1), u32(0), u32(58))))},
 		{"login-create-stream-then-delete-segments-answered-under-68", cat(step(actLogin, echoIDs, okReply),

@@ -41,10 +41,10 @@ func bindSessionSeeds() []Seed {
 func loginSecretSeeds() []Seed {
 	l := codec.LoginRegister{Info: info0111, Revision: codec.RevisionBindSecret, BindSecret: bindSecret,
 		Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}
-	valid := must(l.AppendTo(nil))
+	valid := must(l.AppendBinary(nil))
 	withCtx := l
 	withCtx.Context = []byte("ctx")
-	ctx := must(withCtx.AppendTo(nil))
+	ctx := must(withCtx.AppendBinary(nil))
 	n := info0111.EncodedLen()   // offset of the bind secret
 	u := n + codec.BindSecretLen // offset of username_len
 	return []Seed{
@@ -57,13 +57,13 @@ func loginSecretSeeds() []Seed {
 		{"bad-username-utf8", patch(valid, u+1, 0xff)},
 		{"bad-context-utf8", patch(ctx, len(ctx)-1, 0xff)},
 		{"bad-trailing-byte", cat(valid, []byte{'x'})},
-		{"bad-0.11.0-body", must(codec.LoginRegister{Info: info, Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}.AppendTo(nil))},
+		{"bad-0.11.0-body", must(codec.LoginRegister{Info: info, Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}.AppendBinary(nil))},
 	}
 }
 
 func patSecretSeeds() []Seed {
 	l := codec.LoginRegisterPAT{Info: info0111, Revision: codec.RevisionBindSecret, BindSecret: bindSecret, Token: codec.NewSecret([]byte("token-1"))}
-	valid := must(l.AppendTo(nil))
+	valid := must(l.AppendBinary(nil))
 	n := info0111.EncodedLen() + codec.BindSecretLen // offset of token_len
 	return []Seed{
 		{"valid-token", valid},

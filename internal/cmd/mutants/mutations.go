@@ -85,7 +85,7 @@ return reservedError(h, offReservedFrame, offKind, "reserved_frame", ruleEvReser
 			Find: `case reservedFrame(h) != 0:
 	return reservedError(h, offReservedFrame, offKind, "reserved_frame", ruleReqReservedFrame)`, Repl: ``,
 			Catch: "Reject|Differential", Why: "a request's non-zero reserved_frame is reported as its reserved area"},
-		{Name: "encode-request-skips-zeroing", File: "request.go", Func: "RequestHeader.AppendTo",
+		{Name: "encode-request-skips-zeroing", File: "request.go", Func: "RequestHeader.AppendBinary",
 			Find: `*(*[HeaderSize - offReqOperation]byte)(b[offReqOperation:]) = [HeaderSize - offReqOperation]byte{}`, Repl: ``,
 			Catch: "RoundTrip", Why: "the request encoder leaves the garbage of dst's capacity in its padding and reserved area"},
 		{Name: "fast-reply-short-version-mask-off-by-one", File: "fast.go", Func: "asciiTop",
@@ -99,7 +99,7 @@ return reservedError(h, offReservedFrame, offKind, "reserved_frame", ruleEvReser
 			Find: `(h.Status == StatusOK || h.Size == HeaderSize)`, Repl: `true`,
 			Catch: "Canonical|Reject|Differential", Why: "the reply fast path accepts a denial that carries a body"},
 		{Name: "fast-eviction-window-ignored", File: "eviction.go", Func: "reasonOK",
-			Find: `r == ReasonIncompatibleProtocol && w.Valid()`, Repl: `r == ReasonIncompatibleProtocol`,
+			Find: `r == ReasonIncompatibleProtocol && w.IsValid()`, Repl: `r == ReasonIncompatibleProtocol`,
 			Catch: "Eviction|Differential|Canonical", Why: "reason 14 is accepted with an ill-formed window"},
 		{Name: "request-decode-keeps-stale-code", File: "request.go", Func: "(*RequestHeader).Decode",
 			Find: `h.Code = 0`, Repl: ``,

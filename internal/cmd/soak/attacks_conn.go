@@ -299,7 +299,7 @@ func stalledLarge(e *env) func() outcome {
 			return failed(err)
 		}
 		h.Size = 1 << 20
-		hdr, err := h.AppendTo(nil)
+		hdr, err := h.AppendBinary(nil)
 		if err != nil {
 			return failed(err)
 		}

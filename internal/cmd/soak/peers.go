@@ -249,7 +249,7 @@ func paddedLogin(size int) ([]byte, error) {
 		return nil, errors.New("frame too small for a login")
 	}
 	l.Context = bytes.Repeat([]byte("c"), pad)
-	return l.AppendTo(nil)
+	return l.AppendBinary(nil)
 }
 
 // sendLogin sends the header of the login c would build, with body in
@@ -264,7 +264,7 @@ func (c *client) sendLogin(body []byte) error {
 		return err
 	}
 	h.Size = uint32(codec.HeaderSize + len(body))
-	hdr, err := h.AppendTo(nil)
+	hdr, err := h.AppendBinary(nil)
 	if err != nil {
 		return err
 	}

@@ -99,7 +99,7 @@ func observeWindow(in []byte, w *TextRange) (*Expect, error) {
 	}
 	v := codec.Version(binary.LittleEndian.Uint32(in))
 	return &Expect{Verdict: "ok", Fields: map[string]any{
-		"version_valid": v.Valid(), "well_formed": win.Valid(), "accepts": win.Accepts(v),
+		"version_valid": v.IsValid(), "well_formed": win.IsValid(), "accepts": win.Accepts(v),
 	}}, nil
 }
 
@@ -128,7 +128,7 @@ func observeDefaultWindow(in []byte) (*Expect, error) {
 	}
 	w := codec.DefaultWindow(codec.Version(binary.LittleEndian.Uint32(in)))
 	return &Expect{Verdict: "ok", Fields: map[string]any{
-		"min": uint32(w.Min), "max": uint32(w.Max), "well_formed": w.Valid(),
+		"min": uint32(w.Min), "max": uint32(w.Max), "well_formed": w.IsValid(),
 	}}, nil
 }
 

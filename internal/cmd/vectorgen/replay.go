@@ -68,7 +68,7 @@ func handleStep(conn *lifecycle.Conn, in []byte) (Step, error) {
 		st.Out = hex.EncodeToString(out)
 	case errors.Is(err, lifecycle.ErrDropped):
 		st.Out = OutDropped
-	case errors.Is(err, lifecycle.ErrFrameSize), errors.Is(err, lifecycle.ErrClosed):
+	case errors.Is(err, codec.ErrSize), errors.Is(err, lifecycle.ErrClosed):
 		st.Out = OutClosed
 	default:
 		return Step{}, fmt.Errorf("undocumented error %w", err)

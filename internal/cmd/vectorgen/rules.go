@@ -135,7 +135,7 @@ func headerRules() []Rule {
 		validity("reply.command", "5", codec.ErrCommand, "command == 8 (Reply)"),
 		validity("reply.size", "5", codec.ErrSize, "256 <= size <= 64 MiB"),
 		validity("reply.operation", "5", codec.ErrField, "operation is a known value (0 included)"),
-		validity("reply.status", "5", codec.ErrSize, "status != 0 => size == 256 (a denial never carries a body)"),
+		validity("reply.status", "5", codec.ErrField, "status != 0 => size == 256 (a denial never carries a body)"),
 		validity("reply.reserved_frame", "5", codec.ErrReserved, "reserved_frame (62..128) is zero; checked after the field rules"),
 		validity("reply.operation_padding", "5", codec.ErrReserved, "operation padding (209..216) is zero"),
 		validity("reply.reserved", "5", codec.ErrReserved, "reserved (220..256) is zero; checked last"),

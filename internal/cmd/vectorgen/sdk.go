@@ -67,7 +67,7 @@ func observeEviction(in []byte) *Expect {
 	case err == nil:
 		var ipe *codec.IncompatibleProtocolError
 		if !errors.As(e.Err(), &ipe) {
-			return withSDK(ex, uint32(e.Status()))
+			return withSDK(ex, uint32(e.Reason.Status()))
 		}
 		ex.SDKError = incompatibleName
 		return ex
