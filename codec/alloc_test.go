@@ -24,6 +24,7 @@ var (
 	sinkReqH    codec.RequestHeader
 	sinkRepH    codec.ReplyHeader
 	sinkEv      codec.Eviction
+	sinkBind    codec.BindSession
 )
 
 type measured struct {
@@ -38,7 +39,21 @@ func successPaths() []measured {
 	loginFrame := cat(repOKHex, hx("00 00 00 00"), reply)
 	buf := make([]byte, 0, 4096)
 	w := codec.DefaultWindow(0x2C00)
+	w11 := codec.InclusiveWindow(codec.Protocol0110, codec.Protocol0111)
+	login11, bind := hx(loginSecretHex), hx(bindHex)
+	pat11 := hx(patSecretHex)
+	bindV, login11V := bindValue(), loginSecretValue()
 	paths := []measured{
+		{"DecodeLoginRegisterRev 0.11.1", func() { sinkLogin, sinkN, sinkErr = codec.DecodeLoginRegisterRev(login11, codec.RevisionBindSecret) }},
+		{"ParseLoginRegisterRev 0.11.1", func() { sinkLogin, sinkErr = codec.ParseLoginRegisterRev(login11, codec.RevisionBindSecret) }},
+		{"ParseLoginRegisterPATRev 0.11.1", func() { sinkPAT, sinkErr = codec.ParseLoginRegisterPATRev(pat11, codec.RevisionBindSecret) }},
+		{"DecodeBindSession", func() { sinkBind, sinkN, sinkErr = codec.DecodeBindSession(bind) }},
+		{"ParseBindSession", func() { sinkBind, sinkErr = codec.ParseBindSession(bind) }},
+		{"BindSession.AppendBinary", func() { sinkBytes, sinkErr = bindV.AppendBinary(buf[:0]) }},
+		{"LoginRegister.AppendBinary 0.11.1", func() { sinkBytes, sinkErr = login11V.AppendBinary(buf[:0]) }},
+		{"AppendBindReplyFrame", func() { sinkBytes, sinkErr = codec.AppendBindReplyFrame(buf[:0], repOK, replyBody) }},
+		{"InclusiveWindow.Accepts", func() { sinkBool = w11.Accepts(0x2C01) }},
+		{"RevisionOf", func() { sinkBool = codec.RevisionOf(0x2C01) == codec.RevisionBindSecret }},
 		{"DecodeClientVersionInfo", func() { sinkInfo, sinkN, sinkErr = codec.DecodeClientVersionInfo(info) }},
 		{"ParseClientVersionInfo", func() { sinkInfo, sinkErr = codec.ParseClientVersionInfo(info) }},
 		{"DecodeLoginRegister", func() { sinkLogin, sinkN, sinkErr = codec.DecodeLoginRegister(login) }},

@@ -34,6 +34,16 @@ var (
 		Size: 256, Client: codec.Uint128From(7), Request: 3, Operation: codec.OperationNonReplicated,
 	}
 	benchEv = codec.NewIncompatibleProtocolEviction(codec.Uint128From(7), codec.DefaultWindow(codec.MustPack(0, 11, 0)))
+	// Protocol 0.11.1: a bind secret of random-looking bytes, most above
+	// 0x7f, as crypto/rand gives, which the decoders must skip in their
+	// ASCII test.
+	benchSecret = codec.NewSecret([]byte("\x9a\xf3\x10\xc4\x7e\x88\xd1\x02\xb6\x5c\xe9\x31\xa7\x4f\x90\xfe" +
+		"\x13\xcd\x66\x8b\xf0\x27\x99\xe2\x41\xbb\x0c\xd8\x75\xa3\x1e\x6f"))
+	benchInfo11  = codec.ClientVersionInfo{Protocol: codec.Protocol0111, SDKName: []byte("go-sdk"), SDKVersion: []byte("0.1.0")}
+	benchLogin11 = codec.LoginRegister{Info: benchInfo11, Revision: codec.RevisionBindSecret, BindSecret: benchSecret,
+		Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}
+	benchBind = codec.BindSession{Info: benchInfo11, ClientID: codec.Uint128{Lo: 7, Hi: 9}, Session: 42, MetadataWatermark: 42,
+		BindSecret: benchSecret}
 )
 
 // Maximal inputs: every text field 255 bytes of multi-byte UTF-8 (85 × 日),
@@ -83,6 +93,8 @@ func textFields() map[string][][]byte {
 		"LoginRegisterMax":     login(benchLoginX),
 		"LoginRegisterPATMax":  pat(benchPATX),
 		"LoginReplyMax":        {benchReplyX.ServerVersion},
+		"LoginRegister0111":    login(benchLogin11),
+		"BindSession":          info(benchBind.Info),
 	}
 }
 
@@ -188,6 +200,17 @@ func BenchmarkDecode(b *testing.B) {
 			}
 		})
 	}
+	login11, bind := mustEncode(benchLogin11), mustEncode(benchBind)
+	benchPath(b, "LoginRegister0111", len(login11), func(b *testing.B) {
+		for b.Loop() {
+			sinkLogin, sinkErr = codec.ParseLoginRegisterRev(login11, codec.RevisionBindSecret)
+		}
+	})
+	benchPath(b, "BindSession", len(bind), func(b *testing.B) {
+		for b.Loop() {
+			sinkBind, sinkErr = codec.ParseBindSession(bind)
+		}
+	})
 	reqH, repH, ev := mustEncode(benchReqH), mustEncode(benchRepH), mustEncode(benchEv)
 	benchPath(b, "RequestHeader", 256, func(b *testing.B) {
 		for b.Loop() {
@@ -257,6 +280,17 @@ func BenchmarkEncode(b *testing.B) {
 			}
 		})
 	}
+	buf11 := make([]byte, 0, benchLogin11.EncodedLen()+benchBind.EncodedLen())
+	benchPath(b, "LoginRegister0111", benchLogin11.EncodedLen(), func(b *testing.B) {
+		for b.Loop() {
+			sinkBytes, sinkErr = benchLogin11.AppendBinary(buf11[:0])
+		}
+	})
+	benchPath(b, "BindSession", benchBind.EncodedLen(), func(b *testing.B) {
+		for b.Loop() {
+			sinkBytes, sinkErr = benchBind.AppendBinary(buf11[:0])
+		}
+	})
 	buf := make([]byte, 0, 256)
 	benchPath(b, "RequestHeader", 256, func(b *testing.B) {
 		for b.Loop() {

@@ -104,6 +104,9 @@ const (
 	CodeLoginRegister      Code = 40
 	CodeLoginPAT           Code = 44 // legacy, refused with eviction 15
 	CodeLoginRegisterPAT   Code = 45
+	// CodeBindSession is protocol 0.11.1's BIND_SESSION (WIRE.md section
+	// 10.3), a NonReplicated request served before and after login.
+	CodeBindSession Code = 15
 )
 
 // The replicated client commands of WIRE.md section 6: each rides its own
@@ -138,9 +141,9 @@ const (
 
 // codeNames is the name table of Code: the lifecycle's codes, then the
 // replicated client commands in WIRE.md section 6's order.
-func codeNames() [32]enumName {
+func codeNames() [33]enumName {
 	return [...]enumName{
-		{1, 1, "PING"}, {12, 12, "GET_CLUSTER_METADATA"}, {38, 38, "LOGIN_USER"},
+		{1, 1, "PING"}, {12, 12, "GET_CLUSTER_METADATA"}, {15, 15, "BIND_SESSION"}, {38, 38, "LOGIN_USER"},
 		{39, 39, "LOGOUT_USER"}, {40, 40, "LOGIN_REGISTER"},
 		{44, 44, "LOGIN_WITH_PERSONAL_ACCESS_TOKEN"}, {45, 45, "LOGIN_REGISTER_WITH_PAT"},
 		{33, 33, "CREATE_USER"}, {34, 34, "DELETE_USER"}, {35, 35, "UPDATE_USER"}, {36, 36, "UPDATE_PERMISSIONS"}, {37, 37, "CHANGE_PASSWORD"}, {42, 42, "CREATE_PERSONAL_ACCESS_TOKEN"}, {43, 43, "DELETE_PERSONAL_ACCESS_TOKEN"}, {101, 101, "SEND_MESSAGES"}, {121, 121, "STORE_CONSUMER_OFFSET"}, {122, 122, "DELETE_CONSUMER_OFFSET"}, {202, 202, "CREATE_STREAM"}, {203, 203, "DELETE_STREAM"}, {204, 204, "UPDATE_STREAM"}, {205, 205, "PURGE_STREAM"}, {302, 302, "CREATE_TOPIC"}, {303, 303, "DELETE_TOPIC"}, {304, 304, "UPDATE_TOPIC"}, {305, 305, "PURGE_TOPIC"}, {402, 402, "CREATE_PARTITIONS"}, {403, 403, "DELETE_PARTITIONS"}, {503, 503, "DELETE_SEGMENTS"}, {602, 602, "CREATE_CONSUMER_GROUP"}, {603, 603, "DELETE_CONSUMER_GROUP"}, {604, 604, "JOIN_CONSUMER_GROUP"}, {605, 605, "LEAVE_CONSUMER_GROUP"},

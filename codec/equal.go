@@ -13,18 +13,30 @@ func (c ClientVersionInfo) Equal(d ClientVersionInfo) bool {
 	return c.Protocol == d.Protocol && bytes.Equal(c.SDKName, d.SDKName) && bytes.Equal(c.SDKVersion, d.SDKVersion)
 }
 
-// Equal reports whether l and m carry the same fields; the passwords
-// compare in time that depends only on their lengths.
+// Equal reports whether l and m carry the same fields, of the same
+// revision; the passwords and bind secrets compare in time that depends
+// only on their lengths.
 func (l LoginRegister) Equal(m LoginRegister) bool {
 	same := l.Password.Equal(m.Password)
-	return same && l.Info.Equal(m.Info) && bytes.Equal(l.Username, m.Username) && bytes.Equal(l.Context, m.Context)
+	same = l.BindSecret.Equal(m.BindSecret) && same
+	return same && l.Revision == m.Revision && l.Info.Equal(m.Info) && bytes.Equal(l.Username, m.Username) &&
+		bytes.Equal(l.Context, m.Context)
 }
 
 // Equal reports whether l and m carry the same fields; the tokens compare
 // in time that depends only on their lengths.
 func (l LoginRegisterPAT) Equal(m LoginRegisterPAT) bool {
 	same := l.Token.Equal(m.Token)
-	return same && l.Info.Equal(m.Info) && bytes.Equal(l.Context, m.Context)
+	same = l.BindSecret.Equal(m.BindSecret) && same
+	return same && l.Revision == m.Revision && l.Info.Equal(m.Info) && bytes.Equal(l.Context, m.Context)
+}
+
+// Equal reports whether b and c carry the same fields; the bind secrets
+// compare in constant time.
+func (b BindSession) Equal(c BindSession) bool {
+	same := b.BindSecret.Equal(c.BindSecret)
+	return same && b.Info.Equal(c.Info) && b.ClientID == c.ClientID && b.Session == c.Session &&
+		b.MetadataWatermark == c.MetadataWatermark
 }
 
 // Equal reports whether l and m carry the same fields.

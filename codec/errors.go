@@ -73,6 +73,11 @@ type Error struct {
 	Want string
 	// Err is the sentinel the error matches (ErrTruncated, ErrUTF8, ...).
 	Err error
+	// Revision is the layout of the login body the error is in, when it
+	// was read or written in one other than RevisionBase (a bind-secret
+	// body of protocol 0.11.1, whose offsets after the ClientVersionInfo
+	// are 32 higher); RevisionBase for every other error.
+	Revision Revision
 }
 
 // Error reads "codec: FIELD at offset N: CLASS, want WANT (rule ID)", as
@@ -92,6 +97,9 @@ func (e *Error) Error() string {
 	}
 	if e.Rule != "" {
 		s += " (rule " + e.Rule + ")"
+	}
+	if e.Revision != RevisionBase {
+		s += " in the " + e.Revision.String() + " layout"
 	}
 	return s
 }

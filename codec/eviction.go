@@ -30,7 +30,8 @@ func NewEviction(client Uint128, reason EvictionReason) Eviction {
 // NewIncompatibleProtocolEviction returns the eviction of client with reason 14
 // carrying the window the server accepts.
 func NewIncompatibleProtocolEviction(client Uint128, w Window) Eviction {
-	return Eviction{Client: client, Window: w, Reason: ReasonIncompatibleProtocol}
+	// The frame carries the bounds, not whether the window counts patch.
+	return Eviction{Client: client, Window: Window{Min: w.Min, Max: w.Max}, Reason: ReasonIncompatibleProtocol}
 }
 
 // Validate returns the first broken rule of e in the reference's order:

@@ -176,3 +176,49 @@ func ExampleRequestHeader_Decode() {
 	// true Reserved
 	// codec: reserved at offset 255: non-zero reserved byte, want reserved byte == 0 (rule request.reserved)
 }
+
+// A server reads the ClientVersionInfo first, gates its version, and then
+// decodes the rest of a login body in the layout that version selects: a
+// 0.11.1 body carries a 32-byte bind secret after the prefix.
+func ExampleDecodeLoginRegisterRev() {
+	secret := make([]byte, codec.BindSecretLen) // a client draws it from crypto/rand
+	body, _ := codec.LoginRegister{
+		Info:       codec.ClientVersionInfo{Protocol: codec.Protocol0111, SDKName: []byte("go-sdk"), SDKVersion: []byte("0.1.0")},
+		Revision:   codec.RevisionBindSecret,
+		BindSecret: codec.NewSecret(secret),
+		Username:   []byte("iggy"),
+		Password:   codec.NewSecret([]byte("iggy")),
+	}.AppendBinary(nil)
+
+	info, _, _ := codec.DecodeClientVersionInfo(body)
+	window := codec.ServeWindow(codec.Protocol0111)
+	fmt.Println(info.Protocol, window.Accepts(info.Protocol), codec.RevisionOf(info.Protocol))
+	l, _, err := codec.DecodeLoginRegisterRev(body, codec.RevisionOf(info.Protocol))
+	fmt.Println(string(l.Username), l.BindSecret.Len(), err)
+	fmt.Println(l)
+	// Output:
+	// 0.11.1 true 0.11.1
+	// iggy 32 <nil>
+	// LoginRegister{info: ClientVersionInfo{protocol_version: 0.11.1, sdk_name: "go-sdk", sdk_version: "0.1.0"}, revision: 0.11.1, bind_secret: [REDACTED], username: "iggy", password: [REDACTED], context: ""}
+}
+
+// BIND_SESSION authenticates a new connection as an existing logical
+// session: its client id, its session (0 when the login's reply was
+// lost) and the login's bind secret.
+func ExampleBindSession() {
+	b := codec.BindSession{
+		Info:       codec.ClientVersionInfo{Protocol: codec.Protocol0111, SDKName: []byte("go-sdk"), SDKVersion: []byte("0.1.0")},
+		ClientID:   codec.Uint128From(0x5eed),
+		Session:    42,
+		BindSecret: codec.NewSecret(make([]byte, codec.BindSecretLen)),
+	}
+	body, _ := b.AppendBinary(nil)
+	frame, _ := codec.AppendRequestFrame(nil, codec.RequestHeader{Client: b.ClientID, Request: 1,
+		Operation: codec.OperationNonReplicated, Code: codec.CodeBindSession}, body)
+	got, err := codec.ParseBindSession(frame[codec.HeaderSize:])
+	fmt.Println(len(body), got.Session, err)
+	fmt.Println(got)
+	// Output:
+	// 81 42 <nil>
+	// BindSession{info: ClientVersionInfo{protocol_version: 0.11.1, sdk_name: "go-sdk", sdk_version: "0.1.0"}, client_id: 0x00000000000000000000000000005eed, session: 42, metadata_watermark: 0, bind_secret: [REDACTED]}
+}

@@ -103,6 +103,34 @@ func (s *scan) done(whole bool, text int) bool {
 	return s.ok && (!whole || s.p == len(s.src)) && ascii(s.src[text:s.p])
 }
 
+// raw takes exactly n bytes of any value (a bind secret), aliased; n == 0
+// takes nothing and returns nil.
+func (s *scan) raw(n int) []byte {
+	if n == 0 {
+		return nil
+	}
+	return s.take(s.p, n, !s.ok)
+}
+
+// doneAround is done for a login body whose bytes info..secretEnd are a
+// bind secret (raw bytes, left out of the ASCII test); with no secret
+// (info == secretEnd) it is done itself, one test over the whole body.
+func (s *scan) doneAround(whole bool, info, secretEnd int) bool {
+	if info == secretEnd {
+		return s.done(whole, offInfoText)
+	}
+	return s.ok && (!whole || s.p == len(s.src)) && ascii(s.src[offInfoText:info]) && ascii(s.src[secretEnd:s.p])
+}
+
+// asciiAround is the encoders' ASCII test of the text written from text
+// on, leaving out the bind secret at from..to (none when from == to).
+func asciiAround(b []byte, text, from, to int) bool {
+	if from == to {
+		return ascii(b[text:])
+	}
+	return ascii(b[text:from]) && ascii(b[to:])
+}
+
 // clientInfo reads the ClientVersionInfo prefix as its three fields: a
 // struct of this size would be copied through memory between calls, the
 // fields travel in registers.

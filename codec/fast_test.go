@@ -23,6 +23,18 @@ func methodFast[T any, PT interface {
 	return v, n, ok
 }
 
+// revFast is the fast field of a login body kind read in revision rev.
+func revFast[T any, PT interface {
+	*T
+	fast(src []byte, whole bool, rev Revision) (int, bool)
+}](rev Revision) func(src []byte, whole bool) (any, int, bool) {
+	return func(src []byte, whole bool) (any, int, bool) {
+		var v T
+		n, ok := PT(&v).fast(src, whole, rev)
+		return v, n, ok
+	}
+}
+
 func fastCases(t *testing.T) []fastCase {
 	info := ClientVersionInfo{Protocol: 0x2C00, SDKName: []byte("go-sdk"), SDKVersion: []byte("0.1.0")}
 	infoUTF8 := ClientVersionInfo{Protocol: 0x2C00, SDKName: []byte("gö"), SDKVersion: []byte("1")}
@@ -46,12 +58,40 @@ func fastCases(t *testing.T) []fastCase {
 		{Info: info, Username: []byte("iggy"), Password: NewSecret([]byte("iggy")), Context: []byte("ctx")},
 		{Info: infoUTF8, Username: []byte("jü"), Context: []byte("日本")},
 	} {
-		cases = append(cases, fastCase{"login", enc(l), methodFast[LoginRegister],
-			func(r *reader) any { return r.loginRegister() }})
+		cases = append(cases, fastCase{"login", enc(l), revFast[LoginRegister](RevisionBase),
+			func(r *reader) any { return r.loginRegister(RevisionBase) }})
+	}
+	// A bind secret of bytes above 0x7f, as random ones have: the fast
+	// path must skip it in its ASCII test, and take it whatever it holds.
+	secret := make([]byte, BindSecretLen)
+	for i := range secret {
+		secret[i] = byte(0x80 + i)
+	}
+	info11 := info
+	info11.Protocol = Protocol0111
+	for _, l := range []LoginRegister{
+		{Info: info11, Revision: RevisionBindSecret, BindSecret: NewSecret(secret), Username: []byte("iggy"), Password: NewSecret([]byte("iggy"))},
+		{Info: infoUTF8, Revision: RevisionBindSecret, BindSecret: NewSecret(make([]byte, 32)), Username: []byte("jü"), Context: []byte("日本")},
+	} {
+		cases = append(cases, fastCase{"login-0.11.1", enc(l), revFast[LoginRegister](RevisionBindSecret),
+			func(r *reader) any { return r.loginRegister(RevisionBindSecret) }})
 	}
 	for _, l := range []LoginRegisterPAT{{Info: info, Token: NewSecret([]byte("tok"))}, {Info: infoUTF8, Token: NewSecret([]byte("tök"))}} {
-		cases = append(cases, fastCase{"pat", enc(l), methodFast[LoginRegisterPAT],
-			func(r *reader) any { return r.loginRegisterPAT() }})
+		cases = append(cases, fastCase{"pat", enc(l), revFast[LoginRegisterPAT](RevisionBase),
+			func(r *reader) any { return r.loginRegisterPAT(RevisionBase) }})
+	}
+	for _, l := range []LoginRegisterPAT{
+		{Info: info11, Revision: RevisionBindSecret, BindSecret: NewSecret(secret), Token: NewSecret([]byte("tok"))},
+	} {
+		cases = append(cases, fastCase{"pat-0.11.1", enc(l), revFast[LoginRegisterPAT](RevisionBindSecret),
+			func(r *reader) any { return r.loginRegisterPAT(RevisionBindSecret) }})
+	}
+	for _, b := range []BindSession{
+		{Info: info11, ClientID: Uint128{Lo: 1, Hi: 2}, Session: 3, MetadataWatermark: 4, BindSecret: NewSecret(secret)},
+		{Info: infoUTF8, BindSecret: NewSecret(secret)},
+	} {
+		cases = append(cases, fastCase{"bind", enc(b), methodFast[BindSession],
+			func(r *reader) any { return r.bindSession() }})
 	}
 	for _, l := range []LoginReply{
 		{UserID: 1, Session: 42, ServerProtocol: 0x2C00, ServerVersion: []byte("0.11.0")},

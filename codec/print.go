@@ -38,6 +38,15 @@ func (f *fields) secret(n string) {
 	f.b = append(f.b, redacted...)
 }
 
+// revision prints a login body's revision and its bind secret, as a
+// redaction, unless the body is of RevisionBase.
+func (f *fields) revision(r Revision) {
+	if r != RevisionBase {
+		f.str("revision", r.String())
+		f.secret("bind_secret")
+	}
+}
+
 // carried prints the pass-through fields of a header prologue when set.
 func (f *fields) carried(sums [3]Uint128, view, release uint32, replica uint8) {
 	for i, n := range [3]string{"checksum", "checksum_body", "cluster"} {
@@ -67,20 +76,25 @@ func (c ClientVersionInfo) String() string {
 	return f.String()
 }
 
-// String prints l's fields; the password only as a redaction.
+// String prints l's fields; the password and the bind secret only as a
+// redaction. A body of RevisionBase prints no revision and no secret, as
+// before revisions existed.
 func (l LoginRegister) String() string {
 	f := newFields("LoginRegister")
 	f.str("info", l.Info.String())
+	f.revision(l.Revision)
 	f.text("username", l.Username)
 	f.secret("password")
 	f.text("context", l.Context)
 	return f.String()
 }
 
-// String prints l's fields; the token only as a redaction.
+// String prints l's fields; the token and the bind secret only as a
+// redaction.
 func (l LoginRegisterPAT) String() string {
 	f := newFields("LoginRegisterPAT")
 	f.str("info", l.Info.String())
+	f.revision(l.Revision)
 	f.secret("token")
 	f.text("context", l.Context)
 	return f.String()

@@ -14,11 +14,16 @@ import (
 // message's own (login.truncated), set by the decoder that makes the
 // reader, and cvi.truncated while clientInfo reads the prefix of a login
 // body. It is a constant, chosen by the decoder, never built.
+//
+// rev is the revision of the body read, which an error of it names
+// (Error.Revision); RevisionBase for every message but the two login bodies
+// read by revision, so that their errors stay what they were.
 type reader struct {
 	src       []byte
 	off       int
 	err       error
 	truncated string
+	rev       Revision
 }
 
 // left is the number of unread bytes.
@@ -27,8 +32,22 @@ func (r *reader) left() int { return len(r.src) - r.off }
 // fail records the first error only.
 func (r *reader) fail(kind error, field string, off int, rule, want string) {
 	if r.err == nil {
-		r.err = newError(kind, field, off, rule, want)
+		r.err = withRevision(newError(kind, field, off, rule, want), r.rev)
 	}
+}
+
+// bindSecret reads the bind secret of a login body of revision rev: 32 raw
+// bytes for RevisionBindSecret, nothing for RevisionBase. A rev that is not
+// known is the caller's error, reported at the secret's offset.
+func (r *reader) bindSecret(rev Revision) Secret {
+	if r.err == nil && !rev.IsKnown() {
+		r.fail(ErrField, "revision", r.off, ruleBodyRevision, wantRevision)
+		return Secret{}
+	}
+	if rev.secretLen() == 0 {
+		return Secret{}
+	}
+	return NewSecret(r.span(int64(rev.secretLen()), "bind_secret", r.truncated))
 }
 
 // need reports whether n more bytes are present, failing with ErrTruncated

@@ -226,6 +226,52 @@ func ruleSites() []ruleSite {
 			return err
 		}, "pat.context.utf8"},
 
+		// Protocol 0.11.1 (section 10): the bind secret of both login
+		// bodies, the revision argument, and BIND_SESSION.
+		{"login 0.11.1 cut in its bind secret", func() error {
+			_, _, err := codec.DecodeLoginRegisterRev(siteCat(siteInfo("go-sdk", "0.1.0"), make([]byte, 31)), codec.RevisionBindSecret)
+			return err
+		}, "login.truncated"},
+		{"pat 0.11.1 cut in its bind secret", func() error {
+			_, err := codec.ParseLoginRegisterPATRev(siteInfo("go-sdk", "0.1.0"), codec.RevisionBindSecret)
+			return err
+		}, "pat.truncated"},
+		{"login revision argument 9", func() error {
+			_, _, err := codec.DecodeLoginRegisterRev(siteLogin("iggy", "iggy", ""), codec.Revision(9))
+			return err
+		}, "body.revision"},
+		{"login Validate revision 9", func() error { return with(func(l *codec.LoginRegister) { l.Revision = 9 }).Validate() }, "body.revision"},
+		{"login Validate 0.11.1 without a secret", func() error {
+			return with(func(l *codec.LoginRegister) { l.Revision = codec.RevisionBindSecret }).Validate()
+		}, "login.bind_secret.length"},
+		{"login AppendBinary 0.11.0 with a secret", func() error {
+			_, err := with(func(l *codec.LoginRegister) { l.BindSecret = codec.NewSecret(make([]byte, 32)) }).AppendBinary(nil)
+			return err
+		}, "login.bind_secret.length"},
+		{"pat Validate 0.11.1 with a 31-byte secret", func() error {
+			return withPAT(func(l *codec.LoginRegisterPAT) {
+				l.Revision, l.BindSecret = codec.RevisionBindSecret, codec.NewSecret(make([]byte, 31))
+			}).Validate()
+		}, "pat.bind_secret.length"},
+		{"pat AppendBinary revision 2", func() error {
+			_, err := withPAT(func(l *codec.LoginRegisterPAT) { l.Revision = 2 }).AppendBinary(nil)
+			return err
+		}, "body.revision"},
+		{"bind cut after ClientVersionInfo", func() error {
+			_, _, err := codec.DecodeBindSession(siteInfo("go-sdk", "0.1.0"))
+			return err
+		}, "bind.truncated"},
+		{"bind cut in its ClientVersionInfo", func() error { _, err := codec.ParseBindSession(siteInfo("go-sdk", "0.1.0")[:5]); return err }, "cvi.truncated"},
+		{"bind trailing", func() error {
+			_, err := codec.ParseBindSession(siteCat(siteInfo("go-sdk", "0.1.0"), make([]byte, 65)))
+			return err
+		}, "body.trailing"},
+		{"bind Validate no secret", func() error { return codec.BindSession{Info: info}.Validate() }, "bind.bind_secret.length"},
+		{"bind AppendBinary 33-byte secret", func() error {
+			_, err := codec.BindSession{Info: info, BindSecret: codec.NewSecret(make([]byte, 33))}.AppendBinary(nil)
+			return err
+		}, "bind.bind_secret.length"},
+
 		// The login reply and the result section (section 4).
 		{"login reply empty", replyErr(nil), "login_reply.truncated"},
 		{"login reply session 0", replyErr(siteReply(0, "0.6.0")), "login_reply.session"},
@@ -344,7 +390,8 @@ func TestRuleSites(t *testing.T) {
 			t.Errorf("%s: Rule %q is not an id of vectors/rules.json", s.name, ce.Rule)
 		case r.Class != "validity" && r.Class != "encoding":
 			t.Errorf("%s: Rule %q is a rule of class %s, not a validity rule", s.name, ce.Rule, r.Class)
-		case r.Class == "encoding" && !strings.Contains(s.name, "Validate") && !strings.Contains(s.name, "AppendBinary"):
+		case r.Class == "encoding" && !strings.Contains(s.name, "Validate") && !strings.Contains(s.name, "AppendBinary") &&
+			!strings.Contains(s.name, "AppendBinary") && !strings.Contains(s.name, "argument"):
 			t.Errorf("%s: a decoder reports the encoding rule %q", s.name, ce.Rule)
 		case r.Sentinel != sentinelNames[ce.Err]:
 			t.Errorf("%s: rule %s has sentinel %s, the error matches %v", s.name, ce.Rule, r.Sentinel, ce.Err)

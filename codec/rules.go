@@ -39,8 +39,21 @@ const (
 	rulePATContextClaim     = "pat.context.claim"
 	rulePATContextLength    = "pat.context.length" // encoding rule
 	rulePATContextUTF8      = "pat.context.utf8"
-	// ruleBodyTrailing: bytes after a strict parse of ClientVersionInfo or
-	// of either login body.
+	// The bind secret of both login bodies in RevisionBindSecret (section
+	// 10.2): missing, it breaks the body's truncation rule; an encoder
+	// refuses a secret whose length does not fit the value's revision, and
+	// a revision that is not known (a decoder too: it is the caller's
+	// argument, not a wire field).
+	ruleLoginBindSecretLength = "login.bind_secret.length" // encoding rule
+	rulePATBindSecretLength   = "pat.bind_secret.length"   // encoding rule
+	ruleBodyRevision          = "body.revision"            // encoding rule
+
+	// BIND_SESSION (section 10.3), after its ClientVersionInfo prefix.
+	ruleBindTruncated    = "bind.truncated"
+	ruleBindSecretLength = "bind.bind_secret.length" // encoding rule
+
+	// ruleBodyTrailing: bytes after a strict parse of ClientVersionInfo, of
+	// either login body or of BIND_SESSION.
 	ruleBodyTrailing = "body.trailing"
 
 	// The login reply and the result section before it (section 4).

@@ -25,15 +25,22 @@ const (
 	// login may be re-issued anywhere, even under a fresh client id.
 	StatusTransientNotCommitted Status = 57
 	StatusTransientNotAccepted  Status = 58
+	// The statuses of protocol 0.11.1's BIND_SESSION denials (WIRE.md
+	// section 10.4). 14001: the session named is not the logical
+	// session's. 14003: the body's protocol version is outside the
+	// server's window (a login is evicted with reason 14 instead).
+	StatusInvalidSession              Status = 14001
+	StatusIncompatibleProtocolVersion Status = 14003
 )
 
 // statusNames is the name table of Status.
-func statusNames() [10]enumName {
+func statusNames() [12]enumName {
 	return [...]enumName{
 		{0, 0, "OK"}, {1, 1, "Error"}, {3, 3, "InvalidCommand"}, {4, 4, "InvalidFormat"}, {30, 30, "StaleClient"},
 		{40, 40, "Unauthenticated"}, {42, 42, "InvalidCredentials"},
 		{53, 53, "InvalidPersonalAccessToken"},
 		{57, 57, "TransientNotCommitted"}, {58, 58, "TransientNotAccepted"},
+		{14001, 14001, "InvalidSession"}, {14003, 14003, "IncompatibleProtocolVersion"},
 	}
 }
 

@@ -156,8 +156,17 @@ func parseVersion[T string | []byte](s T) (Version, error) {
 // Window is the range of client protocol versions a server accepts; a
 // server's Max is its own version. The zero value is not well-formed and
 // accepts nothing.
+//
+// Two gates exist (WIRE.md sections 1 and 10.5): protocol 0.11.0's, whose
+// upper bound under 0.x ignores patch, and protocol 0.11.1's, which counts
+// it. CountPatch chooses; its zero value is 0.11.0's, so a Window built
+// before 0.11.1 keeps its meaning. An eviction carries only Min and Max.
 type Window struct {
 	Min, Max Version // the oldest and newest version accepted; Max is the server's own
+	// CountPatch makes the window accept exactly Min <= v <= Max, every
+	// component compared, as upstream's gate does from protocol 0.11.1
+	// on ("a patch increment does not imply wire compatibility").
+	CountPatch bool
 }
 
 // DefaultWindow returns the window a server of version server accepts by
@@ -171,10 +180,29 @@ func DefaultWindow(server Version) Window {
 	return Window{Min: Version(uint32(server) &^ lowBits), Max: server}
 }
 
+// InclusiveWindow returns the window [min, max] that counts patch: it
+// accepts v iff min <= v <= max. InclusiveWindow(Protocol0111,
+// Protocol0111) is upstream's 0.11.1 gate; InclusiveWindow(Protocol0110,
+// Protocol0111) serves both revisions, each read in its own layout.
+func InclusiveWindow(min, max Version) Window { return Window{Min: min, Max: max, CountPatch: true} }
+
+// ServeWindow returns the window a server of protocol server accepts, as
+// upstream builds it: for 0.11.1, [0.11.1, 0.11.1], counting patch (WIRE.md
+// section 10.5); for every other version DefaultWindow(server), the 0.11.0
+// rule, as for the layout (RevisionOf: 0.11.1 is the one version known to
+// have changed the wire).
+func ServeWindow(server Version) Window {
+	if RevisionOf(server) == RevisionBindSecret {
+		return InclusiveWindow(server, server)
+	}
+	return DefaultWindow(server)
+}
+
 // Valid reports whether the window is well-formed: 1 <= Min <= Max.
 func (w Window) IsValid() bool { return 1 <= w.Min && w.Min <= w.Max }
 
-// Accepts reports whether a client built against v may log in. Under 0.x
+// Accepts reports whether a client built against v may log in. With
+// CountPatch it accepts Min <= v <= Max. Otherwise, under 0.x
 // (Max.Major() == 0) it accepts v >= Min whose major.minor is at most Max's,
 // ignoring patch at the upper bound; from 1.0.0 on it accepts v >= Min of the
 // same major as Max. An ill-formed window and a version with reserved bits
@@ -182,6 +210,9 @@ func (w Window) IsValid() bool { return 1 <= w.Min && w.Min <= w.Max }
 func (w Window) Accepts(v Version) bool {
 	if !w.IsValid() || !v.IsValid() || v < w.Min {
 		return false
+	}
+	if w.CountPatch {
+		return v <= w.Max
 	}
 	if w.Max.Major() == 0 {
 		return v>>versionBits <= w.Max>>versionBits

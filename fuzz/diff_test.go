@@ -46,6 +46,14 @@ func diffBodies(t *testing.T, src []byte) {
 		refcodec.DecodeLoginRegisterPAT, refcodec.ParseLoginRegisterPAT, refconv.ToRefPAT)
 	diffBody(t, "LoginReply", src, codec.DecodeLoginReply, codec.ParseLoginReply,
 		refcodec.DecodeLoginReply, refcodec.ParseLoginReply, refconv.ToRefReply)
+	// Protocol 0.11.1 (WIRE.md section 10): both login bodies in the
+	// bind-secret layout, and BIND_SESSION.
+	diffBody(t, "LoginRegisterSecret", src, loginSecretAPI.decode, loginSecretAPI.parse,
+		refcodec.DecodeLoginRegisterSecret, refcodec.ParseLoginRegisterSecret, refconv.ToRefLogin)
+	diffBody(t, "LoginRegisterPATSecret", src, loginPATSecretAPI.decode, loginPATSecretAPI.parse,
+		refcodec.DecodeLoginRegisterPATSecret, refcodec.ParseLoginRegisterPATSecret, refconv.ToRefPAT)
+	diffBody(t, "BindSession", src, codec.DecodeBindSession, codec.ParseBindSession,
+		refcodec.DecodeBindSession, refcodec.ParseBindSession, refconv.ToRefBind)
 }
 
 // diffBody runs one body type's prefix decoder and strict parser, codec's

@@ -67,7 +67,7 @@ func FuzzSecretPrinting(f *testing.F) {
 
 // Counts of the choices of the first bytes.
 const (
-	holderKinds     = 9
+	holderKinds     = 11
 	printerFamilies = 8
 	// minMatched is the shortest secret looked for in the text: the forms
 	// of a shorter one ("51", "3A") occur by chance, in addresses too.
@@ -235,6 +235,15 @@ func (s shape) build(secret []byte) any {
 			}
 		}
 		return wrap(srv, s.wraps)
+	case 9:
+		// Protocol 0.11.1: the secret as a login body's bind secret (any
+		// length: printing does not validate), the password another.
+		l := codec.LoginRegister{Info: info, Revision: codec.RevisionBindSecret, BindSecret: sec,
+			Username: s.username, Password: codec.NewSecret([]byte("pw")), Context: s.context}
+		return wrap(l, s.wraps)
+	case 10:
+		b := codec.BindSession{Info: info, ClientID: codec.Uint128From(uint64(s.id)), Session: uint64(s.id), BindSecret: sec}
+		return wrap(b, s.wraps)
 	default:
 		// The frame carries the secret as the login body's password.
 		in := append([]byte("frame:"), secret...)

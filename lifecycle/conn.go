@@ -125,15 +125,18 @@ func (c *Conn) handle(frame, out []byte, o *Outcome) ([]byte, error) {
 	return c.replicated(out, &h, body, o)
 }
 
-// nonReplicated answers points 2, 3 and 4 of the lifecycle, and hands
-// other commands of a logged-in connection to the Handler. NonReplicated
-// requests are not fenced by session.
+// nonReplicated answers points 2, 3 and 4 of the lifecycle and
+// BIND_SESSION (WIRE.md section 10.4), and hands other commands of a
+// logged-in connection to the Handler. NonReplicated requests are not
+// fenced by session.
 func (c *Conn) nonReplicated(out []byte, h *codec.RequestHeader, body []byte, o *Outcome) ([]byte, error) {
 	switch h.Code {
 	case codec.CodeLoginUser, codec.CodeLoginPAT:
 		return c.evict(out, codec.NewEviction(h.Client, codec.ReasonMalformedLogin), o)
 	case codec.CodePing:
 		return reply(out, h, codec.StatusOK, nil, o)
+	case codec.CodeBindSession:
+		return c.bindSession(out, h, body, o)
 	}
 	if !c.bound {
 		return reply(out, h, codec.StatusUnauthenticated, nil, o)
@@ -157,6 +160,9 @@ func (c *Conn) replicated(out []byte, h *codec.RequestHeader, body []byte, o *Ou
 		return out, &DroppedError{Err: ErrSessionAhead}
 	}
 	if h.Operation == codec.OperationLogout {
+		// The logical session ends for every connection bound to it:
+		// BIND_SESSION cannot resume it (WIRE.md section 10.4, case f).
+		c.srv.logical().end(c.client, c.session)
 		c.unbind()
 		return reply(out, h, codec.StatusOK, nil, o)
 	}

@@ -11,6 +11,9 @@ import (
 //
 //	a. the ClientVersionInfo prefix does not decode => eviction 15;
 //	b. the version is outside the window => eviction 14 with the window;
+//	   from here on the body is read in the layout its version selects
+//	   (codec.RevisionOf: 0.11.1 on carries a bind secret, WIRE.md
+//	   section 10.1);
 //	c. the body decodes as LOGIN_REGISTER => check the password; success
 //	   logs in, any failure is remembered;
 //	d. the body decodes as LOGIN_REGISTER_WITH_PAT => check the token;
@@ -32,8 +35,9 @@ func (c *Conn) login(out []byte, h *codec.RequestHeader, body []byte, o *Outcome
 	if !c.srv.window.Accepts(info.Protocol) {
 		return c.evict(out, codec.NewIncompatibleProtocolEviction(h.Client, c.srv.window), o)
 	}
+	rev := codec.RevisionOf(info.Protocol)
 	passwordFailed := false
-	if l, _, err := codec.DecodeLoginRegister(body); err == nil {
+	if l, _, err := codec.DecodeLoginRegisterRev(body, rev); err == nil {
 		// A copy in the Conn, not the frame's bytes: the Outcome outlives
 		// the call, and must not keep a large frame's buffer alive.
 		u := append(c.username[:0], l.Username...)
@@ -42,16 +46,16 @@ func (c *Conn) login(out []byte, h *codec.RequestHeader, body []byte, o *Outcome
 			return c.srv.auth.Password(l.Username, l.Password)
 		})
 		if err == nil {
-			return c.bind(out, h, userID, o)
+			return c.bind(out, h, userID, l.BindSecret, o)
 		}
 		passwordFailed = true
 	}
-	if l, _, err := codec.DecodeLoginRegisterPAT(body); err == nil {
+	if l, _, err := codec.DecodeLoginRegisterPATRev(body, rev); err == nil {
 		o.Login.PAT, o.Login.Username = true, nil
 		userID, err := c.check(Attempt{PAT: true}, o, func() (uint32, error) { return c.srv.auth.Token(l.Token) })
 		switch {
 		case err == nil:
-			return c.bind(out, h, userID, o)
+			return c.bind(out, h, userID, l.BindSecret, o)
 		case errors.Is(err, ErrUserInactive):
 			return c.evict(out, codec.NewEviction(h.Client, codec.ReasonUserInactive), o)
 		}
@@ -85,8 +89,11 @@ func (c *Conn) check(a Attempt, o *Outcome, run func() (uint32, error)) (uint32,
 // reply: a Reply (operation Register, request 0, status 0, op and commit set
 // to the session, which stands for the login's commit number) whose body is
 // an empty result section followed by the login reply. A login on a
-// logged-in connection replaces the binding.
-func (c *Conn) bind(out []byte, h *codec.RequestHeader, userID uint32, o *Outcome) ([]byte, error) {
+// logged-in connection replaces the binding. A login that carried a bind
+// secret (0.11.1) also creates the logical session BIND_SESSION resumes,
+// keyed by its client id, with a verifier of the secret (WIRE.md section
+// 10.6); the secret itself is not kept.
+func (c *Conn) bind(out []byte, h *codec.RequestHeader, userID uint32, secret codec.Secret, o *Outcome) ([]byte, error) {
 	if reason := c.admitted(userID); reason != 0 {
 		o.Login.UserID = userID
 		return c.evict(out, codec.NewEviction(h.Client, reason), o)
@@ -106,6 +113,9 @@ func (c *Conn) bind(out []byte, h *codec.RequestHeader, userID uint32, o *Outcom
 	})
 	if err != nil {
 		return out, err
+	}
+	if !secret.IsZero() {
+		c.srv.logical().put(h.Client, userID, session, secret)
 	}
 	c.bound, c.client, c.session, c.userID = true, h.Client, session, userID
 	o.Answer, o.Status = AnswerReply, codec.StatusOK

@@ -45,6 +45,10 @@ type Outcome struct {
 // with operation Register), so that Login says what it came to.
 func (o Outcome) IsLogin() bool { return o.Operation == codec.OperationRegister }
 
+// IsBind reports whether the frame was a BIND_SESSION (WIRE.md section
+// 10.4), so that Login says what it came to (with Login.Bind set).
+func (o Outcome) IsBind() bool { return o.Login.Bind }
+
 // LoggedIn reports whether the frame logged the connection in (a new
 // session, also a re-login on a logged-in connection).
 func (o Outcome) LoggedIn() bool { return o.Login.OK }
@@ -111,7 +115,7 @@ func (a Answer) String() string {
 	return "UNKNOWN_ANSWER_" + strconv.Itoa(int(a))
 }
 
-// Login is what one login request came to.
+// Login is what one login request came to, or one BIND_SESSION (Bind).
 type Login struct {
 	// Username is the account a password login named, when its body
 	// decoded as one (nil otherwise). Like the Outcome, it is valid until
@@ -123,8 +127,8 @@ type Login struct {
 	Session uint64 // the session bound
 	UserID  uint32 // the user logged in as (or refused by Admit)
 	// Result is the transient result code (57 or 58) the login was
-	// answered with instead of being decided (Config.Transient); 0
-	// otherwise.
+	// answered with instead of being decided (Config.Transient); for a
+	// BIND_SESSION, the status it was refused with; 0 otherwise.
 	Result codec.Status
 	// Reason is the eviction that refused the login; 0 when none.
 	Reason codec.EvictionReason
@@ -136,6 +140,11 @@ type Login struct {
 	// Throttled: the connection's Guard refused the credential check, so
 	// the login was refused as a wrong credential is, unchecked.
 	Throttled bool
+	// Bind: the request was BIND_SESSION (code 15, WIRE.md section 10.4),
+	// which binds the connection to an existing logical session with its
+	// bind secret instead of checking credentials. OK, Session and UserID
+	// say what it bound; Result the status that refused it.
+	Bind bool
 }
 
 // Label is a short name of the login's outcome for metrics and logs:

@@ -37,7 +37,11 @@ type Config struct {
 	// Window is the range of client protocol versions accepted; Window.Max
 	// is the server's protocol version, sent in every login reply. It must
 	// be well-formed (see codec.Window.Valid); codec.DefaultWindow gives
-	// the usual one.
+	// the usual one of a 0.11.0 server, codec.ServeWindow that of any
+	// protocol (for 0.11.1, [0.11.1, 0.11.1] counting patch), and
+	// codec.InclusiveWindow one that serves both revisions. A login is read
+	// in the layout its own version selects (codec.RevisionOf), whatever
+	// the window (WIRE.md section 10.5).
 	Window codec.Window
 	// Version is the server version text of the login reply: UTF-8, 1..255
 	// bytes. Empty means Window.Max in text form.
@@ -56,6 +60,10 @@ type Config struct {
 	// transient result code instead of deciding them, so that an SDK's
 	// retry path can be tested. The zero value answers none so.
 	Transient Transient
+	// MaxSessions is how many logical sessions of 0.11.1 logins the server
+	// keeps for BIND_SESSION (WIRE.md section 10.6); past it the oldest is
+	// forgotten. 0 means DefaultMaxSessions; a negative value is an error.
+	MaxSessions int
 }
 
 // Transient is a number of logins to answer with a transient result code
@@ -88,6 +96,13 @@ type Server struct {
 	transientCode   codec.Status
 	// transientLeft counts down the logins still to answer transiently.
 	transientLeft atomic.Uint64
+	// logical returns the table of the logical sessions of bind-secret
+	// logins, which BIND_SESSION binds new connections to. It is a func,
+	// not the pointer: reflection-based printers and comparers (pretty,
+	// go-cmp, testify's diffs) walk unexported fields and follow pointers,
+	// and would print the verifiers' key and the verifiers; a func they
+	// print as an address, and what it captured stays out of reach.
+	logical func() *sessionTable
 }
 
 // Configuration errors of NewServer.
@@ -96,6 +111,7 @@ var (
 	errNoAuth    = errors.New("lifecycle: config: no Authenticator")
 	errVersion   = errors.New("lifecycle: config: server version must be UTF-8 of 1..255 bytes")
 	errTransient = errors.New("lifecycle: config: a transient login code must be 57 or 58")
+	errSessions  = errors.New("lifecycle: config: MaxSessions must not be negative")
 )
 
 // NewServer checks cfg and returns a Server.
@@ -120,8 +136,19 @@ func NewServer(cfg Config) (*Server, error) {
 	if cfg.Handler == nil {
 		cfg.Handler = Deny
 	}
+	switch {
+	case cfg.MaxSessions < 0:
+		return nil, errSessions
+	case cfg.MaxSessions == 0:
+		cfg.MaxSessions = DefaultMaxSessions
+	}
+	table, err := newSessionTable(cfg.MaxSessions)
+	if err != nil {
+		return nil, err
+	}
+	logical := func() *sessionTable { return table }
 	s := &Server{window: cfg.Window, version: probe.ServerVersion, auth: cfg.Auth, handler: cfg.Handler,
-		connIDEvictions: cfg.ConnIDEvictions, transientCode: cfg.Transient.Status}
+		connIDEvictions: cfg.ConnIDEvictions, transientCode: cfg.Transient.Status, logical: logical}
 	s.transientLeft.Store(cfg.Transient.Count)
 	return s, nil
 }

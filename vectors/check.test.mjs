@@ -112,6 +112,9 @@ function bodyLength(kind, f) {
     case 'login_register': return info + 1 + utf8Len(f.username) + 1 + f.password_len + 4 + utf8Len(f.context);
     case 'login_register_pat': return info + 1 + f.token_len + 4 + utf8Len(f.context);
     case 'login_reply': return 16 + 1 + utf8Len(f.server_version);
+    case 'login_register_bind_secret': return info + f.bind_secret_len + 1 + utf8Len(f.username) + 1 + f.password_len + 4 + utf8Len(f.context);
+    case 'login_register_pat_bind_secret': return info + f.bind_secret_len + 1 + f.token_len + 4 + utf8Len(f.context);
+    case 'bind_session': return info + 16 + 8 + 8 + f.bind_secret_len;
   }
   return undefined;
 }
@@ -142,7 +145,8 @@ test('ok verdicts account for every byte they decode', () => {
 
 test('each kind says its side and which decoded fields an implementation must expose', () => {
   const sides = { request_header: 'server', login_register: 'server', login_register_pat: 'server', client_version_info: 'server',
-    reply_header: 'client', eviction: 'client', login_reply: 'client', result_section: 'client', login_reply_frame: 'client', lifecycle: 'server' };
+    reply_header: 'client', eviction: 'client', login_reply: 'client', result_section: 'client', login_reply_frame: 'client', lifecycle: 'server',
+    login_register_bind_secret: 'server', login_register_pat_bind_secret: 'server', bind_session: 'server' };
   for (const f of files) {
     const d = f.data;
     if (sides[d.kind]) assert.equal(d.side, sides[d.kind], f.name);
@@ -209,16 +213,17 @@ test('lifecycle cases: hex frames, a stated server, nothing answered once closed
   for (const c of lifecycle.data.cases) {
     assert.ok(lifecycle.data.servers[c.server], `${c.name}: server ${c.server} not stated`);
     assert.ok(c.steps.length > 0, c.name);
-    let closed = false;
+    const closedConns = new Set();
     for (const s of c.steps) {
-      if (closed) assert.equal(s.out, 'closed', `${c.name}: answered after close`);
+      const conn = s.conn ?? 0;
+      if (closedConns.has(conn)) assert.equal(s.out, 'closed', `${c.name}: answered after close`);
       if (s.out === 'closed' || s.out === 'dropped') assert.equal(s.then, s.out === 'closed' ? 'closed' : 'open', c.name);
       if (s.out.length > 7 && s.out !== 'dropped') {
         const out = bytes(s.out);
         assert.equal(out.readUInt32LE(48), out.length, `${c.name}: an answer's size is its length`);
         if (out[60] === 13) assert.equal(s.then, 'closed', `${c.name}: the server closes after an eviction`);
       }
-      closed = s.then === 'closed';
+      if (s.then === 'closed') closedConns.add(conn);
     }
   }
 });
@@ -256,6 +261,10 @@ test('lifecycle steps say how to feed them, what the server may fill, and which 
           if (f.rule === 'session') {
             assert.ok(out[60] === 8 && out[208] === 1 && out.readUInt32LE(216) === 0, `${c.name} step ${j}: a session only in a login reply`);
             sessions.set(j, out.readBigUInt64LE(f.offset));
+          }
+          if (f.rule === 'bound') {
+            assert.ok(out[60] === 8 && out[208] === 2 && out.readUInt32LE(216) === 0, `${c.name} step ${j}: a bound session only in a BIND_SESSION reply`);
+            assert.ok([...sessions.values()].includes(out.readBigUInt64LE(f.offset)), `${c.name} step ${j}: binds a session no login handed out`);
           }
           if (f.rule === 'nonzero') assert.ok(out[60] === 13 && [1, 13].includes(out[255]), `${c.name}: only evictions 1 and 13 may carry another client id`);
         }

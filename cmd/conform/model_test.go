@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,6 +23,12 @@ func TestModelAnswersAsTheVectors(t *testing.T) {
 	f := vs.Files["lifecycle"]
 	checked := 0
 	for _, v := range f.Cases {
+		if strings.HasPrefix(v.Section, "10") {
+			// Protocol 0.11.1's cases (WIRE.md section 10) need a window
+			// that counts patch and several connections to one server:
+			// the kit's 0.11.1 support plays them, not this 0.11.0 model.
+			continue
+		}
 		srv := f.Servers[v.Server]
 		var a accounts
 		for _, u := range srv.Users {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -20,7 +21,10 @@ import (
 type config struct {
 	Addr    string
 	Version codec.Version
-	Auth    lifecycle.StaticAuth
+	// Window is what -protocol serves: codec.ServeWindow of one version,
+	// or the inclusive window of a list (both revisions: 0.11.0,0.11.1).
+	Window codec.Window
+	Auth   lifecycle.StaticAuth
 	// Serve holds the budgets and timeouts; run adds the Observer and,
 	// with Trace, the per-frame log.
 	Serve tcp.ServeOptions
@@ -158,7 +162,9 @@ func (c *config) accountFlags(fs *flag.FlagSet, raw *rawFlags) {
 		"read users and tokens from the file at `PATH`: a user NAME:PASSWORD or a token TOKEN=NAME a line, blank lines and # comments allowed; "+
 			"refused if group or others may read or write it (chmod 600)")
 	fs.Var(listFlag{&raw.inactive}, "inactive", "mark user `NAME` inactive, whichever source gave it (repeatable)")
-	fs.StringVar(&raw.version, "protocol", raw.version, "server protocol version `X.Y.Z`; the window is its default one")
+	fs.StringVar(&raw.version, "protocol", raw.version,
+		"server protocol version `X.Y.Z`, whose window it serves (0.11.1: [0.11.1, 0.11.1], counting patch; others: the default window); "+
+			"a comma-separated list (0.11.0,0.11.1) serves every version from the lowest to the highest, counting patch, each login read in its version's layout")
 }
 
 // serveFlags: the budgets, timeouts and throttle of the listener. Their
@@ -271,13 +277,34 @@ func (c *config) checkAccounts(raw *rawFlags) error {
 	}
 	c.Auth.Users, c.Auth.Tokens = a.users, a.tokens
 	var err error
-	if c.Version, err = codec.ParseVersion(raw.version); err != nil {
+	if c.Version, c.Window, err = parseProtocol(raw.version); err != nil {
 		return fmt.Errorf("-protocol: %w", err)
 	}
-	if !codec.DefaultWindow(c.Version).IsValid() {
-		return fmt.Errorf("-protocol: %s gives no usable window", c.Version)
+	if !c.Window.IsValid() {
+		return fmt.Errorf("-protocol: %s gives no usable window", raw.version)
 	}
 	return nil
+}
+
+// parseProtocol reads -protocol: one version, served with its window
+// (codec.ServeWindow), or a comma-separated list, served as the inclusive
+// window from its lowest to its highest version (WIRE.md section 10.5).
+// The server's own version, in its login replies, is the highest.
+func parseProtocol(s string) (codec.Version, codec.Window, error) {
+	parts := strings.Split(s, ",")
+	vs := make([]codec.Version, 0, len(parts))
+	for _, p := range parts {
+		v, err := codec.ParseVersion(strings.TrimSpace(p))
+		if err != nil {
+			return 0, codec.Window{}, err
+		}
+		vs = append(vs, v)
+	}
+	if len(vs) == 1 {
+		return vs[0], codec.ServeWindow(vs[0]), nil
+	}
+	lo, hi := slices.Min(vs), slices.Max(vs)
+	return hi, codec.InclusiveWindow(lo, hi), nil
 }
 
 // checkServe refuses values the listener would otherwise replace with its

@@ -22,7 +22,7 @@ func TestParseConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := config{Addr: "127.0.0.1:0", Version: codec.MustPack(0, 12, 3), Auth: lifecycle.StaticAuth{
+	want := config{Addr: "127.0.0.1:0", Version: codec.MustPack(0, 12, 3), Window: codec.DefaultWindow(codec.MustPack(0, 12, 3)), Auth: lifecycle.StaticAuth{
 		Users: []lifecycle.User{
 			{ID: 1, Name: "iggy", Password: codec.NewSecret([]byte("iggy"))},
 			{ID: 2, Name: "bob", Password: codec.NewSecret([]byte("p:w")), Inactive: true},
@@ -43,8 +43,38 @@ func TestParseConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if defaults.Addr != "127.0.0.1:8090" || defaults.Version != codec.MustPack(0, 11, 0) {
+	if defaults.Addr != "127.0.0.1:8090" || defaults.Version != codec.MustPack(0, 11, 0) ||
+		defaults.Window != codec.DefaultWindow(codec.MustPack(0, 11, 0)) {
 		t.Fatalf("defaults: %+v", defaults)
+	}
+}
+
+// TestProtocolFlag: -protocol 0.11.1 serves upstream's 0.11.1 window,
+// which counts patch; a list serves both revisions; the default stays
+// 0.11.0's window.
+func TestProtocolFlag(t *testing.T) {
+	for _, c := range []struct {
+		arg     string
+		version codec.Version
+		window  codec.Window
+	}{
+		{"0.11.0", codec.Protocol0110, codec.DefaultWindow(codec.Protocol0110)},
+		{"0.11.1", codec.Protocol0111, codec.InclusiveWindow(codec.Protocol0111, codec.Protocol0111)},
+		{"0.11.0,0.11.1", codec.Protocol0111, codec.InclusiveWindow(codec.Protocol0110, codec.Protocol0111)},
+		{"0.11.1, 0.11.0", codec.Protocol0111, codec.InclusiveWindow(codec.Protocol0110, codec.Protocol0111)},
+	} {
+		cfg, err := parseConfig([]string{"-user", "iggy:iggy", "-protocol", c.arg}, io.Discard)
+		if err != nil {
+			t.Fatalf("-protocol %s: %v", c.arg, err)
+		}
+		if cfg.Version != c.version || cfg.Window != c.window {
+			t.Fatalf("-protocol %s: version %v window %+v, want %v %+v", c.arg, cfg.Version, cfg.Window, c.version, c.window)
+		}
+	}
+	for _, bad := range []string{"0.11.1,", "0.11.1,x", ",", "0.0.0,0.0.0"} {
+		if _, err := parseConfig([]string{"-user", "iggy:iggy", "-protocol", bad}, io.Discard); err == nil {
+			t.Fatalf("-protocol %q: no error", bad)
+		}
 	}
 }
 

@@ -55,9 +55,20 @@ func (l connLog) Closed(c tcp.ConnInfo, how tcp.Closing) {
 // (a username is not a secret; the password never reaches an Observer).
 // note calls attrs and copies the name before it returns, while the name
 // is valid.
+//
+// A BIND_SESSION is logged as a login with request=bind_session: what it
+// bound (user and session) or the status that refused it; its bind secret
+// never reaches an Observer.
 func (l connLog) Login(c tcp.ConnInfo, r lifecycle.Login) {
-	l.agg.note(kindLogin, "outcome="+r.Label(), c.Remote, r.Username, func() []any {
+	key := "outcome=" + r.Label()
+	if r.Bind {
+		key = "request=bind_session " + key
+	}
+	l.agg.note(kindLogin, key, c.Remote, r.Username, func() []any {
 		attrs := connAttrs(c, "outcome", r.Label())
+		if r.Bind {
+			attrs = connAttrs(c, "request", "bind_session", "outcome", r.Label())
+		}
 		if r.Username != nil {
 			attrs = append(attrs, "user", string(r.Username))
 		}

@@ -46,7 +46,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/lifecycle"
 	"github.com/iggywire/iggywire/lifecycle/tcp"
 )
@@ -102,7 +101,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		return err
 	}
 	srv, err := lifecycle.NewServer(lifecycle.Config{
-		Window: codec.DefaultWindow(cfg.Version), Version: cfg.Version.String(), Auth: cfg.Auth,
+		Window: cfg.Window, Version: cfg.Version.String(), Auth: cfg.Auth,
 		ConnIDEvictions: cfg.ConnIDEvictions, Transient: cfg.Transient,
 	})
 	if err != nil {

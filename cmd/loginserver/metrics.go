@@ -27,6 +27,7 @@ type metrics struct {
 	dropped        prometheus.Counter
 	acceptErrors   prometheus.Counter
 	answerErrors   prometheus.Counter
+	binds          *prometheus.CounterVec
 }
 
 const metricsNamespace = "loginserver"
@@ -50,9 +51,10 @@ func newMetrics() *metrics {
 		dropped:        counter("frames_dropped_total", "Frames dropped without an answer (an invalid header, a session ahead)."),
 		acceptErrors:   counter("accept_errors_total", "Passing Accept errors (out of descriptors, buffers or memory)."),
 		answerErrors:   counter("answer_errors_total", "Handler answers that could not be encoded and were denied with status 1."),
+		binds:          vec("binds_total", "BIND_SESSION requests answered (protocol 0.11.1), by outcome (ok, or the status that refused it).", "outcome"),
 	}
 	m.reg.MustRegister(m.accepted, m.limited, m.closed, m.sessionsClosed, m.logins, m.evictions, m.throttled, m.dropped,
-		m.acceptErrors, m.answerErrors,
+		m.acceptErrors, m.answerErrors, m.binds,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -94,6 +96,10 @@ func (m *metrics) Closed(_ tcp.ConnInfo, how tcp.Closing) {
 
 func (m *metrics) Login(_ tcp.ConnInfo, r lifecycle.Login) {
 	if m == nil {
+		return
+	}
+	if r.Bind {
+		m.binds.WithLabelValues(r.Label()).Inc()
 		return
 	}
 	m.logins.WithLabelValues(r.Label()).Inc()

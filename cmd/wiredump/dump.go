@@ -29,12 +29,17 @@ const (
 	kindConn            = "conn"
 	kindClient          = "client"
 	kindEvery           = "every"
+	// Protocol 0.11.1's bodies (WIRE.md section 10).
+	kindLoginSecret    = "login_register_bind_secret"
+	kindLoginPATSecret = "login_register_pat_bind_secret"
+	kindBind           = "bind_session"
 )
 
 // kinds lists the kinds in the order the usage text shows them.
 func kinds() []string {
 	return []string{kindAuto, kindFrame, kindFrames, kindRequest, kindReply, kindEviction, kindClientInfo,
-		kindLogin, kindLoginPAT, kindLoginReply, kindLoginReplyFrame, kindVersion, kindConn, kindClient, kindEvery}
+		kindLogin, kindLoginPAT, kindLoginReply, kindLoginReplyFrame, kindVersion, kindConn, kindClient, kindEvery,
+		kindLoginSecret, kindLoginPATSecret, kindBind}
 }
 
 // kindAliases are the names the kinds had before they were named after the
@@ -231,10 +236,10 @@ func finish(src []byte, secs []Section) []Section {
 	return secs
 }
 
-// shadowSecrets returns the password and token fields of the login
-// readings of src, shown or not: a body at offset 0 (a body alone, a fuzz
-// target's input) and one at offset 256 (a frame's), each read as both
-// login shapes. finish redacts whatever overlaps them, so that -kind
+// shadowSecrets returns the password, token and bind secret fields of the
+// login and BIND_SESSION readings of src, shown or not: a body at offset 0
+// (a body alone, a fuzz target's input) and one at offset 256 (a frame's),
+// each read as every login shape of both revisions and as BIND_SESSION. finish redacts whatever overlaps them, so that -kind
 // login_reply on a login body, say, cannot print its password as a
 // server_version.
 func shadowSecrets(src []byte) []Field {
@@ -243,7 +248,7 @@ func shadowSecrets(src []byte) []Field {
 		if start >= len(src) {
 			break
 		}
-		for _, kind := range []string{kindLogin, kindLoginPAT} {
+		for _, kind := range []string{kindLogin, kindLoginPAT, kindLoginSecret, kindLoginPATSecret, kindBind} {
 			for _, f := range readBody(src, start, len(src), kind).Fields {
 				if f.secret {
 					secrets = append(secrets, f)
@@ -282,8 +287,18 @@ func dumpFrame(src []byte, c codec.Command) []Section {
 	}
 	switch op := codec.Operation(src[field(c, "operation").Offset]); {
 	case c == codec.CommandRequest && op == codec.OperationRegister:
-		return append(secs, alternatives(readBody(src, codec.HeaderSize, end, kindLogin),
-			readBody(src, codec.HeaderSize, end, kindLoginPAT))...)
+		// Read in the layout the body's version selects, as the server does
+		// (WIRE.md section 10.1).
+		login, pat := kindLogin, kindLoginPAT
+		if info, _, err := codec.DecodeClientVersionInfo(src[codec.HeaderSize:end]); err == nil &&
+			codec.RevisionOf(info.Protocol) == codec.RevisionBindSecret {
+			login, pat = kindLoginSecret, kindLoginPATSecret
+		}
+		return append(secs, alternatives(readBody(src, codec.HeaderSize, end, login),
+			readBody(src, codec.HeaderSize, end, pat))...)
+	case c == codec.CommandRequest && op == codec.OperationNonReplicated &&
+		codec.Code(binary.LittleEndian.Uint32(src[codec.RequestCodeField().Offset:])) == codec.CodeBindSession:
+		return append(secs, readBody(src, codec.HeaderSize, end, kindBind))
 	case c == codec.CommandReply && op == codec.OperationRegister &&
 		binary.LittleEndian.Uint32(src[field(c, "status").Offset:]) == 0:
 		return append(secs, loginReplyFrame(src, codec.HeaderSize, end)...)
@@ -370,9 +385,34 @@ func readBody(src []byte, start, end int, kind string) Section {
 		l.uint("session", 8, v.Session)
 		l.version("server_protocol_version", v.ServerProtocol)
 		l.text("server_version", 1, v.ServerVersion)
+	case kindLoginSecret:
+		var v codec.LoginRegister
+		v, n, err = codec.DecodeLoginRegisterRev(b, codec.RevisionBindSecret)
+		l.info(v.Info)
+		l.raw("bind_secret", v.BindSecret)
+		l.text("username", 1, v.Username)
+		l.secret("password", v.Password)
+		l.text("context", 4, v.Context)
+	case kindLoginPATSecret:
+		var v codec.LoginRegisterPAT
+		v, n, err = codec.DecodeLoginRegisterPATRev(b, codec.RevisionBindSecret)
+		l.info(v.Info)
+		l.raw("bind_secret", v.BindSecret)
+		l.secret("token", v.Token)
+		l.text("context", 4, v.Context)
+	case kindBind:
+		var v codec.BindSession
+		v, n, err = codec.DecodeBindSession(b)
+		l.info(v.Info)
+		l.add("client_id", 16, v.ClientID.String(), false)
+		l.uint("session", 8, v.Session)
+		l.uint("metadata_watermark", 8, v.MetadataWatermark)
+		l.raw("bind_secret", v.BindSecret)
 	}
 	s := Section{Title: map[string]string{kindClientInfo: "ClientVersionInfo", kindLogin: "LoginRegister body (code 40)",
-		kindLoginPAT: "LoginRegisterPAT body (code 45)", kindLoginReply: "LoginReply body"}[kind], ref: refBody(b, kind)}
+		kindLoginPAT: "LoginRegisterPAT body (code 45)", kindLoginReply: "LoginReply body",
+		kindLoginSecret: "LoginRegister body of protocol 0.11.1 (code 40)", kindLoginPATSecret: "LoginRegisterPAT body of protocol 0.11.1 (code 45)",
+		kindBind: "BindSession body (code 15)"}[kind], ref: refBody(b, kind)}
 	if s.settle(err, start); err == nil {
 		s.Fields = l.fields
 		if n < len(b) {

@@ -160,6 +160,7 @@ var targetKinds = map[string]string{
 	"FuzzLoginRegisterPAT": kindLoginPAT, "FuzzLoginReply": kindLoginReply,
 	"FuzzSplitResult": kindLoginReplyFrame, "FuzzParseVersion": kindVersion, "FuzzConn": kindConn,
 	"FuzzFrame": kindFrames, "FuzzClient": kindClient, "FuzzDifferential": kindEvery,
+	"FuzzBindSession": kindBind, "FuzzLoginRegisterSecret": kindLoginSecret, "FuzzLoginRegisterPATSecret": kindLoginPATSecret,
 }
 
 func parseArgs(args []string, stderr io.Writer) (options, error) {

@@ -35,11 +35,15 @@ var reference = struct {
 	splitResult      func([]byte) ([]byte, uint32, error)
 	parseVersion     func(string) (uint32, error)
 	peekCommand      func([]byte) (uint8, error)
+	loginSecret      func([]byte) (refcodec.LoginRegister, int, error)
+	patSecret        func([]byte) (refcodec.LoginRegisterPAT, int, error)
+	bindSession      func([]byte) (refcodec.BindSession, int, error)
 }{
 	refcodec.DecodeRequestHeader, refcodec.DecodeReplyHeader, refcodec.DecodeEviction,
 	refcodec.DecodeClientVersionInfo, refcodec.DecodeLoginRegister, refcodec.DecodeLoginRegisterPAT,
 	refcodec.DecodeLoginReply, refcodec.SplitResult, refcodec.ParseVersion,
-	refcodec.PeekCommand,
+	refcodec.PeekCommand, refcodec.DecodeLoginRegisterSecret, refcodec.DecodeLoginRegisterPATSecret,
+	refcodec.DecodeBindSession,
 }
 
 // refAgree is the Reference of a section on which the two codecs agree.
@@ -142,6 +146,18 @@ func compareBody(b []byte, kind string) string {
 		v, n, err := codec.DecodeLoginReply(b)
 		rv, rn, rerr := reference.loginReply(b)
 		return compare(decoded[codec.LoginReply]{v, n}, err, decoded[refcodec.LoginReply]{rv, rn}, rerr)
+	case kindLoginSecret:
+		v, n, err := codec.DecodeLoginRegisterRev(b, codec.RevisionBindSecret)
+		rv, rn, rerr := reference.loginSecret(b)
+		return compare(decoded[codec.LoginRegister]{v, n}, err, decoded[refcodec.LoginRegister]{rv, rn}, rerr)
+	case kindLoginPATSecret:
+		v, n, err := codec.DecodeLoginRegisterPATRev(b, codec.RevisionBindSecret)
+		rv, rn, rerr := reference.patSecret(b)
+		return compare(decoded[codec.LoginRegisterPAT]{v, n}, err, decoded[refcodec.LoginRegisterPAT]{rv, rn}, rerr)
+	case kindBind:
+		v, n, err := codec.DecodeBindSession(b)
+		rv, rn, rerr := reference.bindSession(b)
+		return compare(decoded[codec.BindSession]{v, n}, err, decoded[refcodec.BindSession]{rv, rn}, rerr)
 	}
 	return "no reference reading of " + kind
 }

@@ -98,7 +98,7 @@ func verdict(ce *codec.Error) string {
 }
 
 // secretNames are the fields that hold a password or a token.
-var secretNames = map[string]bool{"password": true, "token": true}
+var secretNames = map[string]bool{"password": true, "token": true, "bind_secret": true}
 
 // redacted is how a secret of n bytes prints.
 func redacted(n int) string { return fmt.Sprintf("[REDACTED n=%d]", n) }
@@ -174,6 +174,16 @@ func (l *layout) secret(name string, s codec.Secret) {
 	}
 	n := secretLen(s)
 	l.uint(name+"_len", 1, uint64(n))
+	l.add(name, n, redacted(n), true)
+}
+
+// raw adds a secret of fixed size with no length prefix (a bind secret),
+// redacted.
+func (l *layout) raw(name string, s codec.Secret) {
+	if !secretNames[name] {
+		panic("wiredump: secret field " + name + " is not in secretNames")
+	}
+	n := secretLen(s)
 	l.add(name, n, redacted(n), true)
 }
 

@@ -188,9 +188,25 @@ func Holders(secret []byte) (map[string]any, error) {
 	}
 	ex := tcp.Exchange{In: codec.NewSecret(frame), Out: []byte{1}}
 
+	// Protocol 0.11.1's holders of a bind secret: 32 bytes, the secret
+	// repeated (a secret of more than 32 bytes shows as its first 32).
+	bind := codec.NewSecret(bindSecretOf(secret))
+	info11 := info
+	info11.Protocol = codec.Protocol0111
+	login11 := codec.LoginRegister{Info: info11, Revision: codec.RevisionBindSecret, BindSecret: bind,
+		Username: []byte("iggy"), Password: s}
+	pat11 := codec.LoginRegisterPAT{Info: info11, Revision: codec.RevisionBindSecret, BindSecret: bind, Token: s}
+	bindBody := codec.BindSession{Info: info11, ClientID: codec.Uint128From(7), Session: 1, BindSecret: bind}
+	srv11, err := serverAfterLogin(auth, login11)
+	if err != nil {
+		return nil, err
+	}
+
 	values := map[string]any{
 		"Secret": s, "LoginRegister": login, "LoginRegisterPAT": pat,
 		"User": user, "Token": token, "StaticAuth": auth, "Config": cfg, "Server": srv, "Exchange": ex,
+		"LoginRegister 0.11.1": login11, "LoginRegisterPAT 0.11.1": pat11, "BindSession": bindBody,
+		"Server after a 0.11.1 login": srv11,
 	}
 	out := map[string]any{}
 	for name, v := range values {
@@ -210,9 +226,45 @@ func Holders(secret []byte) (map[string]any, error) {
 	out["hidden Config"] = hidden[lifecycle.Config]{cfg}
 	out["hidden Server"] = hidden[*lifecycle.Server]{srv}
 	out["hidden Exchange"] = hidden[tcp.Exchange]{ex}
+	out["hidden LoginRegister 0.11.1"] = hidden[codec.LoginRegister]{login11}
+	out["hidden BindSession"] = hidden[codec.BindSession]{bindBody}
 	out["*hidden LoginRegister"] = &hidden[codec.LoginRegister]{login}
 	out["*hidden Exchange"] = &hidden[tcp.Exchange]{ex}
 	return out, nil
+}
+
+// bindSecretOf is a 32-byte bind secret made of secret, repeated.
+func bindSecretOf(secret []byte) []byte {
+	b := make([]byte, 0, codec.BindSecretLen)
+	if len(secret) == 0 {
+		return b[:codec.BindSecretLen]
+	}
+	for len(b) < codec.BindSecretLen {
+		b = append(b, secret[:min(len(secret), codec.BindSecretLen-len(b))]...)
+	}
+	return b
+}
+
+// serverAfterLogin is a 0.11.1 server that a 0.11.1 login as login's user
+// went through: it keeps the logical session, whose verifier it made from
+// the bind secret.
+func serverAfterLogin(auth lifecycle.StaticAuth, login codec.LoginRegister) (*lifecycle.Server, error) {
+	srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.ServeWindow(codec.Protocol0111), Auth: auth})
+	if err != nil {
+		return nil, err
+	}
+	body, err := login.AppendBinary(nil)
+	if err != nil {
+		return nil, err
+	}
+	frame, err := codec.AppendRequestFrame(nil, codec.RequestHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}, body)
+	if err != nil {
+		return nil, err
+	}
+	if _, o, err := srv.NewConn().Handle(frame, nil); err != nil || !o.LoggedIn() {
+		return nil, fmt.Errorf("leakcheck: the 0.11.1 login did not log in: %v", err)
+	}
+	return srv, nil
 }
 
 // Leak returns a description of the first place secret shows in any

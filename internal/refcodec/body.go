@@ -123,11 +123,22 @@ func ParseClientVersionInfo(src []byte) (ClientVersionInfo, error) {
 // field are ignored. Layout: [ClientVersionInfo][username_len u8][username]
 // [password_len u8][password][context_len u32][context].
 func DecodeLoginRegister(src []byte) (LoginRegister, int, error) {
+	return decodeLoginRegister(src, false)
+}
+
+// decodeLoginRegister is DecodeLoginRegister, reading a 32-byte bind
+// secret after the ClientVersionInfo when secret is set (0.11.1).
+func decodeLoginRegister(src []byte, secret bool) (LoginRegister, int, error) {
 	r := bytes.NewReader(src)
 	var v LoginRegister
 	var err error
 	if v.Info, err = readClientVersionInfo(r); err != nil {
 		return LoginRegister{}, 0, err
+	}
+	if secret {
+		if v.BindSecret, err = readBytes(r, BindSecretLen); err != nil {
+			return LoginRegister{}, 0, err
+		}
 	}
 	if v.Username, err = readShortText(r, 1); err != nil {
 		return LoginRegister{}, 0, err
@@ -159,11 +170,22 @@ func ParseLoginRegister(src []byte) (LoginRegister, error) {
 // the last field are ignored. Layout: [ClientVersionInfo][token_len u8]
 // [token][context_len u32][context].
 func DecodeLoginRegisterPAT(src []byte) (LoginRegisterPAT, int, error) {
+	return decodeLoginRegisterPAT(src, false)
+}
+
+// decodeLoginRegisterPAT is DecodeLoginRegisterPAT, reading a 32-byte bind
+// secret after the ClientVersionInfo when secret is set (0.11.1).
+func decodeLoginRegisterPAT(src []byte, secret bool) (LoginRegisterPAT, int, error) {
 	r := bytes.NewReader(src)
 	var v LoginRegisterPAT
 	var err error
 	if v.Info, err = readClientVersionInfo(r); err != nil {
 		return LoginRegisterPAT{}, 0, err
+	}
+	if secret {
+		if v.BindSecret, err = readBytes(r, BindSecretLen); err != nil {
+			return LoginRegisterPAT{}, 0, err
+		}
 	}
 	if v.Token, err = readShortText(r, 0); err != nil {
 		return LoginRegisterPAT{}, 0, err
@@ -305,7 +327,17 @@ func EncodeClientVersionInfo(v ClientVersionInfo) ([]byte, error) {
 // username 1..255, password 0..255, context 0..MaxUint32 bytes, each valid
 // UTF-8) and encodes it.
 func EncodeLoginRegister(v LoginRegister) ([]byte, error) {
+	return encodeLoginRegister(v, false)
+}
+
+// encodeLoginRegister is EncodeLoginRegister, writing v.BindSecret after
+// the ClientVersionInfo when secret is set (0.11.1); the secret must be
+// exactly as long as the layout says (none, or 32 bytes), else Length.
+func encodeLoginRegister(v LoginRegister, secret bool) ([]byte, error) {
 	if err := checkClientVersionInfo(v.Info); err != nil {
+		return nil, err
+	}
+	if err := checkBindSecret(v.BindSecret, secret); err != nil {
 		return nil, err
 	}
 	if err := checkShortText(v.Username, 1); err != nil {
@@ -319,6 +351,7 @@ func EncodeLoginRegister(v LoginRegister) ([]byte, error) {
 	}
 	var w bytes.Buffer
 	writeClientVersionInfo(&w, v.Info)
+	w.Write(v.BindSecret)
 	writeShortText(&w, v.Username)
 	writeShortText(&w, v.Password)
 	writeLongText(&w, v.Context)
@@ -328,7 +361,16 @@ func EncodeLoginRegister(v LoginRegister) ([]byte, error) {
 // EncodeLoginRegisterPAT validates v in field order (the ClientVersionInfo,
 // token 0..255, context 0..MaxUint32 bytes, each valid UTF-8) and encodes it.
 func EncodeLoginRegisterPAT(v LoginRegisterPAT) ([]byte, error) {
+	return encodeLoginRegisterPAT(v, false)
+}
+
+// encodeLoginRegisterPAT is EncodeLoginRegisterPAT with the bind secret of
+// 0.11.1 when secret is set; see encodeLoginRegister.
+func encodeLoginRegisterPAT(v LoginRegisterPAT, secret bool) ([]byte, error) {
 	if err := checkClientVersionInfo(v.Info); err != nil {
+		return nil, err
+	}
+	if err := checkBindSecret(v.BindSecret, secret); err != nil {
 		return nil, err
 	}
 	if err := checkShortText(v.Token, 0); err != nil {
@@ -339,6 +381,7 @@ func EncodeLoginRegisterPAT(v LoginRegisterPAT) ([]byte, error) {
 	}
 	var w bytes.Buffer
 	writeClientVersionInfo(&w, v.Info)
+	w.Write(v.BindSecret)
 	writeShortText(&w, v.Token)
 	writeLongText(&w, v.Context)
 	return w.Bytes(), nil

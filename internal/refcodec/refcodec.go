@@ -151,7 +151,12 @@ type Uint128 struct{ Lo, Hi uint64 }
 func (u Uint128) IsZero() bool { return u.Lo == 0 && u.Hi == 0 }
 
 // Window is an accepted protocol-version window, both ends packed versions.
-type Window struct{ Min, Max uint32 }
+// CountPatch makes the upper bound count patch, as protocol 0.11.1's gate
+// does (WIRE.md section 10.5); the eviction frame does not carry it.
+type Window struct {
+	Min, Max   uint32
+	CountPatch bool
+}
 
 // ClientVersionInfo is the prefix of both login bodies.
 type ClientVersionInfo struct {
@@ -168,6 +173,9 @@ type ClientVersionInfo struct {
 type LoginRegister struct {
 	// Info is the ClientVersionInfo prefix.
 	Info ClientVersionInfo
+	// BindSecret is nil in the 0.11.0 layout and 32 bytes in 0.11.1's
+	// (WIRE.md section 10.2). It is a secret.
+	BindSecret []byte
 	// Username is UTF-8, 1..255 bytes.
 	Username []byte
 	// Password is UTF-8, 0..255 bytes. It is a secret.
@@ -181,10 +189,28 @@ type LoginRegister struct {
 type LoginRegisterPAT struct {
 	// Info is the ClientVersionInfo prefix.
 	Info ClientVersionInfo
+	// BindSecret is nil in the 0.11.0 layout and 32 bytes in 0.11.1's. It
+	// is a secret.
+	BindSecret []byte
 	// Token is the personal access token, UTF-8, 0..255 bytes. It is a secret.
 	Token []byte
 	// Context is UTF-8, 0..MaxUint32 bytes.
 	Context []byte
+}
+
+// BindSession is a BIND_SESSION (code 15) body (WIRE.md section 10.3). Its
+// BindSecret is never shown by fmt (see Format).
+type BindSession struct {
+	// Info is the ClientVersionInfo prefix.
+	Info ClientVersionInfo
+	// ClientID is the logical session's client id.
+	ClientID Uint128
+	// Session is the session to bind, 0 for the one a lost login got.
+	Session uint64
+	// MetadataWatermark is the least metadata frontier wanted.
+	MetadataWatermark uint64
+	// BindSecret is 32 bytes. It is a secret.
+	BindSecret []byte
 }
 
 // LoginReply is the body of a successful login reply (after the result
@@ -293,16 +319,25 @@ type Eviction struct {
 	Reason uint8
 }
 
-// Format implements fmt.Formatter so that no verb ever shows the password:
-// every verb prints the struct with the password replaced by "[redacted]".
+// Format implements fmt.Formatter so that no verb ever shows the password
+// or the bind secret: every verb prints the struct with them replaced by
+// "[redacted]".
 func (l LoginRegister) Format(f fmt.State, verb rune) {
-	fmt.Fprintf(f, "refcodec.LoginRegister{Info:{Protocol:%d SDKName:%q SDKVersion:%q} Username:%q Password:[redacted] Context:%q}",
+	fmt.Fprintf(f, "refcodec.LoginRegister{Info:{Protocol:%d SDKName:%q SDKVersion:%q} BindSecret:[redacted] Username:%q Password:[redacted] Context:%q}",
 		l.Info.Protocol, l.Info.SDKName, l.Info.SDKVersion, l.Username, l.Context)
 }
 
-// Format implements fmt.Formatter so that no verb ever shows the token:
-// every verb prints the struct with the token replaced by "[redacted]".
+// Format implements fmt.Formatter so that no verb ever shows the token or
+// the bind secret: every verb prints the struct with them replaced by
+// "[redacted]".
 func (l LoginRegisterPAT) Format(f fmt.State, verb rune) {
-	fmt.Fprintf(f, "refcodec.LoginRegisterPAT{Info:{Protocol:%d SDKName:%q SDKVersion:%q} Token:[redacted] Context:%q}",
+	fmt.Fprintf(f, "refcodec.LoginRegisterPAT{Info:{Protocol:%d SDKName:%q SDKVersion:%q} BindSecret:[redacted] Token:[redacted] Context:%q}",
 		l.Info.Protocol, l.Info.SDKName, l.Info.SDKVersion, l.Context)
+}
+
+// Format implements fmt.Formatter so that no verb ever shows the bind
+// secret: every verb prints the struct with it replaced by "[redacted]".
+func (b BindSession) Format(f fmt.State, verb rune) {
+	fmt.Fprintf(f, "refcodec.BindSession{Info:{Protocol:%d SDKName:%q SDKVersion:%q} ClientID:{Lo:%d Hi:%d} Session:%d MetadataWatermark:%d BindSecret:[redacted]}",
+		b.Info.Protocol, b.Info.SDKName, b.Info.SDKVersion, b.ClientID.Lo, b.ClientID.Hi, b.Session, b.MetadataWatermark)
 }

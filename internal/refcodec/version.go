@@ -97,13 +97,18 @@ func WindowValid(w Window) bool {
 // ill-formed window accepts nothing, and no window accepts an invalid
 // version. Otherwise v must be at least Min and, when Max's major (bits
 // 29..20) is 0, v's major.minor (v>>10) must be at most Max's (Max>>10);
-// when Max's major is at least 1, v's major must equal Max's.
+// when Max's major is at least 1, v's major must equal Max's. A window that
+// counts patch (CountPatch) accepts exactly Min <= v <= Max instead.
 func Accepts(w Window, v uint32) bool {
 	if !WindowValid(w) || !ValidVersion(v) {
 		return false
 	}
 	if v < w.Min {
 		return false
+	}
+	if w.CountPatch {
+		// Protocol 0.11.1's gate: both bounds inclusive, patch counted.
+		return v <= w.Max
 	}
 	if major(w.Max) == 0 {
 		return v>>10 <= w.Max>>10

@@ -137,8 +137,8 @@ func TestDefaultWindow(t *testing.T) {
 
 func TestWindowValid(t *testing.T) {
 	for w, want := range map[Window]bool{
-		{0, 0}: false, {0, 5}: false, {1, 0}: false, {5, 4}: false,
-		{1, 1}: true, {1, 5}: true, {0x2C00, 0x2C03}: true,
+		{Min: 0, Max: 0}: false, {Min: 0, Max: 5}: false, {Min: 1, Max: 0}: false, {Min: 5, Max: 4}: false,
+		{Min: 1, Max: 1}: true, {Min: 1, Max: 5}: true, {Min: 0x2C00, Max: 0x2C03}: true,
 	} {
 		assert.Equal(t, want, WindowValid(w), "WindowValid(%+v)", w)
 	}

@@ -23,12 +23,12 @@ func FromRefUint128(r refcodec.Uint128) codec.Uint128 { return codec.Uint128{Lo:
 
 // ToRefWindow converts a codec Window to the reference's.
 func ToRefWindow(w codec.Window) refcodec.Window {
-	return refcodec.Window{Min: uint32(w.Min), Max: uint32(w.Max)}
+	return refcodec.Window{Min: uint32(w.Min), Max: uint32(w.Max), CountPatch: w.CountPatch}
 }
 
 // FromRefWindow converts a reference Window to codec's.
 func FromRefWindow(r refcodec.Window) codec.Window {
-	return codec.Window{Min: codec.Version(r.Min), Max: codec.Version(r.Max)}
+	return codec.Window{Min: codec.Version(r.Min), Max: codec.Version(r.Max), CountPatch: r.CountPatch}
 }
 
 // ToRefInfo converts a codec ClientVersionInfo to the reference's.
@@ -42,27 +42,42 @@ func FromRefInfo(r refcodec.ClientVersionInfo) codec.ClientVersionInfo {
 }
 
 // ToRefLogin converts a codec LoginRegister to the reference's; an empty
-// password becomes nil.
+// password becomes nil. The reference has no revision: its layout is
+// whether a bind secret is there, which the caller's choice of decoder or
+// encoder says.
 func ToRefLogin(l codec.LoginRegister) refcodec.LoginRegister {
-	return refcodec.LoginRegister{Info: ToRefInfo(l.Info), Username: l.Username, Password: l.Password.Bytes(), Context: l.Context}
+	return refcodec.LoginRegister{Info: ToRefInfo(l.Info), BindSecret: l.BindSecret.Bytes(), Username: l.Username,
+		Password: l.Password.Bytes(), Context: l.Context}
 }
 
 // FromRefLogin converts a reference LoginRegister to codec's; an empty
-// password becomes the empty Secret.
+// password becomes the empty Secret, and a bind secret makes the value
+// RevisionBindSecret.
 func FromRefLogin(r refcodec.LoginRegister) codec.LoginRegister {
-	return codec.LoginRegister{Info: FromRefInfo(r.Info), Username: r.Username, Password: codec.NewSecret(r.Password), Context: r.Context}
+	return codec.LoginRegister{Info: FromRefInfo(r.Info), Revision: revisionOf(r.BindSecret), BindSecret: codec.NewSecret(r.BindSecret),
+		Username: r.Username, Password: codec.NewSecret(r.Password), Context: r.Context}
+}
+
+// revisionOf is the revision of a reference body: the bind-secret layout
+// when it holds a secret.
+func revisionOf(secret []byte) codec.Revision {
+	if secret != nil {
+		return codec.RevisionBindSecret
+	}
+	return codec.RevisionBase
 }
 
 // ToRefPAT converts a codec LoginRegisterPAT to the reference's; an empty
 // token becomes nil.
 func ToRefPAT(l codec.LoginRegisterPAT) refcodec.LoginRegisterPAT {
-	return refcodec.LoginRegisterPAT{Info: ToRefInfo(l.Info), Token: l.Token.Bytes(), Context: l.Context}
+	return refcodec.LoginRegisterPAT{Info: ToRefInfo(l.Info), BindSecret: l.BindSecret.Bytes(), Token: l.Token.Bytes(), Context: l.Context}
 }
 
 // FromRefPAT converts a reference LoginRegisterPAT to codec's; an empty
 // token becomes the empty Secret.
 func FromRefPAT(r refcodec.LoginRegisterPAT) codec.LoginRegisterPAT {
-	return codec.LoginRegisterPAT{Info: FromRefInfo(r.Info), Token: codec.NewSecret(r.Token), Context: r.Context}
+	return codec.LoginRegisterPAT{Info: FromRefInfo(r.Info), Revision: revisionOf(r.BindSecret), BindSecret: codec.NewSecret(r.BindSecret),
+		Token: codec.NewSecret(r.Token), Context: r.Context}
 }
 
 // ToRefReply converts a codec LoginReply to the reference's.
@@ -136,4 +151,17 @@ func FromRefEviction(r refcodec.Eviction) codec.Eviction {
 		Client: FromRefUint128(r.Client), Window: FromRefWindow(r.Window),
 		Reason: codec.EvictionReason(r.Reason),
 	}
+}
+
+// ToRefBind converts a codec BindSession to the reference's; an empty
+// bind secret becomes nil.
+func ToRefBind(b codec.BindSession) refcodec.BindSession {
+	return refcodec.BindSession{Info: ToRefInfo(b.Info), ClientID: ToRefUint128(b.ClientID), Session: b.Session,
+		MetadataWatermark: b.MetadataWatermark, BindSecret: b.BindSecret.Bytes()}
+}
+
+// FromRefBind converts a reference BindSession to codec's.
+func FromRefBind(r refcodec.BindSession) codec.BindSession {
+	return codec.BindSession{Info: FromRefInfo(r.Info), ClientID: FromRefUint128(r.ClientID), Session: r.Session,
+		MetadataWatermark: r.MetadataWatermark, BindSecret: codec.NewSecret(r.BindSecret)}
 }

@@ -22,6 +22,8 @@ func fill(v reflect.Value, n *uint64) {
 	case reflect.Uint8, reflect.Uint32, reflect.Uint64:
 		*n++
 		v.SetUint(*n)
+	case reflect.Bool:
+		v.SetBool(true)
 	default:
 		panic("fill: unexpected kind " + v.Kind().String())
 	}
@@ -66,6 +68,7 @@ func TestRoundTrip(t *testing.T) {
 	roundTrip(t, FromRefRequest, ToRefRequest)
 	roundTrip(t, FromRefReplyHeader, ToRefReplyHeader)
 	roundTrip(t, FromRefEviction, ToRefEviction)
+	roundTrip(t, FromRefBind, ToRefBind)
 }
 
 // TestSlices pins how nil and empty slices cross: kept as they are, except

@@ -25,8 +25,8 @@ type Observer struct {
 	// Closed: a served connection ended, and why.
 	Closed func(c ConnInfo, how Closing)
 	// Login: what a login request came to (every Register frame that was
-	// answered). l.Username is valid only during the call: copy it to
-	// keep it.
+	// answered), or a BIND_SESSION (l.Bind). l.Username is valid only
+	// during the call: copy it to keep it.
 	Login func(c ConnInfo, l lifecycle.Login)
 	// Logout: a logged-in connection logged out; it stays open.
 	Logout func(c ConnInfo)

@@ -408,11 +408,11 @@ func (c *connLoop) serve(f frame) CloseCause {
 
 // holdsCredentials reports whether a frame Handle took may carry a password
 // or a token, to be cleared from the read buffer once answered: a login
-// (Register), a legacy login (NonReplicated with code 38 or 44, refused),
+// (Register), a BIND_SESSION (its bind secret), a legacy login (NonReplicated with code 38 or 44, refused),
 // and a frame that was not looked at (dropped, or of an unusable size),
 // which may be a login whose header is damaged.
 func holdsCredentials(o *lifecycle.Outcome, err error) bool {
-	return o.IsLogin() || o.Code == codec.CodeLoginUser || o.Code == codec.CodeLoginPAT || err != nil
+	return o.IsLogin() || o.IsBind() || o.Code == codec.CodeLoginUser || o.Code == codec.CodeLoginPAT || err != nil
 }
 
 // settle applies what a frame changed to the connection and reports it. A
@@ -440,7 +440,7 @@ func (c *connLoop) settle(o *lifecycle.Outcome, err error) {
 		// SDKs' replay window.
 		c.loginBy = later(c.loginBy, time.Now().Add(c.l.opts.ReplayTimeout))
 	}
-	if o.IsLogin() && o.Answer != lifecycle.AnswerNone {
+	if (o.IsLogin() || o.IsBind()) && o.Answer != lifecycle.AnswerNone {
 		obs.login(info, o.Login)
 	}
 }

@@ -41,6 +41,14 @@ func paths() []path {
 		{"Encode/LoginRegisterPATMax", "Floor/UTF8/LoginRegisterPATMax", 1.5},
 		{"Decode/LoginReplyMax", "Floor/UTF8/LoginReplyMax", 1.5},
 		{"Encode/LoginReplyMax", "Floor/UTF8/LoginReplyMax", 1.5},
+		// Protocol 0.11.1 (WIRE.md section 10): the login body with its
+		// 32-byte bind secret, whose raw bytes the fast path skips in its
+		// ASCII test, and BIND_SESSION, whose floor is its 11 text bytes
+		// only (its 64 fixed bytes are loads no floor counts).
+		{"Decode/LoginRegister0111", "Floor/UTF8/LoginRegister0111", 2.0},
+		{"Encode/LoginRegister0111", "Floor/UTF8/LoginRegister0111", 2.0},
+		{"Decode/BindSession", "Floor/UTF8/BindSession", 3.0},
+		{"Encode/BindSession", "Floor/UTF8/BindSession", 3.5},
 		{"Decode/LoginRegisterPAT", "Floor/UTF8/LoginRegisterPAT", 0},
 		{"Encode/ClientVersionInfo", "Floor/UTF8/ClientVersionInfo", 0},
 		{"Encode/LoginRegisterPAT", "Floor/UTF8/LoginRegisterPAT", 0},

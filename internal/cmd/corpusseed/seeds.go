@@ -18,15 +18,18 @@ type Seed struct {
 // Seeds returns every target's seeds.
 func Seeds() map[string][]Seed {
 	bodies := map[string][]Seed{
-		"FuzzClientVersionInfo": clientInfoSeeds(),
-		"FuzzLoginRegister":     loginSeeds(),
-		"FuzzLoginRegisterPAT":  patSeeds(),
-		"FuzzLoginReply":        loginReplySeeds(),
-		"FuzzRequestHeader":     requestSeeds(),
-		"FuzzReplyHeader":       replySeeds(),
-		"FuzzEviction":          evictionSeeds(),
-		"FuzzParseVersion":      versionSeeds(),
-		"FuzzSplitResult":       splitSeeds(),
+		"FuzzClientVersionInfo":      clientInfoSeeds(),
+		"FuzzLoginRegister":          loginSeeds(),
+		"FuzzLoginRegisterPAT":       patSeeds(),
+		"FuzzLoginReply":             loginReplySeeds(),
+		"FuzzRequestHeader":          requestSeeds(),
+		"FuzzReplyHeader":            replySeeds(),
+		"FuzzEviction":               evictionSeeds(),
+		"FuzzParseVersion":           versionSeeds(),
+		"FuzzSplitResult":            splitSeeds(),
+		"FuzzBindSession":            bindSessionSeeds(),
+		"FuzzLoginRegisterSecret":    loginSecretSeeds(),
+		"FuzzLoginRegisterPATSecret": patSecretSeeds(),
 	}
 	all := map[string][]Seed{
 		"FuzzFrame":          frameSeeds(),

@@ -42,6 +42,15 @@ var decoders = map[string]func([]byte) error{
 	"FuzzRequestHeader":     func(b []byte) error { _, err := codec.DecodeRequestHeader(b); return err },
 	"FuzzReplyHeader":       func(b []byte) error { _, err := codec.DecodeReplyHeader(b); return err },
 	"FuzzSplitResult":       func(b []byte) error { _, _, err := codec.SplitResult(b); return err },
+	"FuzzBindSession":       func(b []byte) error { _, err := codec.ParseBindSession(b); return err },
+	"FuzzLoginRegisterSecret": func(b []byte) error {
+		_, err := codec.ParseLoginRegisterRev(b, codec.RevisionBindSecret)
+		return err
+	},
+	"FuzzLoginRegisterPATSecret": func(b []byte) error {
+		_, err := codec.ParseLoginRegisterPATRev(b, codec.RevisionBindSecret)
+		return err
+	},
 }
 
 // TestSeedsAreWhatTheirNamesSay: a valid-* seed decodes and a bad-* seed

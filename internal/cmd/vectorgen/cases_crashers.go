@@ -119,7 +119,7 @@ func (g *gen) crasherConn(name, src string, data []byte) {
 		}
 		ins = append(ins, f)
 	}
-	steps, err := replay(g.servers[server], ins)
+	steps, err := replay(g.servers[server], ins, nil)
 	if err != nil {
 		g.failf("%s: %v", src, err)
 		return

@@ -13,6 +13,10 @@ func lifecycleServers() map[string]ServerConfig {
 		"default": {Window: TextRange{Min: "0.11.0", Max: "0.11.0"}, Version: "0.11.0", Users: users, Tokens: tokens, Handler: "deny"},
 		"wide":    {Window: TextRange{Min: "0.10.0", Max: "0.11.3"}, Version: "iggy-server 0.11.3", Users: users, Tokens: tokens, Handler: "deny"},
 		"v1":      {Window: TextRange{Min: "1.0.0", Max: "1.2.3"}, Version: "1.2.3", Users: users, Tokens: tokens, Handler: "deny"},
+		// Protocol 0.11.1 (WIRE.md section 10.5): upstream's gate, and a
+		// server of both revisions; both count patch.
+		"v0111": {Window: TextRange{Min: "0.11.1", Max: "0.11.1", CountPatch: true}, Version: "0.11.1", Users: users, Tokens: tokens, Handler: "deny"},
+		"both":  {Window: TextRange{Min: "0.11.0", Max: "0.11.1", CountPatch: true}, Version: "0.11.1", Users: users, Tokens: tokens, Handler: "deny"},
 	}
 }
 
@@ -24,6 +28,7 @@ type script struct {
 	srv     ServerConfig
 	session uint64
 	window  [2]uint32 // max, min as packed versions
+	conn    int       // the connection the next steps go to
 }
 
 func (g *gen) life(name, server, note string, rules ...string) *script {
@@ -38,7 +43,13 @@ func (g *gen) life(name, server, note string, rules ...string) *script {
 }
 
 func (s *script) step(in []byte, out, then, note string) *script {
-	s.c.Steps = append(s.c.Steps, Step{In: hex.EncodeToString(in), Out: out, Then: then, Note: note})
+	s.c.Steps = append(s.c.Steps, Step{In: hex.EncodeToString(in), Out: out, Then: then, Note: note, Conn: s.conn})
+	return s
+}
+
+// on sends the next steps on connection k of the case (0 is the first).
+func (s *script) on(k int) *script {
+	s.conn = k
 	return s
 }
 

@@ -31,7 +31,7 @@ func (g *gen) add(c Case) *Case {
 		}
 	}
 	switch c.Kind {
-	case KindClientInfo, KindLogin, KindLoginPAT, KindLoginReply:
+	case KindClientInfo, KindLogin, KindLoginPAT, KindLoginReply, KindLoginSecret, KindLoginPATSecret, KindBind:
 		if c.Mode == "" {
 			c.Mode = ModeStrict
 		}
@@ -97,6 +97,7 @@ func generate(crashers []crasher) *gen {
 	g.frameCases()
 	g.discrepancyCases()
 	g.lifecycleCases()
+	g.revisionCases()
 	g.crasherCases(crashers)
 	g.addFrames()
 	g.describeSteps()

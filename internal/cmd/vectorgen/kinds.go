@@ -62,6 +62,11 @@ func kindInfos() map[string]kindInfo {
 		KindLoginFrame: {side: SideClient, required: append(append(replyRequired(), "result_code"), loginReplyRequired()...),
 			optional: replyOptional(), surface: append(sdk, "retry")},
 		KindLifecycle: {side: SideServer},
+		KindLoginSecret: {side: SideServer,
+			required: append(infoRequired(), "bind_secret_len", "username", "password_len", "context")},
+		KindLoginPATSecret: {side: SideServer, required: append(infoRequired(), "bind_secret_len", "token_len", "context")},
+		KindBind: {side: SideServer,
+			required: append(infoRequired(), "client_id", "session", "metadata_watermark", "bind_secret_len")},
 	}
 }
 

@@ -49,10 +49,13 @@ type Case struct {
 	Steps       []Step     `json:"steps,omitempty"`
 }
 
-// TextRange is a version window written as text ("0.11.0").
+// TextRange is a version window written as text ("0.11.0"). CountPatch
+// says the window counts patch at its upper bound, as protocol 0.11.1's
+// gate does (WIRE.md section 10.5): it accepts exactly min <= v <= max.
 type TextRange struct {
-	Min string `json:"min"`
-	Max string `json:"max"`
+	Min        string `json:"min"`
+	Max        string `json:"max"`
+	CountPatch bool   `json:"count_patch,omitempty"`
 }
 
 // Expect is the verdict of a codec case.
@@ -93,6 +96,11 @@ type Step struct {
 	End       bool        `json:"end,omitempty"`
 	Free      []Free      `json:"free,omitempty"`
 	InSession *SessionRef `json:"in_session,omitempty"`
+	// Conn is the connection the step goes to, 0-based: every connection
+	// of a case talks to the same server, so a later connection can bind
+	// the logical session a login made on an earlier one (BIND_SESSION,
+	// WIRE.md section 10.4). Absent means the first.
+	Conn int `json:"conn,omitempty"`
 }
 
 func (s *Step) inBytes() []byte {
@@ -155,13 +163,18 @@ const (
 	KindEviction      = "eviction"
 	KindLoginFrame    = "login_reply_frame"
 	KindLifecycle     = "lifecycle"
+	// Protocol 0.11.1's bodies (WIRE.md section 10).
+	KindLoginSecret    = "login_register_bind_secret"
+	KindLoginPATSecret = "login_register_pat_bind_secret"
+	KindBind           = "bind_session"
 )
 
 // kindList returns every kind in file order.
 func kindList() []string {
 	return []string{
 		KindVersionText, KindWindow, KindDefaultWindow, KindClientInfo, KindLogin, KindLoginPAT,
-		KindLoginReply, KindResult, KindRequest, KindReply, KindEviction, KindLoginFrame, KindLifecycle,
+		KindLoginReply, KindResult, KindRequest, KindReply, KindEviction, KindLoginFrame,
+		KindLoginSecret, KindLoginPATSecret, KindBind, KindLifecycle,
 	}
 }
 

@@ -29,7 +29,7 @@ func observe(c *Case) (*Expect, error) {
 		return observeWindow(in, c.Window)
 	case KindDefaultWindow:
 		return observeDefaultWindow(in)
-	case KindClientInfo, KindLogin, KindLoginPAT, KindLoginReply:
+	case KindClientInfo, KindLogin, KindLoginPAT, KindLoginReply, KindLoginSecret, KindLoginPATSecret, KindBind:
 		return observeBody(c.Kind, c.Mode, in)
 	case KindResult:
 		return observeResult(in), nil
@@ -111,7 +111,7 @@ func parseWindow(w TextRange) (codec.Window, error) {
 		return codec.Window{}, err
 	}
 	hi, err := parseVersionText(w.Max)
-	return codec.Window{Min: lo, Max: hi}, err
+	return codec.Window{Min: lo, Max: hi, CountPatch: w.CountPatch}, err
 }
 
 func parseVersionText(s string) (codec.Version, error) {
@@ -157,6 +157,23 @@ func observeBody(kind, mode string, in []byte) (*Expect, error) {
 		var l codec.LoginReply
 		l, n, err = codec.DecodeLoginReply(in)
 		fields = loginReplyFields(l)
+	case KindLoginSecret:
+		var l codec.LoginRegister
+		l, n, err = codec.DecodeLoginRegisterRev(in, codec.RevisionBindSecret)
+		fields = infoFields(l.Info)
+		fields["bind_secret_len"], fields["username"] = l.BindSecret.Len(), string(l.Username)
+		fields["password_len"], fields["context"] = l.Password.Len(), string(l.Context)
+	case KindLoginPATSecret:
+		var l codec.LoginRegisterPAT
+		l, n, err = codec.DecodeLoginRegisterPATRev(in, codec.RevisionBindSecret)
+		fields = infoFields(l.Info)
+		fields["bind_secret_len"], fields["token_len"], fields["context"] = l.BindSecret.Len(), l.Token.Len(), string(l.Context)
+	case KindBind:
+		var b codec.BindSession
+		b, n, err = codec.DecodeBindSession(in)
+		fields = infoFields(b.Info)
+		fields["client_id"], fields["session"], fields["metadata_watermark"] = u128(b.ClientID), u64(b.Session), u64(b.MetadataWatermark)
+		fields["bind_secret_len"] = b.BindSecret.Len()
 	}
 	switch mode {
 	case ModePrefix:
@@ -187,6 +204,12 @@ func strictParse(kind string, in []byte) error {
 		_, err = codec.ParseLoginRegisterPAT(in)
 	case KindLoginReply:
 		_, err = codec.ParseLoginReply(in)
+	case KindLoginSecret:
+		_, err = codec.ParseLoginRegisterRev(in, codec.RevisionBindSecret)
+	case KindLoginPATSecret:
+		_, err = codec.ParseLoginRegisterPATRev(in, codec.RevisionBindSecret)
+	case KindBind:
+		_, err = codec.ParseBindSession(in)
 	}
 	return err
 }

@@ -32,17 +32,22 @@ func newServerWith(cfg ServerConfig, connIDs bool) (*lifecycle.Server, error) {
 	return lifecycle.NewServer(lifecycle.Config{Window: w, Version: cfg.Version, Auth: auth, ConnIDEvictions: connIDs})
 }
 
-// replay runs the request frames of a lifecycle case through one Conn of a
-// fresh Server and returns what happened at each step.
-func replay(cfg ServerConfig, ins [][]byte) ([]Step, error) {
+// replay runs the request frames of a lifecycle case through the Conns of
+// a fresh Server, frame i through connection conns[i] (the first when
+// conns is nil), and returns what happened at each step.
+func replay(cfg ServerConfig, ins [][]byte, conns []int) ([]Step, error) {
 	srv, err := newServer(cfg)
 	if err != nil {
 		return nil, err
 	}
-	conn := srv.NewConn()
+	open := connsOf(srv)
 	steps := make([]Step, 0, len(ins))
-	for _, in := range ins {
-		st, err := handleStep(conn, in)
+	for i, in := range ins {
+		k := 0
+		if conns != nil {
+			k = conns[i]
+		}
+		st, err := handleStep(open(k), in)
 		if err != nil {
 			return nil, fmt.Errorf("step %d: %w", len(steps), err)
 		}
@@ -78,14 +83,15 @@ func replayCase(servers map[string]ServerConfig, c *Case) error {
 		return fmt.Errorf("no server %q in the file", c.Server)
 	}
 	ins := make([][]byte, len(c.Steps))
+	conns := make([]int, len(c.Steps))
 	for i, s := range c.Steps {
 		b, err := hex.DecodeString(s.In)
 		if err != nil {
 			return fmt.Errorf("step %d: %w", i, err)
 		}
-		ins[i] = b
+		ins[i], conns[i] = b, s.Conn
 	}
-	got, err := replay(cfg, ins)
+	got, err := replay(cfg, ins, conns)
 	if err != nil {
 		return err
 	}
@@ -95,6 +101,18 @@ func replayCase(servers map[string]ServerConfig, c *Case) error {
 		}
 	}
 	return nil
+}
+
+// connsOf returns the connections of one case to srv by index, each made
+// when first asked for.
+func connsOf(srv *lifecycle.Server) func(int) *lifecycle.Conn {
+	conns := map[int]*lifecycle.Conn{}
+	return func(k int) *lifecycle.Conn {
+		if conns[k] == nil {
+			conns[k] = srv.NewConn()
+		}
+		return conns[k]
+	}
 }
 
 func short(s string) string {

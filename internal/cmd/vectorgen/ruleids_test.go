@@ -93,5 +93,5 @@ func TestCodecRuleIDsCatchWrongID(t *testing.T) {
 			assert.Error(t, checkCodecRule(&c, rules), "%s as a crasher expecting %s", c.Name, wrong)
 		}
 	}
-	assert.Len(t, planted, 10, "every codec kind with error cases")
+	assert.Len(t, planted, 13, "every codec kind with error cases")
 }

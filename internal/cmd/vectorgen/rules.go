@@ -65,7 +65,8 @@ func ruleList() []Rule {
 	rs = append(rs, bodyRules()...)
 	rs = append(rs, headerRules()...)
 	rs = append(rs, lifecycleRules()...)
-	return append(rs, mappingRules()...)
+	rs = append(rs, mappingRules()...)
+	return append(rs, revisionRules()...)
 }
 
 func versionRules() []Rule {
@@ -192,5 +193,27 @@ func mappingRules() []Rule {
 		m("sdk.57", "TransientNotCommitted: result code of a Register reply; replay the same request on the same connection with the same client id"),
 		m("sdk.58", "TransientNotAccepted: result code of a Register reply; the login may be re-issued anywhere, even under a fresh client id"),
 		m("sdk.incompatible", "IncompatibleProtocolVersion(client, min, max): eviction 14 with a well-formed window"),
+	}
+}
+
+// revisionRules are WIRE.md section 10's: protocol 0.11.1, its bind secret,
+// BIND_SESSION and windows that count patch.
+func revisionRules() []Rule {
+	l := func(id, section, text string) Rule { return rule(id, section, ClassLifecycle, text) }
+	return []Rule{
+		rule("revision.of", "10.1", ClassAcceptance, "a body's version selects its layout: 0.11.1 the bind-secret layout, every other version the 0.11.0 layout; a decoder is told the layout, never guesses it"),
+		encoding("body.revision", "10.1", codec.ErrField, "a login body is read and written in a known revision (0.11.0 or 0.11.1): the revision is the caller's argument, not a wire field"),
+		encoding("login.bind_secret.length", "10.2", codec.ErrLength, "the bind secret of LOGIN_REGISTER is exactly 32 bytes in the 0.11.1 layout and absent in 0.11.0's (missing bytes break login.truncated)"),
+		encoding("pat.bind_secret.length", "10.2", codec.ErrLength, "the bind secret of LOGIN_REGISTER_WITH_PAT is exactly 32 bytes in the 0.11.1 layout and absent in 0.11.0's (missing bytes break pat.truncated)"),
+		validity("bind.truncated", "10.3", codec.ErrTruncated, "every BIND_SESSION field lies within the input: client_id, session, metadata_watermark, then the 32-byte bind_secret"),
+		encoding("bind.bind_secret.length", "10.3", codec.ErrLength, "the bind secret of BIND_SESSION is exactly 32 bytes"),
+		rule("window.count_patch", "10.5", ClassAcceptance, "a window that counts patch (protocol 0.11.1's) accepts v iff min <= v <= max, whatever the major"),
+		l("lifecycle.10.login", "10.5", "a login is read in the layout its version selects; a 0.11.1 login logs in at a 0.11.0 default window, a 0.11.0 login at a 0.11.1 window gets eviction 14"),
+		l("lifecycle.10.bind.malformed", "10.4", "BIND_SESSION whose ClientVersionInfo or rest does not decode, or whose version selects the 0.11.0 layout => Reply status 3"),
+		l("lifecycle.10.bind.window", "10.4", "BIND_SESSION whose version is outside the window => Reply status 14003, not an eviction"),
+		l("lifecycle.10.bind.unknown", "10.4", "BIND_SESSION for a client id with no logical session => 58 for session 0, else 40"),
+		l("lifecycle.10.bind.refused", "10.4", "BIND_SESSION with a wrong secret, or after the session's logout => status 40"),
+		l("lifecycle.10.bind.session", "10.4", "BIND_SESSION naming a non-zero session other than the logical session's => status 14001"),
+		l("lifecycle.10.bind.ok", "10.4", "BIND_SESSION with the login's secret => Reply status 0 whose body is the bare login reply (no result section); session 0 binds the login's session; the connection is logged in as it"),
 	}
 }

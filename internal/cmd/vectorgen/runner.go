@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"fmt"
+	"github.com/iggywire/iggywire/codec"
 )
 
 // replayElsewhere plays a lifecycle case the way a runner plays it against
@@ -30,6 +31,9 @@ func replayElsewhere(servers map[string]ServerConfig, c *Case, shift int) error 
 		return err
 	}
 	login := register(0xfeed, loginBody(cvi(uint32(maxV), "go-sdk", "0.1.0"), "iggy", "iggy", ""))
+	if codec.RevisionOf(maxV) == codec.RevisionBindSecret {
+		login = register(0xfeed, loginSecretBody(cvi(uint32(maxV), "go-sdk", "0.1.0"), wrong11, "iggy", "iggy", ""))
+	}
 	last := uint64(0)
 	for range shift {
 		out, _, err := srv.NewConn().Handle(login, nil)
@@ -38,7 +42,7 @@ func replayElsewhere(servers map[string]ServerConfig, c *Case, shift int) error 
 		}
 		last = le.Uint64(out[offLoginReplySession:])
 	}
-	conn := srv.NewConn()
+	open := connsOf(srv)
 	handed := map[int]uint64{}
 	for j, want := range c.Steps {
 		in := want.inBytes()
@@ -49,7 +53,7 @@ func replayElsewhere(servers map[string]ServerConfig, c *Case, shift int) error 
 			}
 			le.PutUint64(in[r.Offset:], s+uint64(r.Plus))
 		}
-		got, err := handleStep(conn, in)
+		got, err := handleStep(open(want.Conn), in)
 		if err != nil {
 			return fmt.Errorf("step %d: %w", j, err)
 		}
@@ -62,7 +66,7 @@ func replayElsewhere(servers map[string]ServerConfig, c *Case, shift int) error 
 		if got.outBytes() == nil {
 			continue
 		}
-		s, err := matchAnswer(got.outBytes(), want.outBytes(), want.Free, last)
+		s, err := matchAnswer(got.outBytes(), want.outBytes(), want.Free, last, handed)
 		if err != nil {
 			return fmt.Errorf("step %d (%s): %w", j, want.Note, err)
 		}
@@ -76,7 +80,7 @@ func replayElsewhere(servers map[string]ServerConfig, c *Case, shift int) error 
 // matchAnswer compares an answer with the expected one: equal outside the
 // free fields, each free field true to its rule. It returns the session
 // the answer hands out, if it does.
-func matchAnswer(got, want []byte, free []Free, last uint64) (uint64, error) {
+func matchAnswer(got, want []byte, free []Free, last uint64, handed map[int]uint64) (uint64, error) {
 	if len(got) != len(want) {
 		return 0, fmt.Errorf("an answer of %d bytes, want %d", len(got), len(want))
 	}
@@ -96,6 +100,10 @@ func matchAnswer(got, want []byte, free []Free, last uint64) (uint64, error) {
 			if session = le.Uint64(v); session <= last {
 				return 0, fmt.Errorf("session %d is not above %d, handed out before", session, last)
 			}
+		case FreeBound:
+			if !handedOut(handed, le.Uint64(v)) {
+				return 0, fmt.Errorf("%s %d is no session handed out before", f.Field, le.Uint64(v))
+			}
 		case FreeAny:
 		default:
 			return 0, fmt.Errorf("free field %s: rule %q", f.Field, f.Rule)
@@ -107,6 +115,16 @@ func matchAnswer(got, want []byte, free []Free, last uint64) (uint64, error) {
 		return 0, fmt.Errorf("answers differ outside the free fields:\n got %s\nwant %s", short(hex.EncodeToString(g[firstDiff(g, w):])), short(hex.EncodeToString(w[firstDiff(g, w):])))
 	}
 	return session, nil
+}
+
+// handedOut reports whether s is one of the sessions handed out.
+func handedOut(handed map[int]uint64, s uint64) bool {
+	for _, h := range handed {
+		if h == s {
+			return true
+		}
+	}
+	return false
 }
 
 func firstDiff(a, b []byte) int {

@@ -33,6 +33,9 @@ const (
 	FreeAny     = "any"     // WIRE.md sets no value
 	FreeNonZero = "nonzero" // any non-zero value
 	FreeSession = "session" // non-zero, above every session the server handed out before
+	// FreeBound is the session a BIND_SESSION reply binds: one a login of
+	// the case handed out before (WIRE.md section 10.4).
+	FreeBound = "bound"
 )
 
 // SessionRef says that the u64 at Offset of a step's in is the session
@@ -93,6 +96,9 @@ func freeFields(out []byte) []Free {
 		if isLoginReply(out) {
 			f = append(f, Free{"session", offLoginReplySession, 8, FreeSession})
 		}
+		if isBindReply(out) {
+			f = append(f, Free{"session", offBindReplySession, 8, FreeBound})
+		}
 	case codec.CommandEviction:
 		if r := codec.EvictionReason(out[255]); r == codec.ReasonNoSession || r == codec.ReasonStaleClient {
 			f = append(f, Free{"client", 128, 16, FreeNonZero})
@@ -108,6 +114,34 @@ func isLoginReply(out []byte) bool {
 		out[208] == opRegister && le.Uint32(out[216:]) == 0 && le.Uint32(out[256:]) == 0
 }
 
+// offBindReplySession is where a BIND_SESSION reply holds the session it
+// binds: its body is the bare login reply, after user_id.
+const offBindReplySession = codec.HeaderSize + 4
+
+// isBindReply: a Reply under NonReplicated, status 0, whose body is a login
+// reply (a BIND_SESSION that succeeded; a ping's reply has no body).
+func isBindReply(out []byte) bool {
+	if len(out) <= codec.HeaderSize || codec.Command(out[60]) != codec.CommandReply ||
+		out[208] != opNonReplicated || le.Uint32(out[216:]) != 0 {
+		return false
+	}
+	_, err := codec.ParseLoginReply(out[codec.HeaderSize:])
+	return err == nil
+}
+
+// bindSessionAt returns where the session of a BIND_SESSION request's body
+// lies in the frame, or -1 when in is not one.
+func bindSessionAt(in []byte) int {
+	if len(in) <= codec.HeaderSize || in[176] != opNonReplicated || le.Uint32(in[196:]) != uint32(codec.CodeBindSession) {
+		return -1
+	}
+	_, n, err := codec.DecodeClientVersionInfo(in[codec.HeaderSize:])
+	if _, berr := codec.ParseBindSession(in[codec.HeaderSize:]); err != nil || berr != nil {
+		return -1
+	}
+	return codec.HeaderSize + n + 16
+}
+
 // sessionRef finds the login of the case whose session a request carries:
 // the latest login that handed out the same session, or the latest login's
 // session plus one (a session ahead of the bound one). Registers carry
@@ -116,12 +150,17 @@ func sessionRef(in []byte, logins map[uint64]int, latest uint64) *SessionRef {
 	if framing(in) != FramingWhole || codec.Command(in[60]) != codec.CommandRequest || in[176] == opRegister || latest == 0 {
 		return nil
 	}
-	s := le.Uint64(in[offRequestSession:])
+	off := offRequestSession
+	if at := bindSessionAt(in); at >= 0 {
+		// A BIND_SESSION names its session in its body; its header's is 0.
+		off = at
+	}
+	s := le.Uint64(in[off:])
 	if step, ok := logins[s]; ok {
-		return &SessionRef{Offset: offRequestSession, Step: step}
+		return &SessionRef{Offset: off, Step: step}
 	}
 	if s == latest+1 {
-		return &SessionRef{Offset: offRequestSession, Step: logins[latest], Plus: 1}
+		return &SessionRef{Offset: off, Step: logins[latest], Plus: 1}
 	}
 	return nil
 }

@@ -111,20 +111,31 @@ type streamRunner struct {
 	noEnd, noSession, noFree bool
 }
 
-// play plays one case on a new connection.
+// play plays one case on new connections, one for each conn its steps
+// name, dialled when first used.
 func (r *streamRunner) play(addr string, c *Case) error {
-	nc, err := net.Dial("tcp", addr)
-	if err != nil {
-		return err
-	}
-	conn := nc.(*net.TCPConn)
-	defer conn.Close()
+	conns := map[int]*net.TCPConn{}
+	defer func() {
+		for _, conn := range conns {
+			conn.Close()
+		}
+	}()
 	handed := map[int]uint64{}
-	closed := false
+	closedConns := map[int]bool{}
 	for j, st := range c.Steps {
+		conn := conns[st.Conn]
+		if conn == nil {
+			nc, err := net.Dial("tcp", addr)
+			if err != nil {
+				return err
+			}
+			conn = nc.(*net.TCPConn)
+			conns[st.Conn] = conn
+		}
 		if err := conn.SetDeadline(time.Now().Add(r.deadline)); err != nil {
 			return err
 		}
+		closed := closedConns[st.Conn]
 		if closed {
 			if err := readEnd(conn); err != nil {
 				return fmt.Errorf("step %d: %w", j, err)
@@ -144,6 +155,7 @@ func (r *streamRunner) play(addr string, c *Case) error {
 			}
 		}
 		closed = st.Then == OutClosed
+		closedConns[st.Conn] = closed
 		switch st.Out {
 		case OutDropped:
 			continue // seen when the next step's answer comes first
@@ -161,7 +173,7 @@ func (r *streamRunner) play(addr string, c *Case) error {
 		if r.noFree {
 			free = nil
 		}
-		s, err := matchAnswer(got, st.outBytes(), free, r.last)
+		s, err := matchAnswer(got, st.outBytes(), free, r.last, handed)
 		if err != nil {
 			return fmt.Errorf("step %d (%s): %w", j, st.Note, err)
 		}

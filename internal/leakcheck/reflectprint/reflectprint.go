@@ -202,7 +202,7 @@ func Leak(secret []byte, names ...string) (string, error) {
 // and kr/pretty call its methods), a body in an unexported field (where no
 // printer can call a method), and a *lifecycle.Server, which reaches its
 // secrets through a pointer, an interface and slices.
-var FuzzHolders = []string{"Secret", "hidden LoginRegister", "Server"}
+var FuzzHolders = []string{"Secret", "hidden LoginRegister", "Server", "hidden BindSession", "Server after a 0.11.1 login"}
 
 // Find returns a description of the first of forms in which m finds its
 // secret, or "".

@@ -1,0 +1,287 @@
+package lifecycle_test
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/refcodec"
+	"github.com/iggywire/iggywire/lifecycle"
+)
+
+// The bodies of these tests are built by the reference codec
+// (internal/refcodec), from WIRE.md section 10, not by package codec: a
+// 0.11.1 login built by another implementation must log in.
+
+var (
+	v0111        = codec.Protocol0111
+	window0111   = codec.InclusiveWindow(codec.Protocol0111, codec.Protocol0111)
+	windowBoth   = codec.InclusiveWindow(codec.Protocol0110, codec.Protocol0111)
+	secretA      = bytes.Repeat([]byte{0x5a}, 32)
+	secretWrong  = bytes.Repeat([]byte{0xbb}, 32)
+	refInfo0111  = refcodec.ClientVersionInfo{Protocol: uint32(codec.Protocol0111), SDKName: []byte("go-sdk"), SDKVersion: []byte("0.1.0")}
+	clientBindID = codec.Uint128{Lo: 0xC1, Hi: 0xC2}
+)
+
+// secretLoginBody is a 0.11.1 LOGIN_REGISTER body with secret, by the
+// reference codec.
+func secretLoginBody(t testing.TB, user, pass string, secret []byte) []byte {
+	t.Helper()
+	b, err := refcodec.EncodeLoginRegisterSecret(refcodec.LoginRegister{Info: refInfo0111, BindSecret: secret,
+		Username: []byte(user), Password: []byte(pass)})
+	require.NoError(t, err)
+	return b
+}
+
+// secretTokenBody is a 0.11.1 LOGIN_REGISTER_WITH_PAT body.
+func secretTokenBody(t testing.TB, token string, secret []byte) []byte {
+	t.Helper()
+	b, err := refcodec.EncodeLoginRegisterPATSecret(refcodec.LoginRegisterPAT{Info: refInfo0111, BindSecret: secret, Token: []byte(token)})
+	require.NoError(t, err)
+	return b
+}
+
+// bindFrame is a BIND_SESSION request of header client hc for the logical
+// session (client, session) with secret, its body by the reference codec.
+func bindFrame(t testing.TB, hc, client codec.Uint128, session uint64, secret []byte, protocol codec.Version) []byte {
+	t.Helper()
+	info := refInfo0111
+	info.Protocol = uint32(protocol)
+	body, err := refcodec.EncodeBindSession(refcodec.BindSession{Info: info, ClientID: refcodec.Uint128{Lo: client.Lo, Hi: client.Hi},
+		Session: session, MetadataWatermark: session, BindSecret: secret})
+	require.NoError(t, err)
+	return request(t, codec.RequestHeader{Client: hc, Request: 9, Session: session,
+		Operation: codec.OperationNonReplicated, Code: codec.CodeBindSession}, body)
+}
+
+// handle feeds frame to conn and returns the reply's header and body; it
+// fails the test on an eviction or a drop.
+func handle(t testing.TB, conn *lifecycle.Conn, frame []byte) (codec.ReplyHeader, []byte) {
+	t.Helper()
+	out, o, err := conn.Handle(frame, nil)
+	require.NoError(t, err)
+	require.Equal(t, lifecycle.AnswerReply, o.Answer, "answer: %v", o)
+	h, err := codec.DecodeReplyHeader(out)
+	require.NoError(t, err)
+	return h, out[codec.HeaderSize:]
+}
+
+// login0111 logs conn in as iggy with a 0.11.1 body carrying secret, and
+// returns the session.
+func login0111(t testing.TB, conn *lifecycle.Conn, client codec.Uint128, secret []byte) uint64 {
+	t.Helper()
+	h, body := handle(t, conn, register(t, client, secretLoginBody(t, "iggy", "iggy", secret)))
+	require.Equal(t, codec.StatusOK, h.Status)
+	payload, code, err := codec.SplitResult(body)
+	require.NoError(t, err)
+	require.Equal(t, codec.StatusOK, code)
+	reply, err := codec.ParseLoginReply(payload)
+	require.NoError(t, err)
+	require.Equal(t, uint32(1), reply.UserID)
+	return reply.Session
+}
+
+// TestLogin0111AtEveryServer: a 0.11.1 login built by another
+// implementation logs in at a 0.11.1 server, at a server of both
+// revisions and at the default 0.11.0 one (whose gate ignores patch), its
+// body read by its version; a 0.11.0 login at the 0.11.1 server is
+// evicted with 14 and the window, never refused as a credential.
+func TestLogin0111AtEveryServer(t *testing.T) {
+	for _, w := range []codec.Window{window0111, windowBoth, testWindow} {
+		t.Run(w.String(), func(t *testing.T) {
+			srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = w })
+			assert.NotZero(t, login0111(t, srv.NewConn(), clientA, secretA))
+			h, body := handle(t, srv.NewConn(), register(t, clientB, secretTokenBody(t, "tok-iggy", secretA)))
+			assert.Equal(t, codec.StatusOK, h.Status)
+			_, code, err := codec.SplitResult(body)
+			require.NoError(t, err)
+			assert.Equal(t, codec.StatusOK, code)
+			// A wrong password in the 0.11.1 layout is the credential
+			// refusal it is, not a malformed body.
+			_, o, err := srv.NewConn().Handle(register(t, clientA, secretLoginBody(t, "iggy", "nope", secretA)), nil)
+			require.NoError(t, err)
+			assert.Equal(t, codec.ReasonInvalidCredentials, o.Reason)
+		})
+	}
+	srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111 })
+	out, o, err := srv.NewConn().Handle(register(t, clientA, passwordBody(t, v011, "iggy", "iggy")), nil)
+	require.NoError(t, err)
+	require.Equal(t, codec.ReasonIncompatibleProtocol, o.Reason)
+	e, err := codec.DecodeEviction(out)
+	require.NoError(t, err)
+	assert.Equal(t, v0111, e.Window.Min)
+	assert.Equal(t, v0111, e.Window.Max)
+	// At the server of both revisions the 0.11.0 login is read as 0.11.0.
+	both := newServerWith(t, func(c *lifecycle.Config) { c.Window = windowBoth })
+	h, _ := handle(t, both.NewConn(), register(t, clientA, passwordBody(t, v011, "iggy", "iggy")))
+	assert.Equal(t, codec.StatusOK, h.Status)
+}
+
+// TestBindSessionResumes: the right secret binds a new connection to the
+// logical session: the reply is status 0 with the bare login reply, and
+// the connection is logged in as that client and session, fenced like the
+// login's.
+func TestBindSessionResumes(t *testing.T) {
+	for _, w := range []codec.Window{window0111, testWindow} {
+		t.Run(w.String(), func(t *testing.T) {
+			srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = w })
+			first := srv.NewConn()
+			session := login0111(t, first, clientA, secretA)
+			for _, s := range []uint64{session, 0} {
+				conn := srv.NewConn()
+				h, body := handle(t, conn, bindFrame(t, clientA, clientA, s, secretA, v0111))
+				require.Equal(t, codec.StatusOK, h.Status)
+				assert.Equal(t, codec.OperationNonReplicated, h.Operation)
+				assert.Equal(t, uint64(9), h.Request)
+				assert.Equal(t, clientA, h.Client)
+				reply, err := codec.ParseLoginReply(body)
+				require.NoError(t, err, "the body is the bare login reply, no result section")
+				assert.Equal(t, uint32(1), reply.UserID)
+				assert.Equal(t, session, reply.Session, "session %d binds the login's", s)
+				assert.Equal(t, w.Max, reply.ServerProtocol)
+				st := conn.State()
+				assert.True(t, st.LoggedIn)
+				assert.Equal(t, clientA, st.Client)
+				assert.Equal(t, session, st.Session)
+				// A replicated request of the bound session is served.
+				h, _ = handle(t, conn, replicated(t, clientA, codec.OperationForCode(codec.CodeCreateStream), session, 1))
+				assert.Equal(t, codec.StatusInvalidCommand, h.Status, "the default Handler's denial, past the fence")
+			}
+		})
+	}
+}
+
+// TestBindSessionRefusals: every refusal of WIRE.md section 10.4, each a
+// Reply that leaves the connection open and not logged in.
+func TestBindSessionRefusals(t *testing.T) {
+	srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = windowBoth })
+	session := login0111(t, srv.NewConn(), clientA, secretA)
+	// A 0.11.0 login makes no logical session: it has no secret.
+	h, _ := handle(t, srv.NewConn(), register(t, clientB, passwordBody(t, v011, "iggy", "iggy")))
+	require.Equal(t, codec.StatusOK, h.Status)
+
+	malformed := request(t, codec.RequestHeader{Client: clientA, Request: 9, Operation: codec.OperationNonReplicated,
+		Code: codec.CodeBindSession}, []byte{1, 0x2c, 0, 0, 6})
+	full := bindFrame(t, clientA, clientA, session, secretA, v0111)
+	truncated := full[:len(full)-1]
+	setSize(truncated)
+	cases := []struct {
+		name  string
+		frame []byte
+		want  codec.Status
+	}{
+		{"no ClientVersionInfo", malformed, codec.StatusInvalidCommand},
+		{"version outside the window", bindFrame(t, clientA, clientA, session, secretA, codec.MustPack(0, 11, 2)), codec.StatusIncompatibleProtocolVersion},
+		{"0.11.0 has no BIND_SESSION", bindFrame(t, clientA, clientA, session, secretA, codec.Protocol0110), codec.StatusInvalidCommand},
+		{"a secret byte short", truncated, codec.StatusInvalidCommand},
+		{"wrong secret", bindFrame(t, clientA, clientA, session, secretWrong, v0111), codec.StatusUnauthenticated},
+		{"wrong secret, session 0", bindFrame(t, clientA, clientA, 0, secretWrong, v0111), codec.StatusUnauthenticated},
+		{"unknown client", bindFrame(t, clientA, clientBindID, session, secretA, v0111), codec.StatusUnauthenticated},
+		{"unknown client, session 0", bindFrame(t, clientA, clientBindID, 0, secretA, v0111), codec.StatusTransientNotAccepted},
+		{"0.11.0 login's client", bindFrame(t, clientB, clientB, 0, secretA, v0111), codec.StatusTransientNotAccepted},
+		{"another session", bindFrame(t, clientA, clientA, session+1, secretA, v0111), codec.StatusInvalidSession},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			conn := srv.NewConn()
+			out, o, err := conn.Handle(c.frame, nil)
+			require.NoError(t, err)
+			assert.Equal(t, c.want, o.Status)
+			assert.Equal(t, codec.Code(15), o.Code)
+			assert.Equal(t, replyFrame(t, headerClient(c.frame), 9, codec.OperationNonReplicated, c.want), out)
+			assert.False(t, conn.Closed())
+			assert.False(t, conn.State().LoggedIn)
+		})
+	}
+	// A refusal on a logged-in connection leaves its binding alone.
+	conn := srv.NewConn()
+	login0111(t, conn, clientA, secretA)
+	before := conn.State()
+	h, _ = handle(t, conn, bindFrame(t, clientA, clientA, session, secretWrong, v0111))
+	assert.Equal(t, codec.StatusUnauthenticated, h.Status)
+	assert.Equal(t, before, conn.State())
+}
+
+// headerClient is the header client of a request frame.
+func headerClient(frame []byte) codec.Uint128 {
+	h, err := codec.DecodeRequestHeader(frame)
+	if err != nil {
+		panic(err)
+	}
+	return h.Client
+}
+
+// setSize rewrites a frame's size field to its length.
+func setSize(frame []byte) {
+	n := uint32(len(frame))
+	frame[48], frame[49], frame[50], frame[51] = byte(n), byte(n>>8), byte(n>>16), byte(n>>24)
+}
+
+// TestBindSessionAfterLogout: a logout ends the logical session for every
+// connection; binding it again is 40, and so is a re-login's old secret,
+// while the new login's secret binds the new session.
+func TestBindSessionAfterLogout(t *testing.T) {
+	srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111 })
+	conn := srv.NewConn()
+	session := login0111(t, conn, clientA, secretA)
+	other := srv.NewConn()
+	h, _ := handle(t, other, bindFrame(t, clientA, clientA, session, secretA, v0111))
+	require.Equal(t, codec.StatusOK, h.Status)
+	h, _ = handle(t, other, replicated(t, clientA, codec.OperationLogout, session, 1))
+	require.Equal(t, codec.StatusOK, h.Status)
+	for _, s := range []uint64{session, 0} {
+		h, _ = handle(t, srv.NewConn(), bindFrame(t, clientA, clientA, s, secretA, v0111))
+		assert.Equal(t, codec.StatusUnauthenticated, h.Status, "bind of session %d after logout", s)
+	}
+	// A new login (a new client id, a new secret) binds again.
+	next := login0111(t, srv.NewConn(), clientB, secretWrong)
+	h, body := handle(t, srv.NewConn(), bindFrame(t, clientB, clientB, 0, secretWrong, v0111))
+	require.Equal(t, codec.StatusOK, h.Status)
+	reply, err := codec.ParseLoginReply(body)
+	require.NoError(t, err)
+	assert.Equal(t, next, reply.Session)
+}
+
+// TestBindSessionForgetsOldest: past MaxSessions the oldest logical
+// session is forgotten, and binding it is answered as for an unknown
+// client.
+func TestBindSessionForgetsOldest(t *testing.T) {
+	srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111; c.MaxSessions = 2 })
+	ids := []codec.Uint128{{Lo: 1}, {Lo: 2}, {Lo: 3}}
+	sessions := make([]uint64, len(ids))
+	for i, id := range ids {
+		sessions[i] = login0111(t, srv.NewConn(), id, secretA)
+	}
+	h, _ := handle(t, srv.NewConn(), bindFrame(t, ids[0], ids[0], 0, secretA, v0111))
+	assert.Equal(t, codec.StatusTransientNotAccepted, h.Status, "the oldest is forgotten")
+	for i := 1; i < len(ids); i++ {
+		h, _ := handle(t, srv.NewConn(), bindFrame(t, ids[i], ids[i], sessions[i], secretA, v0111))
+		assert.Equal(t, codec.StatusOK, h.Status)
+	}
+	_, err := lifecycle.NewServer(lifecycle.Config{Window: window0111, Auth: testAuth, MaxSessions: -1})
+	assert.Error(t, err)
+}
+
+// TestBindSessionNoSecretPrinted: neither the server nor an Outcome of a
+// login or a bind shows the bind secret in any printed form.
+func TestBindSessionNoSecretPrinted(t *testing.T) {
+	secret := []byte("0123456789abcdefghijklmnopqrstuv")
+	srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111 })
+	conn := srv.NewConn()
+	_, o1, err := conn.Handle(register(t, clientA, secretLoginBody(t, "iggy", "iggy", secret)), nil)
+	require.NoError(t, err)
+	login := *o1
+	_, o2, err := srv.NewConn().Handle(bindFrame(t, clientA, clientA, 0, secret, v0111), nil)
+	require.NoError(t, err)
+	for _, v := range []any{srv, login, *o2, conn.State()} {
+		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%x", "%q"} {
+			s := fmt.Sprintf(verb, v)
+			assert.NotContains(t, s, "0123456789abcdef", verb)
+			assert.NotContains(t, s, "3031323334", verb)
+		}
+	}
+}
