@@ -6,6 +6,7 @@
 package codec_test
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -114,6 +115,35 @@ func BenchmarkFloor(b *testing.B) {
 	b.Run("Copy256", func(b *testing.B) {
 		src, dst := make([]byte, 256), make([]byte, 256)
 		b.SetBytes(256)
+		b.ReportAllocs()
+		for b.Loop() {
+			copy(dst, src)
+		}
+		sinkBytes = dst
+	})
+	b.Run("MapLookup", func(b *testing.B) {
+		// the table an SDK keeps without codec: a map from the replicated
+		// commands' codes to their operations, looked up per request
+		m := make(map[codec.Code]codec.Operation)
+		for o := range 256 {
+			if c, ok := codec.Operation(o).Code(); ok {
+				m[c] = codec.Operation(o)
+			}
+		}
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			op, ok := m[benchCodes[i%len(benchCodes)]]
+			if !ok {
+				op = codec.OperationNonReplicated
+			}
+			sinkOp = op
+			i++
+		}
+	})
+	b.Run("Copy1MiB", func(b *testing.B) {
+		src, dst := make([]byte, 1<<20), make([]byte, 1<<20)
+		b.SetBytes(1 << 20)
 		b.ReportAllocs()
 		for b.Loop() {
 			copy(dst, src)
@@ -335,7 +365,36 @@ func BenchmarkFrame(b *testing.B) {
 			sinkN, sinkErr = codec.FrameSize(frame)
 		}
 	})
+	benchPath(b, "OperationForCode", 0, func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			sinkOp = codec.OperationForCode(benchCodes[i%len(benchCodes)])
+			i++
+		}
+	})
+	big := bigReply(b)
+	r := bytes.NewReader(big)
+	benchPath(b, "ReadFrame1MiB", len(big), func(b *testing.B) {
+		for b.Loop() {
+			r.Reset(big)
+			sinkBytes, sinkErr = codec.ReadFrame(r, nil, codec.MaxFrameSize)
+		}
+	})
+	var h codec.Header
+	benchPath(b, "ReadFrameBody1MiB", len(big), func(b *testing.B) {
+		for b.Loop() {
+			r.Reset(big)
+			if _, sinkErr = codec.ReadFrameHeader(r, &h); sinkErr == nil {
+				sinkBytes, sinkErr = codec.ReadFrameBody(r, &h, nil, codec.MaxFrameSize)
+			}
+		}
+	})
 }
+
+// benchCodes is a request mix for OperationForCode and its map floor:
+// replicated commands of each plane, reads and a code no table names.
+var benchCodes = [...]codec.Code{codec.CodeSendMessages, codec.CodePing, codec.CodeCreateStream,
+	codec.CodePollMessages, codec.CodeStoreConsumerOffset, codec.CodeLeaveConsumerGroup, 9999, codec.CodeCreateTopic}
 
 // BenchmarkParseVersion parses a plain and a suffixed version.
 func BenchmarkParseVersion(b *testing.B) {

@@ -41,26 +41,69 @@ func (c Command) String() string {
 // Operation is the state-machine operation a request rides (u8).
 type Operation uint8
 
-// Operations named by the connection lifecycle. The other known values are
-// the internal (64..68), metadata (128..149) and partition (160..162) ranges;
-// see OperationForCode for the command each of the last two stands for, and
-// IsMetadata for why the classes differ from the ranges.
+// Operations, every known value by name (WIRE.md section 6). A client sends
+// Register, NonReplicated, Logout and the metadata (128..149) and partition
+// (160..162) operations; the internal ones (64..68) the server replicates
+// on its own. OperationForCode says which command each stands for, and
+// IsMetadata why the classes differ from the ranges.
 const (
 	OperationReserved      Operation = 0
 	OperationRegister      Operation = 1
 	OperationNonReplicated Operation = 2
 	OperationLogout        Operation = 3
 
-	OperationInternalFirst  Operation = 64
-	OperationInternalLast   Operation = 68
-	OperationMetadataFirst  Operation = 128
-	OperationMetadataLast   Operation = 149
-	OperationPartitionFirst Operation = 160
-	OperationPartitionLast  Operation = 162
+	OperationCreateTopicWithAssignments      Operation = 64
+	OperationCreatePartitionsWithAssignments Operation = 65
+	OperationRemoveConsumerGroupMember       Operation = 66
+	OperationCompleteConsumerGroupRevocation Operation = 67
+	// OperationTruncatePartition (68) is the internal operation the server
+	// replicates for a DeleteSegments request; it may answer DeleteSegments
+	// under it.
+	OperationTruncatePartition Operation = 68
+
+	OperationCreateStream     Operation = 128
+	OperationUpdateStream     Operation = 129
+	OperationDeleteStream     Operation = 130
+	OperationPurgeStream      Operation = 131
+	OperationCreateTopic      Operation = 132
+	OperationUpdateTopic      Operation = 133
+	OperationDeleteTopic      Operation = 134
+	OperationPurgeTopic       Operation = 135
+	OperationCreatePartitions Operation = 136
+	OperationDeletePartitions Operation = 137
+	// OperationDeleteSegments (138) is in the metadata range but is
+	// neither a metadata nor a partition operation (see IsMetadata).
+	OperationDeleteSegments      Operation = 138
+	OperationCreateConsumerGroup Operation = 139
+	OperationDeleteConsumerGroup Operation = 140
+	OperationCreateUser          Operation = 141
+	OperationUpdateUser          Operation = 142
+	OperationDeleteUser          Operation = 143
+	OperationChangePassword      Operation = 144
+	OperationUpdatePermissions   Operation = 145
+	OperationCreatePAT           Operation = 146
+	OperationDeletePAT           Operation = 147
+	OperationJoinConsumerGroup   Operation = 148
+	OperationLeaveConsumerGroup  Operation = 149
+
+	OperationSendMessages         Operation = 160
+	OperationStoreConsumerOffset  Operation = 161
+	OperationDeleteConsumerOffset Operation = 162
 )
 
-// Known reports whether o is a known value: 0..3, 64..68, 128..149 or
-// 160..162. A reply may echo 0; a request never carries it.
+// The bounds of the three ranges of known operations.
+const (
+	opInternalFirst  = OperationCreateTopicWithAssignments
+	opInternalLast   = OperationTruncatePartition
+	opMetadataFirst  = OperationCreateStream
+	opMetadataLast   = OperationLeaveConsumerGroup
+	opPartitionFirst = OperationSendMessages
+	opPartitionLast  = OperationDeleteConsumerOffset
+)
+
+// IsKnown reports whether o is a known value: 0..3, 64..68, 128..149 or
+// 160..162, every one named above. A reply may echo 0; a request never
+// carries it.
 func (o Operation) IsKnown() bool {
 	// A comparison, not a look-up in the name table: the header decoders
 	// call it and it must stay inlinable. A test holds the two to the
@@ -68,22 +111,30 @@ func (o Operation) IsKnown() bool {
 	return o <= OperationLogout || o.IsInternal() || o.inMetadataRange() || o.IsPartition()
 }
 
-// operationNames is the name table of Operation: the lifecycle operations
-// by name, the members of the three ranges numbered ("metadata_N" by range,
-// not by IsMetadata).
-func operationNames() [7]enumName {
+// operationNames is the name table of Operation, in the reference's names.
+func operationNames() [34]enumName {
 	return [...]enumName{
 		{0, 0, "Reserved"}, {1, 1, "Register"}, {2, 2, "NonReplicated"}, {3, 3, "Logout"},
-		{uint32(OperationInternalFirst), uint32(OperationInternalLast), "internal_"},
-		{uint32(OperationMetadataFirst), uint32(OperationMetadataLast), "metadata_"},
-		{uint32(OperationPartitionFirst), uint32(OperationPartitionLast), "partition_"},
+		{64, 64, "CreateTopicWithAssignments"}, {65, 65, "CreatePartitionsWithAssignments"},
+		{66, 66, "RemoveConsumerGroupMember"}, {67, 67, "CompleteConsumerGroupRevocation"},
+		{68, 68, "TruncatePartition"},
+		{128, 128, "CreateStream"}, {129, 129, "UpdateStream"}, {130, 130, "DeleteStream"}, {131, 131, "PurgeStream"},
+		{132, 132, "CreateTopic"}, {133, 133, "UpdateTopic"}, {134, 134, "DeleteTopic"}, {135, 135, "PurgeTopic"},
+		{136, 136, "CreatePartitions"}, {137, 137, "DeletePartitions"}, {138, 138, "DeleteSegments"},
+		{139, 139, "CreateConsumerGroup"}, {140, 140, "DeleteConsumerGroup"}, {141, 141, "CreateUser"},
+		{142, 142, "UpdateUser"}, {143, 143, "DeleteUser"}, {144, 144, "ChangePassword"},
+		{145, 145, "UpdatePermissions"}, {146, 146, "CreatePersonalAccessToken"},
+		{147, 147, "DeletePersonalAccessToken"}, {148, 148, "JoinConsumerGroup"}, {149, 149, "LeaveConsumerGroup"},
+		{160, 160, "SendMessages"}, {161, 161, "StoreConsumerOffset"}, {162, 162, "DeleteConsumerOffset"},
 	}
 }
 
-// String names the lifecycle operations, prints range members as
-// "internal_N", "metadata_N" or "partition_N", and unknown values as
-// "UNKNOWN_OPERATION_N".
+// String returns the reference's name of a known operation and
+// "UNKNOWN_OPERATION_N" otherwise.
 func (o Operation) String() string {
+	if !o.IsKnown() {
+		return "UNKNOWN_OPERATION_" + itoa(uint64(o))
+	}
 	names := operationNames()
 	return enumString(names[:], "OPERATION", uint32(o))
 }
@@ -139,20 +190,48 @@ const (
 	CodeLeaveConsumerGroup   Code = 605
 )
 
-// codeNames is the name table of Code: the lifecycle's codes, then the
-// replicated client commands in WIRE.md section 6's order.
-func codeNames() [33]enumName {
+// The commands an SDK sends as NonReplicated requests besides the
+// lifecycle's own (the reads): their code travels in the header.
+const (
+	CodeGetStats          Code = 10
+	CodeGetSnapshotFile   Code = 11
+	CodeDescribeOptions   Code = 13
+	CodeGetMe             Code = 20
+	CodeGetClient         Code = 21
+	CodeGetClients        Code = 22
+	CodeGetUser           Code = 31
+	CodeGetUsers          Code = 32
+	CodeGetPATs           Code = 41
+	CodePollMessages      Code = 100
+	CodeGetConsumerOffset Code = 120
+	CodeGetStream         Code = 200
+	CodeGetStreams        Code = 201
+	CodeGetTopic          Code = 300
+	CodeGetTopics         Code = 301
+	CodeGetConsumerGroup  Code = 600
+	CodeGetConsumerGroups Code = 601
+	CodeSyncConsumerGroup Code = 606
+)
+
+// codeNames is the name table of Code: the lifecycle's codes, the
+// replicated client commands in WIRE.md section 6's order, then the reads.
+func codeNames() [51]enumName {
 	return [...]enumName{
 		{1, 1, "PING"}, {12, 12, "GET_CLUSTER_METADATA"}, {15, 15, "BIND_SESSION"}, {38, 38, "LOGIN_USER"},
 		{39, 39, "LOGOUT_USER"}, {40, 40, "LOGIN_REGISTER"},
 		{44, 44, "LOGIN_WITH_PERSONAL_ACCESS_TOKEN"}, {45, 45, "LOGIN_REGISTER_WITH_PAT"},
 		{33, 33, "CREATE_USER"}, {34, 34, "DELETE_USER"}, {35, 35, "UPDATE_USER"}, {36, 36, "UPDATE_PERMISSIONS"}, {37, 37, "CHANGE_PASSWORD"}, {42, 42, "CREATE_PERSONAL_ACCESS_TOKEN"}, {43, 43, "DELETE_PERSONAL_ACCESS_TOKEN"}, {101, 101, "SEND_MESSAGES"}, {121, 121, "STORE_CONSUMER_OFFSET"}, {122, 122, "DELETE_CONSUMER_OFFSET"}, {202, 202, "CREATE_STREAM"}, {203, 203, "DELETE_STREAM"}, {204, 204, "UPDATE_STREAM"}, {205, 205, "PURGE_STREAM"}, {302, 302, "CREATE_TOPIC"}, {303, 303, "DELETE_TOPIC"}, {304, 304, "UPDATE_TOPIC"}, {305, 305, "PURGE_TOPIC"}, {402, 402, "CREATE_PARTITIONS"}, {403, 403, "DELETE_PARTITIONS"}, {503, 503, "DELETE_SEGMENTS"}, {602, 602, "CREATE_CONSUMER_GROUP"}, {603, 603, "DELETE_CONSUMER_GROUP"}, {604, 604, "JOIN_CONSUMER_GROUP"}, {605, 605, "LEAVE_CONSUMER_GROUP"},
+		{10, 10, "GET_STATS"}, {11, 11, "GET_SNAPSHOT_FILE"}, {13, 13, "DESCRIBE_OPTIONS"}, {20, 20, "GET_ME"},
+		{21, 21, "GET_CLIENT"}, {22, 22, "GET_CLIENTS"}, {31, 31, "GET_USER"}, {32, 32, "GET_USERS"},
+		{41, 41, "GET_PERSONAL_ACCESS_TOKENS"}, {100, 100, "POLL_MESSAGES"}, {120, 120, "GET_CONSUMER_OFFSET"},
+		{200, 200, "GET_STREAM"}, {201, 201, "GET_STREAMS"}, {300, 300, "GET_TOPIC"}, {301, 301, "GET_TOPICS"},
+		{600, 600, "GET_CONSUMER_GROUP"}, {601, 601, "GET_CONSUMER_GROUPS"}, {606, 606, "SYNC_CONSUMER_GROUP"},
 	}
 }
 
-// Known reports whether c is one of the codes named above: the
-// lifecycle's own and every replicated client command, so that
-// Operation.Code and OperationForCode name the same commands.
+// IsKnown reports whether c is one of the codes named above: the
+// lifecycle's own, every replicated client command (so that Operation.Code
+// and OperationForCode name the same commands) and the reads an SDK sends.
 func (c Code) IsKnown() bool {
 	names := codeNames()
 	_, ok := lookupName(names[:], uint32(c))

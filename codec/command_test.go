@@ -65,8 +65,8 @@ func TestOperation(t *testing.T) {
 	}
 	names := map[codec.Operation]string{
 		0: "Reserved", 1: "Register", 2: "NonReplicated", 3: "Logout",
-		64: "internal_64", 68: "internal_68", 128: "metadata_128", 138: "metadata_138", 149: "metadata_149",
-		160: "partition_160", 162: "partition_162",
+		64: "CreateTopicWithAssignments", 68: "TruncatePartition", 128: "CreateStream", 138: "DeleteSegments",
+		146: "CreatePersonalAccessToken", 149: "LeaveConsumerGroup", 160: "SendMessages", 162: "DeleteConsumerOffset",
 		4: "UNKNOWN_OPERATION_4", 63: "UNKNOWN_OPERATION_63", 69: "UNKNOWN_OPERATION_69",
 		127: "UNKNOWN_OPERATION_127", 150: "UNKNOWN_OPERATION_150", 159: "UNKNOWN_OPERATION_159",
 		163: "UNKNOWN_OPERATION_163", 255: "UNKNOWN_OPERATION_255",
@@ -76,15 +76,15 @@ func TestOperation(t *testing.T) {
 		t.Fatalf("values: got %d, want %d", got, want)
 	}
 	if got, want := [6]codec.Operation{
-		codec.OperationInternalFirst, codec.OperationInternalLast, codec.OperationMetadataFirst,
-		codec.OperationMetadataLast, codec.OperationPartitionFirst, codec.OperationPartitionLast,
+		codec.OperationCreateTopicWithAssignments, codec.OperationTruncatePartition, codec.OperationCreateStream,
+		codec.OperationLeaveConsumerGroup, codec.OperationSendMessages, codec.OperationDeleteConsumerOffset,
 	}, [6]codec.Operation{64, 68, 128, 149, 160, 162}; got != want {
 		t.Fatalf("range bounds: got %d, want %d", got, want)
 	}
 }
 
-// TestCode: the codes of WIRE.md sections 6 and 7 are known, the lifecycle's
-// and the 25 replicated client commands (so that Operation.Code names what
+// TestCode: the codes of WIRE.md sections 6 and 7 are known, the lifecycle's,
+// the 25 replicated client commands and the reads an SDK sends (so that Operation.Code names what
 // OperationForCode knows); any other u32 prints as UNKNOWN_CODE_N.
 func TestCode(t *testing.T) {
 	names := map[codec.Code]string{
@@ -97,6 +97,10 @@ func TestCode(t *testing.T) {
 		302: "CREATE_TOPIC", 303: "DELETE_TOPIC", 304: "UPDATE_TOPIC", 305: "PURGE_TOPIC",
 		402: "CREATE_PARTITIONS", 403: "DELETE_PARTITIONS", 503: "DELETE_SEGMENTS",
 		602: "CREATE_CONSUMER_GROUP", 603: "DELETE_CONSUMER_GROUP", 604: "JOIN_CONSUMER_GROUP", 605: "LEAVE_CONSUMER_GROUP",
+		10: "GET_STATS", 11: "GET_SNAPSHOT_FILE", 13: "DESCRIBE_OPTIONS", 20: "GET_ME", 21: "GET_CLIENT", 22: "GET_CLIENTS",
+		31: "GET_USER", 32: "GET_USERS", 41: "GET_PERSONAL_ACCESS_TOKENS", 100: "POLL_MESSAGES", 120: "GET_CONSUMER_OFFSET",
+		200: "GET_STREAM", 201: "GET_STREAMS", 300: "GET_TOPIC", 301: "GET_TOPICS",
+		600: "GET_CONSUMER_GROUP", 601: "GET_CONSUMER_GROUPS", 606: "SYNC_CONSUMER_GROUP",
 	}
 	for op := range 256 {
 		if c, ok := codec.Operation(op).Code(); ok && (!c.IsKnown() || codec.OperationForCode(c) != codec.Operation(op)) {

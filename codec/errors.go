@@ -59,7 +59,7 @@ var (
 type Error struct {
 	// Field is the wire name of the field that breaks the rule, as in
 	// the reference layout ("sdk_name", "reserved", "header").
-	Field string
+	Field Field
 	// Offset is the byte offset of that field in the input, or of its
 	// first bad byte (WIRE.md section 9). For an encoder it is the offset
 	// in the encoding it would have produced, and for version text the
@@ -91,7 +91,7 @@ func (e *Error) Error() string {
 		// package; inside an Error the prefix is said once.
 		class = strings.TrimPrefix(e.Err.Error(), "codec: ")
 	}
-	s := "codec: " + e.Field + " at offset " + strconv.Itoa(e.Offset) + ": " + class
+	s := "codec: " + string(e.Field) + " at offset " + strconv.Itoa(e.Offset) + ": " + class
 	if e.Want != "" {
 		s += ", want " + e.Want
 	}
@@ -112,6 +112,6 @@ func (e *Error) Unwrap() error { return e.Err }
 // success path stays short. rule is one of the constants of rules.go.
 //
 //go:noinline
-func newError(kind error, field string, off int, rule, want string) error {
+func newError(kind error, field Field, off int, rule, want string) error {
 	return &Error{Field: field, Offset: off, Rule: rule, Want: want, Err: kind}
 }

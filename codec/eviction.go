@@ -112,12 +112,7 @@ func (e *Eviction) Decode(src []byte) error {
 		*e = Eviction{}
 		return err
 	}
-	e.Checksum, e.ChecksumBody, e.Cluster = getSums(b)
-	size, view, release, replica := getFrame(b) // an eviction's size is checked, not kept
-	e.View, e.Release, e.Replica = view, release, replica
-	e.Client = le128(b, offEvClient)
-	e.Window = Window{Max: Version(le32(b, offEvWindowMax)), Min: Version(le32(b, offEvWindowMin))}
-	e.Reason = EvictionReason(b[offEvReason])
+	size := e.load(b)
 	// One test of every rule for the common, valid eviction; only one that
 	// fails it is checked rule by rule, in the reference's order.
 	if size == HeaderSize && !e.Client.IsZero() && evictionReservedBits(b) == 0 && reasonOK(e.Reason, e.Window) {
@@ -126,6 +121,18 @@ func (e *Eviction) Decode(src []byte) error {
 	err = evictionError(b, size, e)
 	*e = Eviction{}
 	return err
+}
+
+// load reads every field of b into e, judging none, and returns the size
+// field, which an eviction checks but does not keep.
+func (e *Eviction) load(b *hdr) uint32 {
+	e.Checksum, e.ChecksumBody, e.Cluster = getSums(b)
+	size, view, release, replica := getFrame(b)
+	e.View, e.Release, e.Replica = view, release, replica
+	e.Client = le128(b, offEvClient)
+	e.Window = Window{Max: Version(le32(b, offEvWindowMax)), Min: Version(le32(b, offEvWindowMin))}
+	e.Reason = EvictionReason(b[offEvReason])
+	return size
 }
 
 // evictionError names the first broken rule of an eviction that Decode's
@@ -154,6 +161,17 @@ func (e Eviction) Err() error {
 	return e.Reason.Status().Err()
 }
 
+// ErrFor is Err for a client that knows the protocol version it sent: an
+// *IncompatibleProtocolError carries it as Client, so that the error names
+// both sides. Every other eviction's error is Err's.
+func (e Eviction) ErrFor(client Version) error {
+	err := e.Err()
+	if ipe, ok := err.(*IncompatibleProtocolError); ok {
+		ipe.Client = client
+	}
+	return err
+}
+
 // Status returns the status an eviction for r maps to for a client (wire
 // reference section 8): never StatusOK. Reason 14 maps to
 // StatusUnauthenticated here; Eviction.Err says more when the window is
@@ -177,32 +195,4 @@ func (r EvictionReason) Status() Status {
 		return StatusInvalidFormat
 	}
 	return StatusInvalidCommand // 2..6 and unknown reasons
-}
-
-// DecodeEvictionForClient decodes src as a client reads an eviction: like
-// DecodeEviction, but it also accepts the one eviction DecodeEviction
-// refuses that WIRE.md section 8 still gives a meaning, reason 14 with an
-// ill-formed window. That eviction comes back with its window as sent, and
-// its Err is StatusUnauthenticated. Every other rule is checked by
-// DecodeEviction itself, in its order.
-func DecodeEvictionForClient(src []byte) (Eviction, error) {
-	if len(src) < HeaderSize || EvictionReason(src[offEvReason]) != ReasonIncompatibleProtocol {
-		return DecodeEviction(src)
-	}
-	h := (*hdr)(src)
-	w := Window{Max: Version(le32(h, offEvWindowMax)), Min: Version(le32(h, offEvWindowMin))}
-	if w.IsValid() {
-		return DecodeEviction(src)
-	}
-	// The window is checked last, so decoding a copy whose window is
-	// well-formed checks every other rule exactly as DecodeEviction does.
-	b := *h
-	put32(&b, offEvWindowMax, 1)
-	put32(&b, offEvWindowMin, 1)
-	e, err := DecodeEviction(b[:])
-	if err != nil {
-		return Eviction{}, err
-	}
-	e.Window = w
-	return e, nil
 }

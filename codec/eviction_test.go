@@ -11,7 +11,7 @@ import (
 func decodeEviction(b []byte) error { _, err := codec.DecodeEviction(b); return err }
 
 // ev14Rules breaks, in order, each rule of a reason-14 eviction before its
-// window's: DecodeEviction and DecodeEvictionForClient share them.
+// window's: DecodeEviction and DecodeEvictionLenient share them.
 func ev14Rules() []breakRule {
 	return []breakRule{
 		ruleCut, ruleCommand(8),

@@ -84,8 +84,12 @@ func AppendLoginReplyFrame(dst []byte, h ReplyHeader, reply LoginReply) ([]byte,
 	return reply.appendTo(out), nil // validated above
 }
 
-// SplitResult reads the result section that starts the body of a committed
-// Register reply: [count u32][count x {index u32, result u32}]. With count 0,
+// SplitResult reads the result section that starts the body of every
+// result-framed reply (Operation.IsResultFramed: the metadata operations,
+// StoreConsumerOffset and DeleteConsumerOffset; and a Register reply with a
+// body, the login reply after an empty section), WIRE.md section 4:
+// [count u32][count x {index u32, result u32}]. Call it on a committed
+// reply (status 0); a denial has no body. With count 0,
 // or a first entry whose result is 0, it returns the payload after the
 // section (nil when empty) and code 0. A non-zero first result is returned
 // as code with a nil payload and a nil error: the server reported an error
@@ -109,4 +113,22 @@ func SplitResult(body []byte) (payload []byte, code Status, err error) {
 		payload = rest[:len(rest):len(rest)]
 	}
 	return payload, 0, nil
+}
+
+// PutRequestHeader stamps h in front of a payload already in place: frame
+// is the whole request, its first 256 bytes reserved for the header and the
+// rest the body. It sets h.Size to len(frame), validates h as AppendBinary
+// does, and writes the header over frame[:256], so a payload of megabytes is
+// never copied. On error frame is unchanged. A frame shorter than a header
+// is ErrTruncated; one above MaxFrameSize is ErrSize (rule request.size).
+func PutRequestHeader(frame []byte, h RequestHeader) error {
+	if len(frame) < HeaderSize {
+		return newError(ErrTruncated, FieldHeader, len(frame), ruleHeaderLength, wantHeader)
+	}
+	if len(frame) > MaxFrameSize {
+		return newError(ErrSize, FieldSize, offSize, ruleReqSize, wantSize)
+	}
+	h.Size = uint32(len(frame))
+	_, err := h.AppendBinary(frame[:0:HeaderSize])
+	return err
 }

@@ -56,7 +56,7 @@ func wantErr(t testing.TB, err error, kind error, field string, off int) {
 	if !errors.Is(err, kind) {
 		t.Fatalf("err = %v, want %v", err, kind)
 	}
-	if got, want := (errPlace{ce.Field, ce.Offset}), (errPlace{field, off}); got != want {
+	if got, want := (errPlace{string(ce.Field), ce.Offset}), (errPlace{field, off}); got != want {
 		t.Fatalf("field and offset of %v: got %+v, want %+v", err, got, want)
 	}
 }
@@ -82,7 +82,7 @@ func keyOf(t testing.TB, err error) errKey {
 		return errKey{}
 	}
 	ce := codecError(t, err)
-	return errKey{ce.Err, ce.Field, ce.Offset, ce.Rule}
+	return errKey{ce.Err, string(ce.Field), ce.Offset, ce.Rule}
 }
 
 // breakRule is one broken rule of a header: a mutation of a valid 256-byte

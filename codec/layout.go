@@ -220,7 +220,7 @@ func checkEvictionReserved(h *hdr) error {
 // reservedError is the ErrReserved of a reserved area h[from:to] that its
 // test above found non-zero: it reports the first non-zero byte under the
 // area's rule id.
-func reservedError(h *hdr, from, to int, field, rule string) error {
+func reservedError(h *hdr, from, to int, field Field, rule string) error {
 	return newError(ErrReserved, field, firstNonZero(h, from, to), rule, wantReserved)
 }
 

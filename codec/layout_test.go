@@ -101,7 +101,7 @@ func layoutConsts(t *testing.T) map[string]int {
 // the names errors use.
 var wireNames = map[string]string{"client id": "client", "request number": "request"}
 
-// tableName is the HeaderLayout name of a WIRE.md row.
+// tableName is the headerLayout name of a WIRE.md row.
 func tableName(r wireRow) string {
 	if n, ok := wireNames[r.name]; ok {
 		return n
@@ -109,25 +109,25 @@ func tableName(r wireRow) string {
 	return strings.ReplaceAll(r.name, " ", "_")
 }
 
-// kindWidth is the size every kind but FieldUint and FieldBytes must have.
-var kindWidth = map[FieldKind]int{FieldCommand: 1, FieldOperation: 1, FieldReason: 1,
-	FieldStatus: 4, FieldCode: 4, FieldVersion: 4}
+// kindWidth is the size every kind but kindUint and kindBytes must have.
+var kindWidth = map[fieldKind]int{kindCommand: 1, kindOperation: 1, kindReason: 1,
+	kindStatus: 4, kindCode: 4, kindVersion: 4}
 
 // wireKind is the kind WIRE.md gives a field by its name: the enums of
 // section 6 and the packed versions of section 1 by name, reserved areas as
 // bytes, every other field as an integer.
-func wireKind(name string, reserved bool) FieldKind {
-	named := map[string]FieldKind{"command": FieldCommand, "operation": FieldOperation,
-		"status": FieldStatus, "reason": FieldReason}
+func wireKind(name string, reserved bool) fieldKind {
+	named := map[string]fieldKind{"command": kindCommand, "operation": kindOperation,
+		"status": kindStatus, "reason": kindReason}
 	switch k, ok := named[name]; {
 	case ok:
 		return k
 	case reserved:
-		return FieldBytes
+		return kindBytes
 	case strings.Contains(name, "protocol_version"):
-		return FieldVersion
+		return kindVersion
 	}
-	return FieldUint
+	return kindUint
 }
 
 // TestLayoutMatchesWire checks the exported header tables, and through them
@@ -145,9 +145,9 @@ func TestLayoutMatchesWire(t *testing.T) {
 	for _, c := range []Command{CommandRequest, CommandReply, CommandEviction} {
 		t.Run(c.String(), func(t *testing.T) {
 			rows := append(append([]wireRow{}, tables[""]...), tables[c.String()]...)
-			fields := HeaderLayout(c)
+			fields := headerLayout(c)
 			if len(fields) != len(rows) {
-				t.Fatalf("HeaderLayout(%v) has %d fields, want WIRE.md's %d rows", c, len(fields), len(rows))
+				t.Fatalf("headerLayout(%v) has %d fields, want WIRE.md's %d rows", c, len(fields), len(rows))
 			}
 			end := 0
 			for i, f := range fields {
@@ -169,7 +169,7 @@ func TestLayoutMatchesWire(t *testing.T) {
 					if f.Size != w {
 						t.Errorf("%s: a %s is %d bytes, got %d", f.Name, f.Kind, w, f.Size)
 					}
-				} else if f.Kind == FieldUint {
+				} else if f.Kind == kindUint {
 					if widths := []int{1, 4, 8, 16}; !slices.Contains(widths, f.Size) {
 						t.Errorf("%s: uint width %d, want one of %v", f.Name, f.Size, widths)
 					}
@@ -201,22 +201,22 @@ func TestLayoutMatchesWire(t *testing.T) {
 		if m == nil {
 			t.Fatalf("Request reserved row does not name the code bytes: %q", reserved.text)
 		}
-		code := RequestCodeField()
+		code := requestCodeField()
 		if got, want := strconv.Itoa(code.Offset)+".."+strconv.Itoa(code.End()), m[1]+".."+m[2]; got != want {
 			t.Errorf("code bytes %s, want WIRE.md's %s", got, want)
 		}
 		if code.Offset != reserved.off {
 			t.Errorf("the code starts the reserved area: offset %d, want %d", code.Offset, reserved.off)
 		}
-		if want := (HeaderField{"code", code.Offset, 4, FieldCode, false}); code != want {
-			t.Errorf("RequestCodeField() = %+v, want %+v", code, want)
+		if want := (headerField{"code", code.Offset, 4, kindCode, false}); code != want {
+			t.Errorf("requestCodeField() = %+v, want %+v", code, want)
 		}
 	})
 
 	// Nothing in layout.go escapes the checks above: every off*/size*
 	// constant is used by the tables of headerlayout.go.
 	t.Run("every constant", func(t *testing.T) {
-		used := identsIn(t, "headerlayout.go")
+		used := identsIn(t, "headerlayout_test.go")
 		for name := range layoutConsts(t) {
 			if name != "offKind" && !used[name] {
 				t.Errorf("layout.go declares %s, which no header table uses", name)
@@ -242,22 +242,22 @@ func identsIn(t *testing.T, file string) map[string]bool {
 	return used
 }
 
-// TestHeaderLayoutCopies checks that HeaderLayout hands out copies, so that
+// TestHeaderLayoutCopies checks that headerLayout hands out copies, so that
 // no caller can change what the next one reads, and has no layout for a
 // command that does not face clients.
 func TestHeaderLayoutCopies(t *testing.T) {
-	first := HeaderLayout(CommandReply)
+	first := headerLayout(CommandReply)
 	first[0].Name, first[0].Offset = "changed", 99
-	again := HeaderLayout(CommandReply)
+	again := headerLayout(CommandReply)
 	if again[0].Name != "checksum" {
-		t.Errorf("HeaderLayout(CommandReply)[0].Name = %q after a caller changed its copy, want %q", again[0].Name, "checksum")
+		t.Errorf("headerLayout(CommandReply)[0].Name = %q after a caller changed its copy, want %q", again[0].Name, "checksum")
 	}
 	if again[0].Offset != 0 {
-		t.Errorf("HeaderLayout(CommandReply)[0].Offset = %d after a caller changed its copy, want 0", again[0].Offset)
+		t.Errorf("headerLayout(CommandReply)[0].Offset = %d after a caller changed its copy, want 0", again[0].Offset)
 	}
 	for _, c := range []Command{CommandReserved, Command(48)} {
-		if got := HeaderLayout(c); got != nil {
-			t.Errorf("HeaderLayout(%d) = %+v, want nil", c, got)
+		if got := headerLayout(c); got != nil {
+			t.Errorf("headerLayout(%d) = %+v, want nil", c, got)
 		}
 	}
 }
@@ -265,11 +265,11 @@ func TestHeaderLayoutCopies(t *testing.T) {
 // TestFieldKindString checks the names, and that an unknown kind says so.
 func TestFieldKindString(t *testing.T) {
 	for _, c := range []struct {
-		k    FieldKind
+		k    fieldKind
 		want string
-	}{{FieldUint, "uint"}, {FieldBytes, "bytes"}, {FieldKind(0), "UNKNOWN_FIELD_KIND_0"}, {FieldKind(9), "UNKNOWN_FIELD_KIND_9"}} {
+	}{{kindUint, "uint"}, {kindBytes, "bytes"}, {fieldKind(0), "UNKNOWN_FIELD_KIND_0"}, {fieldKind(9), "UNKNOWN_FIELD_KIND_9"}} {
 		if got := c.k.String(); got != c.want {
-			t.Errorf("FieldKind(%d).String() = %q, want %q", c.k, got, c.want)
+			t.Errorf("fieldKind(%d).String() = %q, want %q", c.k, got, c.want)
 		}
 	}
 }

@@ -1,82 +1,153 @@
 package codec
 
-// Operations the classes of WIRE.md section 6 single out by name.
-const (
-	// OperationTruncatePartition (68) is the internal operation the server
-	// replicates for a DeleteSegments request; it may answer DeleteSegments
-	// under it.
-	OperationTruncatePartition Operation = 68
-	// OperationDeleteSegments (138) is in the metadata range but is
-	// neither a metadata nor a partition operation (see IsMetadata).
-	OperationDeleteSegments Operation = 138
-)
-
-// codeOperation is one row of WIRE.md section 6's table of replicated
-// client commands.
-type codeOperation struct {
-	code Code
-	op   Operation
-}
-
-// replicatedTable returns WIRE.md section 6's table: every replicated
-// client command code and the operation it rides, in the order of the
-// spec. The table is a value built on each call so that no package state
-// exists to be changed; the compiler keeps it off the heap.
-func replicatedTable() [25]codeOperation {
-	return [...]codeOperation{
-		{33, 141}, {34, 143}, {35, 142}, {36, 145}, {37, 144}, // users
-		{42, 146}, {43, 147}, // personal access tokens
-		{101, 160}, {121, 161}, {122, 162}, // partition: messages, consumer offsets
-		{202, 128}, {203, 130}, {204, 129}, {205, 131}, // streams
-		{302, 132}, {303, 134}, {304, 133}, {305, 135}, // topics
-		{402, 136}, {403, 137}, // partitions
-		{503, 138},                                     // DeleteSegments
-		{602, 139}, {603, 140}, {604, 148}, {605, 149}, // consumer groups
-	}
-}
-
 // OperationForCode returns the operation a request for code rides (WIRE.md
 // section 6): Register for the logins 40 and 45, Logout for 39, the
 // command's own operation for every replicated client command, and
 // NonReplicated for every other code (ping, the reads, the legacy logins 38
 // and 44, codes an SDK build does not know, and 0, which names no command).
-// Only NonReplicated requests carry their code in the header.
+// Only NonReplicated requests carry their code in the header. It is one
+// switch, which the compiler makes a binary search or a jump table: no
+// table is built or scanned per call.
 func OperationForCode(code Code) Operation {
 	switch code {
 	case CodeLoginRegister, CodeLoginRegisterPAT:
 		return OperationRegister
 	case CodeLogoutUser:
 		return OperationLogout
-	}
-	for _, row := range replicatedTable() {
-		if row.code == code {
-			return row.op
-		}
+	case CodeCreateUser:
+		return OperationCreateUser
+	case CodeDeleteUser:
+		return OperationDeleteUser
+	case CodeUpdateUser:
+		return OperationUpdateUser
+	case CodeUpdatePermissions:
+		return OperationUpdatePermissions
+	case CodeChangePassword:
+		return OperationChangePassword
+	case CodeCreatePAT:
+		return OperationCreatePAT
+	case CodeDeletePAT:
+		return OperationDeletePAT
+	case CodeSendMessages:
+		return OperationSendMessages
+	case CodeStoreConsumerOffset:
+		return OperationStoreConsumerOffset
+	case CodeDeleteConsumerOffset:
+		return OperationDeleteConsumerOffset
+	case CodeCreateStream:
+		return OperationCreateStream
+	case CodeDeleteStream:
+		return OperationDeleteStream
+	case CodeUpdateStream:
+		return OperationUpdateStream
+	case CodePurgeStream:
+		return OperationPurgeStream
+	case CodeCreateTopic:
+		return OperationCreateTopic
+	case CodeDeleteTopic:
+		return OperationDeleteTopic
+	case CodeUpdateTopic:
+		return OperationUpdateTopic
+	case CodePurgeTopic:
+		return OperationPurgeTopic
+	case CodeCreatePartitions:
+		return OperationCreatePartitions
+	case CodeDeletePartitions:
+		return OperationDeletePartitions
+	case CodeDeleteSegments:
+		return OperationDeleteSegments
+	case CodeCreateConsumerGroup:
+		return OperationCreateConsumerGroup
+	case CodeDeleteConsumerGroup:
+		return OperationDeleteConsumerGroup
+	case CodeJoinConsumerGroup:
+		return OperationJoinConsumerGroup
+	case CodeLeaveConsumerGroup:
+		return OperationLeaveConsumerGroup
 	}
 	return OperationNonReplicated
 }
 
 // Code returns the command code a request riding o stands for, when exactly
-// one exists: 39 for Logout and the table's code for each replicated client
-// command (128..149, 160..162). Register (two codes, 40 and 45),
+// one exists: 39 for Logout and the command's code for each replicated
+// client command (128..149, 160..162). Register (two codes, 40 and 45),
 // NonReplicated (the code travels in the header), Reserved, the internal
 // operations and unknown values report false.
 func (o Operation) Code() (Code, bool) {
-	if o == OperationLogout {
+	switch o {
+	case OperationLogout:
 		return CodeLogoutUser, true
-	}
-	for _, row := range replicatedTable() {
-		if row.op == o {
-			return row.code, true
-		}
+	case OperationCreateUser:
+		return CodeCreateUser, true
+	case OperationDeleteUser:
+		return CodeDeleteUser, true
+	case OperationUpdateUser:
+		return CodeUpdateUser, true
+	case OperationUpdatePermissions:
+		return CodeUpdatePermissions, true
+	case OperationChangePassword:
+		return CodeChangePassword, true
+	case OperationCreatePAT:
+		return CodeCreatePAT, true
+	case OperationDeletePAT:
+		return CodeDeletePAT, true
+	case OperationSendMessages:
+		return CodeSendMessages, true
+	case OperationStoreConsumerOffset:
+		return CodeStoreConsumerOffset, true
+	case OperationDeleteConsumerOffset:
+		return CodeDeleteConsumerOffset, true
+	case OperationCreateStream:
+		return CodeCreateStream, true
+	case OperationDeleteStream:
+		return CodeDeleteStream, true
+	case OperationUpdateStream:
+		return CodeUpdateStream, true
+	case OperationPurgeStream:
+		return CodePurgeStream, true
+	case OperationCreateTopic:
+		return CodeCreateTopic, true
+	case OperationDeleteTopic:
+		return CodeDeleteTopic, true
+	case OperationUpdateTopic:
+		return CodeUpdateTopic, true
+	case OperationPurgeTopic:
+		return CodePurgeTopic, true
+	case OperationCreatePartitions:
+		return CodeCreatePartitions, true
+	case OperationDeletePartitions:
+		return CodeDeletePartitions, true
+	case OperationDeleteSegments:
+		return CodeDeleteSegments, true
+	case OperationCreateConsumerGroup:
+		return CodeCreateConsumerGroup, true
+	case OperationDeleteConsumerGroup:
+		return CodeDeleteConsumerGroup, true
+	case OperationJoinConsumerGroup:
+		return CodeJoinConsumerGroup, true
+	case OperationLeaveConsumerGroup:
+		return CodeLeaveConsumerGroup, true
 	}
 	return 0, false
+}
+
+// IsResultFramed reports whether the body of a committed (status 0) reply
+// to o starts with a result section (WIRE.md section 4), which SplitResult
+// reads: every metadata operation (IsMetadata), and on the partition plane
+// the two consumer-offset operations, which refuse with typed errors at
+// admission. SendMessages and DeleteSegments are not framed, nor are
+// NonReplicated and Logout replies. Register is framed when its body is not
+// empty (a successful login: an empty section, then the login reply); a
+// terminal Register failure carries no body, so a reader of a Register
+// reply checks the length first.
+func (o Operation) IsResultFramed() bool {
+	return o.IsMetadata() || o == OperationStoreConsumerOffset || o == OperationDeleteConsumerOffset
 }
 
 // IsInternal reports whether o is an internal operation, 64..68: the server
 // replicates them on its own and a client never sends one.
 func (o Operation) IsInternal() bool {
-	return OperationInternalFirst <= o && o <= OperationInternalLast
+	return opInternalFirst <= o && o <= opInternalLast
 }
 
 // IsMetadata reports whether o is a metadata operation as the reference
@@ -92,11 +163,11 @@ func (o Operation) IsMetadata() bool {
 // request for a partition operation carries the request number without
 // consuming it.
 func (o Operation) IsPartition() bool {
-	return OperationPartitionFirst <= o && o <= OperationPartitionLast
+	return opPartitionFirst <= o && o <= opPartitionLast
 }
 
 // inMetadataRange reports whether o is in 128..149, the range of the
 // operations of the replicated metadata commands (DeleteSegments included).
 func (o Operation) inMetadataRange() bool {
-	return OperationMetadataFirst <= o && o <= OperationMetadataLast
+	return opMetadataFirst <= o && o <= opMetadataLast
 }

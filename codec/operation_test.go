@@ -2,6 +2,7 @@ package codec_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/iggywire/iggywire/codec"
@@ -168,5 +169,34 @@ func TestOperationClasses(t *testing.T) {
 	if codec.OperationDeleteSegments.IsMetadata() || codec.OperationDeleteSegments.IsPartition() {
 		t.Errorf("OperationDeleteSegments: IsMetadata() = %v, IsPartition() = %v, want neither",
 			codec.OperationDeleteSegments.IsMetadata(), codec.OperationDeleteSegments.IsPartition())
+	}
+}
+
+// TestOperationNamesEveryKnownValue: every known operation has a name of
+// its own (none prints as a number), and IsResultFramed is the metadata
+// operations and the two consumer-offset ones, as the SDKs read replies.
+func TestOperationNamesEveryKnownValue(t *testing.T) {
+	framed := 0
+	for o := range 256 {
+		op := codec.Operation(o)
+		name := op.String()
+		if op.IsKnown() == strings.HasPrefix(name, "UNKNOWN_") || strings.ContainsAny(name, "0123456789_") && op.IsKnown() {
+			t.Fatalf("Operation(%d) prints as %q (known %t)", o, name, op.IsKnown())
+		}
+		if op.IsResultFramed() {
+			framed++
+			if !op.IsMetadata() && op != codec.OperationStoreConsumerOffset && op != codec.OperationDeleteConsumerOffset {
+				t.Fatalf("%v is result-framed", op)
+			}
+		}
+	}
+	// 5 internal + 21 metadata (138 is not) + 2 consumer offsets.
+	if framed != 28 {
+		t.Fatalf("%d result-framed operations, want 28", framed)
+	}
+	for _, op := range []codec.Operation{codec.OperationSendMessages, codec.OperationDeleteSegments, codec.OperationNonReplicated, codec.OperationLogout, codec.OperationRegister} {
+		if op.IsResultFramed() {
+			t.Fatalf("%v is not result-framed", op)
+		}
 	}
 }

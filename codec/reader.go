@@ -30,7 +30,7 @@ type reader struct {
 func (r *reader) left() int { return len(r.src) - r.off }
 
 // fail records the first error only.
-func (r *reader) fail(kind error, field string, off int, rule, want string) {
+func (r *reader) fail(kind error, field Field, off int, rule, want string) {
 	if r.err == nil {
 		r.err = withRevision(newError(kind, field, off, rule, want), r.rev)
 	}
@@ -53,7 +53,7 @@ func (r *reader) bindSecret(rev Revision) Secret {
 // need reports whether n more bytes are present, failing with ErrTruncated
 // for field under rule otherwise. n is an int64 so that a u32 claim cannot
 // overflow.
-func (r *reader) need(n int64, field, rule string) bool {
+func (r *reader) need(n int64, field Field, rule string) bool {
 	if r.err != nil {
 		return false
 	}
@@ -64,7 +64,7 @@ func (r *reader) need(n int64, field, rule string) bool {
 	return true
 }
 
-func (r *reader) u8(field string) uint8 {
+func (r *reader) u8(field Field) uint8 {
 	if !r.need(1, field, r.truncated) {
 		return 0
 	}
@@ -75,7 +75,7 @@ func (r *reader) u8(field string) uint8 {
 
 // u32 and u64 are written out per width, like kbin's primitives: a width
 // parameter would turn the constant-size load into a loop or a switch.
-func (r *reader) u32(field string) uint32 {
+func (r *reader) u32(field Field) uint32 {
 	if !r.need(4, field, r.truncated) {
 		return 0
 	}
@@ -84,7 +84,7 @@ func (r *reader) u32(field string) uint32 {
 	return v
 }
 
-func (r *reader) u64(field string) uint64 {
+func (r *reader) u64(field Field) uint64 {
 	if !r.need(8, field, r.truncated) {
 		return 0
 	}
@@ -96,7 +96,7 @@ func (r *reader) u64(field string) uint64 {
 // span returns the next n bytes, aliasing the input with capacity capped at
 // n; a zero-length span is nil. rule is the id reported when they are
 // missing.
-func (r *reader) span(n int64, field, rule string) []byte {
+func (r *reader) span(n int64, field Field, rule string) []byte {
 	if !r.need(n, field, rule) || n == 0 {
 		return nil
 	}

@@ -129,3 +129,49 @@ func regrow(b []byte, c int) []byte {
 	copy(nb, b)
 	return nb
 }
+
+// ReadFrameHeader reads the 256-byte header of the next frame from r into h
+// and returns the frame's size, for a reader that decides what to do with a
+// header before it reads the body (the header-then-body split of
+// x/net/http2's ReadFrameHeader). It reads nothing past the header. io.EOF
+// means the stream ended cleanly before the frame; a stream that ends inside
+// the header is io.ErrUnexpectedEOF. A size field outside 256..MaxFrameSize
+// is FrameSize's *Error (ErrSize): the stream cannot be read further. h
+// holds what was read either way.
+func ReadFrameHeader(r io.Reader, h *Header) (int, error) {
+	if _, err := readFull(r, h[:]); err != nil {
+		return 0, err
+	}
+	return h.FrameSize()
+}
+
+// ReadFrameBody reads the body of the frame whose header is h from r and
+// appends it to dst, at its exact size: one allocation at most, when dst
+// lacks the room, and none of the doubling ReadFrame does. It is for a
+// reader that trusts the sizes it accepts up to limit, such as a client
+// reading its server's replies with a cap of its choosing; a size above
+// limit is ErrFrameTooLarge and nothing is read or allocated. (A server,
+// which must not allocate what a peer merely claims, reads with ReadFrame.)
+// A stream that ends inside the body is io.ErrUnexpectedEOF, and dst is
+// returned with its length unchanged on any error.
+func ReadFrameBody(r io.Reader, h *Header, dst []byte, limit int) ([]byte, error) {
+	size, err := h.FrameSize()
+	if err != nil {
+		return dst, err
+	}
+	if size > limit {
+		return dst, ErrFrameTooLarge
+	}
+	start, n := len(dst), size-HeaderSize
+	if cap(dst)-start < n {
+		dst = regrow(dst, start+n)
+	}
+	dst = dst[:start+n]
+	if _, err := readFull(r, dst[start:]); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF // the header came: the frame is cut
+		}
+		return dst[:start], err
+	}
+	return dst, nil
+}

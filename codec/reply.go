@@ -106,17 +106,7 @@ func (h *ReplyHeader) Decode(src []byte) error {
 		*h = ReplyHeader{}
 		return err
 	}
-	h.Checksum, h.ChecksumBody, h.Cluster = getSums(b)
-	h.Size, h.View, h.Release, h.Replica = getFrame(b)
-	h.RequestChecksum = le128(b, offRepRequestChecksum)
-	h.Context = le128(b, offRepContext)
-	h.Client = le128(b, offRepClient)
-	h.Op = le64(b, offRepOp)
-	h.Commit = le64(b, offRepCommit)
-	h.Timestamp = le64(b, offRepTimestamp)
-	h.Request = le64(b, offRepRequest)
-	h.Operation = Operation(b[offRepOperation])
-	h.Status = Status(le32(b, offRepStatus))
+	h.load(b)
 	// One test of every rule for the common, valid header (see
 	// RequestHeader.Decode).
 	if !h.wellFormed() || replyReservedBits(b) != 0 {
@@ -128,6 +118,21 @@ func (h *ReplyHeader) Decode(src []byte) error {
 		return err
 	}
 	return nil
+}
+
+// load reads every field of b into h, judging none.
+func (h *ReplyHeader) load(b *hdr) {
+	h.Checksum, h.ChecksumBody, h.Cluster = getSums(b)
+	h.Size, h.View, h.Release, h.Replica = getFrame(b)
+	h.RequestChecksum = le128(b, offRepRequestChecksum)
+	h.Context = le128(b, offRepContext)
+	h.Client = le128(b, offRepClient)
+	h.Op = le64(b, offRepOp)
+	h.Commit = le64(b, offRepCommit)
+	h.Timestamp = le64(b, offRepTimestamp)
+	h.Request = le64(b, offRepRequest)
+	h.Operation = Operation(b[offRepOperation])
+	h.Status = Status(le32(b, offRepStatus))
 }
 
 // wellFormed is validate's rules as one boolean, for the fast paths of the

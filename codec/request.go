@@ -8,7 +8,8 @@ import "math/bits"
 // must be 0. The zero value is not valid (client 0, operation 0).
 //
 // The prologue (bytes 0..128) is the same in every header kind; WIRE.md
-// section 5 gives each field's offset, and HeaderLayout gives them as data.
+// section 5 gives each field's offset (the workbench reads them as data
+// from internal/layout).
 type RequestHeader struct {
 	// Checksum, ChecksumBody and Cluster (bytes 0, 16, 32) are carried as
 	// they are: nobody verifies them on client-facing frames, and the

@@ -351,8 +351,8 @@ func ruleSites() []ruleSite {
 		{"eviction reason 16", header(decodeEv, 13, byteAt(255, 16)), "eviction.reason"},
 		{"eviction reason 14, window zero", header(decodeEv, 13, byteAt(255, 14)), "eviction.window.incompatible"},
 		{"eviction reason 1, window set", header(decodeEv, 13, put32At(148, 1)), "eviction.window.zero"},
-		{"DecodeEvictionForClient client 0", func() error {
-			_, err := codec.DecodeEvictionForClient(siteHeader(13, func(h []byte) { h[255], h[128] = 14, 0 }))
+		{"DecodeEvictionLenient client 0", func() error {
+			_, err := codec.DecodeEvictionLenient(siteHeader(13, func(h []byte) { h[255], h[128] = 14, 0 }))
 			return err
 		}, "eviction.client"},
 		{"eviction Validate client 0", func() error { e := ev; e.Client = codec.Uint128{}; return e.Validate() }, "eviction.client"},

@@ -129,7 +129,7 @@ const (
 // rule, or a claim rule of its own), and UTF-8. The decoders and encoders
 // read the fields below and never change them.
 type textField struct {
-	lenName, name           string
+	lenName, name           Field
 	prefix, minLen          int
 	length, truncated, utf8 string
 }

@@ -89,8 +89,8 @@ func (e *IggyError) Is(target error) bool {
 // well-formed window means, IncompatibleProtocolVersion(client, min, max) in
 // WIRE.md section 8: the server accepts only client protocol versions in
 // Window, and Client is the version the client sent. The eviction does not
-// carry the client's version, so Eviction.Err leaves Client zero; a client
-// that knows what it sent fills it (lifecycle.Client does).
+// carry the client's version: Eviction.ErrFor(v) fills it with the version
+// the client sent, Eviction.Err leaves it zero.
 type IncompatibleProtocolError struct {
 	Client Version // the version the client sent; 0 when not known
 	Window Window  // the versions the server accepts

@@ -31,7 +31,7 @@ func checkErr(t *testing.T, err error, maxOff int) *codec.Error {
 	if matched != 1 {
 		t.Fatalf("error %v matches %d sentinels, want exactly 1", err, matched)
 	}
-	if msg := ce.Error(); !strings.Contains(msg, ce.Field) || !strings.Contains(msg, strings.TrimPrefix(ce.Err.Error(), "codec: ")) {
+	if msg := ce.Error(); !strings.Contains(msg, string(ce.Field)) || !strings.Contains(msg, strings.TrimPrefix(ce.Err.Error(), "codec: ")) {
 		t.Fatalf("error text %q does not name field %q and class %v", msg, ce.Field, ce.Err)
 	}
 	if ce.Offset < 0 || ce.Offset > maxOff || ce.Field == "" || ce.Rule == "" {

@@ -79,7 +79,7 @@ func send(t *testing.T, c *lifecycle.Client, action byte) codec.Operation {
 		if k := action >> 3; k >= 24 {
 			return sendCode(t, c, k-24)
 		}
-		op = codec.OperationMetadataFirst + codec.Operation(action>>3)%3
+		op = codec.OperationCreateStream + codec.Operation(action>>3)%3
 		_, err = c.Replicated(nil, op, []byte("x"))
 	}
 	if err == nil {

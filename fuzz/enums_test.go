@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/layout"
 )
 
 // checkEnums holds every typed value a header carries to its String and
@@ -38,8 +39,8 @@ func checkEnums(t *testing.T, h []byte) {
 	}
 	reason := codec.EvictionReason(h[255])
 	knownName(t, reason.String(), reason <= 15, "UNKNOWN_REASON_")
-	kind := codec.FieldKind(h[61]) // any byte, as a layout-table field kind
-	knownName(t, kind.String(), kind >= codec.FieldUint && kind <= codec.FieldBytes, "UNKNOWN_FIELD_KIND_")
+	kind := layout.Kind(h[61]) // any byte, as a layout-table field kind
+	knownName(t, kind.String(), kind >= layout.Uint && kind <= layout.Bytes, "UNKNOWN_FIELD_KIND_")
 	checkUint128(t, codec.Uint128{Lo: le.Uint64(h[128:]), Hi: le.Uint64(h[136:])})
 	w := codec.Window{Min: codec.Version(le.Uint32(h[148:])), Max: codec.Version(le.Uint32(h[144:]))}
 	checkMeaning(t, codec.Eviction{Reason: reason, Window: w})

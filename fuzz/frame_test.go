@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/layout"
 )
 
 // FuzzSplitResult checks SplitResult against the rule of wire reference
@@ -170,17 +171,17 @@ func checkNoHeaderDecodes(t *testing.T, frame []byte) {
 // checkLayout holds the exported layout table to the decoders: the fields
 // of a header kind tile bytes 0..256, and in a header that decodes every
 // reserved field is zero and a NonReplicated code sits where
-// RequestCodeField says. Other commands have no layout.
+// layout.RequestCode says. Other commands have no layout.
 func checkLayout(t *testing.T, frame []byte) {
 	cmd := codec.Command(frame[60])
-	fields := codec.HeaderLayout(cmd)
+	fields := layout.Header(cmd)
 	var err error
 	carriesCode := false
 	switch cmd {
 	case codec.CommandRequest:
 		var h codec.RequestHeader
 		h, err = codec.DecodeRequestHeader(frame)
-		code := codec.RequestCodeField()
+		code := layout.RequestCode()
 		carriesCode = h.Operation == codec.OperationNonReplicated
 		if err == nil && carriesCode && binary.LittleEndian.Uint32(frame[code.Offset:code.End()]) != uint32(h.Code) {
 			t.Fatalf("code at %d..%d is not the decoded %d", code.Offset, code.End(), h.Code)
@@ -202,8 +203,8 @@ func checkLayout(t *testing.T, frame []byte) {
 		}
 		at = f.End()
 		from := f.Offset
-		if carriesCode && from == codec.RequestCodeField().Offset {
-			from = codec.RequestCodeField().End() // the code overlays the reserved area's start
+		if carriesCode && from == layout.RequestCode().Offset {
+			from = layout.RequestCode().End() // the code overlays the reserved area's start
 		}
 		if err == nil && f.Reserved && strings.Trim(string(frame[from:f.End()]), "\x00") != "" {
 			t.Fatalf("%v decoded with a non-zero reserved field %q", cmd, f.Name)

@@ -33,7 +33,7 @@ func TestHandleNoAllocs(t *testing.T) {
 		{"eviction 1", false, replicated(t, clientA, codec.OperationLogout, 1, 1), true},
 		{"eviction 15 legacy", false, nonReplicated(t, clientA, 1, codec.CodeLoginUser), true},
 		// A zombie of an earlier session on a connection that logged in twice.
-		{"eviction 7", true, replicated(t, clientA, codec.OperationMetadataFirst, 1, 1), true},
+		{"eviction 7", true, replicated(t, clientA, codec.OperationCreateStream, 1, 1), true},
 	}
 	const runs = 100
 	for _, c := range cases {

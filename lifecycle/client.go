@@ -337,16 +337,14 @@ func (c *Client) Receive(frame []byte) (Response, error) {
 // the eviction ends the connection whoever it names, and the reference
 // names its own id for the connection on evictions 1 and 13.
 func (c *Client) evicted(frame []byte) error {
-	e, err := codec.DecodeEvictionForClient(frame)
-	if err != nil {
+	e, err := codec.DecodeEvictionLenient(frame)
+	if err != nil && !(e.Reason == codec.ReasonIncompatibleProtocol && errors.Is(err, codec.ErrWindow)) {
+		// reason 14 with an ill-formed window still has a meaning
+		// (WIRE.md section 8); any other broken rule is a malformed frame
 		return c.fail(&malformedError{err})
 	}
 	c.fail(nil)
-	err = e.Err()
-	if ipe, ok := err.(*codec.IncompatibleProtocolError); ok {
-		ipe.Client = c.info.Protocol // the version every login of c sends
-	}
-	return err
+	return e.ErrFor(c.info.Protocol) // the version every login of c sends
 }
 
 func (c *Client) reply(frame []byte) (Response, error) {

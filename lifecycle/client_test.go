@@ -68,21 +68,21 @@ func TestClientFrames(t *testing.T) {
 		t.Fatalf("GetClusterMetadata: Status = %v, want %v", r.Status, codec.StatusInvalidCommand)
 	}
 
-	f, err = c.Replicated(nil, codec.OperationPartitionFirst, []byte{1})
+	f, err = c.Replicated(nil, codec.OperationSendMessages, []byte{1})
 	if err != nil {
 		t.Fatalf("Replicated(PartitionFirst): %v", err)
 	}
-	exchange("partition op carries 1", f, request(t, codec.RequestHeader{Client: id(1), Request: 1, Session: 1, Operation: codec.OperationPartitionFirst}, []byte{1}))
-	f, err = c.Replicated(nil, codec.OperationMetadataFirst, nil)
+	exchange("partition op carries 1", f, request(t, codec.RequestHeader{Client: id(1), Request: 1, Session: 1, Operation: codec.OperationSendMessages}, []byte{1}))
+	f, err = c.Replicated(nil, codec.OperationCreateStream, nil)
 	if err != nil {
 		t.Fatalf("Replicated(MetadataFirst): %v", err)
 	}
-	exchange("metadata op consumes 1", f, replicated(t, id(1), codec.OperationMetadataFirst, 1, 1))
-	f, err = c.Replicated(nil, codec.OperationMetadataLast, nil)
+	exchange("metadata op consumes 1", f, replicated(t, id(1), codec.OperationCreateStream, 1, 1))
+	f, err = c.Replicated(nil, codec.OperationLeaveConsumerGroup, nil)
 	if err != nil {
 		t.Fatalf("Replicated(MetadataLast): %v", err)
 	}
-	exchange("metadata op consumes 2", f, replicated(t, id(1), codec.OperationMetadataLast, 1, 2))
+	exchange("metadata op consumes 2", f, replicated(t, id(1), codec.OperationLeaveConsumerGroup, 1, 2))
 	f, err = c.Ping(nil)
 	if err != nil {
 		t.Fatalf("Ping: %v", err)
@@ -116,7 +116,7 @@ func TestClientRefusals(t *testing.T) {
 	if !errors.Is(err, lifecycle.ErrNoSession) {
 		t.Fatalf("Logout before login: error = %v, want %v", err, lifecycle.ErrNoSession)
 	}
-	f, err := c.Replicated([]byte("kept"), codec.OperationMetadataFirst, nil)
+	f, err := c.Replicated([]byte("kept"), codec.OperationCreateStream, nil)
 	if !errors.Is(err, lifecycle.ErrNoSession) {
 		t.Fatalf("Replicated(MetadataFirst) before login: error = %v, want %v", err, lifecycle.ErrNoSession)
 	}
@@ -127,7 +127,7 @@ func TestClientRefusals(t *testing.T) {
 	if !errors.Is(err, lifecycle.ErrOperation) {
 		t.Fatalf("Replicated(Logout): error = %v, want %v", err, lifecycle.ErrOperation)
 	}
-	_, err = c.Replicated(nil, codec.OperationInternalFirst, nil)
+	_, err = c.Replicated(nil, codec.OperationCreateTopicWithAssignments, nil)
 	if !errors.Is(err, lifecycle.ErrOperation) {
 		t.Fatalf("Replicated(InternalFirst): error = %v, want %v", err, lifecycle.ErrOperation)
 	}
@@ -509,7 +509,7 @@ func TestClientRequestRefusals(t *testing.T) {
 
 	c = loggedInClient(t)
 	for _, op := range []codec.Operation{codec.OperationReserved, codec.OperationRegister, codec.OperationNonReplicated,
-		codec.OperationLogout, codec.OperationInternalFirst, codec.OperationTruncatePartition, 150, 159, 163} {
+		codec.OperationLogout, codec.OperationCreateTopicWithAssignments, codec.OperationTruncatePartition, 150, 159, 163} {
 		_, err = c.Replicated(nil, op, nil)
 		if !errors.Is(err, lifecycle.ErrOperation) {
 			t.Fatalf("operation %d: Replicated error = %v, want %v", op, err, lifecycle.ErrOperation)

@@ -87,7 +87,7 @@ func TestConnLifecycle(t *testing.T) {
 			{"logout", replicated(t, clientA, codec.OperationLogout, 1, 1), evictionFrame(t, clientA, codec.ReasonNoSession), nil, closed},
 		}},
 		{"metadata op before login", []step{
-			{"metadata", replicated(t, clientB, codec.OperationMetadataFirst, 5, 1), evictionFrame(t, clientB, codec.ReasonNoSession), nil, closed},
+			{"metadata", replicated(t, clientB, codec.OperationCreateStream, 5, 1), evictionFrame(t, clientB, codec.ReasonNoSession), nil, closed},
 		}},
 		{"empty login body", []step{
 			{"register", register(t, clientA, nil), evictionFrame(t, clientA, codec.ReasonMalformedLogin), nil, closed},
@@ -154,7 +154,7 @@ func TestConnLifecycle(t *testing.T) {
 		}},
 		{"another client id after login", []step{
 			{"login", loginA, loginFrame(t, clientA, 1, 1), nil, logged},
-			{"metadata from B", replicated(t, clientB, codec.OperationMetadataFirst, 1, 1), evictionFrame(t, clientB, codec.ReasonNoSession), nil, closed},
+			{"metadata from B", replicated(t, clientB, codec.OperationCreateStream, 1, 1), evictionFrame(t, clientB, codec.ReasonNoSession), nil, closed},
 		}},
 		{"request after eviction", []step{
 			{"legacy", nonReplicated(t, clientA, 1, codec.CodeLoginUser), evictionFrame(t, clientA, codec.ReasonMalformedLogin), nil, closed},

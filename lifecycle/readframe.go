@@ -11,14 +11,14 @@ import (
 // (the package has no size sentinel of its own).
 func checkFrame(frame []byte) error {
 	if len(frame) < codec.HeaderSize {
-		return sizeError("header", len(frame), "len(frame) >= 256")
+		return sizeError(codec.FieldHeader, len(frame), "len(frame) >= 256")
 	}
 	size, err := codec.FrameSize(frame)
 	if err != nil {
 		return err
 	}
 	if size != len(frame) {
-		return sizeError("size", 48, "size == len(frame)")
+		return sizeError(codec.FieldSize, 48, "size == len(frame)")
 	}
 	return nil
 }
@@ -26,6 +26,6 @@ func checkFrame(frame []byte) error {
 // sizeError is checkFrame's error for a frame that is shorter than a header
 // or whose size field is not its length. It names no rule of the wire: the
 // frame handed in is not one frame, whatever its bytes.
-func sizeError(field string, off int, want string) error {
+func sizeError(field codec.Field, off int, want string) error {
 	return &codec.Error{Field: field, Offset: off, Want: want, Err: codec.ErrSize}
 }

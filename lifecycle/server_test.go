@@ -28,7 +28,7 @@ func newServerWith(t testing.TB, edit func(*lifecycle.Config)) *lifecycle.Server
 // without the option, echoes the request's client id (point 1).
 func TestServerConnIDEvictions(t *testing.T) {
 	loginA := register(t, clientA, passwordBody(t, v011, "iggy", "iggy"))
-	metaB := replicated(t, clientB, codec.OperationMetadataFirst, 1, 1)
+	metaB := replicated(t, clientB, codec.OperationCreateStream, 1, 1)
 	cases := []struct {
 		name     string
 		connIDs  bool
@@ -39,7 +39,7 @@ func TestServerConnIDEvictions(t *testing.T) {
 	}{
 		{name: "1 before login", connIDs: true, in: replicated(t, clientB, codec.OperationLogout, 1, 1), reason: codec.ReasonNoSession, fromConn: true},
 		{name: "1 from another client", connIDs: true, before: [][]byte{loginA}, in: metaB, reason: codec.ReasonNoSession, fromConn: true},
-		{name: "7 keeps the client id", connIDs: true, before: [][]byte{loginA, loginA}, in: replicated(t, clientA, codec.OperationMetadataFirst, 1, 1), reason: codec.ReasonSessionTooLow, fromConn: false},
+		{name: "7 keeps the client id", connIDs: true, before: [][]byte{loginA, loginA}, in: replicated(t, clientA, codec.OperationCreateStream, 1, 1), reason: codec.ReasonSessionTooLow, fromConn: false},
 		{name: "9 keeps the client id", connIDs: true, in: register(t, clientB, passwordBody(t, v011, "iggy", "wrong!")), reason: codec.ReasonInvalidCredentials, fromConn: false},
 		{name: "15 keeps the client id", connIDs: true, in: nonReplicated(t, clientB, 1, codec.CodeLoginUser), reason: codec.ReasonMalformedLogin, fromConn: false},
 		{name: "1 without the option", connIDs: false, before: [][]byte{loginA}, in: metaB, reason: codec.ReasonNoSession, fromConn: false},
@@ -115,7 +115,7 @@ func TestServerConnIDEvictionsClient(t *testing.T) {
 		t.Fatalf("Receive(login answer): %v", err)
 	}
 	// A zombie frame from another client on the same connection.
-	answer, _, err = conn.Handle(replicated(t, clientB, codec.OperationMetadataFirst, 1, 1), nil)
+	answer, _, err = conn.Handle(replicated(t, clientB, codec.OperationCreateStream, 1, 1), nil)
 	if err != nil {
 		t.Fatalf("Handle(zombie frame): %v", err)
 	}

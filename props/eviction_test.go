@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/layout"
 	"github.com/leanovate/gopter/prop"
 )
 
@@ -47,7 +48,7 @@ type evictionRule struct {
 
 // evictionRules lists the rules after the length check, in order.
 func evictionRules() []evictionRule {
-	f := func(name string) codec.HeaderField { return headerField(codec.CommandEviction, name) }
+	f := func(name string) layout.Field { return headerField(codec.CommandEviction, name) }
 	command, size, client, frame := f("command").Offset, f("size").Offset, f("client"), f("reserved_frame")
 	reserved, reason := f("reserved"), f("reason").Offset
 	max, min := f("server_protocol_version").Offset, f("server_protocol_version_min").Offset
@@ -108,7 +109,7 @@ func TestEvictionRules(t *testing.T) {
 			want := rules[first]
 			_, err = codec.DecodeEviction(b)
 			var ce *codec.Error
-			if !errors.Is(err, want.err) || !errors.As(err, &ce) || ce.Field != want.field {
+			if !errors.Is(err, want.err) || !errors.As(err, &ce) || string(ce.Field) != want.field {
 				return fmt.Sprintf("rules %07b broken: got %v; want %v naming %q", mask, err, want.err, want.field)
 			}
 			if want.field == "window" && ce.Rule != windowRule(e.Reason) {
@@ -151,7 +152,7 @@ func TestEvictionValidateRules(t *testing.T) {
 		}
 		err := e.Validate()
 		var ce *codec.Error
-		if !errors.Is(err, want.err) || !errors.As(err, &ce) || ce.Field != want.field {
+		if !errors.Is(err, want.err) || !errors.As(err, &ce) || string(ce.Field) != want.field {
 			return fmt.Sprintf("Validate(%s) = %v; want %v naming %q", Describe(e), err, want.err, want.field)
 		}
 		if out, err2 := e.AppendBinary([]byte{1}); len(out) != 1 || err2 == nil {

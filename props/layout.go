@@ -1,6 +1,9 @@
 package props
 
-import "github.com/iggywire/iggywire/codec"
+import (
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/layout"
+)
 
 // TextField locates one text field of a body encoding.
 type TextField struct {
@@ -28,8 +31,9 @@ type LenField struct {
 
 // Layout is where the fields of one encoded value sit, so that mutations
 // can aim at them. Bodies are laid out from WIRE.md here, not asked of the
-// codec's decoders; headers come from the codec's exported table
-// (codec.HeaderLayout), which its layout test checks against WIRE.md.
+// codec's decoders; headers come from the workbench's table
+// (internal/layout), which codec's layout test holds to its offsets and to
+// WIRE.md.
 type Layout struct {
 	Texts    []TextField // the text fields, where invalid UTF-8 can be written
 	Reserved []Span      // header bytes that must be zero
@@ -96,8 +100,8 @@ func bodyLayout(start int, texts []text) Layout {
 // first bytes of the reserved area it overlays.
 func headerLayout(c codec.Command, code bool) Layout {
 	var l Layout
-	overlay := codec.RequestCodeField()
-	for _, f := range codec.HeaderLayout(c) {
+	overlay := layout.RequestCode()
+	for _, f := range layout.Header(c) {
 		switch {
 		case f.Reserved && code && f.Offset == overlay.Offset:
 			l.Reserved = append(l.Reserved, Span{f.Name, overlay.End(), f.End() - overlay.End()})
@@ -112,8 +116,8 @@ func headerLayout(c codec.Command, code bool) Layout {
 
 // headerField returns the field name of header kind c from the codec's
 // table. A name the table lacks is a bug in the caller: it panics.
-func headerField(c codec.Command, name string) codec.HeaderField {
-	for _, f := range codec.HeaderLayout(c) {
+func headerField(c codec.Command, name string) layout.Field {
+	for _, f := range layout.Header(c) {
 		if f.Name == name {
 			return f
 		}

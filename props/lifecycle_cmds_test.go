@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/layout"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/commands"
 	"github.com/leanovate/gopter/gen"
@@ -260,7 +261,7 @@ func (c garbage) damage(b []byte) []byte {
 	case garbageRule:
 		b[f("operation")] = byte(codec.OperationRegister)
 		binary.LittleEndian.PutUint64(b[f("session"):], 5)
-		code := codec.RequestCodeField()
+		code := layout.RequestCode()
 		clear(b[code.Offset:code.End()])
 	case garbageSize:
 		binary.LittleEndian.PutUint32(b[f("size"):], 100)
@@ -366,8 +367,8 @@ func genNonReplicated() gopter.Gen {
 
 func genReplicated() gopter.Gen {
 	return gen.Struct(reflect.TypeFor[replicated](), map[string]gopter.Gen{
-		"Op": oneOf(codec.OperationLogout, codec.OperationLogout, codec.OperationMetadataFirst,
-			codec.OperationMetadataLast, codec.OperationPartitionFirst, 64),
+		"Op": oneOf(codec.OperationLogout, codec.OperationLogout, codec.OperationCreateStream,
+			codec.OperationLeaveConsumerGroup, codec.OperationSendMessages, 64),
 		"Fence": pick(0, fences-1, fenceBound, fenceBound, fenceBound, fenceHigher),
 	})
 }

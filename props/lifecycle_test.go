@@ -262,7 +262,7 @@ func missing(seen map[answer]int) []answer {
 		{kind: answerReply, operation: codec.OperationNonReplicated, status: codec.StatusUnauthenticated},
 		{kind: answerReply, operation: codec.OperationNonReplicated, status: codec.StatusInvalidCommand},
 		{kind: answerReply, operation: codec.OperationLogout},
-		{kind: answerReply, operation: codec.OperationMetadataFirst, status: codec.StatusInvalidCommand},
+		{kind: answerReply, operation: codec.OperationCreateStream, status: codec.StatusInvalidCommand},
 		{kind: answerDropped}, {kind: answerFrameSize}, {kind: answerClosed},
 		evictionOf(codec.ReasonInvalidCredentials), evictionOf(codec.ReasonNoSession),
 		evictionOf(codec.ReasonSessionTooLow), evictionOf(codec.ReasonMalformedLogin),

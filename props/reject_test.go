@@ -153,7 +153,7 @@ func (k kind[T]) rejectHostile(counts map[string]int) gopter.Prop {
 		if !errors.Is(err, want.err) || !errors.As(err, &ce) {
 			return fmt.Sprintf("%s: got %v, want %v", want.label, err, want.err)
 		}
-		if want.field != "" && ce.Field != want.field || want.offset >= 0 && ce.Offset != want.offset {
+		if want.field != "" && string(ce.Field) != want.field || want.offset >= 0 && ce.Offset != want.offset {
 			return fmt.Sprintf("%s: got %v, want field %q at offset %d", want.label, err, want.field, want.offset)
 		}
 		return ""

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/layout"
 )
 
 // The tables of WIRE.md sections 5 and 6, restated here rather than asked
@@ -28,17 +29,25 @@ func wireKnownOperation(o int) bool {
 // wireOperationName is the name String must give o: the four lifecycle
 // operations by name, range members by range and number.
 func wireOperationName(o int) string {
-	switch {
-	case o < 4:
-		return [...]string{"Reserved", "Register", "NonReplicated", "Logout"}[o]
-	case 64 <= o && o <= 68:
-		return "internal_" + strconv.Itoa(o)
-	case 128 <= o && o <= 149:
-		return "metadata_" + strconv.Itoa(o)
-	case 160 <= o && o <= 162:
-		return "partition_" + strconv.Itoa(o)
+	if name, ok := wireOperationNames[o]; ok {
+		return name
 	}
 	return "UNKNOWN_OPERATION_" + strconv.Itoa(o)
+}
+
+// wireOperationNames is WIRE.md section 6's operations by the reference's
+// names: the lifecycle's, the internal band 64..68, the metadata band
+// 128..149 and the partition band 160..162.
+var wireOperationNames = map[int]string{
+	0: "Reserved", 1: "Register", 2: "NonReplicated", 3: "Logout",
+	64: "CreateTopicWithAssignments", 65: "CreatePartitionsWithAssignments", 66: "RemoveConsumerGroupMember",
+	67: "CompleteConsumerGroupRevocation", 68: "TruncatePartition",
+	128: "CreateStream", 129: "UpdateStream", 130: "DeleteStream", 131: "PurgeStream", 132: "CreateTopic",
+	133: "UpdateTopic", 134: "DeleteTopic", 135: "PurgeTopic", 136: "CreatePartitions", 137: "DeletePartitions",
+	138: "DeleteSegments", 139: "CreateConsumerGroup", 140: "DeleteConsumerGroup", 141: "CreateUser",
+	142: "UpdateUser", 143: "DeleteUser", 144: "ChangePassword", 145: "UpdatePermissions",
+	146: "CreatePersonalAccessToken", 147: "DeletePersonalAccessToken", 148: "JoinConsumerGroup",
+	149: "LeaveConsumerGroup", 160: "SendMessages", 161: "StoreConsumerOffset", 162: "DeleteConsumerOffset",
 }
 
 // wireReasons is WIRE.md section 6's eviction reasons 0..15.
@@ -95,7 +104,7 @@ func TestOperationTable(t *testing.T) {
 
 func isFieldError(err error, field string) bool {
 	var ce *codec.Error
-	return errors.As(err, &ce) && ce.Field == field
+	return errors.As(err, &ce) && string(ce.Field) == field
 }
 
 // TestEvictionReasonTable: reasons 1..15 travel, 0 and 16..255 do not,
@@ -122,7 +131,7 @@ func TestFieldKindTable(t *testing.T) {
 		if 1 <= k && k < len(names) {
 			want = names[k]
 		}
-		assert.Equal(t, want, codec.FieldKind(k).String(), "FieldKind(%d)", k)
+		assert.Equal(t, want, layout.Kind(k).String(), "FieldKind(%d)", k)
 	}
 }
 
@@ -133,6 +142,10 @@ func TestFieldKindTable(t *testing.T) {
 // operation of its own), the codes next to them are not.
 func TestCodeTable(t *testing.T) {
 	known := map[codec.Code]bool{1: true, 12: true, 15: true, 38: true, 39: true, 40: true, 44: true, 45: true}
+	// and the reads an SDK sends, NonReplicated with their code in the header
+	for _, c := range []codec.Code{10, 11, 13, 20, 21, 22, 31, 32, 41, 100, 120, 200, 201, 300, 301, 600, 601, 606} {
+		known[c] = true
+	}
 	for c := codec.Code(0); c <= 700; c++ {
 		own := codec.OperationForCode(c) != codec.OperationNonReplicated
 		assert.Equal(t, known[c] || own, c.IsKnown(), "Code(%d).IsKnown()", c)
@@ -258,7 +271,7 @@ func TestTextInvalidUTF8Offset(t *testing.T) {
 		require.ErrorIs(t, err, codec.ErrUTF8, "0xff at %d", i)
 		var ce *codec.Error
 		require.ErrorAs(t, err, &ce)
-		assert.Equal(t, "username", ce.Field)
+		assert.Equal(t, codec.FieldUsername, ce.Field)
 		assert.Equal(t, 10+i, ce.Offset, "0xff at %d", i)
 	}
 }

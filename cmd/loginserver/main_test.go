@@ -163,7 +163,7 @@ func TestRunTransientAndOwnID(t *testing.T) {
 	require.NoError(t, err)
 	defer nc2.Close()
 	require.NoError(t, nc2.SetDeadline(time.Now().Add(10*time.Second)))
-	h := codec.RequestHeader{Client: codec.Uint128From(0xabc), Operation: codec.OperationMetadataFirst, Session: 1, Request: 1}
+	h := codec.RequestHeader{Client: codec.Uint128From(0xabc), Operation: codec.OperationCreateStream, Session: 1, Request: 1}
 	frame, err := codec.AppendRequestFrame(nil, h, nil)
 	require.NoError(t, err)
 	_, err = nc2.Write(frame)

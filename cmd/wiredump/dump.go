@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/iggywire/iggywire/codec"
+	hdrlayout "github.com/iggywire/iggywire/internal/layout"
 )
 
 // The kinds -kind accepts. kindAuto reads an input as frames only when
@@ -265,7 +266,7 @@ func shadowSecrets(src []byte) []Field {
 // login reply. Every other body is not decoded.
 func dumpFrame(src []byte, c codec.Command) []Section {
 	hdr := decodeHeader(src, c)
-	if len(src) < codec.HeaderSize || codec.HeaderLayout(c) == nil {
+	if len(src) < codec.HeaderSize || hdrlayout.Header(c) == nil {
 		return []Section{hdr}
 	}
 	if got := codec.Command(src[field(codec.CommandRequest, "command").Offset]); got != c {
@@ -297,7 +298,7 @@ func dumpFrame(src []byte, c codec.Command) []Section {
 		return append(secs, alternatives(readBody(src, codec.HeaderSize, end, login),
 			readBody(src, codec.HeaderSize, end, pat))...)
 	case c == codec.CommandRequest && op == codec.OperationNonReplicated &&
-		codec.Code(binary.LittleEndian.Uint32(src[codec.RequestCodeField().Offset:])) == codec.CodeBindSession:
+		codec.Code(binary.LittleEndian.Uint32(src[hdrlayout.RequestCode().Offset:])) == codec.CodeBindSession:
 		return append(secs, readBody(src, codec.HeaderSize, end, kindBind))
 	case c == codec.CommandReply && op == codec.OperationRegister &&
 		binary.LittleEndian.Uint32(src[field(c, "status").Offset:]) == 0:
@@ -309,8 +310,8 @@ func dumpFrame(src []byte, c codec.Command) []Section {
 // field returns the field name of header kind c from the codec's table.
 // Names are constants of this file, so a name the table lacks is a bug
 // that every test run finds: it panics.
-func field(c codec.Command, name string) codec.HeaderField {
-	for _, f := range codec.HeaderLayout(c) {
+func field(c codec.Command, name string) hdrlayout.Field {
+	for _, f := range hdrlayout.Header(c) {
 		if f.Name == name {
 			return f
 		}
@@ -341,9 +342,9 @@ func decodeHeader(src []byte, c codec.Command) Section {
 	if s.settle(err, 0); len(src) < codec.HeaderSize {
 		return s
 	}
-	code := codec.RequestCodeField()
+	code := hdrlayout.RequestCode()
 	nonReplicated := c == codec.CommandRequest && codec.Operation(src[field(c, "operation").Offset]) == codec.OperationNonReplicated
-	for _, f := range codec.HeaderLayout(c) {
+	for _, f := range hdrlayout.Header(c) {
 		if nonReplicated && f.Offset == code.Offset {
 			s.Fields = append(s.Fields, headerField(src, code))
 			f.Offset, f.Size = code.End(), f.End()-code.End()

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/iggywire/iggywire/codec"
+	hdrlayout "github.com/iggywire/iggywire/internal/layout"
 )
 
 func TestRegisterFrameShowsFieldsNotThePassword(t *testing.T) {
@@ -31,7 +32,7 @@ func TestHeaderIsTheCodecTable(t *testing.T) {
 	for _, op := range []codec.Operation{codec.OperationRegister, codec.OperationNonReplicated} {
 		r, _ := dumpText(t, requestFrame(t, op, nil), kindRequest)
 		var want, got []string
-		for _, f := range codec.HeaderLayout(codec.CommandRequest) {
+		for _, f := range hdrlayout.Header(codec.CommandRequest) {
 			if op == codec.OperationNonReplicated && f.Name == "reserved" {
 				want = append(want, "code")
 			}

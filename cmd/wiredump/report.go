@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/iggywire/iggywire/codec"
+	hdrlayout "github.com/iggywire/iggywire/internal/layout"
 )
 
 // Report is everything wiredump found in one input.
@@ -74,9 +75,9 @@ func (s *Section) settle(err error, base int) {
 	case err == nil:
 		s.Status = statusOK
 	case errors.As(err, &ce):
-		s.Status, s.fault = statusFailed, &fault{field: ce.Field, at: base + ce.Offset}
+		s.Status, s.fault = statusFailed, &fault{field: string(ce.Field), at: base + ce.Offset}
 		s.Error = fmt.Sprintf("%s at offset %d: %s", ce.Field, base+ce.Offset, verdict(ce))
-		if secretNames[ce.Field] && errors.Is(err, codec.ErrUTF8) {
+		if secretNames[string(ce.Field)] && errors.Is(err, codec.ErrUTF8) {
 			// The offset is that of the first bad byte: it would say
 			// something about the secret's bytes.
 			s.Error = fmt.Sprintf("%s: %s; where in the %s is not shown", ce.Field, verdict(ce), ce.Field)
@@ -194,16 +195,16 @@ func (l *layout) info(c codec.ClientVersionInfo) {
 }
 
 // enums names the values of the header fields that are enums.
-var enums = map[codec.FieldKind]func(uint64) fmt.Stringer{
-	codec.FieldCommand:   func(v uint64) fmt.Stringer { return codec.Command(v) },
-	codec.FieldOperation: func(v uint64) fmt.Stringer { return codec.Operation(v) },
-	codec.FieldStatus:    func(v uint64) fmt.Stringer { return codec.Status(v) },
-	codec.FieldCode:      func(v uint64) fmt.Stringer { return codec.Code(v) },
-	codec.FieldReason:    func(v uint64) fmt.Stringer { return codec.EvictionReason(v) },
+var enums = map[hdrlayout.Kind]func(uint64) fmt.Stringer{
+	hdrlayout.Command:   func(v uint64) fmt.Stringer { return codec.Command(v) },
+	hdrlayout.Operation: func(v uint64) fmt.Stringer { return codec.Operation(v) },
+	hdrlayout.Status:    func(v uint64) fmt.Stringer { return codec.Status(v) },
+	hdrlayout.Code:      func(v uint64) fmt.Stringer { return codec.Code(v) },
+	hdrlayout.Reason:    func(v uint64) fmt.Stringer { return codec.EvictionReason(v) },
 }
 
 // headerField shows field f of the header at the start of src by its kind.
-func headerField(src []byte, f codec.HeaderField) Field {
+func headerField(src []byte, f hdrlayout.Field) Field {
 	b := src[f.Offset:f.End()]
 	var v uint64
 	for i := len(b) - 1; i >= 0 && len(b) <= 8; i-- {
@@ -213,11 +214,11 @@ func headerField(src []byte, f codec.HeaderField) Field {
 	switch name, enum := enums[f.Kind]; {
 	case enum:
 		out.Value = showEnum(v, name(v))
-	case f.Kind == codec.FieldVersion:
+	case f.Kind == hdrlayout.Version:
 		out.Value = showVersion(codec.Version(v))
 	case isChecksum(f) && slices.ContainsFunc(b, func(c byte) bool { return c != 0 }):
 		out.Value = "NON-ZERO, not shown: a checksum can be a digest of a body that holds a password"
-	case f.Kind == codec.FieldBytes:
+	case f.Kind == hdrlayout.Bytes:
 		out.Value = "zero"
 		if i := slices.IndexFunc(b, func(c byte) bool { return c != 0 }); i >= 0 {
 			out.Value = fmt.Sprintf("NON-ZERO from offset %d", f.Offset+i)
@@ -230,7 +231,7 @@ func headerField(src []byte, f codec.HeaderField) Field {
 
 // isChecksum reports whether f is a checksum: request_checksum echoes the
 // checksum of a request, which covers checksum_body, which covers the body.
-func isChecksum(f codec.HeaderField) bool { return strings.Contains(f.Name, "checksum") }
+func isChecksum(f hdrlayout.Field) bool { return strings.Contains(f.Name, "checksum") }
 
 // showEnum prints an enum as "1 (Register)".
 func showEnum(v uint64, name fmt.Stringer) string { return fmt.Sprintf("%d (%s)", v, name) }

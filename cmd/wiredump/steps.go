@@ -79,7 +79,7 @@ func clientAction(action byte) string {
 	if k := action >> 3; k >= 24 {
 		return fmt.Sprintf("a request by command code (the %d-th of the target's code list)", (k-24)%8)
 	}
-	return fmt.Sprintf("a replicated request, operation %v", codec.OperationMetadataFirst+codec.Operation(action>>3)%3)
+	return fmt.Sprintf("a replicated request, operation %v", codec.OperationCreateStream+codec.Operation(action>>3)%3)
 }
 
 // structuredTargets are the fuzz targets whose input is not wire bytes:

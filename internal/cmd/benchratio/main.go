@@ -31,7 +31,14 @@ func main() {
 	}
 	rows, ok := table(runs, paths())
 	write(os.Stdout, rows)
-	if *check && !ok {
+	mem, memOK := memRows(runs, memGoals())
+	fmt.Println()
+	fmt.Println("| path | allocations | bytes | |")
+	fmt.Println("|---|---:|---:|---|")
+	for _, line := range mem {
+		fmt.Println(line)
+	}
+	if *check && !(ok && memOK) {
 		os.Exit(1)
 	}
 }

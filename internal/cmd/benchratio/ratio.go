@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -54,8 +55,57 @@ func paths() []path {
 		{"Encode/LoginRegisterPAT", "Floor/UTF8/LoginRegisterPAT", 0},
 		{"Encode/LoginReply", "Floor/UTF8/LoginReply", 0},
 		{"Encode/ReplyHeader", "Floor/Copy256", 0},
+		// An SDK's per-request lookup: no slower than the map it would keep.
+		{"Frame/OperationForCode", "Floor/MapLookup", 1.0},
+		// A client reading a 1 MiB reply header then body at its exact
+		// size: shown beside a copy of 1 MiB; memGoals holds what it
+		// allocates, the goal of this path.
+		{"Frame/ReadFrameBody1MiB", "Floor/Copy1MiB", 0},
 	}
 }
+
+// memGoal caps what one call of a path allocates: at most Allocs
+// allocations and Bytes bytes (the median of -benchmem's allocs/op and
+// B/op over the rounds).
+type memGoal struct {
+	Name   string
+	Allocs float64
+	Bytes  float64
+}
+
+// memGoals lists the paths held to an allocation budget: reading a 1 MiB
+// reply body costs one allocation of at most 1.1x its size.
+func memGoals() []memGoal {
+	return []memGoal{
+		{"Frame/ReadFrameBody1MiB", 1, 1.1 * (1 << 20)},
+		{"Frame/OperationForCode", 0, 0},
+	}
+}
+
+// memRows checks memGoals against runs; a missing figure is a miss.
+func memRows(runs map[string][]float64, gs []memGoal) ([]string, bool) {
+	ok := true
+	var out []string
+	for _, g := range gs {
+		a, ab := runs[g.Name+allocsSuffix], runs[g.Name+bytesSuffix]
+		verdict := "ok"
+		switch {
+		case len(a) == 0 || len(ab) == 0:
+			verdict, ok = "not measured (run with -benchmem)", false
+		case median(a) > g.Allocs || median(ab) > g.Bytes:
+			verdict, ok = "MISS", false
+		}
+		out = append(out, fmt.Sprintf("| %s | %s allocs/op (<= %.0f) | %s B/op (<= %.0f) | %s |",
+			g.Name, ns(median(a)), g.Allocs, ns(median(ab)), g.Bytes, verdict))
+	}
+	return out, ok
+}
+
+// The keys under which parse keeps a benchmark's -benchmem figures.
+const (
+	bytesSuffix  = "#B/op"
+	allocsSuffix = "#allocs/op"
+)
 
 // parse collects the ns/op figures of every benchmark line by name, without
 // the "Benchmark" prefix and the -GOMAXPROCS suffix.
@@ -78,6 +128,13 @@ func parse(r io.Reader) (map[string][]float64, error) {
 			}
 		}
 		runs[name] = append(runs[name], v)
+		for i := 4; i+1 < len(f); i++ {
+			if unit := f[i+1]; unit == "B/op" || unit == "allocs/op" {
+				if m, err := strconv.ParseFloat(f[i], 64); err == nil {
+					runs[name+"#"+unit] = append(runs[name+"#"+unit], m)
+				}
+			}
+		}
 	}
 	return runs, sc.Err()
 }

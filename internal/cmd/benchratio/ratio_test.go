@@ -67,3 +67,19 @@ func TestPairedRatioFollowsRounds(t *testing.T) {
 	assert.InDelta(t, 2.2, pairedRatio([]float64{10, 12}, []float64{5}), 1e-9, "unequal counts: ratio of the medians (11/5)")
 	assert.Zero(t, pairedRatio(nil, floor))
 }
+
+func TestMemGoals(t *testing.T) {
+	in := "BenchmarkFrame/ReadFrameBody1MiB-2 \t 100\t 2984961 ns/op\t 351.37 MB/s\t 1048577 B/op\t 1 allocs/op\n" +
+		"BenchmarkFrame/OperationForCode-2 \t 100\t 26 ns/op\t 0 B/op\t 0 allocs/op\n"
+	runs, err := parse(strings.NewReader(in))
+	require.NoError(t, err)
+	lines, ok := memRows(runs, memGoals())
+	assert.True(t, ok, "%v", lines)
+	runs["Frame/ReadFrameBody1MiB#allocs/op"] = []float64{5}
+	_, ok = memRows(runs, memGoals())
+	assert.False(t, ok, "5 allocations miss")
+	delete(runs, "Frame/OperationForCode#B/op")
+	runs["Frame/ReadFrameBody1MiB#allocs/op"] = []float64{1}
+	_, ok = memRows(runs, memGoals())
+	assert.False(t, ok, "a missing figure misses")
+}

@@ -36,9 +36,9 @@ func requestSeeds() []Seed {
 		{"valid-ping", ping},
 		{"valid-register-with-login-body", register},
 		{"valid-logout", logout},
-		{"valid-metadata-128", requestFrame(codec.RequestHeader{Client: client, Session: 7, Request: 3, Operation: codec.OperationMetadataFirst}, []byte("x"))},
-		{"valid-partition-162", requestFrame(codec.RequestHeader{Client: client, Session: 7, Request: 3, Operation: codec.OperationPartitionLast}, nil)},
-		{"valid-internal-64", requestFrame(codec.RequestHeader{Client: client, Session: 1, Request: 1, Operation: codec.OperationInternalFirst}, nil)},
+		{"valid-metadata-128", requestFrame(codec.RequestHeader{Client: client, Session: 7, Request: 3, Operation: codec.OperationCreateStream}, []byte("x"))},
+		{"valid-partition-162", requestFrame(codec.RequestHeader{Client: client, Session: 7, Request: 3, Operation: codec.OperationDeleteConsumerOffset}, nil)},
+		{"valid-internal-64", requestFrame(codec.RequestHeader{Client: client, Session: 1, Request: 1, Operation: codec.OperationCreateTopicWithAssignments}, nil)},
 		{"valid-get-cluster-metadata", requestFrame(codec.RequestHeader{Client: client, Request: 1, Operation: codec.OperationNonReplicated, Code: codec.CodeGetClusterMetadata}, nil)},
 		{"valid-size-64mib-header-only", patch(ping, 48, u32(codec.MaxFrameSize)...)},
 		{"valid-every-carried-field-set", requestFrame(codec.RequestHeader{
@@ -80,7 +80,7 @@ func replySeeds() []Seed {
 		{"valid-every-carried-field-set", replyFrame(codec.ReplyHeader{
 			Checksum: client, ChecksumBody: client, Cluster: client, View: 1, Release: 2, Replica: 3,
 			RequestChecksum: client, Context: client, Client: client, Op: 4, Commit: 5, Timestamp: 6, Request: 7,
-			Operation: codec.OperationPartitionFirst, Status: 0,
+			Operation: codec.OperationSendMessages, Status: 0,
 		}, []byte("body"))},
 		{"bad-header-truncated", ping[:100]},
 		{"bad-command-eviction", patch(ping, 60, byte(codec.CommandEviction))},

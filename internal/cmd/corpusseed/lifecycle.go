@@ -49,7 +49,7 @@ func loginToken(id codec.Uint128, token string) []byte {
 func connSeeds() []Seed {
 	tooNew := codec.ClientVersionInfo{Protocol: codec.MustPack(0, 12, 0), SDKName: []byte("rust-sdk"), SDKVersion: []byte("0.12.0")}
 	tooNewBody := must(codec.LoginRegister{Info: tooNew, Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}.AppendBinary(nil))
-	const meta = codec.OperationMetadataFirst
+	const meta = codec.OperationCreateStream
 	return []Seed{
 		{"ping-before-login", ping(clientA, 0)},
 		{"login-ping-logout-relogin-metadata", cat(loginAs(clientA, "iggy", "iggy"), ping(clientA, 1),
@@ -103,7 +103,7 @@ func clientSeeds() []Seed {
 		{"login-then-reply-session-0-malformed", step(actLogin, echoIDs, zeroSession)},
 		{"login-logout-then-replicated-needs-session", cat(step(actLogin, echoIDs, okReply), step(actLogout, echoIDs, logoutReply), step(actReplicated, echoIDs, pong))},
 		{"login-then-metadata-denied", cat(step(actLogin, echoIDs, okReply), step(actReplicated, echoIDs,
-			replyFrame(codec.ReplyHeader{Client: client, Operation: codec.OperationMetadataFirst, Status: 3}, nil)))},
+			replyFrame(codec.ReplyHeader{Client: client, Operation: codec.OperationCreateStream, Status: 3}, nil)))},
 		{"ping-then-reply-for-another-client", step(actPing, fixSize, pong)},
 		{"ping-then-request-frame-malformed", step(actPing, echoIDs, requestFrame(pingRequest(), nil))},
 		{"ping-then-size-mismatch", step(actPing, keepSize, patch(pong, 48, u32(300)...))},
@@ -115,7 +115,7 @@ func clientSeeds() []Seed {
 		{"login-then-transient-57", step(actLogin, echoIDs, replyFrame(codec.ReplyHeader{Client: client, Operation: codec.OperationRegister}, cat(u32(1), u32(0), u32(57))))},
 		{"login-then-transient-58", step(actLogin, echoIDs, replyFrame(codec.ReplyHeader{Client: client, Operation: codec.OperationRegister}, cat(u32(1), u32(0), u32(58))))},
 		{"login-create-stream-then-delete-segments-answered-under-68", cat(step(actLogin, echoIDs, okReply),
-			step(actCreateStream, echoIDs, replyFrame(codec.ReplyHeader{Client: client, Operation: codec.OperationMetadataFirst}, nil)),
+			step(actCreateStream, echoIDs, replyFrame(codec.ReplyHeader{Client: client, Operation: codec.OperationCreateStream}, nil)),
 			step(actDeleteSegments, keepOperation, replyFrame(codec.ReplyHeader{Client: client, Operation: 68, Status: 58}, nil)))},
 	}
 }

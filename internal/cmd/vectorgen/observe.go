@@ -70,8 +70,8 @@ func errorVerdict(err error, base int) *Expect {
 		return &Expect{Verdict: "error", Sentinel: "not a *codec.Error: " + err.Error()}
 	}
 	name := sentinelName(err)
-	return &Expect{Verdict: "error", Sentinel: name, Field: ce.Field, Offset: intp(base + ce.Offset), Rule: ce.Rule,
-		Convention: conventionOf(name, ce.Field)}
+	return &Expect{Verdict: "error", Sentinel: name, Field: string(ce.Field), Offset: intp(base + ce.Offset), Rule: ce.Rule,
+		Convention: conventionOf(name, string(ce.Field))}
 }
 
 // sentinelName names the codec sentinel err matches, by codectest's list.
