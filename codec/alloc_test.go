@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/iggywire/iggywire/codec"
 )
 

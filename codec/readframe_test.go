@@ -10,7 +10,6 @@ import (
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/codectest"
-	"github.com/stretchr/testify/require"
 )
 
 // pingFrame is a valid NonReplicated request frame with body.

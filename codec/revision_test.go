@@ -3,8 +3,6 @@ package codec_test
 import (
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-
 	"github.com/iggywire/iggywire/codec"
 )
 

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/refcodec"
 	"github.com/iggywire/iggywire/lifecycle"

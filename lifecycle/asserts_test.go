@@ -1,0 +1,199 @@
+package lifecycle_test
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The few checks these tests use, written with the standard library: the
+// product's packages import nothing else, in their code or in their tests
+// (make importcheck), so that an importer's go.sum gains no line. They
+// keep testify's names and argument order: require stops the test on a
+// failed check, assert reports it and goes on.
+
+// checker is require (fatal) or assert (not).
+type checker struct{ fatal bool }
+
+var (
+	require = checker{fatal: true}
+	assert  = checker{fatal: false}
+)
+
+// fail reports a failed check with the caller's message, if any.
+func (c checker) fail(t testing.TB, what string, msgAndArgs []any) {
+	t.Helper()
+	if len(msgAndArgs) > 0 {
+		if format, ok := msgAndArgs[0].(string); ok {
+			what += ": " + fmt.Sprintf(format, msgAndArgs[1:]...)
+		} else {
+			what += ": " + fmt.Sprint(msgAndArgs...)
+		}
+	}
+	if c.fatal {
+		t.Fatal(what)
+	}
+	t.Error(what)
+}
+
+// NoError checks that err is nil.
+func (c checker) NoError(t testing.TB, err error, msgAndArgs ...any) {
+	t.Helper()
+	if err != nil {
+		c.fail(t, fmt.Sprintf("unexpected error: %v", err), msgAndArgs)
+	}
+}
+
+// ErrorIs checks errors.Is(err, target).
+func (c checker) ErrorIs(t testing.TB, err, target error, msgAndArgs ...any) {
+	t.Helper()
+	if !errors.Is(err, target) {
+		c.fail(t, fmt.Sprintf("error %v does not match %v", err, target), msgAndArgs)
+	}
+}
+
+// ErrorAs checks errors.As(err, target).
+func (c checker) ErrorAs(t testing.TB, err error, target any, msgAndArgs ...any) {
+	t.Helper()
+	if !errors.As(err, target) {
+		c.fail(t, fmt.Sprintf("error %v (%T) is not a %T", err, err, reflect.ValueOf(target).Elem().Interface()), msgAndArgs)
+	}
+}
+
+// Equal checks that actual deeply equals expected.
+func (c checker) Equal(t testing.TB, expected, actual any, msgAndArgs ...any) {
+	t.Helper()
+	if !reflect.DeepEqual(expected, actual) {
+		c.fail(t, fmt.Sprintf("got  %+v\nwant %+v", actual, expected), msgAndArgs)
+	}
+}
+
+// True checks that v is true.
+func (c checker) True(t testing.TB, v bool, msgAndArgs ...any) {
+	t.Helper()
+	if !v {
+		c.fail(t, "false, want true", msgAndArgs)
+	}
+}
+
+// False checks that v is false.
+func (c checker) False(t testing.TB, v bool, msgAndArgs ...any) {
+	t.Helper()
+	if v {
+		c.fail(t, "true, want false", msgAndArgs)
+	}
+}
+
+// Zero checks that v is its type's zero value.
+func (c checker) Zero(t testing.TB, v any, msgAndArgs ...any) {
+	t.Helper()
+	if v != nil && !reflect.ValueOf(v).IsZero() {
+		c.fail(t, fmt.Sprintf("%+v, want the zero value", v), msgAndArgs)
+	}
+}
+
+// NotZero checks that v is not its type's zero value.
+func (c checker) NotZero(t testing.TB, v any, msgAndArgs ...any) {
+	t.Helper()
+	if v == nil || reflect.ValueOf(v).IsZero() {
+		c.fail(t, fmt.Sprintf("%+v, want a value that is not zero", v), msgAndArgs)
+	}
+}
+
+// Error checks that err is not nil.
+func (c checker) Error(t testing.TB, err error, msgAndArgs ...any) {
+	t.Helper()
+	if err == nil {
+		c.fail(t, "no error, want one", msgAndArgs)
+	}
+}
+
+// NotContains checks that the string s does not contain sub.
+func (c checker) NotContains(t testing.TB, s, sub string, msgAndArgs ...any) {
+	t.Helper()
+	if strings.Contains(s, sub) {
+		c.fail(t, fmt.Sprintf("%q contains %q", s, sub), msgAndArgs)
+	}
+}
+
+// Nil checks that v is nil or a nil pointer, map, slice, func or channel.
+func (c checker) Nil(t testing.TB, v any, msgAndArgs ...any) {
+	t.Helper()
+	if v == nil {
+		return
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		if rv.IsNil() {
+			return
+		}
+	}
+	c.fail(t, fmt.Sprintf("%+v, want nil", v), msgAndArgs)
+}
+
+// Same checks that two pointers point at the same thing.
+func (c checker) Same(t testing.TB, expected, actual any, msgAndArgs ...any) {
+	t.Helper()
+	e, a := reflect.ValueOf(expected), reflect.ValueOf(actual)
+	if e.Kind() != reflect.Pointer || a.Kind() != reflect.Pointer || e.Type() != a.Type() || e.Pointer() != a.Pointer() {
+		c.fail(t, fmt.Sprintf("%p and %p are not the same pointer", expected, actual), msgAndArgs)
+	}
+}
+
+// TestCheckers: each check fails when it must and passes when it must, so
+// that the tests built on them assert something.
+func TestCheckers(t *testing.T) {
+	x, y := 1, 1
+	errA := errors.New("a")
+	wrapped := fmt.Errorf("w: %w", errA)
+	var target *wrappedError
+	cases := []struct {
+		name string
+		run  func(tb testing.TB)
+		fail bool
+	}{
+		{"NoError nil", func(tb testing.TB) { assert.NoError(tb, nil) }, false},
+		{"NoError err", func(tb testing.TB) { assert.NoError(tb, errA) }, true},
+		{"ErrorIs wrapped", func(tb testing.TB) { assert.ErrorIs(tb, wrapped, errA) }, false},
+		{"ErrorIs other", func(tb testing.TB) { assert.ErrorIs(tb, errA, wrapped) }, true},
+		{"ErrorAs match", func(tb testing.TB) { assert.ErrorAs(tb, &wrappedError{}, &target) }, false},
+		{"ErrorAs other", func(tb testing.TB) { assert.ErrorAs(tb, errA, &target) }, true},
+		{"Equal", func(tb testing.TB) { assert.Equal(tb, []byte{1}, []byte{1}) }, false},
+		{"Equal differs", func(tb testing.TB) { assert.Equal(tb, []byte{1}, []byte{2}) }, true},
+		{"Equal types differ", func(tb testing.TB) { assert.Equal(tb, uint64(1), 1) }, true},
+		{"True", func(tb testing.TB) { assert.True(tb, false) }, true},
+		{"False", func(tb testing.TB) { assert.False(tb, true) }, true},
+		{"Zero", func(tb testing.TB) { assert.Zero(tb, 0) }, false},
+		{"Zero not", func(tb testing.TB) { assert.Zero(tb, 2) }, true},
+		{"Nil", func(tb testing.TB) { assert.Nil(tb, (*int)(nil)) }, false},
+		{"Nil not", func(tb testing.TB) { assert.Nil(tb, &x) }, true},
+		{"Same", func(tb testing.TB) { assert.Same(tb, &x, &x) }, false},
+		{"Same not", func(tb testing.TB) { assert.Same(tb, &x, &y) }, true},
+		{"NotZero", func(tb testing.TB) { assert.NotZero(tb, 0) }, true},
+		{"Error", func(tb testing.TB) { assert.Error(tb, nil) }, true},
+		{"NotContains", func(tb testing.TB) { assert.NotContains(tb, "secret", "cre") }, true},
+	}
+	for _, tc := range cases {
+		rec := &recorder{TB: t}
+		tc.run(rec)
+		if rec.failed != tc.fail {
+			t.Errorf("%s: failed = %t, want %t", tc.name, rec.failed, tc.fail)
+		}
+	}
+}
+
+type wrappedError struct{}
+
+func (*wrappedError) Error() string { return "wrapped" }
+
+// recorder is a testing.TB that records a failure instead of reporting it.
+type recorder struct {
+	testing.TB
+	failed bool
+}
+
+func (r *recorder) Helper()           {}
+func (r *recorder) Error(...any)      { r.failed = true }
+func (r *recorder) Fatal(args ...any) { r.failed = true }
