@@ -134,10 +134,3 @@ func (t *sessionTable) bind(client codec.Uint128, session uint64, secret codec.S
 	}
 	return e.userID, e.session, codec.StatusOK
 }
-
-// len returns the number of logical sessions kept, ended ones included.
-func (t *sessionTable) len() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return len(t.byID)
-}

@@ -384,21 +384,3 @@ func TestListenerLegacyFraming(t *testing.T) {
 		}
 	})
 }
-
-// floodPings writes c's ping on nc as fast as nc takes it, until stop.
-func floodPings(nc net.Conn, c *lifecycle.Client, stop <-chan struct{}) {
-	frame, err := c.Ping(nil)
-	if err != nil {
-		return
-	}
-	for {
-		select {
-		case <-stop:
-			return
-		default:
-		}
-		if _, err := nc.Write(frame); err != nil {
-			return
-		}
-	}
-}
