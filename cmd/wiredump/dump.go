@@ -80,7 +80,7 @@ func Dump(src []byte, kind string) (Report, error) {
 		return Report{}, fmt.Errorf("%w %q (want one of %v)", errUnknownKind, kind, kinds())
 	}
 	// From here on, only the masked copy is read (mask.go).
-	mask := secretMask(src)
+	mask := maskOf(src)
 	src = masked(src, mask)
 	switch {
 	case kind == kindConn:
