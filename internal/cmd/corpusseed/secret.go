@@ -13,7 +13,7 @@ import (
 // secretHolders and secretFamilies name the choices of the first two
 // bytes, in the target's order.
 var (
-	secretHolders  = []string{"secret", "loginregister", "loginregisterpat", "user", "token", "staticauth", "config", "server", "exchange", "loginregister-0.11.1", "bindsession"}
+	secretHolders  = []string{"secret", "loginregister", "loginregisterpat", "user", "token", "staticauth", "config", "server", "exchange", "loginregister-0.11.1", "bindsession", "loginregisterpat-0.11.1", "server-0.11.1"}
 	secretFamilies = []string{"fmt", "json", "slog", "spew", "pretty", "cmp", "prettydiff", "testify"}
 	secretWraps    = []string{"", "ptr", "slice", "map", "hidden", "ptr-hidden", "field", "array"}
 	secretLengths  = []int{32, 255, 0, 8, 100}
