@@ -125,16 +125,18 @@ func fill(src []byte, spans [][2]int, m string) []byte {
 
 // bodyPlace is where a body was planted: its start and its shape. A body
 // is read where the framing puts one: at the input's start, at offset 256
-// of a frame, at the start of the frame or chunk its predecessor's size
-// field delimits. A body that an insertion or deletion before it moved
-// (moved), or whose predecessor's size field no longer delimits it
-// (framed by the u32 at offset 48, or the u16 at offset 1 of a conn
-// chunk, whose value must be at), is read by nobody where it now lies.
+// of a frame whose size field is a frame size, in the frame or chunk its
+// predecessor's size field delimits. A body that an insertion or deletion
+// before it moved (moved), or whose framing no longer holds (framed: its
+// frame's size is not a frame size, its predecessor's size or chunk length
+// no longer ends where it starts), is read by nobody where it now lies.
 type bodyPlace struct {
 	at     int
 	shape  []step
 	moved  bool
 	framed func(src []byte) bool
+	frame  int  // where the body's frame starts, whose size ends the body; -1 for a body alone or a conn chunk's
+	chunk  bool // the body is in the conn chunk at offset 0, whose length ends it
 }
 
 // secrets returns where the length fields of p's shape, read in src, put
@@ -149,6 +151,18 @@ func (p bodyPlace) secrets(src []byte) [][2]int {
 	at, n := p.at, len(src)
 	if p.moved || at < 0 || at+4 > n || p.framed != nil && !p.framed(src) {
 		return nil
+	}
+	if p.frame >= 0 {
+		// The frame's size ends the body: bytes after it are the next
+		// frame's, whatever a length in the body claims.
+		size, err := codec.FrameSize(src[p.frame:])
+		if err != nil {
+			return nil
+		}
+		n = min(n, p.frame+size)
+	}
+	if p.chunk {
+		n = min(n, 3+int(binary.LittleEndian.Uint16(src[1:])))
 	}
 	shape := p.shape
 	if codec.Version(binary.LittleEndian.Uint32(src[at:])) == codec.Protocol0110 {
@@ -218,15 +232,19 @@ const neutral = "neutral,not-a-marker,24b"
 func plant(t testing.TB, shape uint8) ([]byte, []bodyPlace) {
 	login, pat := loginBody(t, neutral), patBody(t, neutral)
 	loginShape, patShape := shapesBase[0], shapesBase[1]
+	// A frame's body is read only when its size field is a frame size.
+	sized := func(at int) func([]byte) bool {
+		return func(src []byte) bool { _, err := codec.FrameSize(src[at:]); return err == nil }
+	}
 	switch shape {
 	case 0:
-		return requestFrame(t, codec.OperationRegister, login), []bodyPlace{{at: codec.HeaderSize, shape: loginShape}}
+		return requestFrame(t, codec.OperationRegister, login), []bodyPlace{{at: codec.HeaderSize, shape: loginShape, framed: sized(0)}}
 	case 1:
-		return requestFrame(t, codec.OperationRegister, pat), []bodyPlace{{at: codec.HeaderSize, shape: patShape}}
+		return requestFrame(t, codec.OperationRegister, pat), []bodyPlace{{at: codec.HeaderSize, shape: patShape, framed: sized(0)}}
 	case 2:
-		return login, []bodyPlace{{at: 0, shape: loginShape}}
+		return login, []bodyPlace{{at: 0, shape: loginShape, frame: -1}}
 	case 3:
-		return pat, []bodyPlace{{at: 0, shape: patShape}}
+		return pat, []bodyPlace{{at: 0, shape: patShape, frame: -1}}
 	case 4, 5: // protocol 0.11.1: a bind secret, then the password or token
 		in := info
 		in.Protocol = codec.Protocol0111
@@ -237,7 +255,7 @@ func plant(t testing.TB, shape uint8) ([]byte, []bodyPlace) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return b, []bodyPlace{{at: 0, shape: shapesBindSecret[0]}}
+			return b, []bodyPlace{{at: 0, shape: shapesBindSecret[0], frame: -1}}
 		}
 		b, err := codec.LoginRegisterPAT{Info: in, Revision: codec.RevisionBindSecret, BindSecret: bind,
 			Token: secret(neutral), Context: []byte("ctx")}.AppendBinary(nil)
@@ -245,12 +263,14 @@ func plant(t testing.TB, shape uint8) ([]byte, []bodyPlace) {
 			t.Fatal(err)
 		}
 		frame := requestFrame(t, codec.OperationRegister, b)
-		return frame, []bodyPlace{{at: codec.HeaderSize, shape: shapesBindSecret[1]}}
+		return frame, []bodyPlace{{at: codec.HeaderSize, shape: shapesBindSecret[1], framed: sized(0)}}
 	case 6:
 		first := requestFrame(t, codec.OperationRegister, login)
-		framed := func(src []byte) bool { return binary.LittleEndian.Uint32(src[48:]) == uint32(len(first)) }
+		framed := func(src []byte) bool {
+			return binary.LittleEndian.Uint32(src[48:]) == uint32(len(first)) && sized(len(first))(src)
+		}
 		return append(first, requestFrame(t, codec.OperationRegister, pat)...),
-			[]bodyPlace{{at: codec.HeaderSize, shape: loginShape}, {at: len(first) + codec.HeaderSize, shape: patShape, framed: framed}}
+			[]bodyPlace{{at: codec.HeaderSize, shape: loginShape, framed: sized(0)}, {at: len(first) + codec.HeaderSize, shape: patShape, framed: framed, frame: len(first)}}
 	case 7:
 		b, err := codec.BindSession{Info: codec.ClientVersionInfo{Protocol: codec.Protocol0111, SDKName: []byte("go-sdk"),
 			SDKVersion: []byte("0.1.0")}, ClientID: codec.Uint128From(7), Session: 9,
@@ -258,12 +278,12 @@ func plant(t testing.TB, shape uint8) ([]byte, []bodyPlace) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return b, []bodyPlace{{at: 0, shape: shapesBindSecret[2]}}
+		return b, []bodyPlace{{at: 0, shape: shapesBindSecret[2], frame: -1}}
 	}
 	frame := requestFrame(t, codec.OperationRegister, pat)
 	conn := append([]byte{0}, byte(len(frame)), byte(len(frame)>>8))
 	framed := func(src []byte) bool { return int(binary.LittleEndian.Uint16(src[1:])) == len(frame) }
-	return append(conn, frame...), []bodyPlace{{at: 3 + codec.HeaderSize, shape: patShape, framed: framed}}
+	return append(conn, frame...), []bodyPlace{{at: 3 + codec.HeaderSize, shape: patShape, framed: framed, frame: -1, chunk: true}}
 }
 
 // mutate applies edits, 4 bytes each: [op][pos u16][value], and moves the
