@@ -194,8 +194,10 @@ func (p bodyPlace) secrets(src []byte) [][2]int {
 		switch st {
 		case stepInfo:
 			at += 4
-			if !text() || !text() {
-				return out
+			for range 2 { // sdk_name, sdk_version
+				if !text() {
+					return out
+				}
 			}
 		case stepText8:
 			if !text() {
