@@ -42,8 +42,9 @@ type player struct {
 func runClient(opts clientOptions) *Report {
 	p := &player{opts: opts, started: time.Now(), userIDs: map[uint32]uint32{}}
 	r := &Report{Tool: toolName, Mode: "client", Agent: opts.Agent, Target: opts.Addr, Protocol: opts.Window.String(), Started: p.started}
-	for _, c := range opts.Cases {
-		r.Cases = append(r.Cases, p.play(c))
+	salt := runSalt()
+	for i, c := range opts.Cases {
+		r.Cases = append(r.Cases, p.play(isolate(c, salt, i+1)))
 	}
 	r.finish()
 	return r
@@ -328,7 +329,10 @@ func (r *caseRec) overCap(f []byte) {
 	case err == nil:
 		r.log(dirKit, got, "answer "+describeFrame(got))
 		e, derr := codec.DecodeEviction(got)
-		if derr != nil || e.Reason != codec.ReasonInvalidRequestBodySize || e.Client != hostileClient {
+		// The request's client id, as the case's frame carries it (isolate
+		// salted it).
+		sent := codec.Uint128{Lo: binary.LittleEndian.Uint64(f[offClient:]), Hi: binary.LittleEndian.Uint64(f[offClient+8:])}
+		if derr != nil || e.Reason != codec.ReasonInvalidRequestBodySize || e.Client != sent {
 			r.res.Observed = "want Eviction 6 to the request's client id, or a close; got " + describeFrame(got)
 			return
 		}

@@ -116,28 +116,63 @@ func playAgainst(t *testing.T, addr string, a *accounts, wait time.Duration) *Re
 // playWith is playAgainst, allowing evictions 1 and 13 the server's own id
 // when evictOwnID is set.
 func playWith(t *testing.T, addr string, a *accounts, wait time.Duration, evictOwnID bool) *Report {
+	return playAt(t, addr, a, wait, evictOwnID, codec.DefaultWindow(codec.MustPack(0, 11, 0)))
+}
+
+// playAt is playWith against a server of window w.
+func playAt(t *testing.T, addr string, a *accounts, wait time.Duration, evictOwnID bool, w codec.Window) *Report {
 	t.Helper()
 	vs, reg := loadAll(t)
 	cases, err := clientCases(vs, reg)
 	require.NoError(t, err)
 	return runClient(clientOptions{Addr: addr, Agent: "server", Wait: wait, Stall: 100 * time.Millisecond, EvictOwnID: evictOwnID,
-		Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Accounts: a, Cases: cases, Redact: &redactor{secrets: a.secrets()}})
+		Window: w, Accounts: a, Cases: cases, Redact: &redactor{secrets: a.secrets()}})
 }
 
+// cmd/loginserver passes every case at each -protocol, the kit told the
+// same; and a second run against the same server passes too: the cases'
+// client ids are the run's own (isolate), so the logical sessions an
+// earlier run or case left behind answer for none of them.
 func TestClientModeLoginServerPasses(t *testing.T) {
-	file := testAccountsFile(t)
-	addr := startLoginServer(t, file)
-	r := playAgainst(t, addr, clientAccounts(t, file), 2*time.Second)
-	assert.Empty(t, failing(r))
-	vs, _ := loadAll(t)
-	assert.Greater(t, len(r.Cases), len(vs.kind("lifecycle")))
-	t.Logf("client mode: %d cases, %d pass, in %.1fs", len(r.Cases), r.Summary.Pass, r.Duration)
-	b, err := json.Marshal(r)
-	require.NoError(t, err)
-	for _, s := range testSecrets {
-		assert.NotContains(t, string(b), s)
-		assert.NotContains(t, string(b), hexOf(s))
+	for _, proto := range []string{"0.11.0", "0.11.1", "0.11.0,0.11.1"} {
+		t.Run(proto, func(t *testing.T) {
+			t.Parallel()
+			file := testAccountsFile(t)
+			addr := startLoginServer(t, file, "-protocol", proto)
+			w, err := parseWindow(proto, "")
+			require.NoError(t, err)
+			for run := range 2 {
+				r := playAt(t, addr, clientAccounts(t, file), 2*time.Second, false, w)
+				assert.Empty(t, failing(r), "run %d", run+1)
+				vs, _ := loadAll(t)
+				assert.Greater(t, len(r.Cases), len(vs.kind("lifecycle")))
+				t.Logf("client mode at %s, run %d: %d cases, %d pass", w, run+1, len(r.Cases), r.Summary.Pass)
+				b, err := json.Marshal(r)
+				require.NoError(t, err)
+				for _, s := range testSecrets {
+					assert.NotContains(t, string(b), s)
+					assert.NotContains(t, string(b), hexOf(s))
+				}
+				assert.Equal(t, []int{1, 2}, connsOf(r, "v555"), "the bind goes on a second connection, as the vector's step says")
+			}
+		})
 	}
+}
+
+// connsOf lists the connections the frames of case id went on.
+func connsOf(r *Report, id string) []int {
+	var conns []int
+	for _, c := range r.Cases {
+		if c.ID != id {
+			continue
+		}
+		for _, f := range c.Frames {
+			if len(conns) == 0 || conns[len(conns)-1] < f.Conn {
+				conns = append(conns, f.Conn)
+			}
+		}
+	}
+	return conns
 }
 
 func hexOf(s string) string {
@@ -196,24 +231,37 @@ func forgetfulServer(t *testing.T, a *accounts, bug int) string {
 	return ln.Addr().String()
 }
 
-// expectedOutcomes runs a case's frames through the model the kit
-// expects with, and says whether one is dropped and one evicts.
-func expectedOutcomes(t *testing.T, c clientCase, a *accounts) (dropped, evicted bool) {
+// playModel runs a case's frames through the model the kit expects with,
+// each on its step's connection of one model server, and tells each
+// answer to see.
+func playModel(t *testing.T, c clientCase, a *accounts, see func(out []byte, o *lifecycle.Outcome, err error)) {
 	t.Helper()
 	srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Auth: a.auth()})
 	require.NoError(t, err)
-	conn := srv.NewConn()
+	var conns []*lifecycle.Conn
 	for _, s := range c.steps {
+		for len(conns) <= s.conn {
+			conns = append(conns, srv.NewConn())
+		}
 		for _, f := range s.frames {
-			_, o, err := conn.Handle(rewriteCredentials(f, c.server, a), nil)
-			switch outcome(o, err) {
-			case "dropped":
-				dropped = true
-			case "evicted":
-				evicted = true
-			}
+			out, o, err := conns[s.conn].Handle(rewriteCredentials(f, c.server, a), nil)
+			see(out, o, err)
 		}
 	}
+}
+
+// expectedOutcomes says whether the model drops one of a case's frames
+// and whether it evicts.
+func expectedOutcomes(t *testing.T, c clientCase, a *accounts) (dropped, evicted bool) {
+	t.Helper()
+	playModel(t, c, a, func(_ []byte, o *lifecycle.Outcome, err error) {
+		switch outcome(o, err) {
+		case "dropped":
+			dropped = true
+		case "evicted":
+			evicted = true
+		}
+	})
 	return dropped, evicted
 }
 
@@ -264,16 +312,11 @@ func TestClientModeEvictOwnID(t *testing.T) {
 	require.NoError(t, err)
 	want := map[string]bool{}
 	for _, c := range cases {
-		srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Auth: a.auth()})
-		require.NoError(t, err)
-		conn := srv.NewConn()
-		for _, s := range c.steps {
-			for _, f := range s.frames {
-				if _, o, err := conn.Handle(rewriteCredentials(f, c.server, a), nil); err == nil && o.Reason == codec.ReasonNoSession {
-					want[c.ID] = true
-				}
+		playModel(t, c, a, func(_ []byte, o *lifecycle.Outcome, err error) {
+			if err == nil && o.Reason == codec.ReasonNoSession {
+				want[c.ID] = true
 			}
-		}
+		})
 	}
 	failsExactly(t, playWith(t, addr, a, 2*time.Second, false), want, "client at 128")
 	assert.Greater(t, len(want), 3)
@@ -291,19 +334,13 @@ func TestClientModeCatchesRepeatedSessions(t *testing.T) {
 	require.NoError(t, err)
 	var logins []string
 	for _, c := range cases {
-		srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Auth: a.auth()})
-		require.NoError(t, err)
-		conn := srv.NewConn()
-	frames:
-		for _, s := range c.steps {
-			for _, f := range s.frames {
-				if out, _, err := conn.Handle(rewriteCredentials(f, c.server, a), nil); err == nil {
-					if _, ok := loginReply(out); ok {
-						logins = append(logins, c.ID)
-						break frames
-					}
-				}
-			}
+		login := false
+		playModel(t, c, a, func(out []byte, _ *lifecycle.Outcome, err error) {
+			_, ok := loginReply(out)
+			login = login || err == nil && ok
+		})
+		if login {
+			logins = append(logins, c.ID)
 		}
 	}
 	require.Greater(t, len(logins), 10)

@@ -66,14 +66,15 @@ func clientCases(vs *vectorSet, reg *registry) ([]clientCase, error) {
 }
 
 // vectorSteps are a lifecycle vector's steps as the kit writes them: one
-// frame a step, or every frame at once when pipelined. The kit ends its
-// side after a step whose end says so (a frame cut short).
+// frame a step, on the connection the step names, or every frame of a
+// connection at once when pipelined. The kit ends its side after a step
+// whose end says so (a frame cut short).
 func vectorSteps(steps []vectorStep, pipelined bool) []clientStep {
 	var out []clientStep
 	for i := range steps {
 		s := &steps[i]
-		st := clientStep{frames: [][]byte{unhex(s.In)}, vec: []*vectorStep{s}, sessions: []*sessionRef{s.InSession}, halfClose: s.End}
-		if pipelined && len(out) > 0 {
+		st := clientStep{frames: [][]byte{unhex(s.In)}, vec: []*vectorStep{s}, sessions: []*sessionRef{s.InSession}, halfClose: s.End, conn: s.Conn}
+		if pipelined && len(out) > 0 && out[len(out)-1].conn == s.Conn {
 			last := &out[len(out)-1]
 			last.frames, last.vec, last.sessions = append(last.frames, st.frames...), append(last.vec, s), append(last.sessions, s.InSession)
 			last.halfClose = last.halfClose || s.End
