@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -190,6 +191,8 @@ const (
 	answersDrops   = iota // forgets lifecycle rule 8: answers a frame it must drop
 	staysOpen             // forgets lifecycle rule 1: keeps the connection after an eviction
 	repeatsSession        // forgets lifecycle rule 1.sessions: tells every login session 1
+	bindsAnySecret        // forgets section 10.4 f: a BIND_SESSION binds whatever secret it carries
+	bindsNothing          // forgets section 10.4 i: a BIND_SESSION is answered but the connection stays unbound
 )
 
 // forgetfulServer is the lifecycle on TCP with one rule forgotten.
@@ -200,6 +203,7 @@ func forgetfulServer(t *testing.T, a *accounts, bug int) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = ln.Close() })
+	var secrets sync.Map // client id -> the bind secret of its last 0.11.1 login (bindsAnySecret)
 	go func() {
 		for {
 			nc, err := ln.Accept()
@@ -214,7 +218,18 @@ func forgetfulServer(t *testing.T, a *accounts, bug int) string {
 					if err != nil {
 						return
 					}
-					out, _, err := conn.Handle(frame, nil)
+					handler := conn
+					if isBind(frame) {
+						switch bug {
+						case bindsAnySecret:
+							frame = withSecretOf(frame, &secrets)
+						case bindsNothing:
+							handler = srv.NewConn()
+						}
+					} else if bug == bindsAnySecret {
+						rememberSecret(frame, &secrets)
+					}
+					out, _, err := handler.Handle(frame, nil)
 					if bug == answersDrops && errors.Is(err, lifecycle.ErrDropped) {
 						out = pingReply(codec.StatusInvalidCommand)
 					}
@@ -248,6 +263,38 @@ func playModel(t *testing.T, c clientCase, a *accounts, see func(out []byte, o *
 			see(out, o, err)
 		}
 	}
+}
+
+// isBind reports whether a frame is a BIND_SESSION request.
+func isBind(f []byte) bool {
+	var h codec.RequestHeader
+	return h.Decode(f) == nil && h.Operation == codec.OperationNonReplicated && h.Code == codec.CodeBindSession
+}
+
+// rememberSecret keeps the bind secret of a 0.11.1 login by its client id.
+func rememberSecret(f []byte, secrets *sync.Map) {
+	var h codec.RequestHeader
+	if h.Decode(f) != nil || h.Operation != codec.OperationRegister {
+		return
+	}
+	if l, _, err := codec.DecodeLoginRegisterRev(f[codec.HeaderSize:], codec.RevisionBindSecret); err == nil {
+		secrets.Store(h.Client, bytes.Clone(l.BindSecret.Bytes()))
+	}
+}
+
+// withSecretOf puts in a BIND_SESSION the secret its client's login
+// carried, whatever secret it came with.
+func withSecretOf(f []byte, secrets *sync.Map) []byte {
+	b, _, err := codec.DecodeBindSession(f[codec.HeaderSize:])
+	if err != nil {
+		return f
+	}
+	if s, ok := secrets.Load(b.ClientID); ok {
+		f = bytes.Clone(f)
+		at := codec.HeaderSize + b.Info.EncodedLen() + 32
+		copy(f[at:at+codec.BindSecretLen], s.([]byte))
+	}
+	return f
 }
 
 // expectedOutcomes says whether the model drops one of a case's frames
@@ -386,4 +433,65 @@ func TestClientModeSecondConnection(t *testing.T) {
 		conns[f.Conn] = true
 	}
 	assert.Equal(t, map[int]bool{1: true, 2: true}, conns)
+}
+
+// A server that binds whatever secret a BIND_SESSION carries fails the
+// cases that send a wrong one (the vector's and the kit's), and one that
+// answers a bind without binding the connection fails every case that
+// uses a bound connection; both pass the rest of the bind cases.
+func TestClientModeCatchesBindBugs(t *testing.T) {
+	t.Parallel()
+	a := clientAccounts(t, testAccountsFile(t))
+	r := playAgainst(t, forgetfulServer(t, a, bindsAnySecret), a, 200*time.Millisecond)
+	got := failing(r)
+	for _, id := range []string{"v557", "c16"} {
+		assert.Contains(t, got, id)
+	}
+	for _, id := range []string{"v555", "v556", "c15", "c17", "c18"} {
+		assert.NotContains(t, got, id)
+	}
+	r = playAgainst(t, forgetfulServer(t, a, bindsNothing), a, 200*time.Millisecond)
+	got = failing(r)
+	for _, id := range []string{"v555", "c15", "c16", "c18"} {
+		assert.Contains(t, got[id], "Eviction reason 1", id)
+	}
+	for _, id := range []string{"v557", "c17"} {
+		assert.NotContains(t, got, id)
+	}
+}
+
+// The kit's bind cases draw their secrets afresh for each catalogue, and
+// no report shows one: each is a known secret of the run.
+func TestBindCasesHideTheirSecrets(t *testing.T) {
+	t.Parallel()
+	file := testAccountsFile(t)
+	addr := startLoginServer(t, file, "-protocol", "0.11.1")
+	a := clientAccounts(t, file)
+	vs, reg := loadAll(t)
+	cases, err := clientCases(vs, reg)
+	require.NoError(t, err)
+	again, err := clientCases(vs, reg)
+	require.NoError(t, err)
+	var bind []clientCase
+	for i, c := range cases {
+		if strings.HasPrefix(c.Name, "bind/") {
+			require.Len(t, c.secrets, 2, c.ID)
+			assert.NotEqual(t, c.secrets[0], again[i].secrets[0], "a secret is drawn for each catalogue")
+			bind = append(bind, c)
+		}
+	}
+	require.Len(t, bind, 4)
+	w, err := parseWindow("0.11.1", "")
+	require.NoError(t, err)
+	r := runClient(clientOptions{Addr: addr, Agent: "server", Wait: 2 * time.Second, Stall: 100 * time.Millisecond,
+		Window: w, Accounts: a, Cases: bind, Redact: &redactor{secrets: a.secrets()}})
+	assert.Empty(t, failing(r))
+	b, err := json.Marshal(r)
+	require.NoError(t, err)
+	for _, c := range bind {
+		for _, s := range c.secrets {
+			assert.NotContains(t, string(b), hexOf(string(s)), c.ID)
+		}
+	}
+	assert.Contains(t, string(b), strings.Repeat("**", codec.BindSecretLen), "the login's secret shows as **")
 }
