@@ -347,6 +347,7 @@ func (k *kitServer) serve(nc net.Conn) {
 		buf = frame
 		if k.opts.Redact != nil {
 			k.opts.Redact.learn(frame)
+			k.learnRevision(frame)
 		}
 		if !s.handle(frame) {
 			return
@@ -637,7 +638,6 @@ func (s *session) write(e event, a answer, h *codec.RequestHeader, closeAfter bo
 	}
 	e.dir = dirKit
 	s.logFrame(e, out)
-	_ = s.nc.SetWriteDeadline(time.Now().Add(s.k.opts.Wait + 2*s.k.opts.Stall))
 	err := s.send(a, out)
 	if err != nil {
 		s.log(event{dir: dirEvent, note: "write failed: " + err.Error()})
@@ -660,15 +660,23 @@ func (s *session) send(a answer, out []byte) error {
 	if a.chunk > 0 {
 		pause = time.Millisecond
 	}
-	return writeShaped(s.nc, out, a.stall, stall, a.chunk, pause)
+	return writeShaped(s.nc, out, a.stall, stall, a.chunk, pause, s.k.opts.Wait+s.k.opts.Stall)
 }
 
 // writeShaped writes f to nc as a case shapes it: with stall, the header,
 // then a pause of stallFor, then the rest; with chunk > 0, in writes of
-// chunk bytes, pause apart.
-func writeShaped(nc net.Conn, f []byte, stall bool, stallFor time.Duration, chunk int, pause time.Duration) error {
+// chunk bytes, pause apart. Each write must be taken within deadline (a
+// peer that stops reading is given up on), counted from its own start, so
+// that how long a frame in many pieces takes on a loaded machine is no
+// part of it.
+func writeShaped(nc net.Conn, f []byte, stall bool, stallFor time.Duration, chunk int, pause, deadline time.Duration) error {
+	write := func(b []byte) error {
+		_ = nc.SetWriteDeadline(time.Now().Add(deadline))
+		_, err := nc.Write(b)
+		return err
+	}
 	if stall && len(f) > codec.HeaderSize {
-		if _, err := nc.Write(f[:codec.HeaderSize]); err != nil {
+		if err := write(f[:codec.HeaderSize]); err != nil {
 			return err
 		}
 		time.Sleep(stallFor)
@@ -680,7 +688,7 @@ func writeShaped(nc net.Conn, f []byte, stall bool, stallFor time.Duration, chun
 	}
 	for len(f) > 0 {
 		n := min(step, len(f))
-		if _, err := nc.Write(f[:n]); err != nil {
+		if err := write(f[:n]); err != nil {
 			return err
 		}
 		if f = f[n:]; len(f) > 0 && pause > 0 {

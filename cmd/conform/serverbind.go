@@ -68,6 +68,31 @@ func bindSecretOf(frame []byte) []byte {
 	return nil
 }
 
+// learnRevision makes the credentials and bind secret of a 0.11.1 login
+// known secrets of the run, hidden wherever they appear: the redactor reads
+// a login in 0.11.0's layout, where a 0.11.1 body's credential is not.
+func (k *kitServer) learnRevision(frame []byte) {
+	if k.opts.Redact == nil || len(frame) <= codec.HeaderSize {
+		return
+	}
+	body := frame[codec.HeaderSize:]
+	info, _, err := codec.DecodeClientVersionInfo(body)
+	if err != nil || codec.RevisionOf(info.Protocol) != codec.RevisionBindSecret {
+		return
+	}
+	if l, _, err := codec.DecodeLoginRegisterRev(body, codec.RevisionBindSecret); err == nil {
+		k.opts.Redact.add(l.Password.Bytes())
+		k.opts.Redact.add(l.BindSecret.Bytes())
+	}
+	if t, _, err := codec.DecodeLoginRegisterPATRev(body, codec.RevisionBindSecret); err == nil {
+		k.opts.Redact.add(t.Token.Bytes())
+		k.opts.Redact.add(t.BindSecret.Bytes())
+	}
+	if b, _, err := codec.DecodeBindSession(body); err == nil {
+		k.opts.Redact.add(b.BindSecret.Bytes())
+	}
+}
+
 // registered records the logical session a good login reply to a 0.11.1
 // login made; the kit hides its secret in every report from then on.
 // Called under the kit's lock.

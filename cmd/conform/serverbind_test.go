@@ -34,6 +34,9 @@ func TestServerModeAt0111Passes(t *testing.T) {
 	}
 	assert.True(t, ids["s19"] && ids["s20"], "the bind cases run at 0.11.1")
 	assert.Greater(t, hidden, 150, "each login's bind secret shows as **")
+	b, err := json.Marshal(r)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), hexOf(driverPassword), "a 0.11.1 login's password is hidden too")
 }
 
 // The bind cases belong to 0.11.1 only: at 0.11.0 no client binds.
