@@ -227,14 +227,22 @@ func cmdDrive(args []string, stdout, stderr io.Writer) error {
 	cases := fs.String("cases", "", "case `IDS` to drive (default: every server-mode case)")
 	timeout := fs.Duration("timeout", 5*time.Second, "read timeout of the client")
 	vectors := fs.String("vectors", "", "the vectors `DIR`")
+	protocol := fs.String("protocol", "0.11.0", "the protocol `X.Y.Z` the client speaks, 0.11.0 or 0.11.1 (run the kit with the same -protocol)")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	proto, err := serveProtocol(*protocol)
+	if err != nil {
+		return err
+	}
+	if err := speaks(proto); err != nil {
 		return err
 	}
 	ids, err := caseIDs("server", *cases, *vectors)
 	if err != nil {
 		return err
 	}
-	d := driver{Addr: *addr, Control: *controlAddr, Timeout: *timeout}
+	d := driver{Addr: *addr, Control: *controlAddr, Timeout: *timeout, Protocol: proto}
 	for _, id := range ids {
 		_ = d.run(id) // the kit judges the wire, not the error
 	}
