@@ -11,6 +11,7 @@
 //	conform drive -addr HOST:PORT [-protocol 0.11.0] [-cases ID,...]   (this project's lifecycle.Client as a server-mode driver)
 //	conform list server|client [-protocol 0.11.0]
 //	conform report -out DIR REPORT.json ...
+//	conform -version
 //
 // Server mode tests a client: the kit listens, and a driver logs the
 // client in once per case with the case id as its username; the kit
@@ -62,7 +63,7 @@ func main() {
 // run dispatches a subcommand.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: conform server|client|drive|list|report [flags]; conform MODE -h for the flags")
+		fmt.Fprintln(stderr, "usage: conform server|client|drive|list|report [flags]; conform MODE -h for the flags; conform -version")
 		return flag.ErrHelp
 	}
 	switch args[0] {
@@ -76,6 +77,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdList(args[1:], stdout, stderr)
 	case "report":
 		return cmdReport(args[1:], stdout, stderr)
+	case "-version", "--version":
+		return printVersion(stdout)
 	}
 	return fmt.Errorf("unknown mode %q: want server, client, drive, list or report", args[0])
 }

@@ -71,7 +71,7 @@ test("the driver against the kit: every case gets a connection and a result", { 
   let kit = process.env.CONFORM_KIT;
   if (!kit) {
     kit = join(tmp, "conform");
-    execFileSync("go", ["-C", join(repo, "cmd"), "build", "-o", kit, "./conform"], { env: { ...process.env, GOWORK: "off" }, stdio: "inherit" });
+    execFileSync("go", ["-C", join(repo, "cmd"), "build", "-o", kit, "./conform"], { env: { ...process.env, GOWORK: join(repo, "cmd", "go.work") }, stdio: "inherit" });
   }
   const out = join(tmp, "reports");
   const child = spawn(kit, ["server", "-listen", "127.0.0.1:0", "-control", "127.0.0.1:0", "-agent", "iggy-node", "-out", out, "-vectors", join(repo, "vectors"),
