@@ -106,7 +106,13 @@ const (
 	freeAny     = "any"     // WIRE.md sets no value
 	freeNonZero = "nonzero" // any non-zero value
 	freeSession = "session" // non-zero, above every session handed out before
+	// freeBound: the session a BIND_SESSION reply binds, one a login of
+	// the case handed out before (compareBind holds it to the very one).
+	freeBound = "bound"
 )
+
+// knownRules are the free-field rules the kit checks.
+var knownRules = map[string]bool{freeAny: true, freeNonZero: true, freeSession: true, freeBound: true}
 
 // sessionRef says that the u64 at Offset of a request is the session the
 // login answered at Step handed out, plus Plus.
