@@ -50,6 +50,10 @@ type ClientConfig struct {
 // Client's: Replay lets the identical bytes be resent and their answer be
 // read; building another request instead abandons it.
 //
+// At protocol 0.11.1 (ClientConfig.Protocol) each login starts a logical
+// session with its own bind secret, which outlives the connection:
+// BindSession resumes it on a new connection (WIRE.md section 10).
+//
 // The zero Client is not usable; get one from NewClient.
 type Client struct {
 	info   codec.ClientVersionInfo
@@ -85,7 +89,7 @@ type ClientState struct {
 	Resumable bool
 }
 
-// defaultProtocol is 0.11.0, the current upstream protocol.
+// defaultProtocol is 0.11.0, the seed's protocol.
 const defaultProtocol = codec.Protocol0110
 
 // NewClient checks cfg and returns a Client with a freshly minted client id.
@@ -123,7 +127,8 @@ func (c *Client) ID() codec.Uint128 { return c.seq.client }
 func (c *Client) Session() uint64 { return c.seq.session }
 
 // Closed reports whether the connection has ended: the transport must
-// close it, and only a login (on a new connection) opens the client again.
+// close it, and only a login or, at 0.11.1, a BindSession (on a new
+// connection) opens the client again.
 func (c *Client) Closed() bool { return c.seq.phase == phaseClosed }
 
 // Login appends a LOGIN_REGISTER request (operation Register, request 0,
@@ -351,6 +356,8 @@ type Response struct {
 //     a login reply without a valid session included) or codec.ErrSize; the
 //     client is closed, and the transport must drop the connection.
 //   - ErrClosed on a closed client.
+//
+// The answer to a BIND_SESSION is read as BindSession says.
 func (c *Client) Receive(frame []byte) (Response, error) {
 	if c.Closed() {
 		return Response{}, ErrClosed
