@@ -267,16 +267,20 @@ conform: ## the conformance kit against this project at each protocol: server mo
 # foreign/go and foreign/node of IGGY_REV are extracted to a temporary
 # directory, linked as each driver's sdk/ for the run (and as the Node
 # driver's apache-iggy package, as npm install would), and the Node SDK is
-# built there. Each driver's tests then run it against the kit's 204
-# server-mode cases and print the pass count. Needs the Go module proxy
-# and npm for the SDKs' dependencies, so it is not part of make test.
+# built there. Each driver's tests (the Go one with -tags iggysdk) then
+# run it against the kit's server-mode cases and print the pass count.
+# Needs the Go module proxy and npm for the SDKs' dependencies, so it is
+# not part of make test.
+# IGGY_PROTOCOL is the protocol the kit serves (-protocol): the one the
+# SDKs of IGGY_REV speak (0.11.0 up to at least cc269ef).
 IGGY_REPO ?=
 IGGY_REV  ?= HEAD
-conform-sdks: ## the kit against the Apache Iggy Go and Node SDKs: IGGY_REPO=a clone of apache/iggy [IGGY_REV=HEAD]; needs the module proxy and npm; prints each pass count
+IGGY_PROTOCOL ?= 0.11.0
+conform-sdks: ## the kit against the Apache Iggy Go and Node SDKs: IGGY_REPO=a clone of apache/iggy [IGGY_REV=HEAD] [IGGY_PROTOCOL=0.11.0]; needs the module proxy and npm; prints each pass count
 	@test -n "$(IGGY_REPO)" || { echo "conform-sdks: set IGGY_REPO to a clone of https://github.com/apache/iggy (IGGY_REV picks the commit, HEAD by default)"; exit 2; }
 	$(CMDGO) build -o $(abspath bin/conform) ./conform
 	@set -e; sdk=$$(mktemp -d); drv=cmd/conform/drivers; \
-	trap 'rm -f $$drv/iggy-go/sdk $$drv/iggy-node/sdk $$drv/iggy-node/node_modules/apache-iggy; rm -rf "$$sdk"' EXIT INT TERM; \
+	trap 'rm -f $$drv/iggy-go/sdk $$drv/iggy-node/sdk $$drv/iggy-node/node_modules/apache-iggy; rmdir $$drv/iggy-node/node_modules 2>/dev/null || true; rm -rf "$$sdk"' EXIT INT TERM; \
 	rev=$$(git -C "$(IGGY_REPO)" rev-parse --verify "$(IGGY_REV)^{commit}"); \
 	echo "conform-sdks: apache/iggy $$rev of $$(git -C "$(IGGY_REPO)" log -1 --format=%cs $$rev)"; \
 	git -C "$(IGGY_REPO)" archive "$$rev" foreign/go foreign/node | tar -x -C "$$sdk"; \
@@ -285,8 +289,8 @@ conform-sdks: ## the kit against the Apache Iggy Go and Node SDKs: IGGY_REPO=a c
 	(cd "$$sdk/foreign/node" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error && npx tsc -p tsconfig.json); \
 	mkdir -p $$drv/iggy-node/node_modules; ln -sfn ../sdk $$drv/iggy-node/node_modules/apache-iggy; \
 	status=0; \
-	CONFORM_KIT=$(abspath bin/conform) $(GO) -C $$drv/iggy-go test -count=1 -v ./... || status=1; \
-	(cd $$drv/iggy-node && CONFORM_KIT=$(abspath bin/conform) node --test driver.test.mjs) || status=1; \
+	CONFORM_KIT=$(abspath bin/conform) CONFORM_PROTOCOL=$(IGGY_PROTOCOL) $(GO) -C $$drv/iggy-go test -tags iggysdk -count=1 -v ./... || status=1; \
+	(cd $$drv/iggy-node && CONFORM_KIT=$(abspath bin/conform) CONFORM_PROTOCOL=$(IGGY_PROTOCOL) node --test driver.test.mjs) || status=1; \
 	exit $$status
 
 # libFuzzer, the engine ClusterFuzzLite and OSS-Fuzz run (docs/fuzzing.md).

@@ -284,8 +284,7 @@ func outcome(o *lifecycle.Outcome, err error) string {
 
 // write sends one frame as the step says.
 func (r *caseRec) write(f []byte, s clientStep) error {
-	_ = r.nc.SetWriteDeadline(time.Now().Add(r.p.opts.Wait + r.p.opts.Stall))
-	return writeShaped(r.nc, f, s.stall, r.p.opts.Stall, s.chunk, 0)
+	return writeShaped(r.nc, f, s.stall, r.p.opts.Stall, s.chunk, 0, r.p.opts.Wait)
 }
 
 // expect reads what the server did with one frame and compares it.

@@ -4,12 +4,12 @@
 //
 // Usage:
 //
-//	conform server [-listen 127.0.0.1:8091] [-control 127.0.0.1:8099] [-allow-remote] [-agent NAME] [-out DIR] [-wait 2s] [-stall 500ms] [-cases ID,...]
+//	conform server [-listen 127.0.0.1:8091] [-control 127.0.0.1:8099] [-allow-remote] [-protocol 0.11.0] [-agent NAME] [-out DIR] [-wait 2s] [-stall 500ms] [-cases ID,...]
 //	conform client -addr HOST:PORT [-agent NAME] [-out DIR] [-users-file PATH] [-user NAME:PASSWORD ...]
-//	               [-token TOKEN=NAME ...] [-inactive NAME ...] [-protocol 0.11.0 | -window MIN..MAX]
+//	               [-token TOKEN=NAME ...] [-inactive NAME ...] [-protocol 0.11.0[,0.11.1] | -window MIN..MAX]
 //	               [-evict-own-id] [-wait 2s] [-cases ID,...]
-//	conform drive -addr HOST:PORT [-cases ID,...]   (this project's lifecycle.Client as a server-mode driver)
-//	conform list server|client
+//	conform drive -addr HOST:PORT [-protocol 0.11.0] [-cases ID,...]   (this project's lifecycle.Client as a server-mode driver)
+//	conform list server|client [-protocol 0.11.0]
 //	conform report -out DIR REPORT.json ...
 //	conform -version
 //
@@ -74,7 +74,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "drive":
 		return cmdDrive(args[1:], stdout, stderr)
 	case "list":
-		return cmdList(args[1:], stdout)
+		return cmdList(args[1:], stdout, stderr)
 	case "report":
 		return cmdReport(args[1:], stdout, stderr)
 	case "-version", "--version":
@@ -241,7 +241,7 @@ func cmdDrive(args []string, stdout, stderr io.Writer) error {
 	if err := speaks(proto); err != nil {
 		return err
 	}
-	ids, err := caseIDs("server", *cases, *vectors)
+	ids, err := caseIDs("server", *cases, *vectors, proto)
 	if err != nil {
 		return err
 	}
@@ -256,8 +256,8 @@ func cmdDrive(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// caseIDs lists a mode's case ids, or the ones given.
-func caseIDs(mode, given, vectors string) ([]string, error) {
+// caseIDs lists a mode's case ids at protocol, or the ones given.
+func caseIDs(mode, given, vectors string, protocol codec.Version) ([]string, error) {
 	if given != "" {
 		return strings.Split(given, ","), nil
 	}
@@ -266,19 +266,29 @@ func caseIDs(mode, given, vectors string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return listIDs(mode, vs, reg)
+	return listIDs(mode, vs, reg, protocol)
 }
 
-func cmdList(args []string, stdout io.Writer) error {
+func cmdList(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "server" && args[0] != "client" {
 		return errors.New("list: want server or client")
+	}
+	fs := flag.NewFlagSet("conform list", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	protocol := fs.String("protocol", "0.11.0", "server mode: the protocol `X.Y.Z` the kit serves, 0.11.0 or 0.11.1 (0.11.1 has cases of its own)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	proto, err := serveProtocol(*protocol)
+	if err != nil {
+		return err
 	}
 	c := common{}
 	vs, reg, err := c.load()
 	if err != nil {
 		return err
 	}
-	ids, err := listIDs(args[0], vs, reg)
+	ids, err := listIDs(args[0], vs, reg, proto)
 	for _, id := range ids {
 		fmt.Fprintln(stdout, id)
 	}

@@ -86,6 +86,37 @@ func TestCommandLine(t *testing.T) {
 	}
 }
 
+// Server mode at 0.11.1 as make conform runs it, once lifecycle.Client
+// builds 0.11.1's logins: conform server and conform drive at -protocol
+// 0.11.1 over every case of that catalogue (s19 and s20 with them), all
+// passing. Until then drive refuses the protocol, naming it, and the test
+// says so.
+func TestCommandLineDrivesAt0111(t *testing.T) {
+	t.Parallel()
+	ids, err := caseIDs("server", "", "", protocol0111)
+	require.NoError(t, err)
+	assert.Contains(t, ids, "s20", "drive lists the catalogue of the kit's protocol")
+	if err := speaks(protocol0111); err != nil {
+		var out bytes.Buffer
+		err := run(context.Background(), []string{"drive", "-protocol", "0.11.1", "-addr", freePort(t), "-control", ""}, &out, &out)
+		require.ErrorContains(t, err, "-protocol 0.11.1")
+		t.Skipf("lifecycle.Client does not build 0.11.1 logins yet, so server mode is driven at 0.11.0 only (make conform's CONFORM_DRIVE_PROTOCOLS): %v", err)
+	}
+	lines := make(lineWriter, 16)
+	serverErr := make(chan error, 1)
+	go func() {
+		serverErr <- run(context.Background(), []string{"server", "-protocol", "0.11.1", "-listen", "127.0.0.1:0", "-control", "127.0.0.1:0",
+			"-agent", "lifecycle", "-out", t.TempDir(), "-wait", "300ms", "-stall", "100ms"}, lines, io.Discard)
+	}()
+	addr := await(t, lines, regexp.MustCompile(`server mode on (\S+),`))
+	control := await(t, lines, regexp.MustCompile(`control endpoint http://(\S+) `))
+	var driveOut bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"drive", "-protocol", "0.11.1", "-addr", addr, "-control", control}, &driveOut, &driveOut))
+	summary := await(t, lines, regexp.MustCompile(`(\d+ pass, \d+ fail, \d+ not run)`))
+	assert.NoError(t, <-serverErr)
+	assert.Equal(t, strconv.Itoa(len(ids))+" pass, 0 fail, 0 not run", summary)
+}
+
 // A failing case makes the exit status 1; a server not running leaves
 // every case not run, which fails too.
 func TestCommandLineFails(t *testing.T) {

@@ -41,6 +41,9 @@ func (k *kitServer) judge(cr *caseRun) CaseResult {
 		return res
 	}
 	ok, observed := judgeCase(cr)
+	if bad := k.bindRule(cr); ok && bad != "" {
+		ok, observed = false, bad
+	}
 	res.Surfaced = k.opts.Redact.hideInText(cr.surfaced)
 	if ok && !surfacedRight(c.surface, cr.surfaced) {
 		ok, observed = false, "the SDK surfaced "+res.Surfaced+", not "+c.surface+" (WIRE.md §8); on the wire: "+observed
@@ -192,11 +195,19 @@ func firstOr(next *event, after []event) string {
 }
 
 // garbageSession finds a request carrying a session other than 0 and the
-// one its connection was given.
+// one its connection was given, and a BIND_SESSION naming a session no good
+// login reply of the case gave (its header's session is not looked at, as
+// a server does not: WIRE.md section 10.3).
 func garbageSession(cr *caseRun) string {
 	for _, c := range cr.conns {
 		for _, e := range c.events {
 			if e.req == nil || e.req.Operation == codec.OperationRegister {
+				continue
+			}
+			if isBindRequest(e.req) {
+				if b, _, err := codec.DecodeBindSession(e.frame[min(len(e.frame), codec.HeaderSize):]); err == nil && b.Session != 0 && !cr.sessions[b.Session] {
+					return fmt.Sprintf("bound session %d, which no good login reply of the case gave: %s", b.Session, e.note)
+				}
 				continue
 			}
 			if e.req.Session != 0 && e.req.Session != e.bound {
