@@ -121,7 +121,7 @@ api: ## check the exported API of codec, lifecycle, lifecycle/tcp and props agai
 api-update: ## rewrite api/ from the exported API; then say why in CHANGELOG.md
 	$(GO) run ./internal/cmd/apirecord -write
 
-importcheck: ## scratch importers of codec, lifecycle and lifecycle/tcp must gain no require, no go.sum line, no newer go line (offline)
+importcheck: ## scratch importers of codec, lifecycle and lifecycle/tcp must gain no require, no go.sum line, no newer go line (offline); one with older testify and go-cmp is raised only to our versions (docs/importing.md)
 	$(GO) run ./internal/cmd/importcheck
 
 props: ## the gopter property suite (PROPS_SEED=n, PROPS_COUNT=n to explore)
