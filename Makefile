@@ -46,11 +46,26 @@ tidy: ## go mod tidy in both modules
 	$(GO) mod tidy
 	$(CMDGO) mod tidy
 
-api: ## check the exported API of codec, lifecycle, lifecycle/tcp and props against its record in api/ (fails and lists +/- features when they differ)
-	$(GO) run ./internal/cmd/apirecord -check
+# The record in api/ is internal/cmd/apirecord's (cmd/api's format, one
+# feature a line); on a difference make api also prints what apidiff,
+# pinned here, classifies as compatible or incompatible against the last
+# commit (git archive HEAD). apidiff keeps no readable record itself.
+APIDIFF     := golang.org/x/exp/cmd/apidiff@v0.0.0-20261113113407-e3970619a1a4
+api: ## check the exported API of codec, lifecycle, lifecycle/tcp and props against its record in api/ (fails and lists +/- features, and apidiff's compatible/incompatible changes, when they differ)
+	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT INT TERM; \
+	$(GO) run ./internal/cmd/apirecord -o "$$dir/api" > /dev/null; \
+	if diff -ru api "$$dir/api"; then echo "api: api/ matches the exported API"; exit 0; fi; \
+	echo "api: apidiff, the last commit's API against this tree's:"; \
+	mod=$$($(GO) list -m); mkdir "$$dir/base"; \
+	if git archive HEAD 2>/dev/null | tar -x -C "$$dir/base" && \
+		(cd "$$dir/base" && $(GO) run $(APIDIFF) -m -w "$$dir/base.x" "$$mod" > /dev/null 2>&1); then \
+		$(GO) run $(APIDIFF) -m "$$dir/base.x" "$$mod" 2>&1 | grep -v '^Ignoring internal package' | sed 's/^/  /' || true; \
+	else echo "  (no commit to compare with)"; fi; \
+	echo "api: the exported API differs from its record; if that is deliberate, run \`make api-update\` and add the change to CHANGELOG.md"; \
+	exit 1
 
 api-update: ## rewrite api/ from the exported API; then say why in CHANGELOG.md
-	$(GO) run ./internal/cmd/apirecord -write
+	$(GO) run ./internal/cmd/apirecord -o api
 
 importcheck: ## scratch importers of codec, lifecycle and lifecycle/tcp must gain no require, no go.sum line, no newer go line (offline)
 	$(GO) run ./internal/cmd/importcheck
