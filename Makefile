@@ -7,31 +7,37 @@ BENCHSTAT   := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4d
 GREMLINS    := github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0
 ACTIONLINT  := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 
-# Two modules, and no go.work. The root module (go.mod) is the product
-# (codec, lifecycle, lifecycle/tcp) and its workbench (props, fuzz,
-# internal); its go line is the oldest Go the product builds with, and it
-# requires only what the workbench's tests import, none of which reaches an
-# importer of codec or lifecycle (make importcheck holds that). cmd/ is the
-# module github.com/iggywire/iggywire/cmd: loginserver and wiredump, with
-# Prometheus and the go 1.26.0 it needs, and the root module through
-# replace => ../. Its packages may still import the root's internal/...
-# (the internal rule goes by import path, not by module).
+# Two modules. The root module (go.mod) is the product (codec, lifecycle,
+# lifecycle/tcp) and its workbench (props, fuzz, internal); its go line is
+# the oldest Go the product builds with, and it requires only what the
+# workbench's tests import, none of which reaches an importer of codec or
+# lifecycle (make importcheck holds that, and docs/importing.md says what
+# it raises). cmd/ is the module github.com/iggywire/iggywire/cmd: conform,
+# loginserver and wiredump, with Prometheus and the go 1.26.0 it needs. Its
+# packages may still import the root's internal/... (the internal rule goes
+# by import path, not by module).
 #
-# A committed go.work (use . and ./cmd) was tried and not kept. ./... from
-# the root does not reach cmd/ even in a workspace (only ./cmd/... does);
-# its go line must be at least cmd's 1.26.0, so every go command at the
-# root would need Go 1.26 (an older toolchain, and OSS-Fuzz's Go 1.25
-# build, would need GOWORK=off); a workspace builds each module with the
-# other's requirements, so a cmd/go.mod missing one still builds; and tests
-# would run with the go.work's GODEBUG defaults, not the root module's.
-# go mod tidy (and -diff) work per module with or without one. So each
-# target names its module: the root by default, cmd/ through $(CMDGO)
-# (go -C cmd). GOWORK=off keeps a go.work of your own, say for an editor,
-# from changing what make runs.
+# cmd/go.mod requires the root module at the release it ships with, and has
+# no replace directive: go install refuses a module with one, and
+# `go install github.com/iggywire/iggywire/cmd/conform@v0.1.0` is how the
+# kit and the server install (make release-check rehearses it). In a clone,
+# the committed cmd/go.work (use ., and a replace of the root module => ..)
+# builds the commands from this checkout instead. It is seen only from cmd/
+# and below, and names no module of the root: a go.work at the root (use .
+# and ./cmd) was tried and not kept, because ./... from the root does not
+# reach cmd/ even in a workspace, its go line would make every go command
+# at the root need Go 1.26 (an older toolchain, and OSS-Fuzz's Go 1.25
+# build, would need GOWORK=off), a workspace builds each module with the
+# other's requirements, and tests would run with the go.work's GODEBUG
+# defaults, not the root module's. So each target names its module: the
+# root with GOWORK=off (which also keeps a go.work of your own, say for an
+# editor, from changing what make runs), cmd/ through $(CMDGO), which names
+# cmd/go.work. go mod tidy reads no go.work: make tidy and tidy-diff handle
+# cmd/ on a copy of its go.mod (CMDTIDY below).
 export GOWORK := off
-CMDGO := $(GO) -C cmd
+CMDGO := GOWORK=$(CURDIR)/cmd/go.work $(GO) -C cmd
 
-.PHONY: help test props bench benchstat race mutants gremlins mutants-workbench lint fuzz fuzz-one corpus-seed corpus-promote cover-corpus triage loginserver importcheck tidy api api-update
+.PHONY: help test props bench benchstat race mutants gremlins mutants-workbench lint fuzz fuzz-one corpus-seed corpus-promote cover-corpus triage loginserver importcheck tidy tidy-diff release-check api api-update
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -42,9 +48,72 @@ test: ## go vet, then every test (corpus and crashers replay as regression tests
 	$(CMDGO) vet ./...
 	$(CMDGO) test ./...
 
+# cmd/ is tidied on a copy of its go.mod and go.sum (-modfile) that
+# replaces the root module with this checkout: go mod tidy reads no
+# go.work, and the release cmd/go.mod requires is not published before it
+# is tagged. The replace is dropped again before the copy is compared or
+# written back, so cmd/go.sum holds no line for the root module (go install
+# of a release reads no go.sum of the module it installs).
+ROOTMOD := github.com/iggywire/iggywire
+CMDTIDY  = dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT INT TERM; \
+	cp cmd/go.mod cmd/go.sum "$$dir/"; \
+	$(GO) -C cmd mod edit -modfile="$$dir/go.mod" -replace=$(ROOTMOD)=$(CURDIR); \
+	$(GO) -C cmd mod tidy -modfile="$$dir/go.mod"; \
+	$(GO) -C cmd mod edit -modfile="$$dir/go.mod" -dropreplace=$(ROOTMOD)
+
 tidy: ## go mod tidy in both modules
 	$(GO) mod tidy
-	$(CMDGO) mod tidy
+	@set -e; $(CMDTIDY); cp "$$dir/go.mod" "$$dir/go.sum" cmd/
+
+tidy-diff: ## what go mod tidy would change in either module (cmd/ against this checkout); fails when either would change
+	$(GO) mod tidy -diff
+	@set -e; $(CMDTIDY); \
+	for f in go.mod go.sum; do diff -u --label cmd/$$f --label "cmd/$$f (tidy)" cmd/$$f "$$dir/$$f" || \
+		{ echo "tidy-diff: cmd/ is not tidy: make tidy"; exit 1; }; done
+
+# The release rehearsed without publishing it. Both modules are served at
+# v$(RELEASE) (internal/release's Version) from a local file proxy, laid
+# out as proxy.golang.org serves them once tagged, and every command is
+# installed from it into an empty GOPATH, as an SDK author would install it
+# (go install refuses a module with a replace directive, and one requiring
+# a version no proxy has); each must print the version it was installed
+# at, and the kit must find its cases in the root module's vectors/, which
+# go install put in the module cache. A module's zip is git archive of this tree as `git add -A` would
+# commit it (a tag is made of a commit), less every directory holding a
+# go.mod of its own, as the go command cuts one. Offline: our modules from
+# the file proxy, every dependency from this machine's module cache (make
+# test fills it; RELEASEDEPS=https://proxy.golang.org fetches what it
+# lacks), and no checksum database, which knows neither module.
+RELEASE     := $(shell sed -n 's/^const Version = "\(.*\)"/\1/p' internal/release/release.go)
+RELEASEDEPS ?= off
+release-check: ## the release rehearsed: go install conform, loginserver and wiredump at internal/release's version from a local module proxy of this tree into an empty GOPATH (offline); each must print it
+	@set -e; v=v$(RELEASE); dir=$$(mktemp -d); \
+	trap 'chmod -R u+w "$$dir" 2>/dev/null; rm -rf "$$dir"' EXIT INT TERM; \
+	cache=$$($(GO) env GOMODCACHE)/cache/download; \
+	GIT_INDEX_FILE="$$dir/index" git add -A; tree=$$(GIT_INDEX_FILE="$$dir/index" git write-tree); \
+	for m in "" cmd; do \
+		p=$(ROOTMOD)$${m:+/$$m}; src=$$tree$${m:+:$$m}; at="$$dir/proxy/$$p/@v"; mkdir -p "$$at"; \
+		skip=$$(git ls-tree -r --name-only $$src | sed -n 's|^\(.*\)/go\.mod$$|:(exclude)\1|p'); \
+		git archive --format=zip --prefix=$$p@$$v/ $$src -- . $$skip > "$$at/$$v.zip"; \
+		git show $$tree:$${m:+$$m/}go.mod > "$$at/$$v.mod"; \
+		printf '{"Version":"%s","Time":"%s"}\n' $$v $$(date -u +%Y-%m-%dT%H:%M:%SZ) > "$$at/$$v.info"; \
+		echo $$v > "$$at/list"; \
+		echo "release-check: $$p@$$v: $$(git archive --format=tar $$src -- . $$skip | tar -tf - | grep -vc '/$$') files$${skip:+, without }$$(echo $$skip | sed 's/:(exclude)//g')"; \
+	done; \
+	cd "$$dir"; \
+	env GOPATH="$$dir/gopath" GOMODCACHE="$$dir/gopath/pkg/mod" GOBIN="$$dir/bin" GOFLAGS=-modcacherw \
+		GOPROXY="file://$$dir/proxy,file://$$cache,$(RELEASEDEPS)" GOSUMDB=off GONOSUMDB= GONOPROXY= GOPRIVATE= \
+		GOWORK=off GOTOOLCHAIN=local \
+		$(GO) install $(ROOTMOD)/cmd/conform@$$v $(ROOTMOD)/cmd/loginserver@$$v $(ROOTMOD)/cmd/wiredump@$$v; \
+	for c in conform loginserver wiredump; do \
+		line=$$("$$dir/bin/$$c" -version); echo "release-check: $$line"; \
+		case "$$line " in "$$c $(RELEASE) module=$$v "*) ;; \
+		*) echo "release-check: $$c -version does not say $$v"; exit 1;; esac; \
+	done; \
+	n=$$(cd "$$dir/gopath/pkg/mod/$(ROOTMOD)@$$v" && "$$dir/bin/conform" list server | wc -l); \
+	echo "release-check: conform list server in the module cache's $(ROOTMOD)@$$v: $$n cases"; \
+	test "$$n" -gt 0; \
+	echo "release-check: v$(RELEASE) installs (a rehearsal: docs/release.md says how to tag it)"
 
 # The record in api/ is internal/cmd/apirecord's (cmd/api's format, one
 # feature a line); on a difference make api also prints what apidiff,
@@ -221,26 +290,41 @@ timing: ## StaticAuth timing: an unknown user and a wrong password take the same
 
 .PHONY: conform
 # The kit against this project: server mode driven by lifecycle.Client
-# (conform drive), client mode against cmd/loginserver. Everything listens
-# on free loopback ports, read back from each program's first lines, so two
-# runs at once never meet. Binaries go to bin/, which git ignores; the
-# reports to CONFORMOUT.
+# (conform drive), client mode against cmd/loginserver, each at every
+# protocol of its list. Everything listens on free loopback ports, read
+# back from each program's first lines, so two runs at once never meet.
+# Binaries go to bin/, which git ignores; the reports to CONFORMOUT, one
+# per implementation and protocol (0.11.0,0.11.1: a server of both
+# revisions, each login read in its own layout). CONFORM_DRIVE_PROTOCOLS holds 0.11.0
+# only while lifecycle.Client cannot log in at 0.11.1 (conform drive
+# refuses a protocol whose login the client does not build): add 0.11.1
+# then.
 CONFORMOUT ?= bin/conform-reports
-conform: ## the conformance kit against this project: server mode driven by lifecycle.Client, client mode against cmd/loginserver; reports in CONFORMOUT
+CONFORM_PROTOCOLS ?= 0.11.0 0.11.1 0.11.0,0.11.1
+CONFORM_DRIVE_PROTOCOLS ?= 0.11.0
+conform: ## the conformance kit against this project at each protocol: server mode driven by lifecycle.Client, client mode against cmd/loginserver; reports in CONFORMOUT
 	$(CMDGO) build -o $(abspath bin/conform) ./conform
 	$(CMDGO) build -o $(abspath bin/loginserver-conform) ./loginserver
-	@set -e; dir=$$(mktemp -d); pid=; kit=; \
+	@set -e; dir=$$(mktemp -d); pid=; kit=; reports=; \
 	trap 'for p in $$pid $$kit; do kill $$p 2>/dev/null || true; done; rm -rf "$$dir"' EXIT INT TERM; \
 	await() { for i in $$(seq 100); do v=$$(sed -n "$$2" "$$1"); if [ -n "$$v" ]; then echo "$$v"; return; fi; sleep 0.1; done; cat "$$1" >&2; exit 1; }; \
 	printf 'iggy:iggy\nbob:secret\ntok=iggy\nbobtok=bob\n' > "$$dir/users"; chmod 600 "$$dir/users"; \
-	bin/loginserver-conform -addr 127.0.0.1:0 -users-file "$$dir/users" -inactive bob -login-burst 0 -accept-burst -1 2>"$$dir/log" & pid=$$!; \
-	ls=$$(await "$$dir/log" 's/.*msg=listening addr=\([^ ]*\).*/\1/p'); \
-	bin/conform server -listen 127.0.0.1:0 -control 127.0.0.1:0 -agent lifecycle.Client -out $(CONFORMOUT) > "$$dir/kit" & kit=$$!; \
+	for p in $(CONFORM_DRIVE_PROTOCOLS); do \
+	bin/conform server -protocol $$p -listen 127.0.0.1:0 -control 127.0.0.1:0 -agent lifecycle.Client-$$p -out $(CONFORMOUT) > "$$dir/kit" & kit=$$!; \
 	addr=$$(await "$$dir/kit" 's/^conform: server mode on \([^,]*\),.*/\1/p'); \
 	ctl=$$(await "$$dir/kit" 's|^conform: control endpoint http://\([^ ]*\) .*|\1|p'); \
-	bin/conform drive -addr $$addr -control $$ctl; wait $$kit || status=$$?; kit=; cat "$$dir/kit"; \
-	bin/conform client -addr $$ls -users-file "$$dir/users" -inactive bob -agent loginserver -out $(CONFORMOUT) || status=$$?; \
-	bin/conform report -out $(CONFORMOUT) $(CONFORMOUT)/server-lifecycle.Client.json $(CONFORMOUT)/client-loginserver.json; \
+	bin/conform drive -protocol $$p -addr $$addr -control $$ctl || { status=1; kill $$kit; }; wait $$kit || status=$$?; kit=; cat "$$dir/kit"; \
+	reports="$$reports $(CONFORMOUT)/server-lifecycle.Client-$$p.json"; \
+	done; \
+	for p in $(CONFORM_PROTOCOLS); do \
+	bin/loginserver-conform -protocol $$p -addr 127.0.0.1:0 -users-file "$$dir/users" -inactive bob -login-burst 0 -accept-burst -1 2>"$$dir/log" & pid=$$!; \
+	ls=$$(await "$$dir/log" 's/.*msg=listening addr=\([^ ]*\).*/\1/p'); \
+	a=loginserver-$$(echo $$p | tr , _); \
+	bin/conform client -protocol $$p -addr $$ls -users-file "$$dir/users" -inactive bob -agent $$a -out $(CONFORMOUT) || status=$$?; \
+	kill $$pid; wait $$pid 2>/dev/null || true; pid=; : > "$$dir/log"; \
+	reports="$$reports $(CONFORMOUT)/client-$$a.json"; \
+	done; \
+	bin/conform report -out $(CONFORMOUT) $$reports; \
 	exit $${status:-0}
 
 .PHONY: conform-sdks

@@ -2,7 +2,6 @@ package lifecycle
 
 import (
 	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"io"
 
@@ -28,35 +27,31 @@ type ClientConfig struct {
 // Client is not safe for concurrent use, and it allows one outstanding
 // request at a time, as the SDKs do.
 //
-// Request numbers follow WIRE.md section 7, point 9: the watermark starts
-// at 1 for each client id; a Register carries 0; NonReplicated requests and
-// partition operations carry the watermark without consuming it; every
-// other replicated operation (metadata, DeleteSegments, Logout) consumes it
-// (1, 2, 3, ...).
+// It is built on a Sequencer, which keeps the client id, the session, the
+// request numbers and the fence; the Client adds the login bodies, the
+// decoding of whole frames and what each answer means. Request numbers
+// follow WIRE.md section 7, point 9: the watermark starts at 1 for each
+// client id; a Register carries 0; NonReplicated requests and partition
+// operations carry the watermark without consuming it; every other
+// replicated operation (metadata, DeleteSegments, Logout) consumes it (1,
+// 2, 3, ...).
 //
 // Against a real Iggy server the Client reads the wire as the reference
 // writes it (WIRE.md section 7, points 9 and 10): it correlates a reply by
 // request number and client id, not by operation, and accepts an eviction
 // whatever non-zero client id it carries.
 //
+// A request answered with a transient status (57 or 58) stays the
+// Client's: Replay lets the identical bytes be resent and their answer be
+// read; building another request instead abandons it.
+//
 // The zero Client is not usable; get one from NewClient.
 type Client struct {
-	info      codec.ClientVersionInfo
-	rand      io.Reader
-	id        codec.Uint128
-	idUsed    bool // a Register was built with id, or the connection ended: the next login mints a new id
-	watermark uint64
-	session   uint64
-	userID    uint32
-	closed    bool
-	pending   pending
-}
-
-// pending is the request a Client waits an answer for.
-type pending struct {
-	active    bool
-	request   uint64
-	operation codec.Operation
+	info   codec.ClientVersionInfo
+	rand   io.Reader
+	seq    Sequencer
+	idUsed bool // a Register was built with the id, or the connection ended: the next login mints a new id
+	userID uint32
 }
 
 // ClientState is a snapshot of a Client, for tests and models.
@@ -67,14 +62,13 @@ type ClientState struct {
 	UserID    uint32        // the logged-in user, 0 when not logged in
 	Watermark uint64        // the request number the next non-login request carries
 	Pending   bool          // a request awaits its answer
+	// Replay: the last request was answered with a transient status (57 or
+	// 58), and Replay may resend it.
+	Replay bool
 }
 
 // defaultProtocol is 0.11.0, the current upstream protocol.
-const defaultProtocol = codec.Version(0x0000_2C00)
-
-// maxMintTries bounds the retries when the randomness source returns a zero
-// id; crypto/rand makes a second try all but impossible.
-const maxMintTries = 8
+const defaultProtocol = codec.Protocol0110
 
 // NewClient checks cfg and returns a Client with a freshly minted client id.
 func NewClient(cfg ClientConfig) (*Client, error) {
@@ -88,50 +82,38 @@ func NewClient(cfg ClientConfig) (*Client, error) {
 	if err := info.Validate(); err != nil {
 		return nil, err
 	}
-	c := &Client{info: info, rand: cfg.Rand, watermark: 1}
-	id, err := c.mint()
+	c := &Client{info: info, rand: cfg.Rand}
+	id, err := NewClientID(c.rand)
 	if err != nil {
 		return nil, err
 	}
-	c.id = id
+	_ = c.seq.restore(id, 0, 1) // id is not zero
 	return c, nil
-}
-
-// mint returns a random non-zero client id.
-func (c *Client) mint() (codec.Uint128, error) {
-	var b [16]byte
-	for range maxMintTries {
-		if _, err := io.ReadFull(c.rand, b[:]); err != nil {
-			return codec.Uint128{}, wrap(ErrRandom, err)
-		}
-		id := codec.Uint128{Lo: binary.LittleEndian.Uint64(b[:8]), Hi: binary.LittleEndian.Uint64(b[8:])}
-		if !id.IsZero() {
-			return id, nil
-		}
-	}
-	return codec.Uint128{}, ErrRandom
 }
 
 // State returns a snapshot of c.
 func (c *Client) State() ClientState {
-	return ClientState{Closed: c.closed, Client: c.id, Session: c.session, UserID: c.userID,
-		Watermark: c.watermark, Pending: c.pending.active}
+	s := c.seq.State()
+	return ClientState{Closed: s.Closed, Client: s.Client, Session: s.Session, UserID: c.userID,
+		Watermark: s.Next, Pending: s.Pending, Replay: s.Transient != 0}
 }
 
 // ID returns the current client id.
-func (c *Client) ID() codec.Uint128 { return c.id }
+func (c *Client) ID() codec.Uint128 { return c.seq.client }
 
 // Session returns the session of the current login, or 0.
-func (c *Client) Session() uint64 { return c.session }
+func (c *Client) Session() uint64 { return c.seq.session }
 
 // Closed reports whether the connection has ended: the transport must
 // close it, and only a login (on a new connection) opens the client again.
-func (c *Client) Closed() bool { return c.closed }
+func (c *Client) Closed() bool { return c.seq.phase == phaseClosed }
 
 // Login appends a LOGIN_REGISTER request (operation Register, request 0,
 // session 0) to dst. The first login uses the client id the client was
 // created with, unless the client was closed; every later one mints a new
-// id, since a re-login is a new client. Login also opens a closed client. On error dst is unchanged.
+// id, since a re-login is a new client (after a transient 57 it keeps it:
+// see TransientError.Replay). Login also opens a closed client. On error
+// dst is unchanged.
 func (c *Client) Login(dst, username []byte, password codec.Secret) ([]byte, error) {
 	body := codec.LoginRegister{Info: c.info, Username: username, Password: password}
 	return c.register(dst, body.EncodedLen(), body.AppendBinary)
@@ -147,29 +129,35 @@ func (c *Client) LoginPAT(dst []byte, token codec.Secret) ([]byte, error) {
 // appendBody, which validates it; on any error dst and the client are
 // unchanged.
 func (c *Client) register(dst []byte, n int, appendBody func([]byte) ([]byte, error)) ([]byte, error) {
-	if c.pending.active {
+	if c.seq.phase == phaseInFlight {
 		return dst, ErrPending
 	}
-	id := c.id
+	id := c.seq.client
 	if c.idUsed {
 		var err error
-		if id, err = c.mint(); err != nil {
+		if id, err = NewClientID(c.rand); err != nil {
 			return dst, err
 		}
 	}
-	h := codec.RequestHeader{Size: uint32(codec.HeaderSize + n), Client: id, Operation: codec.OperationRegister}
-	out, err := h.AppendBinary(dst)
-	if err == nil {
-		out, err = appendBody(out)
-	}
+	out, err := appendBody(append(dst, zeroHeader[:]...))
 	if err != nil {
 		return dst, err
 	}
-	c.id, c.idUsed, c.closed = id, true, false
-	c.watermark, c.session, c.userID = 1, 0, 0
-	c.pending = pending{active: true, operation: codec.OperationRegister}
+	seq := c.seq
+	if id != seq.client {
+		_ = seq.restore(id, 0, 1) // id is not zero
+	} else if seq.phase == phaseClosed {
+		_ = seq.restore(id, seq.session, seq.next)
+	}
+	if _, err := seq.stampHeader((*codec.Header)(out[len(dst):]), codec.OperationRegister, 0, len(out)-len(dst)-codec.HeaderSize); err != nil {
+		return dst, err
+	}
+	c.seq, c.idUsed, c.userID = seq, true, 0
 	return out, nil
 }
+
+// zeroHeader is the room a request's header takes before it is stamped.
+var zeroHeader [codec.HeaderSize]byte
 
 // Ping appends a PING request (NonReplicated, code 1). It is the one
 // command served before login.
@@ -193,7 +181,7 @@ func (c *Client) Ping(dst []byte) ([]byte, error) {
 func (c *Client) Request(dst []byte, code codec.Code, body []byte) ([]byte, error) {
 	switch op := codec.OperationForCode(code); op {
 	case codec.OperationNonReplicated:
-		return c.build(dst, op, code, false, body)
+		return c.build(dst, op, code, body)
 	case codec.OperationRegister:
 		return dst, wrap(ErrOperation, errLoginCode)
 	case codec.OperationLogout:
@@ -218,7 +206,7 @@ func (c *Client) Logout(dst []byte) ([]byte, error) {
 	if err := c.needSession(); err != nil {
 		return dst, err
 	}
-	return c.build(dst, codec.OperationLogout, 0, true, nil)
+	return c.build(dst, codec.OperationLogout, 0, nil)
 }
 
 // Replicated appends a request for the operation of a replicated client
@@ -234,7 +222,7 @@ func (c *Client) Replicated(dst []byte, op codec.Operation, body []byte) ([]byte
 	if err := c.needSession(); err != nil {
 		return dst, err
 	}
-	return c.build(dst, op, 0, !op.IsPartition(), body)
+	return c.build(dst, op, 0, body)
 }
 
 // clientReplicated reports whether op is the operation of a replicated
@@ -248,32 +236,45 @@ func clientReplicated(op codec.Operation) bool {
 // builds nothing, and one without a session no replicated request.
 func (c *Client) needSession() error {
 	switch {
-	case c.closed:
+	case c.seq.phase == phaseClosed:
 		return ErrClosed
-	case c.session == 0:
+	case c.seq.session == 0:
 		return ErrNoSession
 	}
 	return nil
 }
 
-// build appends a non-login request.
-func (c *Client) build(dst []byte, op codec.Operation, code codec.Code, consume bool, body []byte) ([]byte, error) {
-	switch {
-	case c.closed:
+// build appends a non-login request: a header stamped by the sequencer in
+// front of body.
+func (c *Client) build(dst []byte, op codec.Operation, code codec.Code, body []byte) ([]byte, error) {
+	switch c.seq.phase {
+	case phaseClosed:
 		return dst, ErrClosed
-	case c.pending.active:
+	case phaseInFlight:
 		return dst, ErrPending
 	}
-	h := codec.RequestHeader{Client: c.id, Request: c.watermark, Operation: op, Session: c.session, Code: code}
-	out, err := codec.AppendRequestFrame(dst, h, body)
-	if err != nil {
+	if len(body) > codec.MaxFrameSize-codec.HeaderSize {
+		// refused before the copy, with the error the header's own size
+		// rule gives
+		_, err := codec.AppendRequestFrame(nil, codec.RequestHeader{Client: c.seq.client, Operation: op, Code: code,
+			Request: c.seq.next, Session: c.seq.session}, body)
 		return dst, err
 	}
-	c.pending = pending{active: true, request: c.watermark, operation: op}
-	if consume {
-		c.watermark++
+	out := append(append(dst, zeroHeader[:]...), body...)
+	if _, err := c.seq.stampHeader((*codec.Header)(out[len(dst):]), op, code, len(body)); err != nil {
+		return dst, err
 	}
 	return out, nil
+}
+
+// Replay re-arms the request whose answer was transient (57 or 58: a
+// denial, or a login's result code), so that the transport may resend the
+// identical bytes it sent, on the same connection, and Receive accept their
+// answer: the server deduplicates the request by its number. Anything else
+// is ErrNoReplay (ErrClosed on a closed client).
+func (c *Client) Replay() error {
+	_, err := c.seq.Replay()
+	return err
 }
 
 // Response is what Receive read from a Reply.
@@ -302,8 +303,10 @@ type Response struct {
 //     session and user id, after a logout it forgets them.
 //   - the *codec.IggyError of a denial Reply's status (status != 0) or of
 //     a non-zero result of a login reply (Response.Status says it too); the
-//     client stays open. A transient result (57 or 58) is a *TransientError
-//     saying how the login may be retried.
+//     client stays open. A transient result of a login (57 or 58) is a
+//     *TransientError saying how the login may be retried. After a
+//     transient status (57 or 58), of a login or of any denial, the
+//     request may be replayed (Replay).
 //   - for an Eviction, whatever non-zero client id it carries (the
 //     reference puts its own id for the connection on evictions 1 and 13,
 //     WIRE.md section 7, point 10), what it means (codec.Eviction.Err: a
@@ -317,20 +320,21 @@ type Response struct {
 //     client is closed, and the transport must drop the connection.
 //   - ErrClosed on a closed client.
 func (c *Client) Receive(frame []byte) (Response, error) {
-	if c.closed {
+	if c.Closed() {
 		return Response{}, ErrClosed
 	}
 	if err := checkFrame(frame); err != nil {
 		return Response{}, c.fail(err)
 	}
-	cmd, _ := codec.PeekCommand(frame)
-	switch cmd {
+	hdr := (*codec.Header)(frame)
+	switch cmd := hdr.Command(); cmd {
 	case codec.CommandEviction:
 		return Response{}, c.evicted(frame)
 	case codec.CommandReply:
-		return c.reply(frame)
+		return c.reply(hdr, frame)
+	default:
+		return Response{}, c.fail(&malformedError{errors.New(errNotAnswer.Error() + ": " + cmd.String())})
 	}
-	return Response{}, c.fail(&malformedError{errors.New("frame is neither a Reply nor an Eviction: " + cmd.String())})
 }
 
 // evicted reads an eviction. Its client id is not checked against ours:
@@ -347,44 +351,30 @@ func (c *Client) evicted(frame []byte) error {
 	return e.ErrFor(c.info.Protocol) // the version every login of c sends
 }
 
-func (c *Client) reply(frame []byte) (Response, error) {
+func (c *Client) reply(hdr *codec.Header, frame []byte) (Response, error) {
 	var h codec.ReplyHeader // decoded in place: no copy of the value
 	if err := h.Decode(frame); err != nil {
 		return Response{}, c.fail(&malformedError{err})
 	}
-	if err := c.matches(&h); err != nil {
+	sent := c.seq.operation
+	body := frame[codec.HeaderSize:]
+	if _, err := c.seq.Receive(hdr, body); err != nil {
 		return Response{}, c.fail(err)
 	}
-	sent := c.pending.operation
-	c.pending = pending{}
 	r := Response{Operation: h.Operation, Request: h.Request, Status: h.Status}
 	if h.Status != codec.StatusOK {
 		return r, h.Status.Err()
 	}
-	if body := frame[codec.HeaderSize:]; len(body) > 0 {
+	if len(body) > 0 {
 		r.Body = body
 	}
 	switch sent {
 	case codec.OperationRegister:
 		return c.loggedIn(r)
 	case codec.OperationLogout:
-		c.session, c.userID = 0, 0
+		c.userID = 0 // the sequencer has unbound the session
 	}
 	return r, nil
-}
-
-// matches checks that h answers the outstanding request: by client id and
-// request number, not by operation (WIRE.md section 7, point 9).
-func (c *Client) matches(h *codec.ReplyHeader) error {
-	switch {
-	case !c.pending.active:
-		return wrap(ErrMismatch, errors.New("no request is outstanding"))
-	case h.Client != c.id:
-		return wrap(ErrMismatch, errors.New("reply for another client id"))
-	case h.Request != c.pending.request:
-		return mismatch("request", c.pending.request, h.Request)
-	}
-	return nil
 }
 
 // loggedIn strips the result section of a login reply and stores the
@@ -404,8 +394,11 @@ func (c *Client) loggedIn(r Response) (Response, error) {
 	if err != nil {
 		return Response{}, c.fail(&malformedError{err})
 	}
+	if err := c.seq.Bind(login.Session); err != nil { // ParseLoginReply refuses a session 0
+		return Response{}, c.fail(&malformedError{err})
+	}
 	r.Body, r.Login = payload, login
-	c.session, c.userID = login.Session, login.UserID
+	c.userID = login.UserID
 	return r, nil
 }
 
@@ -425,7 +418,8 @@ func (c *Client) loginRefused(code codec.Status) error {
 
 // fail closes the client and returns err.
 func (c *Client) fail(err error) error {
-	c.closed, c.idUsed, c.pending, c.session, c.userID = true, true, pending{}, 0, 0
+	c.seq.close()
+	c.idUsed, c.userID = true, 0
 	return err
 }
 

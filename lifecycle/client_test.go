@@ -424,8 +424,8 @@ func TestClientTransientLogin(t *testing.T) {
 			if r.Body != nil {
 				t.Errorf("Body = %q, want nil", r.Body)
 			}
-			if got, want := c.State(), (lifecycle.ClientState{Client: id(1), Watermark: 1}); got != want {
-				t.Errorf("open, not logged in, nothing pending: State() = %+v, want %+v", got, want)
+			if got, want := c.State(), (lifecycle.ClientState{Client: id(1), Watermark: 1, Replay: true}); got != want {
+				t.Errorf("open, not logged in, nothing pending, replayable: State() = %+v, want %+v", got, want)
 			}
 
 			again, err := c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))

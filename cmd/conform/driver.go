@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -27,6 +28,9 @@ const maxLoginTries = 3
 type driver struct {
 	Addr    string
 	Timeout time.Duration // bounds every dial and read
+	// Protocol is the version the client speaks (0: lifecycle.Client's
+	// default, 0.11.0).
+	Protocol codec.Version
 	// Control is the kit's control endpoint, to which the driver reports
 	// what its first login surfaced; "" reports nothing.
 	Control string
@@ -94,7 +98,7 @@ func (d driver) script(id string, done func(surfaced string, err error)) (surfac
 	}
 	defer nc.Close()
 	defer func() { done(surfaced, err) }() // runs before the close
-	cl, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "iggywire-go", SDKVersion: "0.1.0"})
+	cl, err := d.client()
 	if err != nil {
 		return "error", err
 	}
@@ -233,7 +237,7 @@ func (d driver) finish() error {
 		return err
 	}
 	defer nc.Close()
-	cl, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "iggywire-go", SDKVersion: "0.1.0"})
+	cl, err := d.client()
 	if err != nil {
 		return err
 	}
@@ -243,4 +247,33 @@ func (d driver) finish() error {
 	}
 	_, err = nc.Write(req)
 	return err
+}
+
+// client is the lifecycle.Client of one case, speaking d.Protocol.
+func (d driver) client() (*lifecycle.Client, error) {
+	return lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "iggywire-go", SDKVersion: "0.1.0", Protocol: d.Protocol})
+}
+
+// speaks checks that lifecycle.Client builds the logins of protocol v in
+// v's own layout (WIRE.md section 10.1): a client configured for 0.11.1
+// that still wrote 0.11.0's body, with no bind secret, would be read by
+// the kit as a malformed login and fail every case, which would say
+// nothing about the lifecycle.
+func speaks(v codec.Version) error {
+	cl, err := driver{Protocol: v}.client()
+	if err != nil {
+		return fmt.Errorf("-protocol %s: lifecycle.Client: %w", v, err)
+	}
+	login, err := cl.Login(nil, []byte("conform"), codec.NewSecret([]byte(driverPassword)))
+	if err != nil {
+		return fmt.Errorf("-protocol %s: lifecycle.Client: %w", v, err)
+	}
+	if len(login) <= codec.HeaderSize {
+		return fmt.Errorf("-protocol %s: lifecycle.Client built a login of %d bytes", v, len(login))
+	}
+	rev := codec.RevisionOf(v)
+	if _, err := codec.ParseLoginRegisterRev(login[codec.HeaderSize:], rev); err != nil {
+		return fmt.Errorf("-protocol %s: lifecycle.Client does not build this protocol's login (the %s layout): %v", v, rev, err)
+	}
+	return nil
 }

@@ -11,6 +11,7 @@
 //	conform drive -addr HOST:PORT [-cases ID,...]   (this project's lifecycle.Client as a server-mode driver)
 //	conform list server|client
 //	conform report -out DIR REPORT.json ...
+//	conform -version
 //
 // Server mode tests a client: the kit listens, and a driver logs the
 // client in once per case with the case id as its username; the kit
@@ -62,7 +63,7 @@ func main() {
 // run dispatches a subcommand.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: conform server|client|drive|list|report [flags]; conform MODE -h for the flags")
+		fmt.Fprintln(stderr, "usage: conform server|client|drive|list|report [flags]; conform MODE -h for the flags; conform -version")
 		return flag.ErrHelp
 	}
 	switch args[0] {
@@ -76,6 +77,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdList(args[1:], stdout)
 	case "report":
 		return cmdReport(args[1:], stdout, stderr)
+	case "-version", "--version":
+		return printVersion(stdout)
 	}
 	return fmt.Errorf("unknown mode %q: want server, client, drive, list or report", args[0])
 }
@@ -227,14 +230,22 @@ func cmdDrive(args []string, stdout, stderr io.Writer) error {
 	cases := fs.String("cases", "", "case `IDS` to drive (default: every server-mode case)")
 	timeout := fs.Duration("timeout", 5*time.Second, "read timeout of the client")
 	vectors := fs.String("vectors", "", "the vectors `DIR`")
+	protocol := fs.String("protocol", "0.11.0", "the protocol `X.Y.Z` the client speaks, 0.11.0 or 0.11.1 (run the kit with the same -protocol)")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	proto, err := serveProtocol(*protocol)
+	if err != nil {
+		return err
+	}
+	if err := speaks(proto); err != nil {
 		return err
 	}
 	ids, err := caseIDs("server", *cases, *vectors)
 	if err != nil {
 		return err
 	}
-	d := driver{Addr: *addr, Control: *controlAddr, Timeout: *timeout}
+	d := driver{Addr: *addr, Control: *controlAddr, Timeout: *timeout, Protocol: proto}
 	for _, id := range ids {
 		_ = d.run(id) // the kit judges the wire, not the error
 	}

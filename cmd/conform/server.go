@@ -45,9 +45,10 @@ type serverOptions struct {
 // username of its first login, answers that case's script, and records
 // everything the client does on the wire.
 type kitServer struct {
-	opts    serverOptions
-	ln      net.Listener
-	started time.Time
+	opts        serverOptions
+	ln          net.Listener
+	started     time.Time
+	stopControl func() // ends the control endpoint once its requests in flight are answered
 
 	mu       sync.Mutex
 	cases    map[string]*caseRun
@@ -141,6 +142,16 @@ const (
 // closed, a driver logs in as finishName, or ctx ends; then it returns the
 // report.
 func runServer(ctx context.Context, opts serverOptions) (*Report, error) {
+	k, err := listenKit(opts)
+	if err != nil {
+		return nil, err
+	}
+	return k.run(ctx), nil
+}
+
+// listenKit opens the kit's listeners (server mode's, and the control
+// endpoint's) and tells opts.Ready where they are.
+func listenKit(opts serverOptions) (*kitServer, error) {
 	if !opts.AllowRemote {
 		if err := loopbackOnly("-listen", opts.Listen); err != nil {
 			return nil, err
@@ -159,7 +170,7 @@ func runServer(ctx context.Context, opts serverOptions) (*Report, error) {
 		k.cases[c.ID] = &caseRun{c: c}
 	}
 	var control net.Addr
-	stopControl := func() {}
+	k.stopControl = func() {}
 	if opts.Control != "" {
 		cl, err := net.Listen("tcp", opts.Control)
 		if err != nil {
@@ -167,11 +178,17 @@ func runServer(ctx context.Context, opts serverOptions) (*Report, error) {
 			return nil, err
 		}
 		control = cl.Addr()
-		stopControl = k.serveControl(cl)
+		k.stopControl = k.serveControl(cl)
 	}
 	if opts.Ready != nil {
 		opts.Ready(ln.Addr(), control)
 	}
+	return k, nil
+}
+
+// run serves until the run ends (see runServer) and returns the report.
+func (k *kitServer) run(ctx context.Context) *Report {
+	ln := k.ln
 	var wg sync.WaitGroup
 	go k.watch(ctx)
 	for {
@@ -194,8 +211,8 @@ func runServer(ctx context.Context, opts serverOptions) (*Report, error) {
 	// The control endpoint stops before the verdicts are made: the POST
 	// /finish that ended the run is answered, and a result already being
 	// posted is counted.
-	stopControl()
-	return k.report(), nil
+	k.stopControl()
+	return k.report()
 }
 
 // protocol is the version the kit's own login replies announce.

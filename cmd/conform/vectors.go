@@ -87,6 +87,9 @@ type vectorStep struct {
 	End       bool        `json:"end"`
 	Free      []freeField `json:"free"`
 	InSession *sessionRef `json:"in_session"`
+	// Conn is the case's connection the step goes to (0-based, 0 when
+	// absent): a step naming a new one opens it, to the same server.
+	Conn int `json:"conn"`
 }
 
 // freeField is a field of an answer WIRE.md leaves to the server: its

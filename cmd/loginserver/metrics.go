@@ -47,7 +47,7 @@ func newMetrics() *metrics {
 		sessionsClosed: vec("sessions_closed_total", "Served connections closed while logged in, by cause.", "cause"),
 		logins:         vec("logins_total", "Login requests answered, by outcome (ok, throttled, a transient result code, an eviction reason).", "outcome"),
 		evictions:      vec("evictions_total", "Evictions sent, by reason.", "reason"),
-		throttled:      counter("logins_throttled_total", "Logins refused without a credential check because their address was over its failed-login budget."),
+		throttled:      counter("logins_throttled_total", "Logins refused without a credential check: their address was over its failed-login budget, or their account at a session quota."),
 		dropped:        counter("frames_dropped_total", "Frames dropped without an answer (an invalid header, a session ahead)."),
 		acceptErrors:   counter("accept_errors_total", "Passing Accept errors (out of descriptors, buffers or memory)."),
 		answerErrors:   counter("answer_errors_total", "Handler answers that could not be encoded and were denied with status 1."),

@@ -5,7 +5,9 @@ package tcp_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"maps"
 	"net"
 	"sync/atomic"
 	"testing"
@@ -80,8 +82,23 @@ func (w *wire) wantQuotaEviction(answer []byte, err error, what string) {
 	}
 }
 
+// wantRefusedAsWrong requires answer to be the Eviction 9 a wrong password
+// gets, to w's client, and the connection to be closed after it: what a
+// login refused at a quota gets, so that the refusal says nothing of the
+// password.
+func (w *wire) wantRefusedAsWrong(answer []byte, err error, what string) {
+	w.t.Helper()
+	if want := lifecycletest.EvictionFrame(w.t, w.c.ID(), codec.ReasonInvalidCredentials); !bytes.Equal(answer, want) {
+		w.t.Fatalf("%s: answer =\n%x (%v)\nwant Eviction 9 (InvalidCredentials)\n%x", what, answer, err, want)
+	}
+	if !w.closedByServer() {
+		w.t.Fatalf("%s: the connection stays open after the eviction", what)
+	}
+}
+
 // TestListenerAccountQuota: an account logs in at most MaxSessionsPerUser
-// times at once; the next login gets Eviction 12 and is counted; a
+// times at once; the next login is refused as a wrong password is, and
+// counted; a
 // logout gives its place back; a new login of the same account on a
 // connection already logged in as it is not counted twice; another
 // account is not affected.
@@ -99,7 +116,7 @@ func TestListenerAccountQuota(t *testing.T) {
 		}
 		over := a.wire(nil)
 		answer, err := over.loginAs("mallory")
-		over.wantQuotaEviction(answer, err, "a login over the account's quota")
+		over.wantRefusedAsWrong(answer, err, "a login over the account's quota")
 		if n := a.rec.limitedBy(tcp.LimitAccount); n != 1 {
 			t.Fatalf("Limited(account) called %d times, want 1", n)
 		}
@@ -117,7 +134,7 @@ func TestListenerAccountQuota(t *testing.T) {
 		}
 		over = a.wire(nil)
 		answer, err = over.loginAs("mallory")
-		over.wantQuotaEviction(answer, err, "full again")
+		over.wantRefusedAsWrong(answer, err, "full again")
 		if _, loggedIn := a.l.Conns(); loggedIn != quota+1 {
 			t.Fatalf("Conns() logged in = %d, want %d", loggedIn, quota+1)
 		}
@@ -138,7 +155,7 @@ func TestListenerReserve(t *testing.T) {
 		}
 		w := a.wire(nil)
 		answer, err := w.loginAs("mallory")
-		w.wantQuotaEviction(answer, err, "an account with sessions, into the reserve")
+		w.wantRefusedAsWrong(answer, err, "an account with sessions, into the reserve")
 		if n := a.rec.limitedBy(tcp.LimitReserve); n != 1 {
 			t.Fatalf("Limited(reserve) called %d times, want 1", n)
 		}
@@ -147,10 +164,137 @@ func TestListenerReserve(t *testing.T) {
 		}
 		w = a.wire(nil)
 		answer, err = w.loginAs("alice")
-		w.wantQuotaEviction(answer, err, "its second session")
+		w.wantRefusedAsWrong(answer, err, "its second session")
 		a.probe(nil) // iggy, the third account
 		a.checkBaseline()
 	})
+}
+
+// TestQuotaNoOracle: at an account's session quota the right password and
+// a wrong one get the same answer, the same Observer calls and the same
+// charge on the throttle, whether the quota is known before the check (a
+// name seen log in) or only after it (sessions held through tokens), and
+// so do the right token and a wrong one.
+func TestQuotaNoOracle(t *testing.T) {
+	auth := lifecycle.StaticAuth{Users: quotaAuth.Users, Tokens: []lifecycle.Token{{Value: codec.NewSecret([]byte("mallory-token")), User: "mallory"}}}
+	type seen struct {
+		reason  codec.EvictionReason
+		logins  map[string]int
+		limited map[tcp.Limit]int
+		checks  int // credential checks the throttle let run after it
+	}
+	try := func(t *testing.T, learned bool, login func(w *wire) ([]byte, error)) seen {
+		srv, err := lifecycle.NewServer(lifecycle.Config{Window: lifecycletest.Window, Version: lifecycletest.ServerVersion, Auth: auth})
+		if err != nil {
+			t.Fatalf("NewServer: %v", err)
+		}
+		a := startPipeArena(t, srv, tcp.ServeOptions{MaxSessionsPerUser: 1, LoginBurst: 4, LoginRate: 0.001, AccountLoginBurst: -1})
+		holder := a.wire(nil)
+		if learned {
+			if _, err := holder.loginAs("mallory"); err != nil {
+				t.Fatalf("the session that fills the quota: %v", err)
+			}
+		} else if _, err := holder.loginToken("mallory-token"); err != nil {
+			t.Fatalf("the session that fills the quota, by token: %v", err)
+		}
+		logins, limited := a.rec.snapshot()
+		w := a.wire(nil)
+		answer, _ := login(w)
+		ev, err := codec.DecodeEviction(answer)
+		if err != nil {
+			t.Fatalf("the login at the quota is answered %x, want an eviction: %v", answer, err)
+		}
+		synctest.Wait()
+		loginsAfter, limitedAfter := a.rec.snapshot()
+		checks := 0
+		for ; checks < 10; checks++ {
+			throttled := a.rec.loginsBy("throttled")
+			_, _ = a.wire(nil).loginWith("alice", "wrong")
+			synctest.Wait()
+			if a.rec.loginsBy("throttled") > throttled {
+				break
+			}
+		}
+		return seen{ev.Reason, since(logins, loginsAfter), since(limited, limitedAfter), checks}
+	}
+	same := func(t *testing.T, what string, right, wrong seen) {
+		t.Helper()
+		if right.reason != wrong.reason || !maps.Equal(right.logins, wrong.logins) || !maps.Equal(right.limited, wrong.limited) || right.checks != wrong.checks {
+			t.Fatalf("%s: the right credential gets %+v, a wrong one %+v", what, right, wrong)
+		}
+	}
+	for _, learned := range []bool{true, false} {
+		synctest.Test(t, func(t *testing.T) {
+			right := try(t, learned, func(w *wire) ([]byte, error) { return w.loginAs("mallory") })
+			wrong := try(t, learned, func(w *wire) ([]byte, error) { return w.loginWith("mallory", "mallorx") })
+			same(t, fmt.Sprintf("password, quota known before the check %t", learned), right, wrong)
+			if right.reason != codec.ReasonInvalidCredentials {
+				t.Fatalf("refused with %v, want InvalidCredentials", right.reason)
+			}
+			if learned && right.limited[tcp.LimitAccount] != 1 {
+				t.Fatalf("a refusal decided before the check is reported as Limited: %v", right.limited)
+			}
+			if !learned && len(right.limited) != 0 {
+				t.Fatalf("a refusal after a passed check is not told apart as Limited: %v", right.limited)
+			}
+		})
+	}
+	synctest.Test(t, func(t *testing.T) {
+		right := try(t, true, func(w *wire) ([]byte, error) { return w.loginToken("mallory-token") })
+		wrong := try(t, true, func(w *wire) ([]byte, error) { return w.loginToken("mallory-tokem") })
+		same(t, "token", right, wrong)
+	})
+}
+
+// loginWith logs w in as name with password.
+func (w *wire) loginWith(name, password string) ([]byte, error) {
+	w.t.Helper()
+	frame, err := w.c.Login(nil, []byte(name), codec.NewSecret([]byte(password)))
+	if err != nil {
+		w.t.Fatalf("Login: %v", err)
+	}
+	return w.exchange(frame)
+}
+
+// loginToken logs w in with a personal access token.
+func (w *wire) loginToken(token string) ([]byte, error) {
+	w.t.Helper()
+	frame, err := w.c.LoginPAT(nil, codec.NewSecret([]byte(token)))
+	if err != nil {
+		w.t.Fatalf("LoginPAT: %v", err)
+	}
+	return w.exchange(frame)
+}
+
+// exchange writes frame and reads the answer.
+func (w *wire) exchange(frame []byte) ([]byte, error) {
+	if _, err := w.nc.Write(frame); err != nil {
+		return nil, err
+	}
+	answer, err := codec.ReadFrame(w.nc, nil, codec.MaxFrameSize)
+	if err != nil {
+		return nil, err
+	}
+	_, err = w.c.Receive(answer)
+	return answer, err
+}
+
+// snapshot copies the logins and limits r has seen.
+func (r *recorder) snapshot() (map[string]int, map[tcp.Limit]int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return maps.Clone(r.logins), maps.Clone(r.limited)
+}
+
+// since is what after counts beyond before.
+func since[K comparable](before, after map[K]int) map[K]int {
+	d := map[K]int{}
+	for k, n := range after {
+		if n != before[k] {
+			d[k] = n - before[k]
+		}
+	}
+	return d
 }
 
 // TestHostileOneAccountHoldsAll is the short form of one account logging

@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"context"
 	"errors"
+	"hash/maphash"
 	"net"
 	"net/netip"
 	"sync"
@@ -29,6 +30,8 @@ type Listener struct {
 	throttle *throttle // nil when off
 	accepts  *throttle // per-address accepts; nil when off
 	release  *releaser // hands memory back through ReleaseMemory; nil without it
+	checks   checkClock
+	seed     maphash.Seed // of nameKey
 
 	pipelineUsed atomic.Int64 // of PipelineMemory
 
@@ -41,6 +44,7 @@ type Listener struct {
 	accounts map[uint32]int        // sessions logged in, per user id
 	addrs    map[netip.Addr]int    // connections open, per address
 	refusing map[net.Conn]struct{} // refused connections being answered
+	names    map[uint64]uint32     // the account a username (nameKey) last logged in as
 	drop     dropWatch
 	wg       sync.WaitGroup // one per connection goroutine
 	done     chan struct{}  // closed by stop
@@ -80,7 +84,7 @@ func NewListener(ln net.Listener, srv *lifecycle.Server, opts ServeOptions) *Lis
 		budget: newFrameBudget(int64(opts.LargeFrameMemory), int64(opts.PreLoginFrameMemory)),
 		conns:  make(map[*peer]struct{}), done: make(chan struct{}),
 		accounts: make(map[uint32]int), addrs: make(map[netip.Addr]int),
-		refusing: make(map[net.Conn]struct{})}
+		refusing: make(map[net.Conn]struct{}), names: make(map[uint64]uint32), seed: maphash.MakeSeed()}
 	if opts.ReleaseMemory != nil {
 		l.release = &releaser{free: opts.ReleaseMemory}
 		l.budget.idle = l.release.request

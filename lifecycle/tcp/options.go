@@ -70,9 +70,10 @@ type ServeOptions struct {
 	AccountLoginBurst int
 	AccountLoginRate  float64
 	// MaxSessionsPerUser caps the connections logged in as one account
-	// (user id) at once. A login over it is answered with Eviction 12
-	// (SessionError) and the connection closed (Observer.Limited,
-	// LimitAccount); a new login of the same account on a connection
+	// (user id) at once. A login over it is refused as a wrong
+	// credential is, decided before the check where the username says
+	// the account (Observer.Limited, LimitAccount), so that the refusal
+	// says nothing of the password; a new login of the same account on a connection
 	// already logged in as it is not counted twice. Default an eighth of
 	// MaxConns and at least 8 (1024 of 8192), so that one account cannot
 	// hold the whole budget; it can be off.

@@ -53,6 +53,9 @@ func (l *Listener) answerRefused(nc net.Conn) {
 	}()
 	_ = nc.SetDeadline(time.Now().Add(refuseTimeout))
 	var header [codec.HeaderSize]byte
+	// What arrived may be a pre-VSR login, password included, or a frame
+	// cut short: it goes, as a served connection's buffer does.
+	defer clear(header[:])
 	if _, err := io.ReadFull(nc, header[:]); err != nil {
 		return
 	}

@@ -88,11 +88,8 @@ type frame struct {
 
 // serveConn serves p until it ends.
 func (l *Listener) serveConn(p *peer) {
-	var cfg lifecycle.ConnConfig
-	if l.throttle != nil {
-		cfg.Guard = &guard{t: l.throttle, key: p.key}
-	}
-	cfg.Admit = func(user uint32) codec.EvictionReason { return l.admitLogin(p, user) }
+	g := &guard{l: l, p: p}
+	cfg := lifecycle.ConnConfig{Guard: g, Admit: func(user uint32) codec.EvictionReason { return l.admitLogin(g, user) }}
 	c := &connLoop{l: l, p: p, conn: l.srv.NewConnWith(cfg),
 		in: make([]byte, 0, startIn), out: make([]byte, 0, startOut),
 		loginBy: time.Now().Add(l.opts.LoginTimeout)}

@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"net"
 	"net/netip"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -48,12 +49,12 @@ type throttle struct {
 	accBurst, accRate float64
 	accounts          map[uint64]bucket
 	seed              maphash.Seed
-
-	// checkNanos follows how long a credential check takes (an average
-	// with weight 1/8 for the newest), so that a throttled login, which
-	// checks nothing, can take as long as one that does.
-	checkNanos atomic.Int64
 }
+
+// checkClock follows how long a credential check takes (an average with
+// weight 1/8 for the newest), so that a login refused without a check
+// can take as long as one that is checked.
+type checkClock struct{ nanos atomic.Int64 }
 
 type bucket struct {
 	tokens float64
@@ -243,63 +244,28 @@ func pruneBuckets[K comparable](m map[K]bucket, forget func(K) bool) {
 }
 
 // observe records how long a credential check took.
-func (t *throttle) observe(d time.Duration) {
-	old := t.checkNanos.Load()
+func (c *checkClock) observe(d time.Duration) {
+	old := c.nanos.Load()
 	if old == 0 {
-		t.checkNanos.Store(int64(d))
+		c.nanos.Store(int64(d))
 		return
 	}
-	t.checkNanos.Store(old + (int64(d)-old)/8)
+	c.nanos.Store(old + (int64(d)-old)/8)
 }
 
-// pad waits about as long as a credential check takes.
-func (t *throttle) pad() {
-	d := min(time.Duration(t.checkNanos.Load()), maxPad)
+// pad waits about as long as a credential check takes. A wait shorter
+// than a timer sleeps accurately yields the processor until it has passed
+// instead of spinning on it, so that a flood of refused logins leaves the
+// processor to the connections that have work.
+func (c *checkClock) pad() {
+	d := min(time.Duration(c.nanos.Load()), maxPad)
 	switch {
 	case d <= 0:
 	case d < spinPad:
 		for start := time.Now(); time.Since(start) < d; {
+			runtime.Gosched()
 		}
 	default:
 		time.Sleep(d)
-	}
-}
-
-// guard is one connection's lifecycle.Guard: it spends a token of the
-// connection's address (and of the account, from an address that has
-// failed) before each credential check, gives them back after a check
-// that succeeded, and makes a refused login take about as long as a check
-// does, so that the answer's timing does not say it was throttled.
-type guard struct {
-	t       *throttle
-	key     netip.Addr
-	account uint64    // of the check Allow let run
-	spent   spent     // by it
-	start   time.Time // when it began
-}
-
-// Allow implements lifecycle.Guard.
-func (g *guard) Allow(a lifecycle.Attempt) bool {
-	g.account = 0
-	if g.t.accounts != nil {
-		g.account = g.t.accountKey(a)
-	}
-	s, ok := g.t.take(g.key, g.account, time.Now())
-	if !ok {
-		g.t.pad()
-		return false
-	}
-	g.spent, g.start = s, time.Now()
-	return true
-}
-
-// Checked implements lifecycle.Guard.
-func (g *guard) Checked(_ lifecycle.Attempt, ok bool) {
-	now := time.Now()
-	g.t.observe(now.Sub(g.start))
-	if ok {
-		g.t.refund(g.key, g.account, g.spent, now)
-	} else {
-		g.t.failed(g.key, now)
 	}
 }

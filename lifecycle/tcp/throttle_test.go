@@ -85,13 +85,14 @@ func TestThrottlePrune(t *testing.T) {
 // successes cost nothing, and once failures have spent it every check is
 // refused, the right credentials' too, until the bucket refills.
 func TestGuard(t *testing.T) {
-	g := &guard{t: newThrottle(2, 0.001), key: netip.MustParseAddr("192.0.2.1")}
+	g := testGuard(ServeOptions{LoginBurst: 2, LoginRate: 0.001, AccountLoginBurst: -1})
 	a := lifecycle.Attempt{Username: []byte("iggy")}
 	for i := range 5 {
 		if !g.Allow(a) {
 			t.Fatalf("check %d after successes: Allow = false, want true", i)
 		}
 		g.Checked(a, true)
+		g.settle(true)
 	}
 	for i := range 2 {
 		if !g.Allow(a) {
@@ -105,6 +106,13 @@ func TestGuard(t *testing.T) {
 	if g.Allow(lifecycle.Attempt{PAT: true}) {
 		t.Fatalf("tokens share the address's budget: Allow(token) = true, want false")
 	}
+}
+
+// testGuard is the guard of a connection from 192.0.2.1 to a Listener
+// with opts that serves nothing.
+func testGuard(opts ServeOptions) *guard {
+	l := NewListener(nil, nil, opts)
+	return &guard{l: l, p: &peer{key: netip.MustParseAddr("192.0.2.1"), kill: make(chan struct{})}}
 }
 
 // take is throttle.take with no account.

@@ -94,7 +94,7 @@ func kitBinary(t *testing.T) string {
 	}
 	kit := filepath.Join(t.TempDir(), "conform")
 	build := exec.Command("go", "-C", repoPath(t, "cmd"), "build", "-o", kit, "./conform")
-	build.Env = append(os.Environ(), "GOWORK=off")
+	build.Env = append(os.Environ(), "GOWORK="+repoPath(t, "cmd/go.work")) // the clone's root module, not a release
 	msg, err := build.CombinedOutput()
 	require.NoError(t, err, string(msg))
 	return kit
