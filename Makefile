@@ -173,15 +173,18 @@ gremlins: ## mutation testing of codec/ by its own tests (slow)
 # fuzz/ (corpus and crashers replayed) left to notice. The module is copied
 # so deleting every other *_test.go never touches the working tree; cmd/
 # is another module and is left out of the copy.
-# MUTANTS_JSON=path also keeps gremlins' machine-readable report.
+# MUTANTS_JSON=path also keeps gremlins' machine-readable report;
+# MUTANTS_FLAGS passes more flags to gremlins (a subset of codec/:
+# -E 'codec/(a|b)\.go$$' leaves those files out; docs/mutants.md).
 MUTANTS_JSON ?=
+MUTANTS_FLAGS ?=
 mutants-workbench: ## gremlins on codec/ judged by props/ and fuzz/ alone; prints efficacy and mutant coverage (slow)
 	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT INT TERM; \
 	tar --exclude=./.git --exclude=./bin --exclude=./cmd -cf - . | tar -xf - -C "$$dir"; \
 	find "$$dir" -name '*_test.go' ! -path "$$dir/props/*" ! -path "$$dir/fuzz/*" -delete; \
 	echo "mutants-workbench: tests left: $$(cd "$$dir" && find . -name '*_test.go' | sort | tr '\n' ' ')"; \
 	cd "$$dir" && $(GO) run $(GREMLINS) unleash --integration --workers 2 --timeout-coefficient 3 \
-		--coverpkg ./codec/... $(if $(MUTANTS_JSON),--output $(abspath $(MUTANTS_JSON))) ./codec
+		--coverpkg ./codec/... $(if $(MUTANTS_JSON),--output $(abspath $(MUTANTS_JSON))) $(MUTANTS_FLAGS) ./codec
 
 lint: ## staticcheck (both modules) and actionlint (every workflow), pinned
 	$(GO) run $(STATICCHECK) ./...
