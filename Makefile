@@ -115,13 +115,28 @@ release-check: ## the release rehearsed: go install conform, loginserver and wir
 	test "$$n" -gt 0; \
 	echo "release-check: v$(RELEASE) installs (a rehearsal: docs/release.md says how to tag it)"
 
-api: ## check the exported API of codec, lifecycle, lifecycle/tcp and props against its record in api/ (fails and lists +/- features when they differ)
-	$(GO) run ./internal/cmd/apirecord -check
+# The record in api/ is internal/cmd/apirecord's (cmd/api's format, one
+# feature a line); on a difference make api also prints what apidiff,
+# pinned here, classifies as compatible or incompatible against the last
+# commit (git archive HEAD). apidiff keeps no readable record itself.
+APIDIFF     := golang.org/x/exp/cmd/apidiff@v0.0.0-20261113113407-e3970619a1a4
+api: ## check the exported API of codec, lifecycle, lifecycle/tcp and props against its record in api/ (fails and lists +/- features, and apidiff's compatible/incompatible changes, when they differ)
+	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT INT TERM; \
+	$(GO) run ./internal/cmd/apirecord -o "$$dir/api" > /dev/null; \
+	if diff -ru api "$$dir/api"; then echo "api: api/ matches the exported API"; exit 0; fi; \
+	echo "api: apidiff, the last commit's API against this tree's:"; \
+	mod=$$($(GO) list -m); mkdir "$$dir/base"; \
+	if git archive HEAD 2>/dev/null | tar -x -C "$$dir/base" && \
+		(cd "$$dir/base" && $(GO) run $(APIDIFF) -m -w "$$dir/base.x" "$$mod" > /dev/null 2>&1); then \
+		$(GO) run $(APIDIFF) -m "$$dir/base.x" "$$mod" 2>&1 | grep -v '^Ignoring internal package' | sed 's/^/  /' || true; \
+	else echo "  (no commit to compare with)"; fi; \
+	echo "api: the exported API differs from its record; if that is deliberate, run \`make api-update\` and add the change to CHANGELOG.md"; \
+	exit 1
 
 api-update: ## rewrite api/ from the exported API; then say why in CHANGELOG.md
-	$(GO) run ./internal/cmd/apirecord -write
+	$(GO) run ./internal/cmd/apirecord -o api
 
-importcheck: ## scratch importers of codec, lifecycle and lifecycle/tcp must gain no require, no go.sum line, no newer go line (offline)
+importcheck: ## scratch importers of codec, lifecycle and lifecycle/tcp must gain no require, no go.sum line, no newer go line (offline); one with older testify and go-cmp is raised only to our versions (docs/importing.md)
 	$(GO) run ./internal/cmd/importcheck
 
 props: ## the gopter property suite (PROPS_SEED=n, PROPS_COUNT=n to explore)
@@ -158,28 +173,72 @@ gremlins: ## mutation testing of codec/ by its own tests (slow)
 # fuzz/ (corpus and crashers replayed) left to notice. The module is copied
 # so deleting every other *_test.go never touches the working tree; cmd/
 # is another module and is left out of the copy.
-# MUTANTS_JSON=path also keeps gremlins' machine-readable report.
+# MUTANTS_JSON=path also keeps gremlins' machine-readable report;
+# MUTANTS_FLAGS passes more flags to gremlins (a subset of codec/:
+# -E 'codec/(a|b)\.go$$' leaves those files out; docs/mutants.md).
 MUTANTS_JSON ?=
+MUTANTS_FLAGS ?=
 mutants-workbench: ## gremlins on codec/ judged by props/ and fuzz/ alone; prints efficacy and mutant coverage (slow)
 	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT INT TERM; \
 	tar --exclude=./.git --exclude=./bin --exclude=./cmd -cf - . | tar -xf - -C "$$dir"; \
 	find "$$dir" -name '*_test.go' ! -path "$$dir/props/*" ! -path "$$dir/fuzz/*" -delete; \
 	echo "mutants-workbench: tests left: $$(cd "$$dir" && find . -name '*_test.go' | sort | tr '\n' ' ')"; \
 	cd "$$dir" && $(GO) run $(GREMLINS) unleash --integration --workers 2 --timeout-coefficient 3 \
-		--coverpkg ./codec/... $(if $(MUTANTS_JSON),--output $(abspath $(MUTANTS_JSON))) ./codec
+		--coverpkg ./codec/... $(if $(MUTANTS_JSON),--output $(abspath $(MUTANTS_JSON))) $(MUTANTS_FLAGS) ./codec
 
 lint: ## staticcheck (both modules) and actionlint (every workflow), pinned
 	$(GO) run $(STATICCHECK) ./...
 	$(CMDGO) run $(STATICCHECK) ./...
 	$(GO) run $(ACTIONLINT)
 
-# FUZZFLAGS passes more flags to fuzzrun (go run ./internal/cmd/fuzzrun -h).
+# The fuzz loop (make fuzz, fuzz-one): each target of $$targets for
+# FUZZTIME (a duration, or a count like 50000x, as go test -fuzztime takes
+# it), then a table of each target's last status line. A failing input is
+# moved to crashers/<Target>/ as raw bytes (fuzzrun -save); go test's
+# own deadline error with no failing input (go.dev/issue/75804, Go 1.26)
+# passes, and says so. When $GITHUB_STEP_SUMMARY is set (a GitHub Actions
+# step) the table is appended to it too. FUZZFLAGS passes more flags to
+# go test (-parallel=1, say).
 FUZZFLAGS ?=
+FUZZLIST  := $(GO) test -list '^Fuzz' ./fuzz/ | grep '^Fuzz'
+# FUZZTABLE prints a table file of lines "target n1 ... nN result..." under
+# the column names of $$cols, a total of the first column and "$$job: N
+# passed, N failed", and fails when a result is not PASS.
+FUZZTABLE = awk -v cols="$$cols" -v job="$$job" ' \
+	function row(a, r, n, i) { printf "%-28s", a[1]; for (i = 2; i <= n + 1; i++) printf " %10s", a[i]; print "  " r } \
+	BEGIN { n = split("target " cols, h, " ") - 1; row(h, "result", n) } \
+	{ r = $$(n + 2); for (i = n + 3; i <= NF; i++) r = r " " $$i; split($$0, a, " "); row(a, r, n); total += $$2; if (r !~ /^PASS/) failed++ } \
+	END { printf "%-28s %10d\n\n%s: %d passed, %d failed\n", "total", total, job, NR - failed, failed; exit (failed > 0) }'
+# FUZZSUMMARY shows the table and, in a GitHub Actions step, appends it
+# to the step summary.
+FUZZSUMMARY = $(FUZZTABLE) "$$log/table" > "$$log/summary" || status=1; echo; cat "$$log/summary"; \
+	if [ -n "$$GITHUB_STEP_SUMMARY" ]; then { echo '```'; cat "$$log/summary"; echo '```'; } >> "$$GITHUB_STEP_SUMMARY"; fi; \
+	exit $${status:-0}
+GOFUZZ = set -e; log=$$(mktemp -d); trap 'rm -rf "$$log"' EXIT INT TERM; \
+	for t in $$targets; do \
+		echo "=== $$t for $(FUZZTIME)"; \
+		{ rc=0; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) ./fuzz/ 2>&1 || rc=$$?; echo $$rc > "$$log/rc"; } | tee "$$log/out"; \
+		result=PASS; \
+		if [ "$$(cat "$$log/rc")" != 0 ]; then \
+			in=$$(sed -n 's/.*Failing input written to \([^ ]*\).*/\1/p' "$$log/out" | tail -n 1); \
+			if [ -n "$$in" ]; then \
+				result=$$($(GO) run ./internal/cmd/fuzzrun -save $$t "fuzz/$$in") || result="FAIL: fuzzrun -save fuzz/$$in"; \
+				echo "fuzz: the failing input is now $$result (raw bytes; xxd reads it, make triage decodes it), moved from fuzz/$$in"; \
+				echo "fuzz: to re-run it: go test ./fuzz -run '^$$t$$' (which names the file of each failing seed\#N)"; \
+			elif grep -qx 'context deadline exceeded' "$$log/out"; then result="PASS (go.dev/issue/75804 deadline race, no input failed)"; \
+			else result="FAIL: go test failed without a failing input (see output above; go test ./fuzz -run '^$$t$$' names the file of a failing seed\#N)"; fi; \
+		fi; \
+		last=$$(sed -n 's/^fuzz: elapsed: \([^,]*\), execs: \([0-9]*\) (\([0-9]*\)\/sec), new interesting: \([0-9]*\) (total: \([0-9]*\)).*/\2 \3 \4 \5 \1/p' "$$log/out" | tail -n 1); \
+		echo "$$t $${last:-0 0 0 0 -} $$result" >> "$$log/table"; \
+	done; \
+	cols="execs execs/s new corpus elapsed" job=fuzz; $(FUZZSUMMARY)
+
 fuzz: ## the main job: every fuzz target for FUZZTIME (7s, or a count like 50000x) each, then a summary table
-	$(GO) run ./internal/cmd/fuzzrun -fuzztime $(FUZZTIME) $(FUZZFLAGS)
+	@targets=$$($(FUZZLIST)); $(GOFUZZ)
 
 fuzz-one: ## one fuzz target: make fuzz-one T=FuzzX [FUZZTIME=1m]
-	$(GO) run ./internal/cmd/fuzzrun -fuzztime $(FUZZTIME) -run $(T)
+	@$(FUZZLIST) | grep -qx '$(T)' || { echo "fuzz-one: no fuzz target '$(T)' in ./fuzz/ (T=FuzzX)"; exit 2; }; \
+	targets='$(T)'; $(GOFUZZ)
 
 corpus-seed: ## regenerate the seed files in corpus/ (reproducible)
 	$(GO) run ./internal/cmd/corpusseed -out corpus
@@ -191,9 +250,21 @@ vectors: ## regenerate the conformance vectors in vectors/ (reproducible; checke
 corpus-promote: ## copy what fuzzing found into corpus/ as raw files
 	$(GO) run ./internal/cmd/fuzzrun -promote
 
+# COVERSUM sums coverage profiles (a block counts when any profile ran
+# it) into "$$what: P% (C of N statements)", then, unless $$quiet is set,
+# the blocks never reached.
+COVERSUM = awk -v what="$$what" -v quiet="$$quiet" ' \
+	FNR > 1 && NF == 3 { n[$$1] = $$2; if ($$3 > 0) hit[$$1] = 1 } \
+	END { for (b in n) { all += n[b]; if (b in hit) c += n[b] } \
+		printf "%s: %.1f%% (%d of %d statements)\n", what, all ? 100 * c / all : 100, c, all; \
+		if (!quiet) for (b in n) if (!(b in hit)) print "  not reached: " b | "LC_ALL=C sort" }'
+
 COVER_HTML ?=
 cover-corpus: ## replay corpus/ and crashers/ only; print codec/ statement coverage (COVER_HTML=file.html: also the annotated page)
-	$(GO) run ./internal/cmd/fuzzrun -cover $(if $(COVER_HTML),-html $(COVER_HTML))
+	@set -e; dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT INT TERM; \
+	$(GO) test -count=1 -run '^Fuzz' -coverpkg=./codec/... -coverprofile="$$dir/cover.out" ./fuzz/; \
+	what="codec/ statement coverage from corpus/ and crashers/"; $(COVERSUM) "$$dir/cover.out"; \
+	$(if $(COVER_HTML),$(GO) tool cover -html="$$dir/cover.out" -o $(COVER_HTML); echo "coverage page: $(COVER_HTML)")
 
 triage: ## decode every crasher into named fields, and say where the reference codec (internal/refcodec) reads it otherwise
 	@set -e; bin=$$(mktemp -d); trap 'rm -rf "$$bin"' EXIT INT TERM; \
@@ -297,8 +368,8 @@ conform-sdks: ## the kit against the Apache Iggy Go and Node SDKs: IGGY_REPO=a c
 # fuzzrun -libfuzzer-build holds the build steps, once: .clusterfuzzlite/
 # build.sh runs the same command in the builder image. Binaries, seed zips
 # and dictionaries go to LFDIR (bin/ is ignored by git); each target then
-# runs for LFTIME (a count like 5000x, libFuzzer's -runs, or a duration)
-# over corpus/<Target>/ and crashers/<Target>/, and a crash is saved raw
+# runs for LFTIME (a count like 5000x, libFuzzer's -runs, or seconds or
+# minutes like 60s) over corpus/<Target>/ and crashers/<Target>/, and a crash is saved raw
 # under crashers/<Target>/. CXX, CXXFLAGS and LIB_FUZZING_ENGINE are
 # honoured as in the image (default clang++, -fsanitize=fuzzer).
 LFDIR     ?= bin/libfuzzer
@@ -310,13 +381,46 @@ LFCHECK   := printf 'extern "C" int LLVMFuzzerTestOneInput(const char *d, unsign
 LFNEED    := make libfuzzer needs clang and its libFuzzer runtime: apt-get install clang libclang-rt-N-dev (N is clang's major version: 14 on Debian 12)
 .PHONY: libfuzzer libfuzzer-one libfuzzer-clang libfuzzer-cover libfuzzer-planted
 
+# LFRUN runs each libFuzzer binary of $$targets for LFTIME (a count like
+# 5000x, libFuzzer's -runs, or seconds or minutes like 60s, 10m) over a
+# scratch directory (where libFuzzer writes what it finds, so corpus/
+# never changes), corpus/<Target>/ and crashers/<Target>/, with its
+# dictionary; a crash is moved to crashers/<Target>/ (fuzzrun -save).
+LFRUN = set -e; log=$$(mktemp -d); trap 'rm -rf "$$log"' EXIT INT TERM; \
+	case '$(LFTIME)' in \
+		*x) budget=-runs=$$(echo '$(LFTIME)' | tr -d x) ;; \
+		*m) budget=-max_total_time=$$(( $$(echo '$(LFTIME)' | tr -d m) * 60 )) ;; \
+		*s) budget=-max_total_time=$$(echo '$(LFTIME)' | tr -d s) ;; \
+		*) echo "LFTIME=$(LFTIME): want a count (5000x) or seconds or minutes (60s, 10m)"; exit 2 ;; \
+	esac; \
+	for t in $$targets; do \
+		echo "=== $$t (libFuzzer) for $(LFTIME)"; \
+		bin=$(abspath $(LFDIR))/$$t; mkdir "$$log/$$t"; \
+		set -- $$budget -print_final_stats=1 -artifact_prefix="$$log/$$t-"; \
+		if [ -f "$$bin.dict" ]; then set -- "$$@" -dict="$$bin.dict"; fi; \
+		set -- "$$@" "$$log/$$t"; \
+		for d in corpus/$$t crashers/$$t; do if [ -d "$$d" ]; then set -- "$$@" "$$d"; fi; done; \
+		{ rc=0; "$$bin" "$$@" 2>&1 || rc=$$?; echo $$rc > "$$log/rc"; } | tee "$$log/out"; \
+		art=$$(sed -n 's/.*Test unit written to \([^ ]*\).*/\1/p' "$$log/out" | grep -v 'slow-unit-' | tail -n 1); \
+		result=PASS; \
+		if [ -n "$$art" ]; then \
+			result=$$($(GO) run ./internal/cmd/fuzzrun -save $$t "$$art") || result="FAIL: fuzzrun -save $$art"; \
+			echo "libfuzzer: the crashing input is now $$result (raw bytes, as libFuzzer wrote it)"; \
+			echo "libfuzzer: to re-run it: go test ./fuzz -run '^$$t$$'   (or $$bin $$result)"; \
+		elif [ "$$(cat "$$log/rc")" != 0 ]; then result="FAIL: exit status $$(cat "$$log/rc"), no input written (see output above)"; fi; \
+		lfstat() { v=$$(sed -n "s/^stat::$$1: *//p" "$$log/out" | tail -n 1); echo $${v:-0}; }; \
+		cov=$$(sed -n 's/^\#[0-9].* cov: \([0-9]*\) ft: \([0-9]*\).*/\1 \2/p' "$$log/out" | tail -n 1); \
+		echo "$$t $$(lfstat number_of_executed_units) $$(lfstat average_exec_per_sec) $${cov:-0 0} $$(lfstat new_units_added) $$result" >> "$$log/table"; \
+	done; \
+	cols="execs execs/s cov ft new" job=libfuzzer; $(FUZZSUMMARY)
+
 libfuzzer: libfuzzer-clang ## every fuzz target built as a libFuzzer binary (as ClusterFuzzLite does), run for LFTIME (5000x) each over corpus/; a table
 	$(LFBUILD)
-	$(GO) run ./internal/cmd/fuzzrun -libfuzzer $(LFDIR) -fuzztime $(LFTIME)
+	@targets=$$($(FUZZLIST)); $(LFRUN)
 
 libfuzzer-one: libfuzzer-clang ## one libFuzzer target: make libfuzzer-one T=FuzzX [LFTIME=30s or 100000x] [LFOVERLAY=overlay.json]
 	$(LFBUILD) -run $(T)
-	$(GO) run ./internal/cmd/fuzzrun -libfuzzer $(LFDIR) -run $(T) -fuzztime $(LFTIME)
+	@targets='$(T)'; $(LFRUN)
 
 # Installs clang with apt-get when the check fails and we are root or
 # have sudo without a password; otherwise says what to install.
@@ -335,7 +439,13 @@ libfuzzer-clang:
 
 libfuzzer-cover: ## the SANITIZER=coverage build, then the product statements each target's corpus reaches in it
 	SANITIZER=coverage $(GO) run ./internal/cmd/fuzzrun -libfuzzer-build bin/libfuzzer-cover
-	$(GO) run ./internal/cmd/fuzzrun -libfuzzer-cover bin/libfuzzer-cover
+	@set -e; log=$$(mktemp -d); trap 'rm -rf "$$log"' EXIT INT TERM; \
+	for t in $$($(FUZZLIST)); do \
+		mkdir "$$log/$$t"; for d in corpus/$$t crashers/$$t; do if [ -d "$$d" ]; then cp -R "$$d/." "$$log/$$t/"; fi; done; \
+		(cd "$$log" && FUZZ_CORPUS_DIR="$$log/$$t" $(abspath bin/libfuzzer-cover)/$$t -test.coverprofile="$$log/$$t.cov" > "$$log/$$t.log" 2>&1) || { cat "$$log/$$t.log"; exit 1; }; \
+		what="$$t ($$(ls "$$log/$$t" | wc -l) inputs)" quiet=1; $(COVERSUM) "$$log/$$t.cov"; \
+	done; \
+	what="all targets" quiet=1; $(COVERSUM) "$$log"/*.cov
 
 libfuzzer-planted: libfuzzer-clang ## a codec bug planted through an overlay: make libfuzzer-one must find it, go test must fail on the crasher it saves; and the coverage build counts real statements
 	IGGYWIRE_LIBFUZZER=1 $(GO) test ./internal/cmd/fuzzrun -run '^TestLibFuzzer(FindsPlantedBug|CoverageBuild)$$' -count=1 -v
