@@ -298,13 +298,11 @@ timing: ## StaticAuth timing: an unknown user and a wrong password take the same
 # back from each program's first lines, so two runs at once never meet.
 # Binaries go to bin/, which git ignores; the reports to CONFORMOUT, one
 # per implementation and protocol (0.11.0,0.11.1: a server of both
-# revisions, each login read in its own layout). CONFORM_DRIVE_PROTOCOLS holds 0.11.0
-# only while lifecycle.Client cannot log in at 0.11.1 (conform drive
-# refuses a protocol whose login the client does not build): add 0.11.1
-# then.
+# revisions, each login read in its own layout). conform drive refuses a
+# protocol whose login lifecycle.Client does not build.
 CONFORMOUT ?= bin/conform-reports
 CONFORM_PROTOCOLS ?= 0.11.0 0.11.1 0.11.0,0.11.1
-CONFORM_DRIVE_PROTOCOLS ?= 0.11.0
+CONFORM_DRIVE_PROTOCOLS ?= 0.11.0 0.11.1
 conform: ## the conformance kit against this project at each protocol: server mode driven by lifecycle.Client, client mode against cmd/loginserver; reports in CONFORMOUT
 	$(CMDGO) build -o $(abspath bin/conform) ./conform
 	$(CMDGO) build -o $(abspath bin/loginserver-conform) ./loginserver

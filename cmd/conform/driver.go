@@ -1,16 +1,12 @@
 package main
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/url"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
@@ -56,11 +52,6 @@ type driver struct {
 	// an eviction, unvalidated, its reason byte mapped to a code (an
 	// unknown one to 40).
 	laxEvictions bool
-	// upgrade makes the driver's logins those of a 0.11.1 client: each
-	// login the 0.11.0 client builds is rewritten in the bind-secret
-	// layout (WIRE.md section 10.2) with a fresh secret, so that a kit
-	// run at 0.11.1 can be driven before lifecycle.Client speaks it.
-	upgrade bool
 }
 
 // run drives one case and reports what its first login surfaced.
@@ -222,9 +213,6 @@ func (e *laxError) Error() string { return "evicted: " + e.code }
 // exchange writes req and reads the frame that answers it.
 func (d driver) exchange(nc net.Conn, cl *lifecycle.Client, req []byte) (lifecycle.Response, error) {
 	_ = nc.SetDeadline(time.Now().Add(d.Timeout))
-	if d.upgrade {
-		req = upgradeLogin(req)
-	}
 	if _, err := nc.Write(req); err != nil {
 		return lifecycle.Response{}, err
 	}
@@ -288,44 +276,4 @@ func speaks(v codec.Version) error {
 		return fmt.Errorf("-protocol %s: lifecycle.Client does not build this protocol's login (the %s layout): %v", v, rev, err)
 	}
 	return nil
-}
-
-// upgradeLogin rewrites a 0.11.0 LOGIN_REGISTER request as protocol
-// 0.11.1's: the same credentials and context, version 0.11.1 and a 32-byte
-// bind secret after the ClientVersionInfo: one per client id, as a client
-// draws one per logical session, so that a replayed login is the same
-// request. Any other frame is returned as it is.
-func upgradeLogin(req []byte) []byte {
-	var h codec.RequestHeader
-	if h.Decode(req) != nil || h.Operation != codec.OperationRegister {
-		return req
-	}
-	l, _, err := codec.DecodeLoginRegister(req[codec.HeaderSize:])
-	if err != nil {
-		return req
-	}
-	secret := upgradeSecret(h.Client)
-	l.Info.Protocol, l.Revision, l.BindSecret = codec.Protocol0111, codec.RevisionBindSecret, codec.NewSecret(secret)
-	body, err := l.AppendBinary(nil)
-	if err != nil {
-		return req
-	}
-	out, err := codec.AppendRequestFrame(nil, h, body)
-	if err != nil {
-		return req
-	}
-	return out
-}
-
-// upgradeKey keys the secrets of upgradeLogin, drawn once per process.
-var upgradeKey = sync.OnceValue(func() []byte {
-	k, _ := newBindSecret()
-	return k
-})
-
-// upgradeSecret is the bind secret of client id in upgraded logins.
-func upgradeSecret(client codec.Uint128) []byte {
-	m := hmac.New(sha256.New, upgradeKey())
-	_ = binary.Write(m, binary.LittleEndian, [2]uint64{client.Lo, client.Hi})
-	return m.Sum(nil)
 }

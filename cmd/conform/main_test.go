@@ -86,22 +86,14 @@ func TestCommandLine(t *testing.T) {
 	}
 }
 
-// Server mode at 0.11.1 as make conform runs it, once lifecycle.Client
-// builds 0.11.1's logins: conform server and conform drive at -protocol
-// 0.11.1 over every case of that catalogue (s19 and s20 with them), all
-// passing. Until then drive refuses the protocol, naming it, and the test
-// says so.
+// Server mode at 0.11.1 as make conform runs it: conform server and
+// conform drive at -protocol 0.11.1 over every case of that catalogue (s19
+// and s20 with them), all passing.
 func TestCommandLineDrivesAt0111(t *testing.T) {
 	t.Parallel()
 	ids, err := caseIDs("server", "", "", protocol0111)
 	require.NoError(t, err)
 	assert.Contains(t, ids, "s20", "drive lists the catalogue of the kit's protocol")
-	if err := speaks(protocol0111); err != nil {
-		var out bytes.Buffer
-		err := run(context.Background(), []string{"drive", "-protocol", "0.11.1", "-addr", freePort(t), "-control", ""}, &out, &out)
-		require.ErrorContains(t, err, "-protocol 0.11.1")
-		t.Skipf("lifecycle.Client does not build 0.11.1 logins yet, so server mode is driven at 0.11.0 only (make conform's CONFORM_DRIVE_PROTOCOLS): %v", err)
-	}
 	lines := make(lineWriter, 16)
 	serverErr := make(chan error, 1)
 	go func() {

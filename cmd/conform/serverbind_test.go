@@ -14,12 +14,12 @@ import (
 	"github.com/iggywire/iggywire/codec"
 )
 
-// At protocol 0.11.1 a client whose logins carry a bind secret passes
-// every case, the two bind cases too (it does not reconnect), and no
-// report shows a secret: every login's 32 secret bytes read "**".
+// At protocol 0.11.1 lifecycle.Client, whose logins carry a bind secret,
+// passes every case, the two bind cases too (it does not reconnect), and
+// no report shows a secret: every login's 32 secret bytes read "**".
 func TestServerModeAt0111Passes(t *testing.T) {
 	t.Parallel()
-	r := serveAndDriveAt(t, driver{upgrade: true}, protocol0111)
+	r := serveAndDriveAt(t, driver{Protocol: protocol0111}, protocol0111)
 	assert.Empty(t, failing(r))
 	assert.Equal(t, "0.11.1", r.Protocol)
 	ids := map[string]bool{}
