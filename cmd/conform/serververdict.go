@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
@@ -76,7 +77,41 @@ func judgeCase(cr *caseRun) (bool, string) {
 		return false, "no expectation"
 	}
 	after := cr.anchorConn.events[cr.anchorAt+1:]
-	return judge(cr, after, nextFrame(after))
+	if cr.anchorConn.events[cr.anchorAt].dir == dirEvent {
+		// The scripted answer was the kit's close: it is how the
+		// connection ended.
+		after = cr.anchorConn.events[cr.anchorAt:]
+	}
+	ok, observed := judge(cr, after, nextFrame(after))
+	if cr.c.aboutBind != "" {
+		observed += "; " + bindSummary(cr)
+	}
+	return ok, observed
+}
+
+// bindSummary says what a case's client did with BIND_SESSION: each bind,
+// its answer, and the request after it.
+func bindSummary(cr *caseRun) string {
+	var parts []string
+	for _, c := range cr.conns {
+		for i, e := range c.events {
+			if e.req == nil || !isBindRequest(e.req) {
+				continue
+			}
+			what := fmt.Sprintf("bound on connection %d", c.n)
+			if i+1 < len(c.events) && c.events[i+1].dir == dirKit {
+				what += ": " + c.events[i+1].note
+			}
+			if next := cr.nextRequestAfter(e.at, c, i+1); next != nil {
+				what += ", then " + next.note
+			}
+			parts = append(parts, what)
+		}
+	}
+	if len(parts) == 0 {
+		return "it did not bind its session on another connection"
+	}
+	return strings.Join(parts, "; ")
 }
 
 // A judge reads what the client did after the scripted answer: after is
