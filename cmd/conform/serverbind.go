@@ -151,6 +151,10 @@ func (s *session) respondBind(h *codec.RequestHeader, frame []byte) (answer, str
 		return s.refuseBind(codec.StatusInvalidCommand, "BIND_SESSION that does not decode")
 	}
 	ls := s.k.logical[b.ClientID]
+	var v [sha256.Size]byte
+	if ls != nil {
+		v = s.k.verifier(b.ClientID, b.BindSecret.Bytes())
+	}
 	switch {
 	case ls == nil && b.Session == 0:
 		return s.refuseBind(codec.StatusTransientNotAccepted, "BIND_SESSION of a client id no 0.11.1 login of the run has")
@@ -158,7 +162,7 @@ func (s *session) respondBind(h *codec.RequestHeader, frame []byte) (answer, str
 		return s.refuseBind(codec.StatusUnauthenticated, "BIND_SESSION of a client id no 0.11.1 login of the run has")
 	case ls.ended:
 		return s.refuseBind(codec.StatusUnauthenticated, "BIND_SESSION of a session logged out")
-	case !hmac.Equal(ls.verifier[:], func() []byte { v := s.k.verifier(b.ClientID, b.BindSecret.Bytes()); return v[:] }()):
+	case !hmac.Equal(ls.verifier[:], v[:]):
 		return s.refuseBind(codec.StatusUnauthenticated, "BIND_SESSION with a wrong secret")
 	case ls.cr.c.refuseBinds:
 		return s.refuseBind(codec.StatusUnauthenticated, "the case's scripted answer to a bind")
