@@ -90,9 +90,13 @@ type frame struct {
 func (l *Listener) serveConn(p *peer) {
 	g := &guard{l: l, p: p}
 	cfg := lifecycle.ConnConfig{Guard: g, Admit: func(user uint32) codec.EvictionReason { return l.admitLogin(g, user) }}
+	wait := l.opts.LoginTimeout
+	if p.trial {
+		wait = min(wait, trialTimeout)
+	}
 	c := &connLoop{l: l, p: p, conn: l.srv.NewConnWith(cfg),
 		in: make([]byte, 0, startIn), out: make([]byte, 0, startOut),
-		loginBy: time.Now().Add(l.opts.LoginTimeout)}
+		loginBy: time.Now().Add(wait)}
 	l.sizeSocket(p.nc)
 	l.obs.opened(p.info)
 	c.how.Cause = c.run()
@@ -383,7 +387,7 @@ func (c *connLoop) serve(f frame) CloseCause {
 	out, o, err := c.conn.Handle(f.b, c.out)
 	c.out = out
 	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(f.b), Out: out[before:], Err: err, Closed: o.After == lifecycle.PhaseClosed})
-	c.settle(o, err)
+	ended := c.settle(o, err)
 	if holdsCredentials(o, err) {
 		// The Login hook has seen the username (it aliases the frame):
 		// the frame is done with, and its credentials go.
@@ -400,7 +404,7 @@ func (c *connLoop) serve(f frame) CloseCause {
 	case o.After == lifecycle.PhaseClosed:
 		return CauseFrameSize
 	}
-	return 0
+	return ended
 }
 
 // holdsCredentials reports whether a frame Handle took may carry a password
@@ -414,8 +418,10 @@ func holdsCredentials(o *lifecycle.Outcome, err error) bool {
 
 // settle applies what a frame changed to the connection and reports it. A
 // login was counted by admitLogin as Handle bound it; a logout is uncounted
-// here, before its reply is written.
-func (c *connLoop) settle(o *lifecycle.Outcome, err error) {
+// here, before its reply is written. It returns the cause the connection
+// ends with once the reply is written, when the Listener ended it at its
+// logout.
+func (c *connLoop) settle(o *lifecycle.Outcome, err error) (ended CloseCause) {
 	obs, info := &c.l.obs, c.p.info
 	if o.AnswerErr != nil {
 		obs.answerFailed(info, o.AnswerErr)
@@ -428,7 +434,7 @@ func (c *connLoop) settle(o *lifecycle.Outcome, err error) {
 		c.how.Logins++
 		c.loggedOut = false
 	case o.LoggedOut():
-		c.l.logout(c.p)
+		ended = c.l.logout(c.p)
 		c.loginBy = time.Now().Add(c.l.opts.LoginTimeout)
 		c.loggedOut = true
 		obs.logout(info)
@@ -440,6 +446,7 @@ func (c *connLoop) settle(o *lifecycle.Outcome, err error) {
 	if (o.IsLogin() || o.IsBind()) && o.Answer != lifecycle.AnswerNone {
 		obs.login(info, o.Login)
 	}
+	return ended
 }
 
 // overCap answers a frame above MaxFrame: Eviction 6 if its header is a

@@ -123,10 +123,12 @@ func (c *pipeConn) fix(op string, err error) error {
 // startPipeArena is startArena over a pipeListener; call it in a bubble.
 func startPipeArena(t *testing.T, srv *lifecycle.Server, opts tcp.ServeOptions) *arena {
 	t.Helper()
-	return serveArena(t, srv, opts, bubbleGoroutines, func() (net.Listener, func(net.IP) (net.Conn, error)) {
+	a := serveArena(t, srv, opts, bubbleGoroutines, func() (net.Listener, func(net.IP) (net.Conn, error)) {
 		pl := newPipeListener()
 		return pl, pl.dial
 	})
+	a.fakeClock = true
+	return a
 }
 
 // bubbleGoroutines counts the goroutines of the caller's bubble. The fake
