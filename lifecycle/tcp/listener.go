@@ -134,6 +134,12 @@ func (l *Listener) Serve(ctx context.Context) error {
 		}
 	}()
 	defer l.wg.Wait()
+	l.mu.Lock()
+	if !l.closing {
+		l.wg.Add(1)
+		go l.sweepLoop()
+	}
+	l.mu.Unlock()
 	var backoff time.Duration
 	for {
 		nc, err := l.ln.Accept()
@@ -168,6 +174,30 @@ func (l *Listener) Serve(ctx context.Context) error {
 			continue
 		}
 		go l.serveConn(p)
+	}
+}
+
+// sweepLoop sweeps the throttles every sweepEvery until the Listener
+// stops, and asks for the memory of a map let go of to be handed back.
+func (l *Listener) sweepLoop() {
+	defer l.wg.Done()
+	t := time.NewTicker(sweepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.done:
+			return
+		case now := <-t.C:
+			freed := false
+			for _, th := range [...]*throttle{l.accepts, l.throttle} {
+				if th != nil && th.sweep(now) {
+					freed = true
+				}
+			}
+			if freed && l.release != nil {
+				l.release.request()
+			}
+		}
 	}
 }
 

@@ -47,6 +47,7 @@ type throttle struct {
 
 	mu      sync.Mutex
 	buckets map[netip.Addr]bucket
+	peak    int // the most buckets since the map was last made anew
 
 	// accounts, when the per-account throttle is on (accRate > 0), are
 	// buckets of failed checks per account, keyed by a hash of the
@@ -164,6 +165,9 @@ func (t *throttle) take(key netip.Addr, account uint64, now time.Time) (spent, b
 	if !known && len(t.buckets) >= maxThrottled {
 		t.prune(now)
 	}
+	if !known {
+		t.peak = max(t.peak, len(t.buckets)+1)
+	}
 	if b.tokens < 1 {
 		t.buckets[key] = b
 		return spent{}, false
@@ -256,6 +260,51 @@ func (t *throttle) pruneAccounts(now time.Time) {
 		a, _ := t.refillAccount(key, now)
 		return a.tokens >= t.accBurst
 	})
+}
+
+// sweepEvery is how often a Listener forgets the buckets that are full
+// again (sweep), so that the memory of a storm from many addresses comes
+// back once it is over, not only when the next storm reaches maxThrottled.
+const sweepEvery = 10 * time.Second
+
+// shrinkFrom is the least peak of buckets whose map is made anew once it
+// has fallen to half of it: a Go map keeps its largest size after its
+// entries are deleted.
+const shrinkFrom = 1024
+
+// sweep forgets the buckets full again of clean addresses, the full
+// accounts and the trust past trustMemory, and makes the address map anew
+// once it has fallen to half its peak. It reports whether it let go of a
+// map, whose memory the caller may want handed back.
+func (t *throttle) sweep(now time.Time) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for key := range t.buckets {
+		if b, _ := t.refill(key, now); b.tokens >= t.burst && b.clean(now) {
+			delete(t.buckets, key)
+		}
+	}
+	if t.accounts != nil {
+		for key := range t.accounts {
+			if a, _ := t.refillAccount(key, now); a.tokens >= t.accBurst {
+				delete(t.accounts, key)
+			}
+		}
+		for k, at := range t.trusted {
+			if now.Sub(at) >= trustMemory {
+				delete(t.trusted, k)
+			}
+		}
+	}
+	if t.peak < shrinkFrom || len(t.buckets) > t.peak/2 {
+		return false
+	}
+	fresh := make(map[netip.Addr]bucket, len(t.buckets))
+	for k, b := range t.buckets {
+		fresh[k] = b
+	}
+	t.buckets, t.peak = fresh, len(fresh)
+	return true
 }
 
 // pruneBuckets deletes the buckets of m that forget says may go, then

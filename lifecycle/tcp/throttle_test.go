@@ -180,3 +180,30 @@ func TestThrottleAccounts(t *testing.T) {
 		t.Fatalf("trustMemory after its last success an address is trusted no more: allowed %t, charged %t", ok, s.account)
 	}
 }
+
+// TestThrottleSweep: after a storm from many addresses, a sweep once their
+// buckets are full again forgets them and makes the map anew (its memory
+// can go back); an address that failed a check is kept for failMemory.
+func TestThrottleSweep(t *testing.T) {
+	th := newThrottle(2, 1)
+	t0 := time.Unix(1000, 0)
+	for i := range 2 * shrinkFrom {
+		take(th, netip.AddrFrom4([4]byte{10, 0, byte(i >> 8), byte(i)}), t0)
+	}
+	failed := netip.MustParseAddr("192.0.2.1")
+	take(th, failed, t0)
+	th.failed(failed, t0)
+	if th.sweep(t0) {
+		t.Fatalf("a sweep while every bucket is spent let go of the map")
+	}
+	if !th.sweep(t0.Add(2 * time.Second)) {
+		t.Fatalf("a sweep once the storm's buckets are full again kept the map")
+	}
+	if n := len(th.buckets); n != 1 {
+		t.Fatalf("%d buckets after the sweep, want 1 (the address that failed)", n)
+	}
+	th.sweep(t0.Add(failMemory))
+	if n := len(th.buckets); n != 0 {
+		t.Fatalf("%d buckets failMemory after the failure, want 0", n)
+	}
+}
