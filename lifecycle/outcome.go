@@ -119,9 +119,11 @@ func (a Answer) String() string {
 
 // Login is what one login request came to, or one BIND_SESSION (Bind).
 type Login struct {
-	// Username is the account a password login named, when its body
-	// decoded as one (nil otherwise). Like the Outcome, it is valid until
-	// the next Conn.Handle.
+	// Username is the account a password login named, when the login
+	// bound (nil otherwise): a token body whose context breaks the token
+	// shape can still parse as a password login, with the token as its
+	// username, so the name of a login that did not bind is not taken for
+	// one. Like the Outcome, it is valid until the next Conn.Handle.
 	Username []byte
 	// Session and UserID are the login's, when it succeeded; UserID is
 	// also the user whose credentials passed when ConnConfig.Admit

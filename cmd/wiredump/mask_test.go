@@ -339,3 +339,29 @@ func TestLoginBodyOfItsVersionStillDecodes(t *testing.T) {
 	require.Equal(t, `"ctx"`, value(t, login, "context").Value)
 	require.Equal(t, `"go-sdk"`, value(t, login, "sdk_name").Value)
 }
+
+// TestTokenReadAsAUsernameIsMasked: a token body whose context is invalid
+// UTF-8 where the password shape reads its context_len fails as a token
+// body and parses as a password login with the token as its username. In
+// no kind does any of the token show, and the password reading's username
+// is redacted: the token shape's length puts a token there.
+func TestTokenReadAsAUsernameIsMasked(t *testing.T) {
+	const token = "tok-Zq9-as-name"
+	b, err := info.AppendBinary(nil)
+	require.NoError(t, err)
+	b = append(append(b, byte(len(token))), token...)
+	b = append(b, 8, 0, 0, 0, 'a', 'b', 'c', 'd', 'e', 0x80, 0, 0, 0)
+	b = append(b, bytes.Repeat([]byte("x"), 128)...)
+	_, _, err = codec.DecodeLoginRegisterPAT(b)
+	require.Error(t, err)
+	for _, src := range [][]byte{b, requestFrame(t, codec.OperationRegister, b)} {
+		for _, kind := range kinds() {
+			out := dumpBoth(t, src, kind)
+			require.NotContains(t, out, token[:6], kind)
+			require.NotContains(t, strings.ToLower(out), hex.EncodeToString([]byte(token[:6])), kind)
+		}
+	}
+	r, _ := dumpText(t, b, kindLogin)
+	require.Equal(t, statusOK, r.Sections[0].Status)
+	require.Equal(t, redacted(len(token)), value(t, r.Sections[0], "username").Value)
+}
