@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/vectors"
 )
 
 // toolName is the report's tool field.
@@ -92,21 +93,25 @@ type common struct {
 func (c *common) register(fs *flag.FlagSet, agent string) {
 	fs.StringVar(&c.agent, "agent", agent, "the implementation's `NAME` in the reports")
 	fs.StringVar(&c.out, "out", "conform-reports", "`DIR` to write the reports to")
-	fs.StringVar(&c.vectors, "vectors", "", "the vectors `DIR` (default: the nearest vectors/ above the working directory)")
+	fs.StringVar(&c.vectors, "vectors", "", "the vectors `DIR` (default: the nearest vectors/ above the working directory, else the ones built into the kit)")
 	fs.StringVar(&c.cases, "cases", "", "run only these case `IDS` (comma-separated)")
 	fs.DurationVar(&c.wait, "wait", 2*time.Second, "how long to wait for the peer's next frame before calling it silent")
 }
 
 // load reads the vectors and the registry.
 func (c *common) load() (*vectorSet, *registry, error) {
-	dir := c.vectors
-	if dir == "" {
-		var err error
-		if dir, err = findVectors(); err != nil {
-			return nil, nil, err
+	var vs *vectorSet
+	var err error
+	switch dir := c.vectors; {
+	case dir != "":
+		vs, err = loadVectors(dir)
+	default:
+		if dir, err = findVectors(); err == nil {
+			vs, err = loadVectors(dir)
+		} else {
+			vs, err = loadVectorsFS(vectors.FS(), builtIn)
 		}
 	}
-	vs, err := loadVectors(dir)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -182,3 +182,23 @@ func TestUnknownCasesAreUsageErrors(t *testing.T) {
 	err = finishRun(&Report{Mode: "client", Agent: "none", Started: time.Now()}, t.TempDir(), &out)
 	assert.ErrorIs(t, err, errFailed)
 }
+
+// TestLoadFallsBackToBuiltInVectors: run outside a checkout (a kit installed
+// with go install), the kit reads the vectors built into it, the same cases
+// as the checkout's.
+func TestLoadFallsBackToBuiltInVectors(t *testing.T) {
+	dir, err := findVectors()
+	require.NoError(t, err)
+	fromDir, err := loadVectors(dir)
+	require.NoError(t, err)
+	t.Chdir(t.TempDir())
+	_, err = findVectors()
+	require.Error(t, err)
+	vs, _, err := (&common{}).load()
+	require.NoError(t, err)
+	require.Equal(t, builtIn, vs.Dir)
+	require.Equal(t, len(fromDir.Files), len(vs.Files))
+	for k, f := range fromDir.Files {
+		require.Equal(t, len(f.Cases), len(vs.Files[k].Cases), k)
+	}
+}
