@@ -43,8 +43,8 @@ import (
 // marker, say), not the secret.
 //
 // The input is read byte by byte (0 once it runs out), in the layout listed
-// below; internal/cmd/corpusseed writes the seeds of corpus/FuzzSecretPrinting/
-// in it, one per holder kind and printer family. Keep the two in step.
+// below; the committed seeds of corpus/FuzzSecretPrinting/ are in it, one
+// per holder kind and printer family.
 func FuzzSecretPrinting(f *testing.F) {
 	seed(f)
 	fuzzBytes(f, func(t *testing.T, data []byte) {

@@ -61,17 +61,28 @@ type aggEntry struct {
 	active    bool     // an event came in this interval
 	users     []string // the first few accounts named
 	moreUsers bool     // and others
+	unknown   int      // events naming no account of the server
 }
 
-func (e *aggEntry) addUser(u []byte) {
-	if len(u) == 0 || slices.Contains(e.users, string(u)) {
-		return
-	}
-	if len(e.users) == maxUsers {
+// account is what an event says of the username it names: an account
+// of the server by its name, or that the name is none of them, never the
+// name itself, which may be a password typed in the wrong field. The zero
+// account names none.
+type account struct {
+	name    string
+	unknown bool
+}
+
+func (e *aggEntry) addUser(u account) {
+	switch {
+	case u.unknown:
+		e.unknown++
+	case u.name == "" || slices.Contains(e.users, u.name):
+	case len(e.users) == maxUsers:
 		e.moreUsers = true
-		return
+	default:
+		e.users = append(e.users, u.name)
 	}
-	e.users = append(e.users, string(u))
 }
 
 // aggregator writes the events of connections to log, bounded as said
@@ -97,7 +108,7 @@ func newAggregator(log *slog.Logger, every time.Duration, now func() time.Time) 
 // note records one event from remote. attrs builds the full line's
 // attributes; it is called only when the line is written. user is the
 // account the event names, if any (never a secret).
-func (a *aggregator) note(k kind, label string, remote net.Addr, user []byte, attrs func() []any) {
+func (a *aggregator) note(k kind, label string, remote net.Addr, user account, attrs func() []any) {
 	key := aggKey{kind: k, label: label, addr: addrKey(remote)}
 	a.mu.Lock()
 	e, seen := a.entries[key]
@@ -215,6 +226,9 @@ func (a *aggregator) summarise(s summary, span time.Duration) {
 			users += ",..."
 		}
 		attrs = append(attrs, "users", users)
+	}
+	if s.unknown > 0 {
+		attrs = append(attrs, "unknown_users", s.unknown)
 	}
 	a.log.Log(context.Background(), s.kind.level,
 		fmt.Sprintf("%s %s from %s in the last %s", commas(s.count), nounOf(s.kind.noun, s.label), s.addr, span), attrs...)

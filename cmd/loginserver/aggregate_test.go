@@ -42,10 +42,10 @@ func TestAggregatorFirstThenSummary(t *testing.T) {
 	a, buf, clock := newTestAggregator()
 	from := tcpAddr("127.0.0.3:40000")
 	for i := range 1234 {
-		a.note(kindLogin, "outcome=throttled", from, []byte([]string{"iggy", "bob"}[i%2]), attrsOf("n", i))
+		a.note(kindLogin, "outcome=throttled", from, account{name: []string{"iggy", "bob"}[i%2]}, attrsOf("n", i))
 	}
-	a.note(kindLogin, "outcome=throttled", tcpAddr("127.0.0.4:1"), nil, attrsOf("n", "other address"))
-	a.note(kindLogin, "outcome=ok", from, nil, attrsOf("n", "other label"))
+	a.note(kindLogin, "outcome=throttled", tcpAddr("127.0.0.4:1"), account{}, attrsOf("n", "other address"))
+	a.note(kindLogin, "outcome=ok", from, account{}, attrsOf("n", "other label"))
 	out := buf.String()
 	require.Equal(t, 3, strings.Count(out, "\n"), out)
 	require.Contains(t, out, "msg=login n=0\n")
@@ -60,11 +60,11 @@ func TestAggregatorFirstThenSummary(t *testing.T) {
 
 	// A key that saw an event in the last interval is remembered: its next
 	// event is counted, not written again.
-	a.note(kindLogin, "outcome=throttled", from, nil, attrsOf("n", "again"))
+	a.note(kindLogin, "outcome=throttled", from, account{}, attrsOf("n", "again"))
 	require.NotContains(t, buf.String(), `n=again`)
 	a.flush()
 	a.flush() // an interval with nothing from the .4 key, and now none from .3: both forgotten
-	a.note(kindLogin, "outcome=throttled", from, nil, attrsOf("n", "after a quiet interval"))
+	a.note(kindLogin, "outcome=throttled", from, account{}, attrsOf("n", "after a quiet interval"))
 	require.Contains(t, buf.String(), `n="after a quiet interval"`)
 }
 
@@ -75,7 +75,7 @@ func TestAggregatorLineBudget(t *testing.T) {
 	a, buf, clock := newTestAggregator()
 	for range 100 {
 		for host := range 1000 {
-			a.note(kindClose, "cause=prelogin-cap", tcpAddr(fmt.Sprintf("10.0.%d.%d:5", host/250, host%250)), nil, attrsOf("host", host))
+			a.note(kindClose, "cause=prelogin-cap", tcpAddr(fmt.Sprintf("10.0.%d.%d:5", host/250, host%250)), account{}, attrsOf("host", host))
 		}
 		clock.t = clock.t.Add(10 * time.Millisecond) // 1 s in all: lineRate more lines
 	}
@@ -100,7 +100,7 @@ func TestAggregatorLineBudget(t *testing.T) {
 func TestAggregatorKeysBounded(t *testing.T) {
 	a, buf, clock := newTestAggregator()
 	for i := range maxKeys + 500 {
-		a.note(kindOpen, "", tcpAddr(fmt.Sprintf("[2001:db8:%x::1]:1", i)), nil, attrsOf())
+		a.note(kindOpen, "", tcpAddr(fmt.Sprintf("[2001:db8:%x::1]:1", i)), account{}, attrsOf())
 	}
 	require.Len(t, a.entries, maxKeys+1)
 	clock.t = clock.t.Add(9600 * time.Millisecond)

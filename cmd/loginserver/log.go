@@ -17,8 +17,39 @@ import (
 // time it comes from an address and counted after that (aggregate.go), so
 // that no peer can flood the log; the exact counts are in the metrics. No
 // argument of an Observer holds a secret.
+//
+// A login names its account only when it bound (lifecycle.Login.Username
+// is nil otherwise) and the name is one of the server's accounts; any other
+// name is logged as unknown (and counted as such in the summaries), never
+// as sent. A failed login names nobody: its name may be a password typed
+// into the username field, an SDK's swap of the two, or a token read in the
+// password layout.
 type connLog struct {
-	agg *aggregator
+	agg   *aggregator
+	known map[string]bool // the accounts' names
+}
+
+// newConnLog is the log of a server with users.
+func newConnLog(agg *aggregator, users []lifecycle.User) connLog {
+	known := make(map[string]bool, len(users))
+	for _, u := range users {
+		known[u.Name] = true
+	}
+	return connLog{agg: agg, known: known}
+}
+
+// unknownUser is what a name that is no account of the server is logged as.
+const unknownUser = "unknown"
+
+// account is what the log says of a login's username.
+func (l connLog) account(username []byte) account {
+	switch {
+	case username == nil:
+		return account{}
+	case l.known[string(username)]:
+		return account{name: string(username)}
+	}
+	return account{unknown: true}
 }
 
 func connAttrs(c tcp.ConnInfo, more ...any) []any {
@@ -26,14 +57,14 @@ func connAttrs(c tcp.ConnInfo, more ...any) []any {
 }
 
 func (l connLog) Opened(c tcp.ConnInfo) {
-	l.agg.note(kindOpen, "", c.Remote, nil, func() []any { return connAttrs(c) })
+	l.agg.note(kindOpen, "", c.Remote, account{}, func() []any { return connAttrs(c) })
 }
 
 // Limited: an admission limit (the connection cap, an address's quota or
 // accept rate, an account's quota, the reserve) refused a connection or a
 // login.
 func (l connLog) Limited(c tcp.ConnInfo, lim tcp.Limit) {
-	l.agg.note(kindLimited, "limit="+lim.String(), c.Remote, nil, func() []any { return connAttrs(c, "limit", lim.String()) })
+	l.agg.note(kindLimited, "limit="+lim.String(), c.Remote, account{}, func() []any { return connAttrs(c, "limit", lim.String()) })
 }
 
 func (l connLog) Closed(c tcp.ConnInfo, how tcp.Closing) {
@@ -41,7 +72,7 @@ func (l connLog) Closed(c tcp.ConnInfo, how tcp.Closing) {
 	if how.Cause == tcp.CauseEvicted {
 		label += "/" + how.Reason.String()
 	}
-	l.agg.note(kindClose, label, c.Remote, nil, func() []any {
+	l.agg.note(kindClose, label, c.Remote, account{}, func() []any {
 		attrs := connAttrs(c, "cause", how.Cause.String())
 		if how.Cause == tcp.CauseEvicted {
 			attrs = append(attrs, "reason", how.Reason.String())
@@ -52,9 +83,9 @@ func (l connLog) Closed(c tcp.ConnInfo, how tcp.Closing) {
 }
 
 // Login logs what a login came to, naming the account of a password login
-// (a username is not a secret; the password never reaches an Observer).
-// note calls attrs and copies the name before it returns, while the name
-// is valid.
+// when it is one of the server's (a username is not a secret; the password
+// never reaches an Observer). note calls attrs before it returns, while the
+// name is valid.
 //
 // A BIND_SESSION is logged as a login with request=bind_session: what it
 // bound (user and session) or the status that refused it; its bind secret
@@ -64,13 +95,17 @@ func (l connLog) Login(c tcp.ConnInfo, r lifecycle.Login) {
 	if r.Bind {
 		key = "request=bind_session " + key
 	}
-	l.agg.note(kindLogin, key, c.Remote, r.Username, func() []any {
+	who := l.account(r.Username)
+	l.agg.note(kindLogin, key, c.Remote, who, func() []any {
 		attrs := connAttrs(c, "outcome", r.Label())
 		if r.Bind {
 			attrs = connAttrs(c, "request", "bind_session", "outcome", r.Label())
 		}
-		if r.Username != nil {
-			attrs = append(attrs, "user", string(r.Username))
+		switch {
+		case who.unknown:
+			attrs = append(attrs, "user", unknownUser)
+		case who.name != "":
+			attrs = append(attrs, "user", who.name)
 		}
 		if r.OK {
 			attrs = append(attrs, "user_id", r.UserID, "session", r.Session)
@@ -80,21 +115,21 @@ func (l connLog) Login(c tcp.ConnInfo, r lifecycle.Login) {
 }
 
 func (l connLog) Logout(c tcp.ConnInfo) {
-	l.agg.note(kindLogout, "", c.Remote, nil, func() []any { return connAttrs(c) })
+	l.agg.note(kindLogout, "", c.Remote, account{}, func() []any { return connAttrs(c) })
 }
 
 // Dropped: the error names the rule a header broke, never a body's bytes.
 func (l connLog) Dropped(c tcp.ConnInfo, err error) {
-	l.agg.note(kindDropped, "", c.Remote, nil, func() []any { return connAttrs(c, "err", err.Error()) })
+	l.agg.note(kindDropped, "", c.Remote, account{}, func() []any { return connAttrs(c, "err", err.Error()) })
 }
 
 func (l connLog) AnswerFailed(c tcp.ConnInfo, err error) {
-	l.agg.note(kindAnswerFailed, "", c.Remote, nil, func() []any { return connAttrs(c, "err", err.Error()) })
+	l.agg.note(kindAnswerFailed, "", c.Remote, account{}, func() []any { return connAttrs(c, "err", err.Error()) })
 }
 
 // AcceptFailed is not a peer's: it is counted under the listener.
 func (l connLog) AcceptFailed(err error, retry time.Duration) {
-	l.agg.note(kindAcceptFailed, "", listenerAddr{}, nil, func() []any {
+	l.agg.note(kindAcceptFailed, "", listenerAddr{}, account{}, func() []any {
 		return []any{"err", err.Error(), "retry_in", retry.String()}
 	})
 }

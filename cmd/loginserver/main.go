@@ -129,7 +129,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 	defer agg.flush() // the counts since the last summary, once the listener is done
 	defer stopAgg()
 	go agg.run(actx)
-	opts.Observer = observer(connLog{agg: agg}, m, frames)
+	opts.Observer = observer(newConnLog(agg, cfg.Auth.Users), m, frames)
 	// This process does nothing but serve: handing memory back to the
 	// system after a burst of large frames or a crowd that left is worth a
 	// forced collection here.

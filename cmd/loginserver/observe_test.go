@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -247,8 +248,8 @@ func TestRunLogFlood(t *testing.T) {
 }
 
 // TestRunAcceptRateLimited: connections over an address's accept budget
-// are counted by limit in the metrics and logged once, then summed up, not
-// a line each.
+// and its 8 probation slots (held open here) are counted by limit in the
+// metrics and logged once, then summed up, not a line each.
 func TestRunAcceptRateLimited(t *testing.T) {
 	s := startRun(t, "-user", "iggy:iggy", "-metrics", "127.0.0.1:0", "-accept-burst", "2", "-accept-rate", "0.01")
 	m := regexp.MustCompile(`msg=metrics addr=(\S+)`).FindStringSubmatch(s.logs.String())
@@ -257,7 +258,7 @@ func TestRunAcceptRateLimited(t *testing.T) {
 	for range tries {
 		nc, err := net.DialTimeout("tcp", s.addr.String(), 10*time.Second)
 		if err == nil {
-			_ = nc.Close()
+			defer nc.Close()
 		}
 	}
 	var body string
@@ -269,11 +270,116 @@ func TestRunAcceptRateLimited(t *testing.T) {
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
 		body = string(b)
-		return strings.Contains(body, `loginserver_admission_limited_total{limit="accept-rate"} 38`)
-	}, 10*time.Second, 20*time.Millisecond, "2 accepted, 38 limited:\n%s", body)
+		return strings.Contains(body, `loginserver_admission_limited_total{limit="accept-rate"} 30`)
+	}, 10*time.Second, 20*time.Millisecond, "2 accepted, 8 on probation, 30 limited:\n%s", body)
 	s.stop(t)
 	out := s.logs.String()
 	require.Equal(t, 1, strings.Count(out, "msg=limited "), "the first limited connection in full, once:\n%s", out)
 	require.Contains(t, out, "limit=accept-rate")
 	require.Less(t, strings.Count(out, "\n"), 15, out)
+}
+
+// TestRunQuotaNoOracle: at -max-sessions-per-user 1, with the one session
+// held, a login with the right password and one with a wrong password get
+// the same answer, write the same log and count the same metrics (each
+// probe on a server of its own, the addresses, ports, times and durations
+// set aside).
+func TestRunQuotaNoOracle(t *testing.T) {
+	probe := func(password string) (answer []byte, log, metrics string) {
+		s := startRun(t, "-user", "iggy:right-pw", "-max-sessions-per-user", "1", "-metrics", "127.0.0.1:0")
+		holder, nc, err := dialWire(s.addr)
+		require.NoError(t, err)
+		defer nc.Close()
+		_, err = holder.Do(holder.Client.Login(nil, []byte("iggy"), codec.NewSecret([]byte("right-pw"))))
+		require.NoError(t, err)
+		w, pnc, err := dialWire(s.addr)
+		require.NoError(t, err)
+		defer pnc.Close()
+		frame, err := w.Client.Login(nil, []byte("iggy"), codec.NewSecret([]byte(password)))
+		require.NoError(t, err)
+		_, err = pnc.Write(frame)
+		require.NoError(t, err)
+		answer, err = codec.ReadFrame(pnc, nil, codec.MaxFrameSize)
+		require.NoError(t, err)
+		ev, err := codec.DecodeEviction(answer)
+		require.NoError(t, err, "the login at the quota is evicted")
+		ev.Client = codec.Uint128{Lo: 1} // not the probe's own
+		answer, err = ev.AppendBinary(nil)
+		require.NoError(t, err)
+		_, _ = io.ReadAll(pnc) // the server has closed it
+		metrics = scrape(t, s.logs.String(), `loginserver_(logins|admission|evictions|connections_closed|sessions_closed|logins_throttled)`)
+		s.stop(t)
+		return answer, normalise(s.logs.String()), metrics
+	}
+	rightAnswer, rightLog, rightMetrics := probe("right-pw")
+	wrongAnswer, wrongLog, wrongMetrics := probe("wrong-pw")
+	require.Equal(t, wrongAnswer, rightAnswer, "the answer")
+	require.Equal(t, wrongLog, rightLog, "the log")
+	require.Equal(t, wrongMetrics, rightMetrics, "the metrics")
+	require.Contains(t, rightMetrics, `loginserver_admission_limited_total{limit="account"} 1`)
+	require.Contains(t, rightLog, "limit=account")
+	require.NotContains(t, rightLog, "-pw")
+}
+
+// scrape returns the lines of the metrics served at the address the log
+// names that match pattern, sorted.
+func scrape(t *testing.T, log, pattern string) string {
+	t.Helper()
+	m := regexp.MustCompile(`msg=metrics addr=(\S+)`).FindStringSubmatch(log)
+	require.NotNil(t, m, "the metrics address is logged:\n%s", log)
+	resp, err := http.Get("http://" + m[1] + "/metrics")
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	keep := regexp.MustCompile(`^` + pattern)
+	var lines []string
+	for _, line := range strings.Split(string(body), "\n") {
+		if keep.MatchString(line) {
+			lines = append(lines, line)
+		}
+	}
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
+}
+
+// normalise sets aside what differs between two runs of the same events:
+// times, ports, connection ids and durations.
+func normalise(log string) string {
+	for _, r := range []struct{ re, to string }{
+		{`time=\S+`, "time=T"}, {`127\.0\.0\.1:\d+`, "127.0.0.1:P"}, {`conn=\d+`, "conn=N"},
+		{`duration=\S+`, "duration=D"}, {`in the last \S+"`, `in the last S"`},
+	} {
+		log = regexp.MustCompile(r.re).ReplaceAllString(log, r.to)
+	}
+	return log
+}
+
+// TestRunUnknownNameNotLogged: a login naming no account (here a password
+// typed into the username field) leaves no trace of the name in the log,
+// neither in its line nor in the summaries. A failed login names nobody at
+// all (lifecycle.Login.Username is set only for a login that bound: the
+// "name" of a failed one may be a token read in the password layout); a
+// login that bound names its account.
+func TestRunUnknownNameNotLogged(t *testing.T) {
+	const typo = "Tr0ub4dor-typed-as-name"
+	s := startRun(t, "-user", "iggy:right-pw", "-accept-burst", "-1")
+	for _, name := range []string{typo, typo, typo, "iggy", "iggy"} {
+		w, nc, err := dialWire(s.addr)
+		require.NoError(t, err)
+		_, err = w.Do(w.Client.Login(nil, []byte(name), codec.NewSecret([]byte("wrong-pw"))))
+		require.ErrorIs(t, err, codec.StatusInvalidCredentials.Err())
+		_ = nc.Close()
+	}
+	w, nc, err := dialWire(s.addr)
+	require.NoError(t, err)
+	_, err = w.Do(w.Client.Login(nil, []byte("iggy"), codec.NewSecret([]byte("right-pw"))))
+	require.NoError(t, err)
+	_ = nc.Close()
+	s.stop(t)
+	out := s.logs.String()
+	require.NotContains(t, out, "Tr0ub4dor", out)
+	require.Regexp(t, `msg=login conn=\d+ remote=127\.0\.0\.1:\d+ outcome=InvalidCredentials\n`, out)
+	require.NotRegexp(t, `outcome=InvalidCredentials[^\n]*user`, out)
+	require.Regexp(t, `msg=login conn=\d+ remote=127\.0\.0\.1:\d+ outcome=ok user=iggy `, out)
 }

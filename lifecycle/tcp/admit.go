@@ -1,12 +1,14 @@
 package tcp
 
 import (
+	"hash/maphash"
 	"net"
 	"net/netip"
 	"strconv"
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
 )
 
 // quotaReason is the eviction a login over a quota, or a connection
@@ -32,22 +34,34 @@ const (
 	// holding MaxConnsPerAddr; refused as at LimitConns.
 	LimitAddress
 	// LimitAcceptRate: a connection from an address over its AcceptBurst
-	// and AcceptRate, reset at once: no goroutine, no answer.
+	// and AcceptRate whose probation slots (8) are taken, reset at once:
+	// no goroutine, no answer; or a logout from an address out of accept
+	// tokens, after which the connection is closed (CausePreLoginCap).
 	LimitAcceptRate
-	// LimitAccount: a login over MaxSessionsPerUser, answered with
-	// Eviction 12 (SessionError) and closed.
+	// LimitAccount: a password login naming an account that holds
+	// MaxSessionsPerUser, refused before its credentials are checked, so
+	// that the refusal says nothing of the password: it is answered as a
+	// wrong password is (Eviction 9, Login.Throttled) and closed. A login
+	// the quota refuses after its check passed (a token, a name not seen
+	// log in yet, two logins at once) is answered, reported and throttled
+	// as a failed check, and not reported as Limited.
 	LimitAccount
 	// LimitReserve: a login of an account that already holds a session,
-	// once only the ReservedConns are left; answered as LimitAccount.
+	// once only the ReservedConns are left; refused as at LimitAccount.
 	LimitReserve
+	// LimitUserAddress: a login of an account that holds
+	// MaxSessionsPerUserAddr sessions from the connection's address;
+	// refused as at LimitAccount.
+	LimitUserAddress
 )
 
 var limitNames = [...]string{
-	LimitConns:      "conns",
-	LimitAddress:    "address",
-	LimitAcceptRate: "accept-rate",
-	LimitAccount:    "account",
-	LimitReserve:    "reserve",
+	LimitConns:       "conns",
+	LimitAddress:     "address",
+	LimitAcceptRate:  "accept-rate",
+	LimitAccount:     "account",
+	LimitReserve:     "reserve",
+	LimitUserAddress: "user-address",
 }
 
 // String is a short lower-case name ("account"), or "limit-N" for a value
@@ -59,27 +73,157 @@ func (l Limit) String() string {
 	return "limit-" + strconv.Itoa(int(l))
 }
 
-// admitLogin is the connection's lifecycle.ConnConfig.Admit: Handle asks
-// it once the login's credentials have passed and before anything is
-// bound, so the login is counted (or refused) before its reply exists and
-// the pre-login cap can never pick a connection whose login reply is being
-// written. The move itself is Listener.moveLocked's, as every other change
-// of the connection's state.
-func (l *Listener) admitLogin(p *peer, user uint32) codec.EvictionReason {
+// guard is one connection's lifecycle.Guard, and the gate of its logins.
+// It decides a password login's admission before the credential check,
+// from what the username alone says (a known account at a quota), so that
+// the refusal cannot depend on whether the password was right: the check
+// does not run and the login is refused as a wrong password is. Then it
+// spends a token of the connection's address (and of the account, as
+// throttle.take says) before each check, and settles them once the login
+// that passed was admitted or refused (admitLogin): a refusal after a
+// passed check is charged as a failure. A refused login takes about as
+// long as a check does, so that the answer's timing does not say why.
+type guard struct {
+	l *Listener
+	p *peer
+
+	// Of the check Allow let run.
+	account uint64    // its throttle account key
+	name    uint64    // its username's key (nameKey); 0 for a token
+	pat     bool      // a token check
+	spent   spent     // what the throttle took for it
+	start   time.Time // when it began
+	passed  bool      // it passed, and admitLogin has not settled it yet
+}
+
+// Allow implements lifecycle.Guard.
+func (g *guard) Allow(a lifecycle.Attempt) bool {
+	l := g.l
+	g.passed, g.pat, g.name, g.account, g.spent = false, a.PAT, 0, 0, spent{}
+	if !a.PAT {
+		g.name = l.nameKey(a.Username)
+		if limit := l.limitBeforeCheck(g.p, g.name); limit != 0 {
+			l.obs.limited(g.p.info, limit)
+			l.checks.pad()
+			return false
+		}
+	}
+	if t := l.throttle; t != nil {
+		if t.accounts != nil {
+			g.account = t.accountKey(a)
+		}
+		s, ok := t.take(g.p.key, g.account, time.Now())
+		if !ok {
+			l.checks.pad()
+			return false
+		}
+		g.spent = s
+	}
+	g.start = time.Now()
+	return true
+}
+
+// Checked implements lifecycle.Guard. A failure is charged at once; a
+// success waits for admitLogin, which knows whether it logs in.
+func (g *guard) Checked(_ lifecycle.Attempt, ok bool) {
+	now := time.Now()
+	g.l.checks.observe(now.Sub(g.start))
+	if ok {
+		g.passed = true
+		return
+	}
+	if t := g.l.throttle; t != nil {
+		t.failed(g.p.key, now)
+	}
+}
+
+// settle gives back what a passed check spent when its login was
+// admitted, or charges it as a failed check when it was refused, and
+// reports whether there was a passed check to settle.
+func (g *guard) settle(admitted bool) bool {
+	if !g.passed {
+		return false
+	}
+	g.passed = false
+	if t := g.l.throttle; t != nil {
+		now := time.Now()
+		if admitted {
+			t.refund(g.p.key, g.account, g.spent, now)
+		} else {
+			t.failed(g.p.key, now)
+		}
+	}
+	return true
+}
+
+// nameKey is the key of a username among the names that logged in: never
+// 0, which stands for none.
+func (l *Listener) nameKey(username []byte) uint64 {
+	return maphash.Bytes(l.seed, username) | 1
+}
+
+// limitBeforeCheck is the admission limit that refuses p a login under
+// the username of key before its credentials are checked: the account
+// that name last logged in as is at a quota. A name never seen log in is
+// let through; the limits are then decided by admitLogin.
+func (l *Listener) limitBeforeCheck(p *peer, key uint64) Limit {
 	l.mu.Lock()
-	limit, ok := l.loginLimitLocked(p, user)
-	first := ok && !p.everIn
+	defer l.mu.Unlock()
+	user, known := l.names[key]
+	if !known {
+		return 0
+	}
+	limit, _ := l.loginLimitLocked(p, user)
+	return limit
+}
+
+// learnNameLocked records that the username of key logged in as user, for
+// limitBeforeCheck. The names kept are those whose credentials passed, as
+// many as the accounts; past maxThrottled (an Authenticator that takes
+// any name) they are forgotten and learned again.
+func (l *Listener) learnNameLocked(key uint64, user uint32) {
+	if _, known := l.names[key]; !known && len(l.names) >= maxThrottled {
+		clear(l.names)
+	}
+	l.names[key] = user
+}
+
+// admitLogin is the connection's lifecycle.ConnConfig.Admit: Handle asks
+// it once the login's credentials (or a BIND_SESSION's secret) have passed
+// and before anything is bound, so the login is counted (or refused)
+// before its reply exists and the pre-login cap can never pick a
+// connection whose login reply is being written. The move itself is
+// Listener.moveLocked's, as every other change of the connection's state.
+//
+// A refusal here follows a passed check, so it must not be told from a
+// failed one, by the peer, the Observer's Limited and Login, or the
+// throttle: it is answered with the eviction a wrong password (9) or token
+// (10) gets (a BIND_SESSION's refusal is status 40 whatever the reason),
+// it is not reported as Limited, and the check is charged as a failure.
+// Most refusals never get here: Allow refuses a known name at a quota
+// before its check.
+func (l *Listener) admitLogin(g *guard, user uint32) codec.EvictionReason {
+	p := g.p
+	l.mu.Lock()
+	_, ok := l.loginLimitLocked(p, user)
+	// A connection on probation took no accept token: it has none to get back.
+	refund := ok && !p.everIn && !p.trial
 	if ok {
 		l.moveLocked(p, stateIn, user)
+		if g.passed && g.name != 0 {
+			l.learnNameLocked(g.name, user)
+		}
 	}
 	l.mu.Unlock()
+	checked, pat := g.settle(ok), g.pat
 	switch {
-	case limit != 0:
-		l.obs.limited(p.info, limit)
-		return quotaReason
+	case !ok && checked && pat:
+		return codec.ReasonInvalidToken
+	case !ok && checked:
+		return codec.ReasonInvalidCredentials
 	case !ok:
-		return quotaReason // ended by the Listener meanwhile: nothing to count or report
-	case first && l.accepts != nil:
+		return quotaReason // a BIND_SESSION (answered 40), or ended by the Listener meanwhile
+	case refund && l.accepts != nil:
 		// A connection that logs in was no churn: its accept is given back.
 		l.accepts.refund(p.key, 0, spent{}, time.Now()) // no account throttle on accepts
 	}
@@ -101,10 +245,18 @@ func (l *Listener) loginLimitLocked(p *peer, user uint32) (refused Limit, ok boo
 	switch o := &l.opts; {
 	case o.MaxSessionsPerUser > 0 && held >= o.MaxSessionsPerUser:
 		return LimitAccount, false
+	case o.MaxSessionsPerUserAddr > 0 && l.userAddr[userAddr{user, p.key}] >= o.MaxSessionsPerUserAddr:
+		return LimitUserAddress, false
 	case o.ReservedConns > 0 && held > 0 && l.loggedIn >= o.MaxConns-o.ReservedConns:
 		return LimitReserve, false
 	}
 	return 0, true
+}
+
+// userAddr is an account at an address, for MaxSessionsPerUserAddr.
+type userAddr struct {
+	user uint32
+	addr netip.Addr
 }
 
 // leaveAccountLocked uncounts p from its account's sessions.
@@ -113,6 +265,37 @@ func (l *Listener) leaveAccountLocked(p *peer) {
 		l.accounts[p.user] = n
 	} else {
 		delete(l.accounts, p.user)
+	}
+	decrement(l.userAddr, userAddr{p.user, p.key})
+}
+
+// decrement takes one from m[k], deleting it at zero.
+func decrement[K comparable](m map[K]int, k K) {
+	if n := m[k] - 1; n > 0 {
+		m[k] = n
+	} else {
+		delete(m, k)
+	}
+}
+
+// trialSlots is how many connections an address over its accept budget
+// may have on probation at once, and trialTimeout how long such a
+// connection has to log in (LoginTimeout when shorter). A neighbour on a
+// shared address (a NAT, one IPv6 /64) that spends the address's budget
+// with connections it resets at once holds none of them, so a legitimate
+// client there still gets its chance to log in; one that holds them open
+// must dial trialSlots connections every trialTimeout, each a goroutine
+// for at most that long.
+const (
+	trialSlots   = 8
+	trialTimeout = 2 * time.Second
+)
+
+// endTrialLocked takes p off probation: it logged in, or it is gone.
+func (l *Listener) endTrialLocked(p *peer) {
+	if p.trial {
+		p.trial = false
+		decrement(l.onTrial, p.key)
 	}
 }
 

@@ -5,8 +5,11 @@ package tcp_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"maps"
 	"net"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -65,15 +68,32 @@ func (w *wire) loginAs(name string) ([]byte, error) {
 	return answer, err
 }
 
-// wantQuotaEviction requires answer to be Eviction 12 to w's client and
-// the connection to be closed after it.
-func (w *wire) wantQuotaEviction(answer []byte, err error, what string) {
-	w.t.Helper()
-	if want := lifecycletest.EvictionFrame(w.t, w.c.ID(), codec.ReasonSessionError); !bytes.Equal(answer, want) {
-		w.t.Fatalf("%s: answer =\n%x (%v)\nwant Eviction 12 (SessionError)\n%x", what, answer, err, want)
+// wantTransientRefusal checks that answer, read to the end of a refused
+// connection, is a single login reply with the transient result 58,
+// which c reads as such.
+func wantTransientRefusal(c *lifecycle.Client, answer []byte) error {
+	size, err := codec.FrameSize(answer)
+	if err != nil {
+		return err
 	}
-	if !errors.Is(err, codec.StatusUnauthenticated.Err()) {
-		w.t.Fatalf("%s: the client reads %v, want %v", what, err, codec.StatusUnauthenticated.Err())
+	if size != len(answer) {
+		return fmt.Errorf("%d bytes, want one frame of %d", len(answer), size)
+	}
+	var te *lifecycle.TransientError
+	if _, err := c.Receive(answer); !errors.As(err, &te) || te.Status != codec.StatusTransientNotAccepted {
+		return fmt.Errorf("the client reads %v, want the transient result 58 (TransientNotAccepted)", err)
+	}
+	return nil
+}
+
+// wantRefusedAsWrong requires answer to be the Eviction 9 a wrong password
+// gets, to w's client, and the connection to be closed after it: what a
+// login refused at a quota gets, so that the refusal says nothing of the
+// password.
+func (w *wire) wantRefusedAsWrong(answer []byte, err error, what string) {
+	w.t.Helper()
+	if want := lifecycletest.EvictionFrame(w.t, w.c.ID(), codec.ReasonInvalidCredentials); !bytes.Equal(answer, want) {
+		w.t.Fatalf("%s: answer =\n%x (%v)\nwant Eviction 9 (InvalidCredentials)\n%x", what, answer, err, want)
 	}
 	if !w.closedByServer() {
 		w.t.Fatalf("%s: the connection stays open after the eviction", what)
@@ -81,7 +101,8 @@ func (w *wire) wantQuotaEviction(answer []byte, err error, what string) {
 }
 
 // TestListenerAccountQuota: an account logs in at most MaxSessionsPerUser
-// times at once; the next login gets Eviction 12 and is counted; a
+// times at once; the next login is refused as a wrong password is, and
+// counted; a
 // logout gives its place back; a new login of the same account on a
 // connection already logged in as it is not counted twice; another
 // account is not affected.
@@ -99,7 +120,7 @@ func TestListenerAccountQuota(t *testing.T) {
 		}
 		over := a.wire(nil)
 		answer, err := over.loginAs("mallory")
-		over.wantQuotaEviction(answer, err, "a login over the account's quota")
+		over.wantRefusedAsWrong(answer, err, "a login over the account's quota")
 		if n := a.rec.limitedBy(tcp.LimitAccount); n != 1 {
 			t.Fatalf("Limited(account) called %d times, want 1", n)
 		}
@@ -117,7 +138,7 @@ func TestListenerAccountQuota(t *testing.T) {
 		}
 		over = a.wire(nil)
 		answer, err = over.loginAs("mallory")
-		over.wantQuotaEviction(answer, err, "full again")
+		over.wantRefusedAsWrong(answer, err, "full again")
 		if _, loggedIn := a.l.Conns(); loggedIn != quota+1 {
 			t.Fatalf("Conns() logged in = %d, want %d", loggedIn, quota+1)
 		}
@@ -138,7 +159,7 @@ func TestListenerReserve(t *testing.T) {
 		}
 		w := a.wire(nil)
 		answer, err := w.loginAs("mallory")
-		w.wantQuotaEviction(answer, err, "an account with sessions, into the reserve")
+		w.wantRefusedAsWrong(answer, err, "an account with sessions, into the reserve")
 		if n := a.rec.limitedBy(tcp.LimitReserve); n != 1 {
 			t.Fatalf("Limited(reserve) called %d times, want 1", n)
 		}
@@ -147,10 +168,137 @@ func TestListenerReserve(t *testing.T) {
 		}
 		w = a.wire(nil)
 		answer, err = w.loginAs("alice")
-		w.wantQuotaEviction(answer, err, "its second session")
+		w.wantRefusedAsWrong(answer, err, "its second session")
 		a.probe(nil) // iggy, the third account
 		a.checkBaseline()
 	})
+}
+
+// TestQuotaNoOracle: at an account's session quota the right password and
+// a wrong one get the same answer, the same Observer calls and the same
+// charge on the throttle, whether the quota is known before the check (a
+// name seen log in) or only after it (sessions held through tokens), and
+// so do the right token and a wrong one.
+func TestQuotaNoOracle(t *testing.T) {
+	auth := lifecycle.StaticAuth{Users: quotaAuth.Users, Tokens: []lifecycle.Token{{Value: codec.NewSecret([]byte("mallory-token")), User: "mallory"}}}
+	type seen struct {
+		reason  codec.EvictionReason
+		logins  map[string]int
+		limited map[tcp.Limit]int
+		checks  int // credential checks the throttle let run after it
+	}
+	try := func(t *testing.T, learned bool, login func(w *wire) ([]byte, error)) seen {
+		srv, err := lifecycle.NewServer(lifecycle.Config{Window: lifecycletest.Window, Version: lifecycletest.ServerVersion, Auth: auth})
+		if err != nil {
+			t.Fatalf("NewServer: %v", err)
+		}
+		a := startPipeArena(t, srv, tcp.ServeOptions{MaxSessionsPerUser: 1, LoginBurst: 4, LoginRate: 0.001, AccountLoginBurst: -1})
+		holder := a.wire(nil)
+		if learned {
+			if _, err := holder.loginAs("mallory"); err != nil {
+				t.Fatalf("the session that fills the quota: %v", err)
+			}
+		} else if _, err := holder.loginToken("mallory-token"); err != nil {
+			t.Fatalf("the session that fills the quota, by token: %v", err)
+		}
+		logins, limited := a.rec.snapshot()
+		w := a.wire(nil)
+		answer, _ := login(w)
+		ev, err := codec.DecodeEviction(answer)
+		if err != nil {
+			t.Fatalf("the login at the quota is answered %x, want an eviction: %v", answer, err)
+		}
+		synctest.Wait()
+		loginsAfter, limitedAfter := a.rec.snapshot()
+		checks := 0
+		for ; checks < 10; checks++ {
+			throttled := a.rec.loginsBy("throttled")
+			_, _ = a.wire(nil).loginWith("alice", "wrong")
+			synctest.Wait()
+			if a.rec.loginsBy("throttled") > throttled {
+				break
+			}
+		}
+		return seen{ev.Reason, since(logins, loginsAfter), since(limited, limitedAfter), checks}
+	}
+	same := func(t *testing.T, what string, right, wrong seen) {
+		t.Helper()
+		if right.reason != wrong.reason || !maps.Equal(right.logins, wrong.logins) || !maps.Equal(right.limited, wrong.limited) || right.checks != wrong.checks {
+			t.Fatalf("%s: the right credential gets %+v, a wrong one %+v", what, right, wrong)
+		}
+	}
+	for _, learned := range []bool{true, false} {
+		synctest.Test(t, func(t *testing.T) {
+			right := try(t, learned, func(w *wire) ([]byte, error) { return w.loginAs("mallory") })
+			wrong := try(t, learned, func(w *wire) ([]byte, error) { return w.loginWith("mallory", "mallorx") })
+			same(t, fmt.Sprintf("password, quota known before the check %t", learned), right, wrong)
+			if right.reason != codec.ReasonInvalidCredentials {
+				t.Fatalf("refused with %v, want InvalidCredentials", right.reason)
+			}
+			if learned && right.limited[tcp.LimitAccount] != 1 {
+				t.Fatalf("a refusal decided before the check is reported as Limited: %v", right.limited)
+			}
+			if !learned && len(right.limited) != 0 {
+				t.Fatalf("a refusal after a passed check is not told apart as Limited: %v", right.limited)
+			}
+		})
+	}
+	synctest.Test(t, func(t *testing.T) {
+		right := try(t, true, func(w *wire) ([]byte, error) { return w.loginToken("mallory-token") })
+		wrong := try(t, true, func(w *wire) ([]byte, error) { return w.loginToken("mallory-tokem") })
+		same(t, "token", right, wrong)
+	})
+}
+
+// loginWith logs w in as name with password.
+func (w *wire) loginWith(name, password string) ([]byte, error) {
+	w.t.Helper()
+	frame, err := w.c.Login(nil, []byte(name), codec.NewSecret([]byte(password)))
+	if err != nil {
+		w.t.Fatalf("Login: %v", err)
+	}
+	return w.exchange(frame)
+}
+
+// loginToken logs w in with a personal access token.
+func (w *wire) loginToken(token string) ([]byte, error) {
+	w.t.Helper()
+	frame, err := w.c.LoginPAT(nil, codec.NewSecret([]byte(token)))
+	if err != nil {
+		w.t.Fatalf("LoginPAT: %v", err)
+	}
+	return w.exchange(frame)
+}
+
+// exchange writes frame and reads the answer.
+func (w *wire) exchange(frame []byte) ([]byte, error) {
+	if _, err := w.nc.Write(frame); err != nil {
+		return nil, err
+	}
+	answer, err := codec.ReadFrame(w.nc, nil, codec.MaxFrameSize)
+	if err != nil {
+		return nil, err
+	}
+	_, err = w.c.Receive(answer)
+	return answer, err
+}
+
+// snapshot copies the logins and limits r has seen.
+func (r *recorder) snapshot() (map[string]int, map[tcp.Limit]int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return maps.Clone(r.logins), maps.Clone(r.limited)
+}
+
+// since is what after counts beyond before.
+func since[K comparable](before, after map[K]int) map[K]int {
+	d := map[K]int{}
+	for k, n := range after {
+		if n != before[k] {
+			d[k] = n - before[k]
+		}
+	}
+	return d
 }
 
 // TestHostileOneAccountHoldsAll is the short form of one account logging
@@ -186,8 +334,9 @@ func TestHostileOneAccountHoldsAll(t *testing.T) {
 }
 
 // TestListenerRefusedAnswered: a connection refused at MaxConns or at
-// MaxConnsPerAddr gets Eviction 12 to its first request; one that sends
-// nothing is closed after a second.
+// MaxConnsPerAddr gets the transient result 58 to a login (try again, here
+// later or elsewhere: not a failed login) and Eviction 12 to any other
+// first request; one that sends nothing is closed after a second.
 func TestListenerRefusedAnswered(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		a := startQuotaArena(t, tcp.ServeOptions{MaxConns: 3, MaxConnsPerAddr: 1, MaxSessionsPerUser: -1, ReservedConns: -1})
@@ -196,8 +345,17 @@ func TestListenerRefusedAnswered(t *testing.T) {
 			t.Fatalf("login: %v", err)
 		}
 		w := a.wire(first)
-		answer, err := w.loginAs("iggy")
-		w.wantQuotaEviction(answer, err, "over the address's quota")
+		frame, err := w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
+		if err != nil {
+			t.Fatalf("Login: %v", err)
+		}
+		if _, err := w.nc.Write(frame); err != nil {
+			t.Fatalf("Write: %v", err)
+		}
+		answer, _ := io.ReadAll(w.nc)
+		if err := wantTransientRefusal(w.c, answer); err != nil {
+			t.Fatalf("a login over the address's quota: %v", err)
+		}
 		if n := a.rec.limitedBy(tcp.LimitAddress); n != 1 {
 			t.Fatalf("Limited(address) called %d times, want 1", n)
 		}
@@ -225,45 +383,72 @@ func TestListenerRefusedAnswered(t *testing.T) {
 	})
 }
 
-// TestHostileAcceptChurn is the short form of connect/close churn: each
-// churning address gets AcceptBurst connections, then AcceptRate a
-// second; the rest are reset before they are served (no Opened), a
-// newcomer from another address logs in meanwhile, and connections that
-// log in give their accept back.
+// TestHostileAcceptChurn is the short form of connect/reset churn from
+// addresses a legitimate client shares (issue 36, lock-out 2): each
+// churning address spends its AcceptBurst, then every connection over it
+// is served on probation, and as each is closed at once none keeps a
+// slot, so a client on a churning address logs in meanwhile. An address
+// that holds TrialSlots connections open on probation gets the next one
+// reset at accept (no Opened), and the held ones are closed TrialTimeout
+// after their accept. Connections that log in give their accept back.
 func TestHostileAcceptChurn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const burst, rate, churners, per = 8, 4.0, 4, 50
 		a := startQuotaArena(t, tcp.ServeOptions{AcceptBurst: burst, AcceptRate: rate, MaxPreLogin: 1000})
-		for range per {
-			for i := range churners {
-				nc, err := a.dial(net.IPv4(127, 0, 3, byte(1+i)))
+		for i := range per {
+			for c := range churners {
+				nc, err := a.dial(net.IPv4(127, 0, 3, byte(1+c)))
 				if err != nil {
 					t.Fatalf("Dial: %v", err)
 				}
 				_ = nc.Close()
 			}
+			if i == per/2 {
+				w := a.wire(net.IPv4(127, 0, 3, 1))
+				if _, err := w.loginAs("alice"); err != nil {
+					t.Fatalf("a client on a churning address: %v", err)
+				}
+				_ = w.nc.Close()
+			}
 			time.Sleep(10 * time.Millisecond) // 100 connections a second per address
 		}
 		synctest.Wait()
-		elapsed := float64(per) * 0.01
-		maxServed := churners * (burst + int(rate*elapsed))
-		a.rec.mu.Lock()
-		opened := a.rec.opened
-		a.rec.mu.Unlock()
-		if opened > maxServed || opened < churners*burst {
-			t.Fatalf("%d churning connections served, want %d..%d (burst %d + %v/s over %vs, per address)",
-				opened, churners*burst, maxServed, burst, rate, elapsed)
+		if n := a.rec.limitedBy(tcp.LimitAcceptRate); n != 0 {
+			t.Fatalf("connections closed at once took the probation's slots: %d reset at accept", n)
 		}
-		if n := a.rec.limitedBy(tcp.LimitAcceptRate); n != churners*per-opened {
-			t.Fatalf("Limited(accept-rate) called %d times, want %d", n, churners*per-opened)
+		held := make([]*wire, 0, tcp.TrialSlots)
+		for range burst + tcp.TrialSlots {
+			held = append(held, a.wire(net.IPv4(127, 0, 4, 1)))
 		}
-		a.probe(net.IPv4(127, 0, 4, 1))
+		start := time.Now()
+		over, err := a.dial(net.IPv4(127, 0, 4, 1))
+		if err != nil {
+			t.Fatalf("Dial: %v", err)
+		}
+		if _, err := over.Read(make([]byte, 1)); err == nil {
+			t.Fatalf("past the probation's slots a connection is served")
+		}
+		if n := a.rec.limitedBy(tcp.LimitAcceptRate); n != 1 {
+			t.Fatalf("Limited(accept-rate) called %d times, want 1", n)
+		}
+		for _, w := range held[burst:] {
+			if !w.closedByServer() {
+				t.Fatalf("a held connection on probation was not closed")
+			}
+		}
+		if d := time.Since(start); d != tcp.TrialTimeout {
+			t.Fatalf("the connections on probation were closed after %v, want %v", d, tcp.TrialTimeout)
+		}
+		a.probe(net.IPv4(127, 0, 4, 9))
 		// Logins give their accept back: many more than the burst get in.
 		for i := range 3 * burst {
 			w := a.wire(net.IPv4(127, 0, 4, 2))
 			if _, err := w.loginAs("alice"); err != nil {
 				t.Fatalf("login %d from an address that logs in: %v", i, err)
 			}
+			_ = w.nc.Close()
+		}
+		for _, w := range held[:burst] {
 			_ = w.nc.Close()
 		}
 		a.checkBaseline()
@@ -398,5 +583,133 @@ func TestListenerAddrQuotaIPv6(t *testing.T) {
 			t.Fatalf("Limited(address) called %d times, want 1", n)
 		}
 		a.checkBaseline()
+	})
+}
+
+// TestHostileLogoutChurn is the short form of one account's login/logout
+// churn (issue 36, lock-out 1): 16 connections from 2 addresses log in as
+// mallory, log out, stay logged out 5 ms, and again, dialling anew when
+// the server closes them, against a pre-login line of 8 and an accept
+// budget of 2 and 2/s per address. A connection that logs out goes to the
+// front of the line, or is closed when the line is full or its address
+// has no token left; dialling anew costs a token. So once the churn has
+// spent its burst, a client that connects, thinks 100 ms and logs in gets
+// in every one of 20 times.
+func TestHostileLogoutChurn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const churners, line, tries = 16, 8, 10
+		a := startQuotaArena(t, tcp.ServeOptions{MaxPreLogin: line, MaxSessionsPerUser: -1, MaxSessionsPerUserAddr: -1,
+			AcceptBurst: 2, AcceptRate: 2})
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		var cycles, dials atomic.Int64
+		end := sync.OnceFunc(func() { close(stop); wg.Wait() })
+		defer end()
+		for i := range churners {
+			from := net.IPv4(127, 0, 5, byte(1+i%2))
+			wg.Go(func() {
+				var nc net.Conn
+				defer func() {
+					if nc != nil {
+						_ = nc.Close()
+					}
+				}()
+				for {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					if nc == nil {
+						var err error
+						if nc, err = a.dial(from); err != nil {
+							return
+						}
+						dials.Add(1)
+					}
+					if logoutCycle(nc, "mallory") != nil {
+						_ = nc.Close()
+						nc = nil
+						time.Sleep(time.Millisecond)
+						continue
+					}
+					cycles.Add(1)
+					time.Sleep(5 * time.Millisecond) // logged out: in the pre-login line
+				}
+			})
+		}
+		time.Sleep(time.Second)
+		for i := range tries {
+			w := a.wire(net.IPv4(127, 0, 6, 1))
+			time.Sleep(100 * time.Millisecond)
+			if _, err := w.loginAs("alice"); err != nil {
+				t.Fatalf("login %d of a client thinking 100 ms: %v (churn: %d cycles, %d dials)", i, err, cycles.Load(), dials.Load())
+			}
+			_ = w.nc.Close()
+		}
+		end()
+		synctest.Wait()
+		t.Logf("churn: %d login/logout cycles, %d dials", cycles.Load(), dials.Load())
+		a.checkBaseline()
+	})
+}
+
+// logoutCycle logs in on nc as name (whose password is its name), with a
+// client of its own, and logs out.
+func logoutCycle(nc net.Conn, name string) error {
+	c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0"})
+	if err != nil {
+		return err
+	}
+	frame, err := c.Login(nil, []byte(name), codec.NewSecret([]byte(name)))
+	if err != nil {
+		return err
+	}
+	if err := exchange(nc, c, frame, nil); err != nil {
+		return err
+	}
+	frame, err = c.Logout(nil)
+	if err != nil {
+		return err
+	}
+	return exchange(nc, c, frame, nil)
+}
+
+// TestHostileOneAccountFillsAddress is the short form of one account
+// filling an address others share (issue 36, lock-out 3): mallory logs in
+// all it can from one address, and holds MaxSessionsPerUserAddr, each
+// further login refused (LimitUserAddress) as a wrong password is; alice,
+// on the same address, logs in every time.
+func TestHostileOneAccountFillsAddress(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const perAddr, perUser = 32, 8
+		a := startQuotaArena(t, tcp.ServeOptions{MaxConnsPerAddr: perAddr, MaxSessionsPerUserAddr: perUser, MaxSessionsPerUser: -1})
+		shared := net.IPv4(127, 0, 7, 1)
+		held := 0
+		for range perAddr {
+			w := a.wire(shared)
+			if _, err := w.loginAs("mallory"); err == nil {
+				held++
+				continue
+			}
+			_ = w.nc.Close()
+		}
+		if held != perUser {
+			t.Fatalf("one account holds %d sessions from the address, want %d", held, perUser)
+		}
+		if n := a.rec.limitedBy(tcp.LimitUserAddress); n != perAddr-perUser {
+			t.Fatalf("Limited(user-address) called %d times, want %d", n, perAddr-perUser)
+		}
+		synctest.Wait()
+		for i := range perUser {
+			for _, name := range []string{"alice", "iggy"} {
+				if _, err := a.wire(shared).loginAs(name); err != nil {
+					t.Fatalf("login %d of %s on the shared address: %v", i, name, err)
+				}
+			}
+		}
+		if _, err := a.wire(net.IPv4(127, 0, 7, 2)).loginAs("mallory"); err != nil {
+			t.Fatalf("the account from another address: %v", err)
+		}
 	})
 }

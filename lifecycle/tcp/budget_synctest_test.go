@@ -164,7 +164,7 @@ func TestBudgetFreesWhenIdle(t *testing.T) {
 // did (a lower bound only: a loaded machine may take longer).
 func TestThrottlePad(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		th := newThrottle(1, 1)
+		var th checkClock
 		th.observe(20 * time.Millisecond)
 		start := time.Now()
 		th.pad()
@@ -172,7 +172,7 @@ func TestThrottlePad(t *testing.T) {
 			t.Fatalf("pad took %v, want at least 20ms", d)
 		}
 		th.observe(10 * time.Microsecond) // an average: 20ms + (10µs-20ms)/8
-		got, want, delta := th.checkNanos.Load(), 17500*time.Microsecond, 10*time.Microsecond
+		got, want, delta := th.nanos.Load(), 17500*time.Microsecond, 10*time.Microsecond
 		if math.Abs(float64(want)-float64(got)) > float64(delta) {
 			t.Fatalf("checkNanos = %v, want %v ± %v", time.Duration(got), want, delta)
 		}

@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"context"
 	"errors"
+	"hash/maphash"
 	"net"
 	"net/netip"
 	"sync"
@@ -29,6 +30,8 @@ type Listener struct {
 	throttle *throttle // nil when off
 	accepts  *throttle // per-address accepts; nil when off
 	release  *releaser // hands memory back through ReleaseMemory; nil without it
+	checks   checkClock
+	seed     maphash.Seed // of nameKey
 
 	pipelineUsed atomic.Int64 // of PipelineMemory
 
@@ -40,7 +43,10 @@ type Listener struct {
 	lastID   uint64
 	accounts map[uint32]int        // sessions logged in, per user id
 	addrs    map[netip.Addr]int    // connections open, per address
+	userAddr map[userAddr]int      // sessions logged in, per user id and address
+	onTrial  map[netip.Addr]int    // connections on probation, per address
 	refusing map[net.Conn]struct{} // refused connections being answered
+	names    map[uint64]uint32     // the account a username (nameKey) last logged in as
 	drop     dropWatch
 	wg       sync.WaitGroup // one per connection goroutine
 	done     chan struct{}  // closed by stop
@@ -69,6 +75,7 @@ type peer struct {
 	elem   *list.Element // in preLogin while statePreLogin
 	user   uint32        // the account logged in as, while stateIn
 	everIn bool          // logged in at least once
+	trial  bool          // accepted over its address's accept budget, not logged in since
 	ended  CloseCause    // why the Listener ended it, while stateEnded
 }
 
@@ -80,7 +87,8 @@ func NewListener(ln net.Listener, srv *lifecycle.Server, opts ServeOptions) *Lis
 		budget: newFrameBudget(int64(opts.LargeFrameMemory), int64(opts.PreLoginFrameMemory)),
 		conns:  make(map[*peer]struct{}), done: make(chan struct{}),
 		accounts: make(map[uint32]int), addrs: make(map[netip.Addr]int),
-		refusing: make(map[net.Conn]struct{})}
+		userAddr: make(map[userAddr]int), onTrial: make(map[netip.Addr]int),
+		refusing: make(map[net.Conn]struct{}), names: make(map[uint64]uint32), seed: maphash.MakeSeed()}
 	if opts.ReleaseMemory != nil {
 		l.release = &releaser{free: opts.ReleaseMemory}
 		l.budget.idle = l.release.request
@@ -126,6 +134,12 @@ func (l *Listener) Serve(ctx context.Context) error {
 		}
 	}()
 	defer l.wg.Wait()
+	l.mu.Lock()
+	if !l.closing {
+		l.wg.Add(1)
+		go l.sweepLoop()
+	}
+	l.mu.Unlock()
 	var backoff time.Duration
 	for {
 		nc, err := l.ln.Accept()
@@ -144,22 +158,46 @@ func (l *Listener) Serve(ctx context.Context) error {
 		}
 		backoff = 0
 		key := throttleKey(nc.RemoteAddr())
-		if l.accepts != nil && !l.acceptAllowed(key) {
-			shed(nc)
-			l.obs.limited(ConnInfo{ID: l.nextID(), Remote: nc.RemoteAddr()}, LimitAcceptRate)
-			continue
-		}
-		p, refused, ok := l.admit(nc, key)
+		trial := l.accepts != nil && !l.acceptAllowed(key)
+		p, refused, ok := l.admit(nc, key, trial)
 		switch {
 		case !ok: // stopping
 			_ = nc.Close()
 			return nil
+		case refused == LimitAcceptRate:
+			shed(nc)
+			l.obs.limited(p.info, refused)
+			continue
 		case refused != 0:
 			l.refuse(nc)
 			l.obs.limited(p.info, refused)
 			continue
 		}
 		go l.serveConn(p)
+	}
+}
+
+// sweepLoop sweeps the throttles every sweepEvery until the Listener
+// stops, and asks for the memory of a map let go of to be handed back.
+func (l *Listener) sweepLoop() {
+	defer l.wg.Done()
+	t := time.NewTicker(sweepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.done:
+			return
+		case now := <-t.C:
+			freed := false
+			for _, th := range [...]*throttle{l.accepts, l.throttle} {
+				if th != nil && th.sweep(now) {
+					freed = true
+				}
+			}
+			if freed && l.release != nil {
+				l.release.request()
+			}
+		}
 	}
 }
 
@@ -236,10 +274,13 @@ func (l *Listener) sleep(d time.Duration) {
 
 // admit registers nc, from key, as a peer not yet logged in, closing the
 // oldest such peer if that passes MaxPreLogin; or refuses it at MaxConns
-// or MaxConnsPerAddr, with the peer's info for the Observer. ok is false
-// when the listener is stopping. The WaitGroup is added to under the same
-// lock that stop takes, so no Add can follow the final Wait.
-func (l *Listener) admit(nc net.Conn, key netip.Addr) (p *peer, refused Limit, ok bool) {
+// or MaxConnsPerAddr, with the peer's info for the Observer. A connection
+// over its address's accept budget (trial) is taken on probation while
+// the address has fewer than trialSlots on it, and refused with
+// LimitAcceptRate otherwise. ok is false when the listener is stopping.
+// The WaitGroup is added to under the same lock that stop takes, so no
+// Add can follow the final Wait.
+func (l *Listener) admit(nc net.Conn, key netip.Addr, trial bool) (p *peer, refused Limit, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closing {
@@ -248,15 +289,26 @@ func (l *Listener) admit(nc net.Conn, key netip.Addr) (p *peer, refused Limit, o
 	l.lastID++
 	p = &peer{nc: nc, info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}, key: key, opened: time.Now(), kill: make(chan struct{})}
 	switch {
+	case trial && l.onTrial[key] >= trialSlots:
+		return p, LimitAcceptRate, true
 	case len(l.conns) >= l.opts.MaxConns:
 		return p, LimitConns, true
 	case l.addrFullLocked(key):
 		return p, LimitAddress, true
 	}
+	if trial {
+		p.trial = true
+		l.onTrial[key]++
+	}
 	l.conns[p] = struct{}{}
 	l.addrs[key]++
 	l.drop.grewLocked(len(l.conns))
-	p.elem = l.preLogin.PushBack(p)
+	if trial {
+		// It paid no accept token: it must not push out one that did.
+		p.elem = l.preLogin.PushFront(p)
+	} else {
+		p.elem = l.preLogin.PushBack(p)
+	}
 	l.trimPreLoginLocked()
 	l.wg.Add(1)
 	return p, 0, true
@@ -297,12 +349,17 @@ func (l *Listener) moveLocked(p *peer, to peerState, user uint32) {
 	p.state = to
 	switch to {
 	case statePreLogin:
-		p.elem = l.preLogin.PushBack(p)
+		// Only a logout comes back to the line: a connection that has had
+		// its login goes first when the line is trimmed, before any
+		// waiting for its first. So does one on probation (admit).
+		p.elem = l.preLogin.PushFront(p)
 		l.trimPreLoginLocked()
 	case stateIn:
 		l.loggedIn++
 		p.user, p.everIn = user, true
 		l.accounts[user]++
+		l.userAddr[userAddr{user, p.key}]++
+		l.endTrialLocked(p)
 	}
 }
 
@@ -329,16 +386,34 @@ func (l *Listener) endedBy(p *peer) CloseCause {
 	return CauseShutdown
 }
 
-// logout moves p back to the end of the pre-login line after Handle
-// answered its logout (where it may push out the oldest), before the reply
-// is written: a client that reads it and logs in elsewhere finds its
-// account's place free.
-func (l *Listener) logout(p *peer) {
+// logout moves p back to the pre-login line after Handle answered its
+// logout, before the reply is written: a client that reads it and logs in
+// elsewhere finds its account's place free. A connection that logs out has
+// had its login, so it must not cost one to a connection waiting for its
+// first: it enters the line at its front, the first to be closed when the
+// line is trimmed, and it pays an accept token of its address, as the
+// connection a client would dial instead does. When the line is full or
+// the address has no token left, it is ended instead, and logout returns
+// the cause the connection closes with once its reply is written: so
+// login/logout churn of one account never pushes another connection out,
+// and costs the churner what re-dialling would.
+func (l *Listener) logout(p *peer) CloseCause {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if p.state == stateIn {
-		l.moveLocked(p, statePreLogin, 0)
+	if p.state != stateIn {
+		return 0
 	}
+	noToken := l.accepts != nil && !l.acceptAllowed(p.key)
+	if !noToken && l.preLogin.Len() < l.opts.MaxPreLogin {
+		l.moveLocked(p, statePreLogin, 0)
+		return 0
+	}
+	if noToken {
+		l.obs.limited(p.info, LimitAcceptRate)
+	}
+	l.moveLocked(p, stateEnded, 0)
+	p.ended = CausePreLoginCap
+	return CausePreLoginCap
 }
 
 // untrack forgets p once its goroutine is done, then reports the close.
@@ -347,6 +422,7 @@ func (l *Listener) untrack(p *peer, how Closing) {
 	l.moveLocked(p, stateEnded, 0) // uncounted from the line or its account
 	delete(l.conns, p)
 	l.leaveAddrLocked(p)
+	l.endTrialLocked(p)
 	l.shrankLocked(len(l.conns))
 	l.mu.Unlock()
 	_ = p.nc.Close()
