@@ -225,7 +225,8 @@ func (m *masker) u8(p, end int) (int, bool) {
 
 // tainted reports whether a byte of [from, to) is masked.
 func (m *masker) tainted(from, to int) bool {
-	return slices.Contains(m.taint[max(from, 0):min(to, len(m.taint))], true)
+	from, to = max(from, 0), min(to, len(m.taint))
+	return from < to && slices.Contains(m.taint[from:to], true)
 }
 
 func (m *masker) mark(from, to int) {
