@@ -49,7 +49,9 @@ var noLeakSeeds = []struct {
 	shape uint8
 	edits []byte
 }{
-	{0, nil}, {1, nil}, {2, nil}, {3, nil}, {4, nil}, {5, nil}, {6, nil}, {7, nil}, {8, nil},
+	{0, nil}, {1, nil}, {2, nil}, {3, nil}, {4, nil}, {5, nil}, {6, nil}, {7, nil}, {8, nil}, {9, nil}, {10, nil},
+	{9, []byte{4, 0x10, 1, 0}},  // a long password cut at 272
+	{10, []byte{4, 0x00, 1, 0}}, // a long token cut at 256
 	{0, []byte{4, 0x20, 1, 0}},  // cut inside the password (frame offset 288)
 	{2, []byte{4, 40, 0, 0}},    // cut inside the password (body offset 40)
 	{2, []byte{4, 52, 0, 0}},    // cut inside context_len
@@ -65,7 +67,7 @@ var noLeakSeeds = []struct {
 }
 
 // The shapes FuzzNoLeak builds, and where a body starts in each.
-const noLeakShapes = 9
+const noLeakShapes = 11
 
 // noLeak runs FuzzNoLeak's check on one input and returns what leaked.
 func noLeak(t testing.TB, shape uint8, edits []byte) error {
@@ -273,6 +275,10 @@ func plant(t testing.TB, shape uint8) ([]byte, []bodyPlace) {
 		}
 		return append(first, requestFrame(t, codec.OperationRegister, pat)...),
 			[]bodyPlace{{at: codec.HeaderSize, shape: loginShape, framed: sized(0)}, {at: len(first) + codec.HeaderSize, shape: patShape, framed: framed, frame: len(first)}}
+	case 9: // a body of 256 bytes or more: a header reading reads its password
+		return loginBody(t, strings.Repeat(neutral, 11)[:255]), []bodyPlace{{at: 0, shape: loginShape, frame: -1}}
+	case 10:
+		return patBody(t, strings.Repeat(neutral, 11)[:255]), []bodyPlace{{at: 0, shape: patShape, frame: -1}}
 	case 7:
 		b, err := codec.BindSession{Info: codec.ClientVersionInfo{Protocol: codec.Protocol0111, SDKName: []byte("go-sdk"),
 			SDKVersion: []byte("0.1.0")}, ClientID: codec.Uint128From(7), Session: 9,
@@ -408,10 +414,27 @@ func dumpFile(t *testing.T, path string) [2]string {
 
 // TestNoLeakFindsPlantedBugs plants redaction bugs in Dump's mask and
 // runs FuzzNoLeak's check on its seeds: each bug must be found. The bugs
-// are the two ways the mask was once wrong: a secret cut by the end of the
-// input is not masked, and only a body that decodes is masked.
+// are the two ways the mask was once wrong (a secret cut by the end of the
+// input is not masked; only a body that decodes is masked), a body alone
+// left unmasked (only a frame's body masked), and an off-by-one.
 func TestNoLeakFindsPlantedBugs(t *testing.T) {
 	bugs := map[string]func([]byte) []bool{
+		"a body alone unmasked": func(src []byte) []bool {
+			mask := secretMask(src)
+			for i := range min(len(mask), codec.HeaderSize) {
+				mask[i] = false
+			}
+			return mask
+		},
+		"each run one byte short": func(src []byte) []bool {
+			mask := secretMask(src)
+			for i := len(mask) - 1; i >= 0; i-- {
+				if mask[i] && (i+1 == len(mask) || !mask[i+1]) {
+					mask[i] = false
+				}
+			}
+			return mask
+		},
 		"cut secrets unmasked": func(src []byte) []bool {
 			mask := secretMask(src)
 			for i := len(mask) - 1; i >= 0 && mask[i]; i-- {
