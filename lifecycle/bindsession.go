@@ -39,7 +39,7 @@ func (c *Conn) bindSession(out []byte, h *codec.RequestHeader, body []byte, o *O
 	if err != nil {
 		return c.refuseBind(out, h, codec.StatusInvalidCommand, o)
 	}
-	userID, session, status := c.srv.logical().bind(b.ClientID, b.Session, b.BindSecret)
+	userID, session, live, status := c.srv.logical().bind(b.ClientID, b.Session, b.BindSecret)
 	if status == codec.StatusOK && c.admitted(userID) != 0 {
 		status = codec.StatusUnauthenticated
 	}
@@ -60,7 +60,7 @@ func (c *Conn) bindSession(out []byte, h *codec.RequestHeader, body []byte, o *O
 	if err != nil {
 		return out, err
 	}
-	c.bound, c.client, c.session, c.userID = true, b.ClientID, session, userID
+	c.bound, c.client, c.session, c.userID, c.live = true, b.ClientID, session, userID, live
 	o.Answer, o.Status = AnswerReply, codec.StatusOK
 	o.Login.OK, o.Login.UserID, o.Login.Session = true, userID, session
 	return out, nil

@@ -282,3 +282,105 @@ func TestBindSessionNoSecretPrinted(t *testing.T) {
 		}
 	}
 }
+
+// TestLogoutEndsEveryBoundConn: a Logout ends the logical session for
+// every connection bound to it (WIRE.md section 10.4, case f), not only
+// for the one that sent it. The other connection is logged out from then
+// on: a ping is still answered, another command is 40, a replicated
+// request (a second Logout included) is eviction 1 (NoSession), and a
+// BIND_SESSION of the ended session is 40.
+func TestLogoutEndsEveryBoundConn(t *testing.T) {
+	createStream := codec.OperationForCode(codec.CodeCreateStream)
+	for _, tc := range []struct {
+		name      string
+		logoutOnB bool // the logout comes on the bound connection, the login's is the other one
+		connIDs   bool
+	}{
+		{"logout on the login's connection", false, false},
+		{"logout on the bound connection", true, false},
+		{"conn-id evictions", false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111; c.ConnIDEvictions = tc.connIDs })
+			a, b := srv.NewConn(), srv.NewConn()
+			session := login0111(t, a, clientA, secretA)
+			h, _ := handle(t, b, bindFrame(t, clientA, clientA, session, secretA, v0111))
+			require.Equal(t, codec.StatusOK, h.Status)
+			out, other := a, b
+			if tc.logoutOnB {
+				out, other = b, a
+			}
+			h, _ = handle(t, out, replicated(t, clientA, codec.OperationLogout, session, 1))
+			require.Equal(t, codec.StatusOK, h.Status)
+			assert.False(t, out.State().LoggedIn)
+			assert.Equal(t, lifecycle.ConnState{}, other.State(), "the other connection is logged out too")
+
+			h, _ = handle(t, other, nonReplicated(t, clientA, 2, codec.CodePing))
+			assert.Equal(t, codec.StatusOK, h.Status, "a ping needs no login")
+			h, _ = handle(t, other, nonReplicated(t, clientA, 2, codec.CodeGetClusterMetadata))
+			assert.Equal(t, codec.StatusUnauthenticated, h.Status, "a command after the logout: 40")
+			h, _ = handle(t, other, bindFrame(t, clientA, clientA, session, secretA, v0111))
+			assert.Equal(t, codec.StatusUnauthenticated, h.Status, "the ended session cannot be bound again")
+
+			for _, op := range []codec.Operation{createStream, codec.OperationLogout} {
+				conn := other
+				if op == codec.OperationLogout {
+					// The second Logout on a fresh copy of the scenario's
+					// state: the first replicated request closed other.
+					conn = srv.NewConn()
+					s := login0111(t, conn, clientB, secretWrong)
+					peer := srv.NewConn()
+					h, _ = handle(t, peer, bindFrame(t, clientB, clientB, s, secretWrong, v0111))
+					require.Equal(t, codec.StatusOK, h.Status)
+					h, _ = handle(t, peer, replicated(t, clientB, codec.OperationLogout, s, 1))
+					require.Equal(t, codec.StatusOK, h.Status)
+					got, o, err := conn.Handle(replicated(t, clientB, op, s, 1), nil)
+					require.NoError(t, err)
+					assert.Equal(t, lifecycle.PhaseOpen, o.Before, "logged out before the frame came")
+					assert.Equal(t, lifecycle.AnswerEviction, o.Answer, "a second Logout: %v", o)
+					assert.Equal(t, codec.ReasonNoSession, o.Reason)
+					want := clientB
+					if tc.connIDs {
+						want = conn.ID()
+					}
+					assert.Equal(t, evictionFrame(t, want, codec.ReasonNoSession), got)
+					continue
+				}
+				got, o, err := conn.Handle(replicated(t, clientA, op, session, 2), nil)
+				require.NoError(t, err)
+				assert.Equal(t, lifecycle.AnswerEviction, o.Answer, "a replicated request after the logout: %v", o)
+				assert.Equal(t, codec.ReasonNoSession, o.Reason)
+				want := clientA
+				if tc.connIDs {
+					want = conn.ID()
+				}
+				assert.Equal(t, evictionFrame(t, want, codec.ReasonNoSession), got)
+				assert.True(t, conn.Closed())
+			}
+		})
+	}
+}
+
+// TestLogoutLeavesOtherSessions: a logout ends only its own logical
+// session: a connection bound to another client id's session, and one
+// logged in by a 0.11.0 login (no logical session), are served on.
+func TestLogoutLeavesOtherSessions(t *testing.T) {
+	srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = windowBoth })
+	a := srv.NewConn()
+	sa := login0111(t, a, clientA, secretA)
+	b := srv.NewConn()
+	sb := login0111(t, b, clientB, secretA)
+	old := srv.NewConn()
+	h, body := handle(t, old, register(t, clientBindID, passwordBody(t, v011, "iggy", "iggy")))
+	require.Equal(t, codec.StatusOK, h.Status)
+	payload, _, err := codec.SplitResult(body)
+	require.NoError(t, err)
+	reply, err := codec.ParseLoginReply(payload)
+	require.NoError(t, err)
+	h, _ = handle(t, a, replicated(t, clientA, codec.OperationLogout, sa, 1))
+	require.Equal(t, codec.StatusOK, h.Status)
+	h, _ = handle(t, b, replicated(t, clientB, codec.OperationForCode(codec.CodeCreateStream), sb, 1))
+	assert.Equal(t, codec.StatusInvalidCommand, h.Status, "another session passes the fence")
+	h, _ = handle(t, old, replicated(t, clientBindID, codec.OperationForCode(codec.CodeCreateStream), reply.Session, 1))
+	assert.Equal(t, codec.StatusInvalidCommand, h.Status, "a 0.11.0 login passes the fence")
+}

@@ -19,6 +19,10 @@ type Conn struct {
 	client  codec.Uint128
 	session uint64
 	userID  uint32
+	// live is the logical session the connection is bound to, when a
+	// bind-secret login or BIND_SESSION bound it: a logout on any
+	// connection ends it, and this one is then logged out too (sync).
+	live *liveSession
 	// guard, when set, stands in front of every credential check.
 	guard Guard
 	// admit, when set, decides whether a login that passed may bind.
@@ -32,7 +36,7 @@ type Conn struct {
 // ConnState is a snapshot of a Conn, for tests and models.
 type ConnState struct {
 	Closed   bool          // an eviction or an unusable frame size ended the connection
-	LoggedIn bool          // a login succeeded and no logout, eviction or close followed
+	LoggedIn bool          // a login or bind succeeded and no logout (on any connection of its logical session), eviction or close followed
 	Client   codec.Uint128 // the bound client id (zero unless LoggedIn)
 	Session  uint64        // the bound session (zero unless LoggedIn)
 	UserID   uint32        // the logged-in user (zero unless LoggedIn)
@@ -40,6 +44,7 @@ type ConnState struct {
 
 // State returns a snapshot of c.
 func (c *Conn) State() ConnState {
+	c.sync()
 	return ConnState{Closed: c.closed, LoggedIn: c.bound, Client: c.client, Session: c.session, UserID: c.userID}
 }
 
@@ -77,6 +82,7 @@ func (c *Conn) Handle(frame, out []byte) ([]byte, *Outcome, error) {
 	// bytes were copied on every frame, which cost a ping about 40 ns, as
 	// much as the rest of its handling.
 	o := &c.last
+	c.sync()
 	*o = Outcome{Before: c.phase()}
 	out, err := c.handle(frame, out, o)
 	o.After = c.phase()
@@ -219,5 +225,18 @@ func (c *Conn) close() {
 }
 
 func (c *Conn) unbind() {
-	c.bound, c.client, c.session, c.userID = false, codec.Uint128{}, 0, 0
+	c.bound, c.client, c.session, c.userID, c.live = false, codec.Uint128{}, 0, 0, nil
+}
+
+// sync logs c out when the logical session it is bound to was ended by a
+// logout on another connection (WIRE.md section 10.4, case f): from then
+// on c answers as a connection that never logged in, so a replicated
+// request is eviction 1 (NoSession) and any other command but ping and
+// BIND_SESSION is status 40, as section 7 says for a connection not logged
+// in. The check is one atomic load; a connection bound by a 0.11.0 login
+// has no logical session and skips it.
+func (c *Conn) sync() {
+	if c.live != nil && c.live.ended.Load() {
+		c.unbind()
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"hash"
 	"sync"
+	"sync/atomic"
 
 	"github.com/iggywire/iggywire/codec"
 )
@@ -41,8 +42,15 @@ type sessionTable struct {
 type logicalSession struct {
 	userID   uint32
 	session  uint64
-	ended    bool
+	live     *liveSession
 	verifier [sha256.Size]byte
+}
+
+// liveSession is what a connection bound to a logical session holds of
+// it: whether a logout, on any connection, has ended it. It holds nothing
+// else, so that a Conn printed by reflection shows no verifier.
+type liveSession struct {
+	ended atomic.Bool
 }
 
 // sessionRef names one put of the table, in order.
@@ -83,11 +91,12 @@ func (t *sessionTable) verifier(client codec.Uint128, userID uint32, secret code
 }
 
 // put records the logical session a bind-secret login created, replacing
-// any earlier one of the same client id.
-func (t *sessionTable) put(client codec.Uint128, userID uint32, session uint64, secret codec.Secret) {
+// any earlier one of the same client id, and returns what the connection
+// bound to it holds.
+func (t *sessionTable) put(client codec.Uint128, userID uint32, session uint64, secret codec.Secret) *liveSession {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	e := logicalSession{userID: userID, session: session}
+	e := logicalSession{userID: userID, session: session, live: new(liveSession)}
 	copy(e.verifier[:], t.verifier(client, userID, secret))
 	if t.n == len(t.order) {
 		old := t.order[t.head]
@@ -100,16 +109,18 @@ func (t *sessionTable) put(client codec.Uint128, userID uint32, session uint64, 
 	t.order[(t.head+t.n)%len(t.order)] = sessionRef{client, session}
 	t.n++
 	t.byID[client] = e
+	return e.live
 }
 
-// end marks the logical session (client, session) ended by a logout; a
-// session that is not the current one of client is left alone.
+// end marks the logical session (client, session) ended by a logout: for
+// BIND_SESSION, and for every connection bound to it, which its next
+// request finds logged out (Conn.sync). A session that is not the current
+// one of client is left alone.
 func (t *sessionTable) end(client codec.Uint128, session uint64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if e, ok := t.byID[client]; ok && e.session == session {
-		e.ended = true
-		t.byID[client] = e
+		e.live.ended.Store(true)
 	}
 }
 
@@ -117,20 +128,21 @@ func (t *sessionTable) end(client codec.Uint128, session uint64) {
 // (client, session) with secret: the user and session to bind, or the
 // status to refuse with. The secret is compared through its verifier, in
 // constant time; ended and unknown sessions are not secret and are told
-// apart first.
-func (t *sessionTable) bind(client codec.Uint128, session uint64, secret codec.Secret) (uint32, uint64, codec.Status) {
+// apart first. On success it also returns what the bound connection holds
+// of the session.
+func (t *sessionTable) bind(client codec.Uint128, session uint64, secret codec.Secret) (uint32, uint64, *liveSession, codec.Status) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	e, ok := t.byID[client]
 	switch {
 	case !ok && session == 0:
-		return 0, 0, codec.StatusTransientNotAccepted
+		return 0, 0, nil, codec.StatusTransientNotAccepted
 	case !ok:
-		return 0, 0, codec.StatusUnauthenticated
-	case e.ended || !hmac.Equal(e.verifier[:], t.verifier(client, e.userID, secret)):
-		return 0, 0, codec.StatusUnauthenticated
+		return 0, 0, nil, codec.StatusUnauthenticated
+	case e.live.ended.Load() || !hmac.Equal(e.verifier[:], t.verifier(client, e.userID, secret)):
+		return 0, 0, nil, codec.StatusUnauthenticated
 	case session != 0 && session != e.session:
-		return 0, 0, codec.StatusInvalidSession
+		return 0, 0, nil, codec.StatusInvalidSession
 	}
-	return e.userID, e.session, codec.StatusOK
+	return e.userID, e.session, e.live, codec.StatusOK
 }

@@ -200,6 +200,14 @@ func (g *gen) revisionLifecycle() {
 	s.loggedIn(login11(cA, "iggy", "iggy", secret11), 1, "logged in").
 		answer(replicatedReq(cA, opLogout, 1, 1), replyFrame(cA, 1, opLogout, 0), "logout").
 		on(1).denied(bindFrame(cA, 1, cA, 1, 0x2C01, secret11), 40, "the right secret, after logout: 40")
+	s = g.life11("bind/logout-on-other-connection", "v0111", "10.4", "a logout on the login's connection ends the session for a connection bound to it by BIND_SESSION: that one is logged out",
+		"lifecycle.10.bind.logout", "lifecycle.6", "lifecycle.5")
+	s.loggedIn(login11(cA, "iggy", "iggy", secret11), 1, "logged in on connection 0").
+		on(1).bound(bindFrame(cA, 1, cA, 1, 0x2C01, secret11), 1, 1, "connection 1 bound to the same session").
+		on(0).answer(replicatedReq(cA, opLogout, 1, 1), replyFrame(cA, 1, opLogout, 0), "logout on connection 0").
+		on(1).answer(nonReplicated(cA, 1, 1, 1), replyFrame(cA, 1, opNonReplicated, 0), "connection 1: a ping is still answered").
+		denied(nonReplicated(cA, 1, 1, 12), 40, "connection 1: another command (GetClusterMetadata) is 40, as before any login").
+		evicted(replicatedReq(cA, 128, 1, 1), evictFrame(cA, 1), "connection 1: a replicated request of the ended session is eviction 1 (NoSession)")
 	s = g.life11("bind/unknown-client", "v0111", "10.4", "a client id with no logical session: 58 for session 0 (its login may not be visible yet), else 40", "lifecycle.10.bind.unknown")
 	s.denied(bindFrame(cC, 1, cC, 0, 0x2C01, secret11), 58, "session 0: 58 (TransientNotAccepted)").
 		denied(bindFrame(cC, 1, cC, 5, 0x2C01, secret11), 40, "session 5: 40")
