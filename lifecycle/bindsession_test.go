@@ -384,3 +384,64 @@ func TestLogoutLeavesOtherSessions(t *testing.T) {
 	h, _ = handle(t, old, replicated(t, clientBindID, codec.OperationForCode(codec.CodeCreateStream), reply.Session, 1))
 	assert.Equal(t, codec.StatusInvalidCommand, h.Status, "a 0.11.0 login passes the fence")
 }
+
+// TestEvictionEndsLogicalSession: an eviction of a connection bound to a
+// logical session ends that session as a logout does (WIRE.md section
+// 10.4, case f): BIND_SESSION of it is 40 and every other connection bound
+// to it is logged out. A connection closed without an eviction (a frame
+// whose size cannot be used) leaves the session to be resumed.
+func TestEvictionEndsLogicalSession(t *testing.T) {
+	createStream := codec.OperationForCode(codec.CodeCreateStream)
+	cases := []struct {
+		name   string
+		frame  func(session uint64) []byte
+		reason codec.EvictionReason
+	}{
+		{"legacy login code", func(uint64) []byte { return nonReplicated(t, clientA, 1, codec.CodeLoginUser) }, codec.ReasonMalformedLogin},
+		{"another client id", func(s uint64) []byte { return replicated(t, clientB, createStream, s, 1) }, codec.ReasonNoSession},
+		{"a session below the bound one", func(s uint64) []byte { return replicated(t, clientA, createStream, s-1, 1) }, codec.ReasonSessionTooLow},
+		{"a failed re-login", func(uint64) []byte {
+			return register(t, clientA, secretLoginBody(t, "iggy", "wrong", secretA))
+		}, codec.ReasonInvalidCredentials},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111 })
+			login0111(t, srv.NewConn(), clientB, secretWrong) // session 1: a session below A's exists
+			conn, other := srv.NewConn(), srv.NewConn()
+			session := login0111(t, conn, clientA, secretA)
+			h, _ := handle(t, other, bindFrame(t, clientA, clientA, session, secretA, v0111))
+			require.Equal(t, codec.StatusOK, h.Status)
+
+			_, o, err := conn.Handle(tc.frame(session), nil)
+			require.NoError(t, err)
+			require.Equal(t, lifecycle.AnswerEviction, o.Answer, "%v", o)
+			require.Equal(t, tc.reason, o.Reason)
+
+			assert.False(t, other.State().LoggedIn, "the other bound connection is logged out")
+			for _, s := range []uint64{session, 0} {
+				h, _ = handle(t, srv.NewConn(), bindFrame(t, clientA, clientA, s, secretA, v0111))
+				assert.Equal(t, codec.StatusUnauthenticated, h.Status, "bind of session %d after the eviction", s)
+			}
+		})
+	}
+	t.Run("closed without an eviction", func(t *testing.T) {
+		srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111 })
+		conn := srv.NewConn()
+		session := login0111(t, conn, clientA, secretA)
+		_, _, err := conn.Handle(make([]byte, 100), nil)
+		require.ErrorIs(t, err, codec.ErrSize)
+		require.True(t, conn.Closed())
+		h, _ := handle(t, srv.NewConn(), bindFrame(t, clientA, clientA, session, secretA, v0111))
+		assert.Equal(t, codec.StatusOK, h.Status, "a lost connection's session is resumed")
+	})
+	t.Run("an unbound connection's eviction", func(t *testing.T) {
+		srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111 })
+		session := login0111(t, srv.NewConn(), clientA, secretA)
+		_, o, err := srv.NewConn().Handle(replicated(t, clientA, createStream, session, 1), nil)
+		require.NoError(t, err)
+		require.Equal(t, codec.ReasonNoSession, o.Reason, "not logged in on this connection")
+		h, _ := handle(t, srv.NewConn(), bindFrame(t, clientA, clientA, session, secretA, v0111))
+		assert.Equal(t, codec.StatusOK, h.Status, "an eviction of a connection not bound to the session leaves it alone")
+	})
+}

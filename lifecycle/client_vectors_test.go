@@ -141,6 +141,13 @@ var clientVectorScripts = map[int]struct {
 		{do: "request", client: "a2"},
 		{do: "replicated", client: "a2"},
 	}},
+	// an eviction ends the logical session: the Client no longer binds it,
+	// and the server refuses the bind too.
+	565: {map[string]vectorClient{"a": {0x1111, v0111, 0x5a}}, []vectorStep{
+		{do: "login", client: "a"},
+		{do: "request", client: "a"},
+		{do: "refuse", client: "a", refuse: lifecycle.ErrLoginAgain},
+	}},
 }
 
 // vectorRand is a Client's randomness: its id, then its bind secret.

@@ -36,7 +36,7 @@ type Conn struct {
 // ConnState is a snapshot of a Conn, for tests and models.
 type ConnState struct {
 	Closed   bool          // an eviction or an unusable frame size ended the connection
-	LoggedIn bool          // a login or bind succeeded and no logout (on any connection of its logical session), eviction or close followed
+	LoggedIn bool          // a login or bind succeeded and no logout or eviction (on any connection of its logical session) nor close followed
 	Client   codec.Uint128 // the bound client id (zero unless LoggedIn)
 	Session  uint64        // the bound session (zero unless LoggedIn)
 	UserID   uint32        // the logged-in user (zero unless LoggedIn)
@@ -168,7 +168,7 @@ func (c *Conn) replicated(out []byte, h *codec.RequestHeader, body []byte, o *Ou
 	if h.Operation == codec.OperationLogout {
 		// The logical session ends for every connection bound to it:
 		// BIND_SESSION cannot resume it (WIRE.md section 10.4, case f).
-		c.srv.logical().end(c.client, c.session)
+		c.endLogical()
 		c.unbind()
 		return reply(out, h, codec.StatusOK, nil, o)
 	}
@@ -208,6 +208,12 @@ func reply(out []byte, h *codec.RequestHeader, status codec.Status, body []byte,
 // comes from a valid request header) and its window is either zero or the
 // server's well-formed one, so encoding cannot fail.
 func (c *Conn) evict(out []byte, e codec.Eviction, o *Outcome) ([]byte, error) {
+	// An eviction is session-terminal (WIRE.md section 5): the logical
+	// session the connection was bound to ends as by a logout, for
+	// BIND_SESSION and for every other connection bound to it (section
+	// 10.4, case f). Closing without an eviction (an unusable frame size,
+	// a lost connection) leaves it to be resumed.
+	c.endLogical()
 	c.close()
 	e.Client = c.evictionClient(e)
 	o.Answer, o.Reason = AnswerEviction, e.Reason
@@ -226,6 +232,15 @@ func (c *Conn) close() {
 
 func (c *Conn) unbind() {
 	c.bound, c.client, c.session, c.userID, c.live = false, codec.Uint128{}, 0, 0, nil
+}
+
+// endLogical ends the logical session c is bound to, if any: the table
+// refuses to bind it again and every connection bound to it is logged out
+// (sync). A connection bound by a 0.11.0 login has none.
+func (c *Conn) endLogical() {
+	if c.live != nil {
+		c.live.ended.Store(true)
+	}
 }
 
 // sync logs c out when the logical session it is bound to was ended by a

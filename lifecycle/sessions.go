@@ -19,7 +19,7 @@ const DefaultMaxSessions = 16384
 
 // sessionTable is what a Server keeps of each logical session a
 // bind-secret login created (WIRE.md section 10.6), keyed by the login's
-// client id: the user, the session, whether a logout ended it, and a
+// client id: the user, the session, whether a logout or an eviction ended it, and a
 // verifier of its bind secret, never the secret. It outlives the
 // connections: BIND_SESSION on a new connection finds the session here.
 //
@@ -42,12 +42,12 @@ type sessionTable struct {
 type logicalSession struct {
 	userID   uint32
 	session  uint64
-	live     *liveSession
+	live     *liveSession // shared with the connections bound to it
 	verifier [sha256.Size]byte
 }
 
 // liveSession is what a connection bound to a logical session holds of
-// it: whether a logout, on any connection, has ended it. It holds nothing
+// it: whether a logout or an eviction, on any connection, has ended it. It holds nothing
 // else, so that a Conn printed by reflection shows no verifier.
 type liveSession struct {
 	ended atomic.Bool
@@ -110,18 +110,6 @@ func (t *sessionTable) put(client codec.Uint128, userID uint32, session uint64, 
 	t.n++
 	t.byID[client] = e
 	return e.live
-}
-
-// end marks the logical session (client, session) ended by a logout: for
-// BIND_SESSION, and for every connection bound to it, which its next
-// request finds logged out (Conn.sync). A session that is not the current
-// one of client is left alone.
-func (t *sessionTable) end(client codec.Uint128, session uint64) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if e, ok := t.byID[client]; ok && e.session == session {
-		e.live.ended.Store(true)
-	}
 }
 
 // bind decides cases e to g of WIRE.md section 10.4 for BIND_SESSION of

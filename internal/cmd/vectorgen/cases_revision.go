@@ -223,6 +223,11 @@ func (g *gen) revisionLifecycle() {
 	s.denied(short, 3, "one byte of the secret missing: 3").
 		denied(frame(request(opNonReplicated).u64(128, cA).u64(168, 1).u32(196, 15), cvi(0x2C01, "", "1")), 3, "an empty sdk_name: 3").
 		denied(bindFrame(cA, 1, cA, 0, 0x2C00, secret11), 3, "version 0.11.0, inside this window, has no BIND_SESSION: 3")
+	s = g.life11("bind/after-eviction", "v0111", "10.4", "an eviction ends the logical session of the connection it closes: binding it again is 40",
+		"lifecycle.10.bind.evicted", "lifecycle.2")
+	s.loggedIn(login11(cA, "iggy", "iggy", secret11), 1, "logged in on connection 0").
+		evicted(nonReplicated(cA, 1, 1, 38), evictFrame(cA, 15), "a legacy login code on the bound connection: eviction 15").
+		on(1).denied(bindFrame(cA, 1, cA, 1, 0x2C01, secret11), 40, "the right secret, after the eviction: 40")
 	s = g.life11("bind/window", "v0111", "10.4", "BIND_SESSION whose version is outside the window: a Reply with status 14003, not eviction 14", "lifecycle.10.bind.window")
 	s.denied(bindFrame(cA, 1, cA, 0, 0x2C00, secret11), 14003, "0.11.0 at a 0.11.1 server: 14003").
 		denied(bindFrame(cA, 1, cA, 0, 0x2C02, secret11), 14003, "0.11.2: 14003")
