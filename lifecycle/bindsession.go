@@ -12,9 +12,11 @@ import (
 //	c. its version selects a revision without a bind secret => status 3;
 //	d. the rest of the body does not decode => status 3 (a prefix decode,
 //	   as the reference's: bytes after the secret are ignored);
-//	e. no logical session of the body's client id => 58 for session 0,
-//	   else 40;
-//	f. that session ended, or the secret does not match => 40;
+//	e. no logical session of the body's client id => 40, session 0
+//	   included: a login here is decided synchronously, so an unknown
+//	   client id cannot become known by waiting;
+//	f. that session ended (a logout, or an eviction of a connection bound
+//	   to it), or the secret does not match => 40;
 //	g. a non-zero session that is not the logical session's => 14001;
 //	h. the Admit hook refuses => 40;
 //	i. success: status 0, body the bare login reply (user, session, the

@@ -178,8 +178,8 @@ func TestBindSessionRefusals(t *testing.T) {
 		{"wrong secret", bindFrame(t, clientA, clientA, session, secretWrong, v0111), codec.StatusUnauthenticated},
 		{"wrong secret, session 0", bindFrame(t, clientA, clientA, 0, secretWrong, v0111), codec.StatusUnauthenticated},
 		{"unknown client", bindFrame(t, clientA, clientBindID, session, secretA, v0111), codec.StatusUnauthenticated},
-		{"unknown client, session 0", bindFrame(t, clientA, clientBindID, 0, secretA, v0111), codec.StatusTransientNotAccepted},
-		{"0.11.0 login's client", bindFrame(t, clientB, clientB, 0, secretA, v0111), codec.StatusTransientNotAccepted},
+		{"unknown client, session 0", bindFrame(t, clientA, clientBindID, 0, secretA, v0111), codec.StatusUnauthenticated},
+		{"0.11.0 login's client", bindFrame(t, clientB, clientB, 0, secretA, v0111), codec.StatusUnauthenticated},
 		{"another session", bindFrame(t, clientA, clientA, session+1, secretA, v0111), codec.StatusInvalidSession},
 	}
 	for _, c := range cases {
@@ -245,7 +245,7 @@ func TestBindSessionAfterLogout(t *testing.T) {
 
 // TestBindSessionForgetsOldest: past MaxSessions the oldest logical
 // session is forgotten, and binding it is answered as for an unknown
-// client.
+// client: 40, for good (WIRE.md section 10.4, case e).
 func TestBindSessionForgetsOldest(t *testing.T) {
 	srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111; c.MaxSessions = 2 })
 	ids := []codec.Uint128{{Lo: 1}, {Lo: 2}, {Lo: 3}}
@@ -254,7 +254,7 @@ func TestBindSessionForgetsOldest(t *testing.T) {
 		sessions[i] = login0111(t, srv.NewConn(), id, secretA)
 	}
 	h, _ := handle(t, srv.NewConn(), bindFrame(t, ids[0], ids[0], 0, secretA, v0111))
-	assert.Equal(t, codec.StatusTransientNotAccepted, h.Status, "the oldest is forgotten")
+	assert.Equal(t, codec.StatusUnauthenticated, h.Status, "the oldest is forgotten: 40, as for an unknown client, session 0 included")
 	for i := 1; i < len(ids); i++ {
 		h, _ := handle(t, srv.NewConn(), bindFrame(t, ids[i], ids[i], sessions[i], secretA, v0111))
 		assert.Equal(t, codec.StatusOK, h.Status)

@@ -108,9 +108,9 @@ var clientVectorScripts = map[int]struct {
 		{do: "logout", client: "a"},
 		{do: "refuse", client: "a", refuse: lifecycle.ErrLoginAgain},
 	}},
-	559: {map[string]vectorClient{"c": {0x3333, v0111, 0x5a}}, []vectorStep{
+	559: {map[string]vectorClient{"c": {0x3333, v0111, 0x5a}, "c2": {0x3333, v0111, 0x5a}}, []vectorStep{
 		{do: "bind", client: "c", unsent: true},
-		{do: "bind", client: "c", diff: []span{spanBindSession}},
+		{do: "bind", client: "c2", unsent: true, diff: []span{spanBindSession}},
 	}},
 	560: {map[string]vectorClient{"a": {0x1111, codec.Protocol0110, 0}}, []vectorStep{
 		{do: "login", client: "a"},

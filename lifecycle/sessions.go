@@ -123,9 +123,12 @@ func (t *sessionTable) bind(client codec.Uint128, session uint64, secret codec.S
 	defer t.mu.Unlock()
 	e, ok := t.byID[client]
 	switch {
-	case !ok && session == 0:
-		return 0, 0, nil, codec.StatusTransientNotAccepted
 	case !ok:
+		// 40 whatever the session: a login here is decided before its
+		// reply is written, so an unknown client id is never a login not
+		// visible yet (upstream's 58 for session 0), but one that never
+		// arrived, was refused, made no logical session (0.11.0) or was
+		// forgotten (WIRE.md section 10.4, case e).
 		return 0, 0, nil, codec.StatusUnauthenticated
 	case e.live.ended.Load() || !hmac.Equal(e.verifier[:], t.verifier(client, e.userID, secret)):
 		return 0, 0, nil, codec.StatusUnauthenticated
