@@ -3,6 +3,7 @@ package lifecycle_test
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/iggywire/iggywire/codec"
@@ -444,4 +445,41 @@ func TestEvictionEndsLogicalSession(t *testing.T) {
 		h, _ := handle(t, srv.NewConn(), bindFrame(t, clientA, clientA, session, secretA, v0111))
 		assert.Equal(t, codec.StatusOK, h.Status, "an eviction of a connection not bound to the session leaves it alone")
 	})
+}
+
+// TestBindSessionRingGrows: the ring of logical sessions grows with the
+// logins up to MaxSessions and then forgets the oldest; a client id logged
+// in again holds its newest session, and its older place in the ring is
+// skipped, not forgotten in its stead.
+func TestBindSessionRingGrows(t *testing.T) {
+	srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111; c.MaxSessions = 3 })
+	id := func(n uint64) codec.Uint128 { return codec.Uint128{Lo: n} }
+	sessions := map[uint64]uint64{}
+	for _, n := range []uint64{1, 2, 1, 3, 4} { // 1 again: its first place goes stale
+		sessions[n] = login0111(t, srv.NewConn(), id(n), secretA)
+	}
+	for n, want := range map[uint64]codec.Status{1: codec.StatusOK, 2: codec.StatusUnauthenticated, 3: codec.StatusOK, 4: codec.StatusOK} {
+		h, _ := handle(t, srv.NewConn(), bindFrame(t, id(n), id(n), sessions[n], secretA, v0111))
+		assert.Equal(t, want, h.Status, "client %d", n)
+	}
+}
+
+// TestNewServerMaxSessions: MaxSessions outside 0..MaxSessionsLimit is
+// the configuration error, never a panic nor an allocation of its size,
+// and a Server pays nothing up front for its bound.
+func TestNewServerMaxSessions(t *testing.T) {
+	for _, n := range []int{-1, lifecycle.MaxSessionsLimit + 1, 1 << 50, int(^uint(0) >> 1)} {
+		_, err := lifecycle.NewServer(lifecycle.Config{Window: window0111, Auth: testAuth, MaxSessions: n})
+		require.Error(t, err, "MaxSessions %d", n)
+		assert.Contains(t, err.Error(), "MaxSessions", "MaxSessions %d", n)
+	}
+	for _, n := range []int{0, 1, lifecycle.MaxSessionsLimit} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		srv, err := lifecycle.NewServer(lifecycle.Config{Window: window0111, Auth: testAuth, MaxSessions: n})
+		runtime.ReadMemStats(&after)
+		require.NoError(t, err, "MaxSessions %d", n)
+		assert.LessOrEqual(t, float64(after.TotalAlloc-before.TotalAlloc), 16<<10, "MaxSessions %d: bytes allocated by NewServer", n)
+		login0111(t, srv.NewConn(), clientA, secretA)
+	}
 }

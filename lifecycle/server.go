@@ -62,7 +62,9 @@ type Config struct {
 	Transient Transient
 	// MaxSessions is how many logical sessions of 0.11.1 logins the server
 	// keeps for BIND_SESSION (WIRE.md section 10.6); past it the oldest is
-	// forgotten. 0 means DefaultMaxSessions; a negative value is an error.
+	// forgotten. 0 means DefaultMaxSessions; a negative value, or one above
+	// MaxSessionsLimit, is an error. The memory grows with the sessions
+	// held, up to this bound; none is taken up front.
 	MaxSessions int
 }
 
@@ -111,7 +113,7 @@ var (
 	errNoAuth    = errors.New("lifecycle: config: no Authenticator")
 	errVersion   = errors.New("lifecycle: config: server version must be UTF-8 of 1..255 bytes")
 	errTransient = errors.New("lifecycle: config: a transient login code must be 57 or 58")
-	errSessions  = errors.New("lifecycle: config: MaxSessions must not be negative")
+	errSessions  = fmt.Errorf("lifecycle: config: MaxSessions must be 0 (the default, %d) or 1..%d", DefaultMaxSessions, MaxSessionsLimit)
 )
 
 // NewServer checks cfg and returns a Server.
@@ -137,7 +139,7 @@ func NewServer(cfg Config) (*Server, error) {
 		cfg.Handler = Deny
 	}
 	switch {
-	case cfg.MaxSessions < 0:
+	case cfg.MaxSessions < 0 || cfg.MaxSessions > MaxSessionsLimit:
 		return nil, errSessions
 	case cfg.MaxSessions == 0:
 		cfg.MaxSessions = DefaultMaxSessions

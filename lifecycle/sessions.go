@@ -17,6 +17,13 @@ import (
 // BIND_SESSION when Config.MaxSessions is 0.
 const DefaultMaxSessions = 16384
 
+// MaxSessionsLimit is the largest Config.MaxSessions NewServer accepts:
+// 4,194,304 logical sessions, some 600 MB once all are held (each costs
+// about 150 bytes: its map entry, its place in the ring and its liveness).
+// A larger bound is a configuration mistake, refused rather than honoured
+// until the memory runs out.
+const MaxSessionsLimit = 1 << 22
+
 // sessionTable is what a Server keeps of each logical session a
 // bind-secret login created (WIRE.md section 10.6), keyed by the login's
 // client id: the user, the session, whether a logout or an eviction ended it, and a
@@ -27,14 +34,17 @@ const DefaultMaxSessions = 16384
 // (BIND_SESSION for it is then answered as for an unknown client). order
 // is a ring of the (client, session) pairs in the order they were put;
 // an entry of the ring whose client was put again since is stale and is
-// skipped when its turn to be forgotten comes.
+// skipped when its turn to be forgotten comes. The ring grows with the
+// puts up to max, so that a Server pays for the sessions it holds, not
+// for its bound (a 0.11.0 server holds none).
 type sessionTable struct {
 	mu    sync.Mutex
 	mac   hash.Hash // HMAC-SHA-256 under a key drawn when the Server was made
 	byID  map[codec.Uint128]logicalSession
 	order []sessionRef
-	head  int // the oldest entry of order
-	n     int // the entries of order in use
+	max   int // the bound of order: 1..MaxSessionsLimit
+	head  int // the oldest entry of order (0 until order is full)
+	n     int // the entries of order in use (len(order) until it is full)
 	sum   [sha256.Size]byte
 }
 
@@ -62,17 +72,18 @@ type sessionRef struct {
 // errKey: NewServer could not draw the verifiers' key.
 var errKey = errors.New("lifecycle: config: no random key for the bind verifiers")
 
-// newSessionTable returns an empty table of at most max sessions with a
-// fresh random key.
+// newSessionTable returns an empty table of at most max sessions
+// (1..MaxSessionsLimit, which NewServer checks) with a fresh random key.
+// Nothing is allocated for the sessions until they come.
 func newSessionTable(max int) (*sessionTable, error) {
 	var key [32]byte
 	if _, err := rand.Read(key[:]); err != nil {
 		return nil, errKey
 	}
 	return &sessionTable{
-		mac:   hmac.New(sha256.New, key[:]),
-		byID:  make(map[codec.Uint128]logicalSession),
-		order: make([]sessionRef, max),
+		mac:  hmac.New(sha256.New, key[:]),
+		byID: make(map[codec.Uint128]logicalSession),
+		max:  max,
 	}, nil
 }
 
@@ -98,15 +109,23 @@ func (t *sessionTable) put(client codec.Uint128, userID uint32, session uint64, 
 	defer t.mu.Unlock()
 	e := logicalSession{userID: userID, session: session, live: new(liveSession)}
 	copy(e.verifier[:], t.verifier(client, userID, secret))
-	if t.n == len(t.order) {
+	ref := sessionRef{client, session}
+	if len(t.order) < t.max {
+		// Growing: nothing was forgotten yet, head is 0 and n len(order).
+		t.order = append(t.order, ref)
+		t.n++
+		t.byID[client] = e
+		return e.live
+	}
+	if t.n == t.max {
 		old := t.order[t.head]
 		if cur, ok := t.byID[old.client]; ok && cur.session == old.session {
 			delete(t.byID, old.client)
 		}
-		t.head = (t.head + 1) % len(t.order)
+		t.head = (t.head + 1) % t.max
 		t.n--
 	}
-	t.order[(t.head+t.n)%len(t.order)] = sessionRef{client, session}
+	t.order[(t.head+t.n)%t.max] = ref
 	t.n++
 	t.byID[client] = e
 	return e.live
