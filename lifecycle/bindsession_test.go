@@ -483,3 +483,63 @@ func TestNewServerMaxSessions(t *testing.T) {
 		login0111(t, srv.NewConn(), clientA, secretA)
 	}
 }
+
+// twoUsers is iggy (1) and mallory (7), each with a password and a token.
+var twoUsers = lifecycle.StaticAuth{
+	Users: []lifecycle.User{
+		{ID: 1, Name: "iggy", Password: codec.NewSecret([]byte("iggy"))},
+		{ID: 7, Name: "mallory", Password: codec.NewSecret([]byte("mal"))},
+	},
+	Tokens: []lifecycle.Token{{Value: codec.NewSecret([]byte("tok-mal")), User: "mallory"}},
+}
+
+// TestLoginTakesNoOtherUsersClientID: a login, of any revision, whose
+// client id holds another user's logical session (live or ended) is
+// evicted with 12 (SessionError) and leaves that session alone; a wrong
+// password is still 9. The same user may log in again with its client id,
+// and a forgotten session frees the id.
+func TestLoginTakesNoOtherUsersClientID(t *testing.T) {
+	srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = windowBoth; c.Auth = twoUsers; c.MaxSessions = 2 })
+	victim := srv.NewConn()
+	session := login0111(t, victim, clientA, secretA)
+	for _, tc := range []struct {
+		name   string
+		body   []byte
+		reason codec.EvictionReason
+	}{
+		{"0.11.1 password", secretLoginBody(t, "mallory", "mal", secretWrong), codec.ReasonSessionError},
+		{"0.11.1 token", secretTokenBody(t, "tok-mal", secretWrong), codec.ReasonSessionError},
+		{"0.11.0 password", passwordBody(t, v011, "mallory", "mal"), codec.ReasonSessionError},
+		{"wrong password", secretLoginBody(t, "mallory", "nope", secretWrong), codec.ReasonInvalidCredentials},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			admitted := 0
+			conn := srv.NewConnWith(lifecycle.ConnConfig{Admit: func(uint32) codec.EvictionReason { admitted++; return 0 }})
+			out, o, err := conn.Handle(register(t, clientA, tc.body), nil)
+			require.NoError(t, err)
+			assert.Equal(t, 0, admitted, "refused before the Admit hook counts it")
+			require.Equal(t, lifecycle.AnswerEviction, o.Answer, "%v", o)
+			assert.Equal(t, tc.reason, o.Reason)
+			assert.Equal(t, evictionFrame(t, clientA, tc.reason), out)
+			assert.False(t, o.LoggedIn())
+			h, _ := handle(t, srv.NewConn(), bindFrame(t, clientA, clientA, session, secretA, v0111))
+			assert.Equal(t, codec.StatusOK, h.Status, "the victim's session binds on")
+			h, _ = handle(t, victim, replicated(t, clientA, codec.OperationForCode(codec.CodeCreateStream), session, 1))
+			assert.Equal(t, codec.StatusInvalidCommand, h.Status, "the victim's connection is served on")
+		})
+	}
+	// An ended session keeps its client id from other users too.
+	h, _ := handle(t, victim, replicated(t, clientA, codec.OperationLogout, session, 1))
+	require.Equal(t, codec.StatusOK, h.Status)
+	_, o, err := srv.NewConn().Handle(register(t, clientA, secretLoginBody(t, "mallory", "mal", secretWrong)), nil)
+	require.NoError(t, err)
+	assert.Equal(t, codec.ReasonSessionError, o.Reason, "after the victim's logout")
+	// The same user logs in again with its client id: a new session.
+	again := login0111(t, srv.NewConn(), clientA, secretWrong)
+	assert.True(t, again > session, "a new session")
+	// Once forgotten (MaxSessions 2), the id is free.
+	login0111(t, srv.NewConn(), clientB, secretA)
+	login0111(t, srv.NewConn(), clientBindID, secretA)
+	h, _ = handle(t, srv.NewConn(), register(t, clientA, secretLoginBody(t, "mallory", "mal", secretWrong)))
+	assert.Equal(t, codec.StatusOK, h.Status, "a forgotten session frees its client id")
+}

@@ -101,12 +101,27 @@ func (t *sessionTable) verifier(client codec.Uint128, userID uint32, secret code
 	return t.mac.Sum(t.sum[:0])
 }
 
-// put records the logical session a bind-secret login created, replacing
-// any earlier one of the same client id, and returns what the connection
-// bound to it holds.
-func (t *sessionTable) put(client codec.Uint128, userID uint32, session uint64, secret codec.Secret) *liveSession {
+// owned reports whether client holds a logical session, live or ended, of
+// another user than userID: a login of userID must not take that client
+// id (WIRE.md section 10.6).
+func (t *sessionTable) owned(client codec.Uint128, userID uint32) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	e, ok := t.byID[client]
+	return ok && e.userID != userID
+}
+
+// put records the logical session a bind-secret login created, replacing
+// any earlier one of the same client id and user, and returns what the
+// connection bound to it holds. It refuses (nil, false) a client id that
+// holds another user's logical session, which owned told the login
+// already; only a login racing it gets here so.
+func (t *sessionTable) put(client codec.Uint128, userID uint32, session uint64, secret codec.Secret) (*liveSession, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if cur, ok := t.byID[client]; ok && cur.userID != userID {
+		return nil, false
+	}
 	e := logicalSession{userID: userID, session: session, live: new(liveSession)}
 	copy(e.verifier[:], t.verifier(client, userID, secret))
 	ref := sessionRef{client, session}
@@ -115,7 +130,7 @@ func (t *sessionTable) put(client codec.Uint128, userID uint32, session uint64, 
 		t.order = append(t.order, ref)
 		t.n++
 		t.byID[client] = e
-		return e.live
+		return e.live, true
 	}
 	if t.n == t.max {
 		old := t.order[t.head]
@@ -128,7 +143,7 @@ func (t *sessionTable) put(client codec.Uint128, userID uint32, session uint64, 
 	t.order[(t.head+t.n)%t.max] = ref
 	t.n++
 	t.byID[client] = e
-	return e.live
+	return e.live, true
 }
 
 // bind decides cases e to g of WIRE.md section 10.4 for BIND_SESSION of
