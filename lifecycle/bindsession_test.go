@@ -447,15 +447,15 @@ func TestEvictionEndsLogicalSession(t *testing.T) {
 	})
 }
 
-// TestBindSessionRingGrows: the ring of logical sessions grows with the
-// logins up to MaxSessions and then forgets the oldest; a client id logged
-// in again holds its newest session, and its older place in the ring is
-// skipped, not forgotten in its stead.
-func TestBindSessionRingGrows(t *testing.T) {
+// TestBindSessionForgetsInPutOrder: the table of logical sessions grows
+// with the logins up to MaxSessions and then forgets the oldest; a client
+// id logged in again holds its newest session in the newest place, so the
+// one forgotten is the next oldest.
+func TestBindSessionForgetsInPutOrder(t *testing.T) {
 	srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111; c.MaxSessions = 3 })
 	id := func(n uint64) codec.Uint128 { return codec.Uint128{Lo: n} }
 	sessions := map[uint64]uint64{}
-	for _, n := range []uint64{1, 2, 1, 3, 4} { // 1 again: its first place goes stale
+	for _, n := range []uint64{1, 2, 1, 3, 4} { // 1 again: it moves to the newest place
 		sessions[n] = login0111(t, srv.NewConn(), id(n), secretA)
 	}
 	for n, want := range map[uint64]codec.Status{1: codec.StatusOK, 2: codec.StatusUnauthenticated, 3: codec.StatusOK, 4: codec.StatusOK} {
@@ -542,4 +542,55 @@ func TestLoginTakesNoOtherUsersClientID(t *testing.T) {
 	login0111(t, srv.NewConn(), clientBindID, secretA)
 	h, _ = handle(t, srv.NewConn(), register(t, clientA, secretLoginBody(t, "mallory", "mal", secretWrong)))
 	assert.Equal(t, codec.StatusOK, h.Status, "a forgotten session frees its client id")
+}
+
+// TestBindSessionPerUserBound: with MaxUserSessions, one user logging in
+// over and over forgets its own oldest logical sessions, never another
+// user's; a user's re-login with its client id takes no second place.
+func TestBindSessionPerUserBound(t *testing.T) {
+	srv := newServerWith(t, func(c *lifecycle.Config) {
+		c.Window = window0111
+		c.Auth = twoUsers
+		c.MaxSessions = 8
+		c.MaxUserSessions = 2
+	})
+	id := func(n uint64) codec.Uint128 { return codec.Uint128{Lo: 0x100 + n} }
+	victim := login0111(t, srv.NewConn(), clientA, secretA) // iggy
+	mallory := map[uint64]uint64{}
+	for n := uint64(1); n <= 20; n++ {
+		h, body := handle(t, srv.NewConn(), register(t, id(n), secretLoginBody(t, "mallory", "mal", secretWrong)))
+		require.Equal(t, codec.StatusOK, h.Status)
+		payload, _, err := codec.SplitResult(body)
+		require.NoError(t, err)
+		reply, err := codec.ParseLoginReply(payload)
+		require.NoError(t, err)
+		mallory[n] = reply.Session
+	}
+	h, _ := handle(t, srv.NewConn(), bindFrame(t, clientA, clientA, victim, secretA, v0111))
+	assert.Equal(t, codec.StatusOK, h.Status, "another user's 20 logins leave iggy's session")
+	for n, s := range mallory {
+		want := codec.StatusUnauthenticated
+		if n > 18 {
+			want = codec.StatusOK
+		}
+		h, _ := handle(t, srv.NewConn(), bindFrame(t, id(n), id(n), s, secretWrong, v0111))
+		assert.Equal(t, want, h.Status, "mallory's login %d", n)
+	}
+	// iggy: clientA, clientB twice (one place), then clientBindID: the
+	// second of clientB replaced the first, so clientA is the one that goes.
+	b1 := login0111(t, srv.NewConn(), clientB, secretA)
+	b2 := login0111(t, srv.NewConn(), clientB, secretA)
+	h, _ = handle(t, srv.NewConn(), bindFrame(t, clientA, clientA, victim, secretA, v0111))
+	assert.Equal(t, codec.StatusOK, h.Status, "clientB's second login took no second place")
+	h, _ = handle(t, srv.NewConn(), bindFrame(t, clientB, clientB, b1, secretA, v0111))
+	assert.Equal(t, codec.StatusInvalidSession, h.Status, "the replaced session")
+	login0111(t, srv.NewConn(), clientBindID, secretA)
+	h, _ = handle(t, srv.NewConn(), bindFrame(t, clientA, clientA, victim, secretA, v0111))
+	assert.Equal(t, codec.StatusUnauthenticated, h.Status, "iggy's oldest, at iggy's bound")
+	h, _ = handle(t, srv.NewConn(), bindFrame(t, clientB, clientB, b2, secretA, v0111))
+	assert.Equal(t, codec.StatusOK, h.Status)
+
+	_, err := lifecycle.NewServer(lifecycle.Config{Window: window0111, Auth: testAuth, MaxUserSessions: -1})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "MaxUserSessions")
 }
