@@ -18,7 +18,8 @@ import (
 //	f. that session ended (a logout, or an eviction of a connection bound
 //	   to it), or the secret does not match => 40;
 //	g. a non-zero session that is not the logical session's => 14001;
-//	h. the Admit hook refuses => 40;
+//	h. the admission refuses => 40: the AdmitBind hook if set (told
+//	   which logical session the bind resumes), else the Admit hook;
 //	i. success: status 0, body the bare login reply (user, session, the
 //	   window's max, server version); the connection is logged in as that
 //	   logical session, replacing any binding it had. A refusal leaves the
@@ -42,7 +43,7 @@ func (c *Conn) bindSession(out []byte, h *codec.RequestHeader, body []byte, o *O
 		return c.refuseBind(out, h, codec.StatusInvalidCommand, o)
 	}
 	userID, session, live, status := c.srv.logical().bind(b.ClientID, b.Session, b.BindSecret)
-	if status == codec.StatusOK && c.admitted(userID) != 0 {
+	if status == codec.StatusOK && c.admittedBind(BindAdmission{UserID: userID, Client: b.ClientID, Session: session}) != 0 {
 		status = codec.StatusUnauthenticated
 	}
 	if status != codec.StatusOK {
@@ -72,4 +73,29 @@ func (c *Conn) bindSession(out []byte, h *codec.RequestHeader, body []byte, o *O
 func (c *Conn) refuseBind(out []byte, h *codec.RequestHeader, status codec.Status, o *Outcome) ([]byte, error) {
 	o.Login.Result = status
 	return reply(out, h, status, nil, o)
+}
+
+// BindAdmission is what a ConnConfig.AdmitBind hook is told of a
+// BIND_SESSION whose secret passed (WIRE.md section 10.4, case h). A bind
+// resumes a logical session that a login created and its admission
+// already counted, often while a connection bound to it is still open
+// (it died without the server noticing, or the client binds a second
+// connection to it, as upstream's SDKs do for their data connections).
+// Client and Session name the session, so that a per-account quota can
+// find the connections it counted for it (their ConnState has the same
+// Client and Session) and count the session once, instead of refusing its
+// own session's resumption.
+type BindAdmission struct {
+	UserID  uint32        // the logical session's user
+	Client  codec.Uint128 // its client id
+	Session uint64        // its session
+}
+
+// admittedBind asks the AdmitBind hook, else the Admit hook, about a bind
+// that passed its secret: 0 lets it bind.
+func (c *Conn) admittedBind(b BindAdmission) codec.EvictionReason {
+	if c.admitBind != nil {
+		return admitReason(c.admitBind(b))
+	}
+	return c.admitted(b.UserID)
 }

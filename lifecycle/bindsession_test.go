@@ -594,3 +594,43 @@ func TestBindSessionPerUserBound(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "MaxUserSessions")
 }
+
+// TestBindSessionAdmitBind: a BIND_SESSION whose secret passed asks the
+// AdmitBind hook, told which logical session it resumes, instead of
+// Admit; a refusal is 40 and binds nothing. Without AdmitBind, Admit is
+// asked with the user, as for a login.
+func TestBindSessionAdmitBind(t *testing.T) {
+	srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111 })
+	session := login0111(t, srv.NewConn(), clientA, secretA)
+	var logins []uint32
+	var binds []lifecycle.BindAdmission
+	refuse := codec.EvictionReason(0)
+	cfg := lifecycle.ConnConfig{
+		Admit:     func(u uint32) codec.EvictionReason { logins = append(logins, u); return 0 },
+		AdmitBind: func(b lifecycle.BindAdmission) codec.EvictionReason { binds = append(binds, b); return refuse },
+	}
+	conn := srv.NewConnWith(cfg)
+	h, _ := handle(t, conn, bindFrame(t, clientA, clientA, 0, secretA, v0111))
+	require.Equal(t, codec.StatusOK, h.Status)
+	assert.Equal(t, []lifecycle.BindAdmission{{UserID: 1, Client: clientA, Session: session}}, binds, "session 0 is told as the session it binds")
+	assert.Len(t, logins, 0, "Admit is not asked for a bind")
+	h, _ = handle(t, conn, bindFrame(t, clientA, clientA, session, secretWrong, v0111))
+	assert.Equal(t, codec.StatusUnauthenticated, h.Status)
+	assert.Len(t, binds, 1, "a wrong secret is refused before the hook")
+
+	for _, r := range []codec.EvictionReason{codec.ReasonSessionError, codec.ReasonIncompatibleProtocol, 200} {
+		refuse = r
+		other := srv.NewConnWith(cfg)
+		h, _ = handle(t, other, bindFrame(t, clientA, clientA, session, secretA, v0111))
+		assert.Equal(t, codec.StatusUnauthenticated, h.Status, "refused with reason %d", r)
+		assert.False(t, other.State().LoggedIn)
+	}
+	login0111(t, srv.NewConnWith(cfg), clientB, secretA)
+	assert.Equal(t, []uint32{1}, logins, "a login asks Admit")
+
+	var asked []uint32
+	onlyAdmit := srv.NewConnWith(lifecycle.ConnConfig{Admit: func(u uint32) codec.EvictionReason { asked = append(asked, u); return codec.ReasonSessionError }})
+	h, _ = handle(t, onlyAdmit, bindFrame(t, clientA, clientA, session, secretA, v0111))
+	assert.Equal(t, codec.StatusUnauthenticated, h.Status)
+	assert.Equal(t, []uint32{1}, asked, "without AdmitBind, Admit decides a bind")
+}

@@ -27,6 +27,8 @@ type Conn struct {
 	guard Guard
 	// admit, when set, decides whether a login that passed may bind.
 	admit func(userID uint32) codec.EvictionReason
+	// admitBind, when set, decides whether a bind that passed may bind.
+	admitBind func(BindAdmission) codec.EvictionReason
 	// last is the Outcome of the last Handle, which Handle returns, and
 	// username the bytes its Login.Username holds.
 	last     Outcome

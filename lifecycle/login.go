@@ -158,7 +158,12 @@ func (c *Conn) admitted(userID uint32) codec.EvictionReason {
 	if c.admit == nil {
 		return 0
 	}
-	r := c.admit(userID)
+	return admitReason(c.admit(userID))
+}
+
+// admitReason is r as an eviction to send: 0, or a reason but 14 (whose
+// window a hook does not give), else 12 (SessionError).
+func admitReason(r codec.EvictionReason) codec.EvictionReason {
 	if r != 0 && (r == codec.ReasonIncompatibleProtocol || r > codec.ReasonMalformedLogin) {
 		r = codec.ReasonSessionError
 	}

@@ -182,6 +182,13 @@ type ConnConfig struct {
 	// connection now counts as logged in) has done so before any reply
 	// can be written.
 	Admit func(userID uint32) codec.EvictionReason
+	// AdmitBind, if set, is asked instead of Admit for a BIND_SESSION
+	// whose secret passed, with the logical session it resumes
+	// (BindAdmission), so that a quota can tell a resumption of a session
+	// it counted from a new session.
+	// A non-zero reason refuses the bind with status 40 (WIRE.md section
+	// 10.4, case h). Nil asks Admit with the user.
+	AdmitBind func(b BindAdmission) codec.EvictionReason
 }
 
 // Guard decides whether a connection's credential check may run. A

@@ -190,7 +190,7 @@ func (s *Server) NewConn() *Conn { return s.NewConnWith(ConnConfig{}) }
 // NewConnWith is NewConn for a connection configured by cfg (a Guard in
 // front of its credential checks, an Admit hook before each binding).
 func (s *Server) NewConnWith(cfg ConnConfig) *Conn {
-	return &Conn{srv: s, id: codec.Uint128{Lo: s.conns.Add(1)}, guard: cfg.Guard, admit: cfg.Admit}
+	return &Conn{srv: s, id: codec.Uint128{Lo: s.conns.Add(1)}, guard: cfg.Guard, admit: cfg.Admit, admitBind: cfg.AdmitBind}
 }
 
 // nextSession returns a session higher than every one handed out before.
