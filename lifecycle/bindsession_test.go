@@ -316,8 +316,10 @@ func TestLogoutEndsEveryBoundConn(t *testing.T) {
 			assert.False(t, out.State().LoggedIn)
 			assert.Equal(t, lifecycle.ConnState{}, other.State(), "the other connection is logged out too")
 
-			h, _ = handle(t, other, nonReplicated(t, clientA, 2, codec.CodePing))
-			assert.Equal(t, codec.StatusOK, h.Status, "a ping needs no login")
+			out2, o, err := other.Handle(nonReplicated(t, clientA, 2, codec.CodePing), nil)
+			require.NoError(t, err)
+			assert.Equal(t, replyFrame(t, clientA, 2, codec.OperationNonReplicated, codec.StatusOK), out2, "a ping needs no login")
+			assert.True(t, o.LoggedOut(), "the next frame shows the logout: %v -> %v", o.Before, o.After)
 			h, _ = handle(t, other, nonReplicated(t, clientA, 2, codec.CodeGetClusterMetadata))
 			assert.Equal(t, codec.StatusUnauthenticated, h.Status, "a command after the logout: 40")
 			h, _ = handle(t, other, bindFrame(t, clientA, clientA, session, secretA, v0111))
@@ -337,7 +339,7 @@ func TestLogoutEndsEveryBoundConn(t *testing.T) {
 					require.Equal(t, codec.StatusOK, h.Status)
 					got, o, err := conn.Handle(replicated(t, clientB, op, s, 1), nil)
 					require.NoError(t, err)
-					assert.Equal(t, lifecycle.PhaseOpen, o.Before, "logged out before the frame came")
+					assert.Equal(t, lifecycle.PhaseLoggedIn, o.Before, "its first frame since the logout")
 					assert.Equal(t, lifecycle.AnswerEviction, o.Answer, "a second Logout: %v", o)
 					assert.Equal(t, codec.ReasonNoSession, o.Reason)
 					want := clientB

@@ -46,7 +46,11 @@ type ConnState struct {
 
 // State returns a snapshot of c.
 func (c *Conn) State() ConnState {
-	c.sync()
+	if c.live != nil && c.live.ended.Load() {
+		// Ended by another connection: logged out, which this
+		// connection's next frame makes so (Handle).
+		return ConnState{Closed: c.closed}
+	}
 	return ConnState{Closed: c.closed, LoggedIn: c.bound, Client: c.client, Session: c.session, UserID: c.userID}
 }
 
@@ -70,6 +74,12 @@ func (c *Conn) Closed() bool { return c.closed }
 //     found, so the connection ends (Closed reports true).
 //   - out unchanged and ErrClosed once the connection has ended.
 //
+// A logout or an eviction on another connection bound to the same logical
+// session (WIRE.md section 10.4) logs this connection out: State reports
+// it at once, and the next Handle's Outcome shows it as a logout (Before
+// PhaseLoggedIn, After PhaseOpen, or PhaseClosed with an eviction), so
+// that a transport uncounts the login.
+//
 // Every request the lifecycle answers is answered: a Handler answer that
 // cannot be encoded (a body that would pass the 64 MiB frame cap) becomes a
 // Reply with status 1 (Error) and no body, and Outcome.AnswerErr says why.
@@ -84,8 +94,12 @@ func (c *Conn) Handle(frame, out []byte) ([]byte, *Outcome, error) {
 	// bytes were copied on every frame, which cost a ping about 40 ns, as
 	// much as the rest of its handling.
 	o := &c.last
-	c.sync()
 	*o = Outcome{Before: c.phase()}
+	// A logout or an eviction on another connection of the logical
+	// session logs this one out: its next frame shows it (Before logged
+	// in, After not), so that a transport uncounts the login as for a
+	// logout of its own.
+	c.sync()
 	out, err := c.handle(frame, out, o)
 	o.After = c.phase()
 	return out, o, err
