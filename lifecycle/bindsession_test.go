@@ -438,6 +438,22 @@ func TestEvictionEndsLogicalSession(t *testing.T) {
 		h, _ := handle(t, srv.NewConn(), bindFrame(t, clientA, clientA, session, secretA, v0111))
 		assert.Equal(t, codec.StatusOK, h.Status, "a lost connection's session is resumed")
 	})
+	t.Run("the transport's eviction", func(t *testing.T) {
+		srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111 })
+		conn, other := srv.NewConn(), srv.NewConn()
+		session := login0111(t, conn, clientA, secretA)
+		h, _ := handle(t, other, bindFrame(t, clientA, clientA, session, secretA, v0111))
+		require.Equal(t, codec.StatusOK, h.Status)
+		conn.Evicted()
+		assert.True(t, conn.Closed())
+		assert.Equal(t, lifecycle.ConnState{Closed: true}, conn.State())
+		_, _, err := conn.Handle(nonReplicated(t, clientA, 1, codec.CodePing), nil)
+		require.ErrorIs(t, err, lifecycle.ErrClosed)
+		assert.False(t, other.State().LoggedIn, "the other bound connection is logged out")
+		h, _ = handle(t, srv.NewConn(), bindFrame(t, clientA, clientA, session, secretA, v0111))
+		assert.Equal(t, codec.StatusUnauthenticated, h.Status)
+		srv.NewConn().Evicted() // not logged in: nothing to end
+	})
 	t.Run("an unbound connection's eviction", func(t *testing.T) {
 		srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111 })
 		session := login0111(t, srv.NewConn(), clientA, secretA)

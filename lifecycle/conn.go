@@ -239,6 +239,17 @@ func (c *Conn) evict(out []byte, e codec.Eviction, o *Outcome) ([]byte, error) {
 	return e.AppendBinary(out)
 }
 
+// Evicted tells c that its transport answered a frame with an eviction of
+// its own (Eviction 6 for a frame above its cap, say) and closes c: the
+// logical session c was bound to ends, as after any eviction (WIRE.md
+// section 10.4, case f), and Handle answers nothing more. A transport that
+// closes a connection without an eviction need not call it: the logical
+// session outlives a lost connection.
+func (c *Conn) Evicted() {
+	c.endLogical()
+	c.close()
+}
+
 // close ends the connection; a closed connection is logged out too, so no
 // state of a dead connection can look like a live login.
 func (c *Conn) close() {
