@@ -44,7 +44,7 @@ func RevisionOf(v Version) Revision {
 	return RevisionBase
 }
 
-// Known reports whether r is one of the revisions above.
+// IsKnown reports whether r is one of the revisions above.
 func (r Revision) IsKnown() bool { return r <= RevisionBindSecret }
 
 // Protocol returns the protocol version that introduced r (0.11.0 or
