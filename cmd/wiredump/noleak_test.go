@@ -27,7 +27,9 @@ import (
 // are now: where the length fields of the shape it was built as, read in
 // the mutated bytes, put each (a secret cut by the end runs to the end).
 // It fills those places once with one marker and once with another of the
-// same length, reads both as every kind and prints them as text and JSON.
+// same length (and once more with two secrets of small bytes, which a
+// reading could take for lengths), reads them as every kind and prints
+// them as text and JSON.
 // The outputs must be the same, and no 8-byte run of a marker may show,
 // as text or hex. Nothing is exempt: a run that some other reading
 // decodes as a non-secret field, or a header integer read from a secret's
@@ -86,10 +88,14 @@ func noLeak(t testing.TB, shape uint8, edits []byte) error {
 		return nil // the mutations moved every secret out of the input
 	}
 	markA, markB := fill(src, spans, marker), fill(src, spans, otherMarker)
+	smallA, smallB := fill(src, spans, smallMarker), fill(src, spans, otherSmallMarker)
 	for _, kind := range kinds() {
 		outA, outB := printed(t, markA, kind), printed(t, markB, kind)
 		if outA != outB {
 			return fmt.Errorf("as %s, the output depends on the secret:\n%s\n---- the other secret:\n%s", kind, outA, outB)
+		}
+		if sa, sb := printed(t, smallA, kind), printed(t, smallB, kind); sa != sb {
+			return fmt.Errorf("as %s, the output depends on a secret of small bytes:\n%s\n---- the other secret:\n%s", kind, sa, sb)
 		}
 		for _, m := range []string{marker, otherMarker} {
 			if run, ok := leaked(outA, m); ok {
@@ -105,6 +111,16 @@ func noLeak(t testing.TB, shape uint8, edits []byte) error {
 
 // otherMarker is marker's length, and differs from it in every byte.
 const otherMarker = "zq3+other+W8yk+SECRETS?#"
+
+// smallMarker and otherSmallMarker are secrets whose bytes, read as a
+// length, fit in a body: small bytes, as random secrets have some, which
+// a reading that takes a secret for a username_len or a chunk's length
+// would follow to different places (printable markers claim more than
+// any body holds, so they all fail alike).
+const (
+	smallMarker      = "\x04abcd\x02pq\x03\x00\x00\x00xyz\x01\x05\x07\x09\x0b\x0d\x0f\x11"
+	otherSmallMarker = "\x05bcdef\x03qr\x00\x01\x00\x00\x02\x03\x04\x06\x08\x0a\x0c\x0e\x10\x12"
+)
 
 // printed returns the text and the JSON output of src read as kind.
 func printed(t testing.TB, src []byte, kind string) string {
@@ -424,9 +440,11 @@ func dumpFile(t *testing.T, path string, mode ...string) [2]string {
 
 // TestNoLeakFindsPlantedBugs plants redaction bugs in Dump's mask and
 // runs FuzzNoLeak's check on its seeds: each bug must be found. The bugs
-// are the two ways the mask was once wrong (a secret cut by the end of the
-// input is not masked; only a body that decodes is masked), a body alone
-// left unmasked (only a frame's body masked), and an off-by-one.
+// are the three ways the mask was once wrong (a secret cut by the end of
+// the input is not masked; only a body that decodes is masked; a body
+// labelled 0.11.0 laid out in 0.11.0's shapes alone, -trust-version's
+// mask), a body alone left unmasked (only a frame's body masked), and an
+// off-by-one.
 func TestNoLeakFindsPlantedBugs(t *testing.T) {
 	bugs := map[string]func([]byte) []bool{
 		"a body alone unmasked": func(src []byte) []bool {
@@ -452,6 +470,7 @@ func TestNoLeakFindsPlantedBugs(t *testing.T) {
 			}
 			return mask
 		},
+		"a 0.11.0 body laid out in 0.11.0's shapes alone": versionMask,
 		"only decoded bodies masked": func(src []byte) []bool {
 			for _, at := range []int{0, codec.HeaderSize} {
 				if at <= len(src) {
