@@ -78,6 +78,9 @@ type Sequencer struct {
 	code      codec.Code
 	phase     seqPhase
 	transient codec.Status // 57 or 58 in phaseTransient
+	// scratch is the header Stamp fills and hands to the codec; it is no
+	// part of the state (State, restore and Reset ignore what it holds).
+	scratch codec.RequestHeader
 }
 
 // seqPhase is where a Sequencer is between two requests.
@@ -181,10 +184,16 @@ func (s *Sequencer) Stamp(frame []byte, code codec.Code) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := codec.PutRequestHeader(frame, h); err != nil {
+	if len(frame) < codec.HeaderSize || len(frame) > codec.MaxFrameSize {
+		return 0, codec.PutRequestHeader(frame, *h) // the codec's own error for the length
+	}
+	// PutRequestHeader's work without its copy of h: h is s's scratch, so
+	// its Size may be set here, and AppendBinary validates and writes.
+	h.Size = uint32(len(frame))
+	if _, err := h.AppendBinary(frame[:0:codec.HeaderSize]); err != nil {
 		return 0, err
 	}
-	return s.sent(&h), nil
+	return s.sent(h), nil
 }
 
 // StampHeader is Stamp for a transport that keeps the header apart from
@@ -209,31 +218,36 @@ func (s *Sequencer) stampHeader(hdr *codec.Header, op codec.Operation, code code
 	if _, err := h.AppendBinary(hdr[:0]); err != nil {
 		return 0, err
 	}
-	return s.sent(&h), nil
+	return s.sent(h), nil
 }
 
-// header is the request header of op that s would stamp now, Size unset,
-// or why it may not.
-func (s *Sequencer) header(op codec.Operation, code codec.Code) (codec.RequestHeader, error) {
+// header fills s's scratch request header with the header of op that s
+// would stamp now, Size unset, and returns it, or why s may not stamp it.
+// The scratch lives in s, so that a stamp neither zeroes nor returns a
+// RequestHeader (about 140 bytes) on each call: only the five fields a
+// request varies in are written; the rest stay zero from the start.
+func (s *Sequencer) header(op codec.Operation, code codec.Code) (*codec.RequestHeader, error) {
 	switch s.phase {
 	case phaseClosed:
-		return codec.RequestHeader{}, ErrClosed
+		return nil, ErrClosed
 	case phaseInFlight:
-		return codec.RequestHeader{}, ErrPending
+		return nil, ErrPending
 	}
-	h := codec.RequestHeader{Client: s.client, Operation: op}
+	h := &s.scratch
+	h.Client, h.Operation, h.Code = s.client, op, 0
 	switch op {
 	case codec.OperationRegister:
-		return h, nil // request 0, session 0
+		h.Request, h.Session = 0, 0
+		return h, nil
 	case codec.OperationNonReplicated:
 		h.Code, h.Request, h.Session = code, s.next, s.session
 		return h, nil
 	}
 	if s.session == 0 {
-		return h, ErrNoSession
+		return nil, ErrNoSession
 	}
 	if consumes(op) && s.next == math.MaxUint64 {
-		return h, ErrExhausted
+		return nil, ErrExhausted
 	}
 	h.Request, h.Session = s.next, s.session
 	return h, nil
