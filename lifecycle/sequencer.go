@@ -175,10 +175,11 @@ func (s *Sequencer) State() SequencerState {
 //
 // It refuses, leaving frame and s unchanged: ErrClosed after an eviction or
 // a mismatch (Reset first); ErrPending while a request is in flight;
-// ErrNoSession for a replicated request (a metadata or partition operation,
-// Logout) without a bound session; ErrExhausted when the watermark would
-// wrap; a *codec.Error for a header the codec refuses (a frame shorter than
-// a header or over 64 MiB, a NonReplicated code of 0).
+// ErrNoSession for a replicated request (codec.Operation.IsReplicated: a
+// metadata or partition operation, DeleteSegments, Logout) without a bound
+// session; ErrExhausted when the watermark would wrap; a *codec.Error for
+// a header the codec refuses (a frame shorter than a header or over
+// 64 MiB, a NonReplicated code of 0).
 func (s *Sequencer) Stamp(frame []byte, code codec.Code) (uint64, error) {
 	h, err := s.header(codec.OperationForCode(code), code)
 	if err != nil {

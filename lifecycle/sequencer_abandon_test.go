@@ -182,3 +182,22 @@ func TestSequencerConsumeRequest(t *testing.T) {
 	_, err = s.ConsumeRequest()
 	require.ErrorIs(t, err, lifecycle.ErrClosed)
 }
+
+// TestSequencerAbandonNoAllocs: abandoning a request and consuming a
+// number cost no allocation, like the stamp.
+func TestSequencerAbandonNoAllocs(t *testing.T) {
+	s, _ := lifecycle.NewSequencer(id(7), 2, 1)
+	frame := make([]byte, codec.HeaderSize+64)
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, err := s.Stamp(frame, codec.CodeSendMessages); err != nil {
+			panic(err)
+		}
+		if _, ok := s.Abandon(); !ok {
+			panic("nothing abandoned")
+		}
+		if _, err := s.ConsumeRequest(); err != nil {
+			panic(err)
+		}
+	})
+	assert.Equal(t, 0.0, allocs)
+}
