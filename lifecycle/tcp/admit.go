@@ -287,7 +287,7 @@ func decrement[K comparable](m map[K]int, k K) {
 // must dial trialSlots connections every trialTimeout, each a goroutine
 // for at most that long.
 const (
-	trialSlots   = 8
+	trialSlots   = 32
 	trialTimeout = 2 * time.Second
 )
 

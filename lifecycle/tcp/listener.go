@@ -296,10 +296,13 @@ func (l *Listener) admit(nc net.Conn, key netip.Addr, trial bool) (p *peer, refu
 		return nil, 0, false
 	}
 	l.lastID++
-	p = &peer{nc: nc, info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}, key: key, opened: time.Now(), kill: make(chan struct{})}
+	now := time.Now()
+	if trial && (l.onTrial[key] >= trialSlots || now.Before(l.noTrial[key])) {
+		// Reset at accept: nothing is made for it but its info.
+		return &peer{info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}}, LimitAcceptRate, true
+	}
+	p = &peer{nc: nc, info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}, key: key, opened: now, kill: make(chan struct{})}
 	switch {
-	case trial && (l.onTrial[key] >= trialSlots || p.opened.Before(l.noTrial[key])):
-		return p, LimitAcceptRate, true
 	case len(l.conns) >= l.opts.MaxConns:
 		return p, LimitConns, true
 	case l.addrFullLocked(key):
@@ -418,6 +421,9 @@ func (l *Listener) logout(p *peer) CloseCause {
 		return 0
 	}
 	if noToken {
+		// Its address churns faster than its accept rate: its
+		// re-dials must not come in on probation either.
+		l.banTrialLocked(p.key)
 		l.obs.limited(p.info, LimitAcceptRate)
 	}
 	l.moveLocked(p, stateEnded, 0)
