@@ -398,6 +398,19 @@ func (l *Listener) endedBy(p *peer) CloseCause {
 	return CauseShutdown
 }
 
+// spoke moves p, which has sent its first bytes, to the back of the
+// pre-login line, behind the connections that have sent nothing yet: when
+// the line is trimmed, a storm of connections that connect and reset (or
+// never speak) goes before a client whose login is waiting to be read.
+// One that paid no accept token (on probation) stays where it is.
+func (l *Listener) spoke(p *peer) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if p.state == statePreLogin && !p.trial && !p.everIn {
+		l.preLogin.MoveToBack(p.elem)
+	}
+}
+
 // logout moves p back to the pre-login line after Handle answered its
 // logout, before the reply is written: a client that reads it and logs in
 // elsewhere finds its account's place free. A connection that logs out has
@@ -415,7 +428,10 @@ func (l *Listener) logout(p *peer) CloseCause {
 	if p.state != stateIn {
 		return 0
 	}
-	noToken := l.accepts != nil && !l.acceptAllowed(p.key)
+	// Charged even without a token left: the login gave back the token
+	// its dial took, and a logout closed for want of one must not leave
+	// the re-dial free.
+	noToken := l.accepts != nil && l.accepts.charge(p.key, 1, time.Now()) < 0
 	if !noToken && l.preLogin.Len() < l.opts.MaxPreLogin {
 		l.moveLocked(p, statePreLogin, 0)
 		return 0

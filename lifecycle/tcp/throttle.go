@@ -226,13 +226,15 @@ func (t *throttle) refund(key netip.Addr, account uint64, s spent, now time.Time
 }
 
 // charge takes n tokens of key's bucket, below zero if need be: a penalty
-// that its refill must make good before key is let through again.
-func (t *throttle) charge(key netip.Addr, n int, now time.Time) {
+// that its refill must make good before key is let through again. It
+// returns the tokens left.
+func (t *throttle) charge(key netip.Addr, n int, now time.Time) float64 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	b, _ := t.refill(key, now)
 	b.tokens -= float64(n)
 	t.buckets[key] = b
+	return b.tokens
 }
 
 // failed records a check that failed at now.
