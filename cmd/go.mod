@@ -3,7 +3,7 @@ module github.com/iggywire/iggywire/cmd
 go 1.26.0
 
 require (
-	github.com/iggywire/iggywire v0.0.0
+	github.com/iggywire/iggywire v0.1.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/stretchr/testify v1.12.1
 )
@@ -19,7 +19,3 @@ require (
 	golang.org/x/sys v0.48.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
-
-// The commands are built from the root module in this checkout, never from
-// a published version of it.
-replace github.com/iggywire/iggywire => ../

@@ -13,8 +13,9 @@ import (
 // and sessions, edge sizes, unknown operations and reasons. Once the input
 // runs out every getter returns zero values, which are interesting too.
 //
-// internal/cmd/corpusseed writes seeds for the structured targets by mirroring
-// the order and width of these reads; change both together.
+// The committed seeds of the structured targets (corpus/FuzzBuildBodies,
+// FuzzBuildHeaders, FuzzClient) were written by mirroring the order and
+// width of these reads; a change here makes them other inputs, still valid.
 type gen struct{ c *fuzzheaders.ConsumeFuzzer }
 
 func newGen(data []byte) gen { return gen{fuzzheaders.NewConsumer(data)} }

@@ -2,8 +2,8 @@ package lifecycle
 
 import (
 	"crypto/rand"
-	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/iggywire/iggywire/codec"
@@ -14,11 +14,15 @@ type ClientConfig struct {
 	// SDKName and SDKVersion identify the SDK in every login body: UTF-8,
 	// 1..255 bytes each (e.g. "go-sdk", "0.1.0").
 	SDKName, SDKVersion string
-	// Protocol is the protocol version the client speaks. Zero means
-	// 0.11.0, the current upstream protocol.
+	// Protocol is the protocol version the client speaks, which also
+	// selects the layout of its login bodies (codec.RevisionOf, WIRE.md
+	// section 10.1). Zero means 0.11.0, the seed's protocol. 0.11.1
+	// (codec.Protocol0111) sends the bind-secret layout, with a fresh
+	// 32-byte secret per logical session, and lets BindSession resume the
+	// session on a new connection.
 	Protocol codec.Version
-	// Rand is the source of client ids. Nil means crypto/rand.Reader;
-	// tests pass a deterministic reader.
+	// Rand is the source of client ids and bind secrets. Nil means
+	// crypto/rand.Reader; tests pass a deterministic reader.
 	Rand io.Reader
 }
 
@@ -28,35 +32,43 @@ type ClientConfig struct {
 // Client is not safe for concurrent use, and it allows one outstanding
 // request at a time, as the SDKs do.
 //
-// Request numbers follow WIRE.md section 7, point 9: the watermark starts
-// at 1 for each client id; a Register carries 0; NonReplicated requests and
-// partition operations carry the watermark without consuming it; every
-// other replicated operation (metadata, DeleteSegments, Logout) consumes it
-// (1, 2, 3, ...).
+// It is built on a Sequencer, which keeps the client id, the session, the
+// request numbers and the fence; the Client adds the login bodies, the
+// decoding of whole frames and what each answer means. Request numbers
+// follow WIRE.md section 7, point 9: the watermark starts at 1 for each
+// client id; a Register carries 0; NonReplicated requests and partition
+// operations carry the watermark without consuming it; every other
+// replicated operation (metadata, DeleteSegments, Logout) consumes it (1,
+// 2, 3, ...).
 //
 // Against a real Iggy server the Client reads the wire as the reference
 // writes it (WIRE.md section 7, points 9 and 10): it correlates a reply by
 // request number and client id, not by operation, and accepts an eviction
 // whatever non-zero client id it carries.
 //
+// A request answered with a transient status (57 or 58) stays the
+// Client's: Replay lets the identical bytes be resent and their answer be
+// read; building another request instead abandons it.
+//
+// At protocol 0.11.1 (ClientConfig.Protocol) each login starts a logical
+// session with its own bind secret, which outlives the connection:
+// BindSession resumes it on a new connection (WIRE.md section 10).
+//
 // The zero Client is not usable; get one from NewClient.
 type Client struct {
-	info      codec.ClientVersionInfo
-	rand      io.Reader
-	id        codec.Uint128
-	idUsed    bool // a Register was built with id, or the connection ended: the next login mints a new id
-	watermark uint64
-	session   uint64
-	userID    uint32
-	closed    bool
-	pending   pending
-}
-
-// pending is the request a Client waits an answer for.
-type pending struct {
-	active    bool
-	request   uint64
-	operation codec.Operation
+	info   codec.ClientVersionInfo
+	rev    codec.Revision // the layout of the login bodies, by info.Protocol
+	rand   io.Reader
+	seq    Sequencer
+	idUsed bool // a Register was built with the id, or the connection ended: the next login mints a new id
+	userID uint32
+	// The logical session of protocol 0.11.1, which outlives a connection
+	// (WIRE.md section 10.3): the bind secret of the last login (minted
+	// with each new client id; a Secret, so that no print of a Client
+	// shows it), and the session that login or a bind got.
+	secret  codec.Secret
+	resume  bool   // a bind-secret login was sent and its logical session has not ended
+	logical uint64 // the logical session's session, 0 until a reply said it
 }
 
 // ClientState is a snapshot of a Client, for tests and models.
@@ -67,14 +79,18 @@ type ClientState struct {
 	UserID    uint32        // the logged-in user, 0 when not logged in
 	Watermark uint64        // the request number the next non-login request carries
 	Pending   bool          // a request awaits its answer
+	// Replay: the last request was answered with a transient status (57 or
+	// 58), and Replay may resend it.
+	Replay bool
+	// Resumable: BindSession can resume the logical session on a new
+	// connection (protocol 0.11.1): a login with a bind secret was sent
+	// (its reply may have been lost) and no logout, eviction, refusal or
+	// new login ended that session since.
+	Resumable bool
 }
 
-// defaultProtocol is 0.11.0, the current upstream protocol.
-const defaultProtocol = codec.Version(0x0000_2C00)
-
-// maxMintTries bounds the retries when the randomness source returns a zero
-// id; crypto/rand makes a second try all but impossible.
-const maxMintTries = 8
+// defaultProtocol is 0.11.0, the seed's protocol.
+const defaultProtocol = codec.Protocol0110
 
 // NewClient checks cfg and returns a Client with a freshly minted client id.
 func NewClient(cfg ClientConfig) (*Client, error) {
@@ -88,88 +104,97 @@ func NewClient(cfg ClientConfig) (*Client, error) {
 	if err := info.Validate(); err != nil {
 		return nil, err
 	}
-	c := &Client{info: info, rand: cfg.Rand, watermark: 1}
-	id, err := c.mint()
+	c := &Client{info: info, rev: codec.RevisionOf(info.Protocol), rand: cfg.Rand}
+	id, err := NewClientID(c.rand)
 	if err != nil {
 		return nil, err
 	}
-	c.id = id
+	_ = c.seq.restore(id, 0, 1) // id is not zero
 	return c, nil
-}
-
-// mint returns a random non-zero client id.
-func (c *Client) mint() (codec.Uint128, error) {
-	var b [16]byte
-	for range maxMintTries {
-		if _, err := io.ReadFull(c.rand, b[:]); err != nil {
-			return codec.Uint128{}, wrap(ErrRandom, err)
-		}
-		id := codec.Uint128{Lo: binary.LittleEndian.Uint64(b[:8]), Hi: binary.LittleEndian.Uint64(b[8:])}
-		if !id.IsZero() {
-			return id, nil
-		}
-	}
-	return codec.Uint128{}, ErrRandom
 }
 
 // State returns a snapshot of c.
 func (c *Client) State() ClientState {
-	return ClientState{Closed: c.closed, Client: c.id, Session: c.session, UserID: c.userID,
-		Watermark: c.watermark, Pending: c.pending.active}
+	s := c.seq.State()
+	return ClientState{Closed: s.Closed, Client: s.Client, Session: s.Session, UserID: c.userID,
+		Watermark: s.Next, Pending: s.Pending, Replay: s.Transient != 0, Resumable: c.resume}
 }
 
 // ID returns the current client id.
-func (c *Client) ID() codec.Uint128 { return c.id }
+func (c *Client) ID() codec.Uint128 { return c.seq.client }
 
 // Session returns the session of the current login, or 0.
-func (c *Client) Session() uint64 { return c.session }
+func (c *Client) Session() uint64 { return c.seq.session }
 
 // Closed reports whether the connection has ended: the transport must
-// close it, and only a login (on a new connection) opens the client again.
-func (c *Client) Closed() bool { return c.closed }
+// close it, and only a login or, at 0.11.1, a BindSession (on a new
+// connection) opens the client again.
+func (c *Client) Closed() bool { return c.seq.phase == phaseClosed }
 
 // Login appends a LOGIN_REGISTER request (operation Register, request 0,
-// session 0) to dst. The first login uses the client id the client was
+// session 0) to dst, in the layout of the client's protocol (WIRE.md
+// sections 3 and 10.2). The first login uses the client id the client was
 // created with, unless the client was closed; every later one mints a new
-// id, since a re-login is a new client. Login also opens a closed client. On error dst is unchanged.
+// id, since a re-login is a new client (after a transient 57 it keeps it:
+// see TransientError.Replay). At 0.11.1 each new client id starts a new
+// logical session with a fresh bind secret; the same id keeps its secret,
+// so that a login retried after 57 is the same bytes. Login also opens a
+// closed client. On error dst is unchanged.
 func (c *Client) Login(dst, username []byte, password codec.Secret) ([]byte, error) {
-	body := codec.LoginRegister{Info: c.info, Username: username, Password: password}
-	return c.register(dst, body.EncodedLen(), body.AppendBinary)
+	return c.register(dst, func(b []byte, secret codec.Secret) ([]byte, error) {
+		return codec.LoginRegister{Info: c.info, Revision: c.rev, BindSecret: secret, Username: username, Password: password}.AppendBinary(b)
+	})
 }
 
 // LoginPAT appends a LOGIN_REGISTER_WITH_PAT request; see Login.
 func (c *Client) LoginPAT(dst []byte, token codec.Secret) ([]byte, error) {
-	body := codec.LoginRegisterPAT{Info: c.info, Token: token}
-	return c.register(dst, body.EncodedLen(), body.AppendBinary)
+	return c.register(dst, func(b []byte, secret codec.Secret) ([]byte, error) {
+		return codec.LoginRegisterPAT{Info: c.info, Revision: c.rev, BindSecret: secret, Token: token}.AppendBinary(b)
+	})
 }
 
-// register appends a Register request whose body is n bytes written by
-// appendBody, which validates it; on any error dst and the client are
+// register appends a Register request whose body is written by
+// appendBody with the bind secret of the login's logical session (none
+// before 0.11.1), which validates it; on any error dst and the client are
 // unchanged.
-func (c *Client) register(dst []byte, n int, appendBody func([]byte) ([]byte, error)) ([]byte, error) {
-	if c.pending.active {
+func (c *Client) register(dst []byte, appendBody func([]byte, codec.Secret) ([]byte, error)) ([]byte, error) {
+	if c.seq.phase == phaseInFlight {
 		return dst, ErrPending
 	}
-	id := c.id
+	id := c.seq.client
 	if c.idUsed {
 		var err error
-		if id, err = c.mint(); err != nil {
+		if id, err = NewClientID(c.rand); err != nil {
 			return dst, err
 		}
 	}
-	h := codec.RequestHeader{Size: uint32(codec.HeaderSize + n), Client: id, Operation: codec.OperationRegister}
-	out, err := h.AppendBinary(dst)
-	if err == nil {
-		out, err = appendBody(out)
+	secret := c.secret
+	if c.rev == codec.RevisionBindSecret && (id != c.seq.client || secret.IsZero()) {
+		var err error
+		if secret, err = newBindSecret(c.rand); err != nil {
+			return dst, err
+		}
 	}
+	out, err := appendBody(append(dst, zeroHeader[:]...), secret)
 	if err != nil {
 		return dst, err
 	}
-	c.id, c.idUsed, c.closed = id, true, false
-	c.watermark, c.session, c.userID = 1, 0, 0
-	c.pending = pending{active: true, operation: codec.OperationRegister}
+	seq := c.seq
+	if id != seq.client {
+		_ = seq.restore(id, 0, 1) // id is not zero
+	} else if seq.phase == phaseClosed {
+		_ = seq.restore(id, seq.session, seq.next)
+	}
+	if _, err := seq.stampHeader((*codec.Header)(out[len(dst):]), codec.OperationRegister, 0, len(out)-len(dst)-codec.HeaderSize); err != nil {
+		return dst, err
+	}
+	c.seq, c.idUsed, c.userID = seq, true, 0
+	c.secret, c.resume, c.logical = secret, c.rev == codec.RevisionBindSecret, 0
 	return out, nil
 }
+
+// zeroHeader is the room a request's header takes before it is stamped.
+var zeroHeader [codec.HeaderSize]byte
 
 // Ping appends a PING request (NonReplicated, code 1). It is the one
 // command served before login.
@@ -193,7 +218,7 @@ func (c *Client) Ping(dst []byte) ([]byte, error) {
 func (c *Client) Request(dst []byte, code codec.Code, body []byte) ([]byte, error) {
 	switch op := codec.OperationForCode(code); op {
 	case codec.OperationNonReplicated:
-		return c.build(dst, op, code, false, body)
+		return c.build(dst, op, code, body)
 	case codec.OperationRegister:
 		return dst, wrap(ErrOperation, errLoginCode)
 	case codec.OperationLogout:
@@ -218,7 +243,7 @@ func (c *Client) Logout(dst []byte) ([]byte, error) {
 	if err := c.needSession(); err != nil {
 		return dst, err
 	}
-	return c.build(dst, codec.OperationLogout, 0, true, nil)
+	return c.build(dst, codec.OperationLogout, 0, nil)
 }
 
 // Replicated appends a request for the operation of a replicated client
@@ -234,7 +259,7 @@ func (c *Client) Replicated(dst []byte, op codec.Operation, body []byte) ([]byte
 	if err := c.needSession(); err != nil {
 		return dst, err
 	}
-	return c.build(dst, op, 0, !op.IsPartition(), body)
+	return c.build(dst, op, 0, body)
 }
 
 // clientReplicated reports whether op is the operation of a replicated
@@ -248,32 +273,45 @@ func clientReplicated(op codec.Operation) bool {
 // builds nothing, and one without a session no replicated request.
 func (c *Client) needSession() error {
 	switch {
-	case c.closed:
+	case c.seq.phase == phaseClosed:
 		return ErrClosed
-	case c.session == 0:
+	case c.seq.session == 0:
 		return ErrNoSession
 	}
 	return nil
 }
 
-// build appends a non-login request.
-func (c *Client) build(dst []byte, op codec.Operation, code codec.Code, consume bool, body []byte) ([]byte, error) {
-	switch {
-	case c.closed:
+// build appends a non-login request: a header stamped by the sequencer in
+// front of body.
+func (c *Client) build(dst []byte, op codec.Operation, code codec.Code, body []byte) ([]byte, error) {
+	switch c.seq.phase {
+	case phaseClosed:
 		return dst, ErrClosed
-	case c.pending.active:
+	case phaseInFlight:
 		return dst, ErrPending
 	}
-	h := codec.RequestHeader{Client: c.id, Request: c.watermark, Operation: op, Session: c.session, Code: code}
-	out, err := codec.AppendRequestFrame(dst, h, body)
-	if err != nil {
+	if len(body) > codec.MaxFrameSize-codec.HeaderSize {
+		// refused before the copy, with the error the header's own size
+		// rule gives
+		_, err := codec.AppendRequestFrame(nil, codec.RequestHeader{Client: c.seq.client, Operation: op, Code: code,
+			Request: c.seq.next, Session: c.seq.session}, body)
 		return dst, err
 	}
-	c.pending = pending{active: true, request: c.watermark, operation: op}
-	if consume {
-		c.watermark++
+	out := append(append(dst, zeroHeader[:]...), body...)
+	if _, err := c.seq.stampHeader((*codec.Header)(out[len(dst):]), op, code, len(body)); err != nil {
+		return dst, err
 	}
 	return out, nil
+}
+
+// Replay re-arms the request whose answer was transient (57 or 58: a
+// denial, or a login's result code), so that the transport may resend the
+// identical bytes it sent, on the same connection, and Receive accept their
+// answer: the server deduplicates the request by its number. Anything else
+// is ErrNoReplay (ErrClosed on a closed client).
+func (c *Client) Replay() error {
+	_, err := c.seq.Replay()
+	return err
 }
 
 // Response is what Receive read from a Reply.
@@ -302,8 +340,10 @@ type Response struct {
 //     session and user id, after a logout it forgets them.
 //   - the *codec.IggyError of a denial Reply's status (status != 0) or of
 //     a non-zero result of a login reply (Response.Status says it too); the
-//     client stays open. A transient result (57 or 58) is a *TransientError
-//     saying how the login may be retried.
+//     client stays open. A transient result of a login (57 or 58) is a
+//     *TransientError saying how the login may be retried. After a
+//     transient status (57 or 58), of a login or of any denial, the
+//     request may be replayed (Replay).
 //   - for an Eviction, whatever non-zero client id it carries (the
 //     reference puts its own id for the connection on evictions 1 and 13,
 //     WIRE.md section 7, point 10), what it means (codec.Eviction.Err: a
@@ -316,21 +356,24 @@ type Response struct {
 //     a login reply without a valid session included) or codec.ErrSize; the
 //     client is closed, and the transport must drop the connection.
 //   - ErrClosed on a closed client.
+//
+// The answer to a BIND_SESSION is read as BindSession says.
 func (c *Client) Receive(frame []byte) (Response, error) {
-	if c.closed {
+	if c.Closed() {
 		return Response{}, ErrClosed
 	}
 	if err := checkFrame(frame); err != nil {
 		return Response{}, c.fail(err)
 	}
-	cmd, _ := codec.PeekCommand(frame)
-	switch cmd {
+	hdr := (*codec.Header)(frame)
+	switch cmd := hdr.Command(); cmd {
 	case codec.CommandEviction:
 		return Response{}, c.evicted(frame)
 	case codec.CommandReply:
-		return c.reply(frame)
+		return c.reply(hdr, frame)
+	default:
+		return Response{}, c.fail(&malformedError{errors.New(errNotAnswer.Error() + ": " + cmd.String())})
 	}
-	return Response{}, c.fail(&malformedError{errors.New("frame is neither a Reply nor an Eviction: " + cmd.String())})
 }
 
 // evicted reads an eviction. Its client id is not checked against ours:
@@ -344,47 +387,43 @@ func (c *Client) evicted(frame []byte) error {
 		return c.fail(&malformedError{err})
 	}
 	c.fail(nil)
+	c.resume = false                 // an eviction is session-terminal (WIRE.md section 5)
 	return e.ErrFor(c.info.Protocol) // the version every login of c sends
 }
 
-func (c *Client) reply(frame []byte) (Response, error) {
+func (c *Client) reply(hdr *codec.Header, frame []byte) (Response, error) {
 	var h codec.ReplyHeader // decoded in place: no copy of the value
 	if err := h.Decode(frame); err != nil {
 		return Response{}, c.fail(&malformedError{err})
 	}
-	if err := c.matches(&h); err != nil {
+	sent, code := c.seq.operation, c.seq.code
+	body := frame[codec.HeaderSize:]
+	if _, err := c.seq.Receive(hdr, body); err != nil {
 		return Response{}, c.fail(err)
 	}
-	sent := c.pending.operation
-	c.pending = pending{}
 	r := Response{Operation: h.Operation, Request: h.Request, Status: h.Status}
-	if h.Status != codec.StatusOK {
-		return r, h.Status.Err()
-	}
-	if body := frame[codec.HeaderSize:]; len(body) > 0 {
+	if len(body) > 0 {
 		r.Body = body
+	}
+	if sent == codec.OperationNonReplicated && code == codec.CodeBindSession {
+		return c.bound(r)
+	}
+	if h.Status != codec.StatusOK {
+		r.Body = nil
+		if sent == codec.OperationRegister && h.Status != codec.StatusTransientNotCommitted {
+			c.resume = false // the login was refused, or not accepted: no logical session
+		}
+		return r, h.Status.Err()
 	}
 	switch sent {
 	case codec.OperationRegister:
 		return c.loggedIn(r)
 	case codec.OperationLogout:
-		c.session, c.userID = 0, 0
+		// the sequencer has unbound the session; the logical session has
+		// ended for every connection (WIRE.md section 10.4)
+		c.userID, c.resume = 0, false
 	}
 	return r, nil
-}
-
-// matches checks that h answers the outstanding request: by client id and
-// request number, not by operation (WIRE.md section 7, point 9).
-func (c *Client) matches(h *codec.ReplyHeader) error {
-	switch {
-	case !c.pending.active:
-		return wrap(ErrMismatch, errors.New("no request is outstanding"))
-	case h.Client != c.id:
-		return wrap(ErrMismatch, errors.New("reply for another client id"))
-	case h.Request != c.pending.request:
-		return mismatch("request", c.pending.request, h.Request)
-	}
-	return nil
 }
 
 // loggedIn strips the result section of a login reply and stores the
@@ -404,8 +443,12 @@ func (c *Client) loggedIn(r Response) (Response, error) {
 	if err != nil {
 		return Response{}, c.fail(&malformedError{err})
 	}
+	if err := c.seq.Bind(login.Session); err != nil { // ParseLoginReply refuses a session 0
+		return Response{}, c.fail(&malformedError{err})
+	}
 	r.Body, r.Login = payload, login
-	c.session, c.userID = login.Session, login.UserID
+	c.userID = login.UserID
+	c.logical = login.Session
 	return r, nil
 }
 
@@ -418,14 +461,19 @@ func (c *Client) loginRefused(code codec.Status) error {
 		c.idUsed = false
 		return &TransientError{Status: code}
 	case codec.StatusTransientNotAccepted:
+		// nothing was committed: no logical session to resume
+		c.resume = false
 		return &TransientError{Status: code}
 	}
+	c.resume = false
 	return code.Err()
 }
 
-// fail closes the client and returns err.
+// fail closes the client and returns err. The logical session outlives
+// the connection: BindSession may resume it on a new one.
 func (c *Client) fail(err error) error {
-	c.closed, c.idUsed, c.pending, c.session, c.userID = true, true, pending{}, 0, 0
+	c.seq.close()
+	c.idUsed, c.userID = true, 0
 	return err
 }
 
@@ -448,3 +496,16 @@ func (e *malformedError) Is(target error) bool {
 
 // Unwrap returns the decoding error.
 func (e *malformedError) Unwrap() error { return e.cause }
+
+// Format implements fmt.Formatter: every verb prints the client id, the
+// protocol, the session and whether the logical session can be resumed,
+// never the bind secret nor the randomness source, which fmt would
+// otherwise reach through the unexported fields. It has a value receiver,
+// so that a Client printed by value is covered too.
+func (c Client) Format(f fmt.State, _ rune) {
+	fmt.Fprintf(f, "lifecycle.Client{client %v, protocol %v, session %d, watermark %d, resumable %t}",
+		c.seq.client, c.info.Protocol, c.seq.session, c.seq.next, c.resume)
+}
+
+// String is Format's summary, for callers that ask for a Stringer.
+func (c Client) String() string { return fmt.Sprint(c) }

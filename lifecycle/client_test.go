@@ -388,8 +388,8 @@ func TestClientTransientLogin(t *testing.T) {
 		nextID  codec.Uint128
 		message string
 	}{
-		{codec.StatusTransientNotCommitted, true, id(1), "replay the same login on the same connection"},
-		{codec.StatusTransientNotAccepted, false, id(2), "the login may be re-issued anywhere"},
+		{codec.StatusTransientNotCommitted, true, id(1), "replay the same request on the same connection"},
+		{codec.StatusTransientNotAccepted, false, id(2), "the request may be re-issued anywhere"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.code.String(), func(t *testing.T) {
@@ -424,8 +424,8 @@ func TestClientTransientLogin(t *testing.T) {
 			if r.Body != nil {
 				t.Errorf("Body = %q, want nil", r.Body)
 			}
-			if got, want := c.State(), (lifecycle.ClientState{Client: id(1), Watermark: 1}); got != want {
-				t.Errorf("open, not logged in, nothing pending: State() = %+v, want %+v", got, want)
+			if got, want := c.State(), (lifecycle.ClientState{Client: id(1), Watermark: 1, Replay: true}); got != want {
+				t.Errorf("open, not logged in, nothing pending, replayable: State() = %+v, want %+v", got, want)
 			}
 
 			again, err := c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))

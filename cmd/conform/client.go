@@ -42,8 +42,9 @@ type player struct {
 func runClient(opts clientOptions) *Report {
 	p := &player{opts: opts, started: time.Now(), userIDs: map[uint32]uint32{}}
 	r := &Report{Tool: toolName, Mode: "client", Agent: opts.Agent, Target: opts.Addr, Protocol: opts.Window.String(), Started: p.started}
-	for _, c := range opts.Cases {
-		r.Cases = append(r.Cases, p.play(c))
+	salt := runSalt()
+	for i, c := range opts.Cases {
+		r.Cases = append(r.Cases, p.play(isolate(c, salt, i+1)))
 	}
 	r.finish()
 	return r
@@ -63,6 +64,7 @@ type caseRec struct {
 	srv    *lifecycle.Server
 	conns  []net.Conn
 	models []*lifecycle.Conn
+	shut   []bool          // connection i was closed by a step
 	cur    int             // the connection of the step being played
 	nc     net.Conn        // conns[cur]
 	model  *lifecycle.Conn // models[cur]
@@ -83,6 +85,9 @@ func (r *caseRec) use(i int) error {
 	if i < 0 || i >= maxCaseConns || i > len(r.conns) {
 		return fmt.Errorf("connection %d: a case opens its connections in order, at most %d", i+1, maxCaseConns)
 	}
+	if i < len(r.shut) && r.shut[i] {
+		return fmt.Errorf("connection %d: the kit closed it", i+1)
+	}
 	if i == len(r.conns) {
 		nc, err := net.DialTimeout("tcp", r.p.opts.Addr, r.p.opts.Wait)
 		if err != nil {
@@ -95,6 +100,24 @@ func (r *caseRec) use(i int) error {
 	}
 	r.cur, r.nc, r.model = i, r.conns[i], r.models[i]
 	return nil
+}
+
+// closeConn closes connection i of the case, as a client whose socket
+// broke: the server sees it end. Its model connection is left as it is,
+// since a connection's end ends no logical session (WIRE.md section 10.4).
+func (r *caseRec) closeConn(i int) {
+	if i < 0 || i >= len(r.conns) {
+		return
+	}
+	for len(r.shut) <= i {
+		r.shut = append(r.shut, false)
+	}
+	if !r.shut[i] {
+		r.shut[i] = true
+		_ = r.conns[i].Close()
+		r.cur = i
+		r.log(dirEvent, nil, fmt.Sprintf("the kit closed connection %d", i+1))
+	}
 }
 
 // play runs one case.
@@ -119,7 +142,14 @@ func (p *player) play(c clientCase) CaseResult {
 		rec.overCap(c.steps[0].frames[0])
 		return rec.res
 	}
+	for _, secret := range c.secrets {
+		p.opts.Redact.add(secret)
+	}
 	for i, s := range c.steps {
+		if s.close {
+			rec.closeConn(s.conn)
+			continue
+		}
 		if err := rec.use(s.conn); err != nil {
 			rec.res.Verdict, rec.res.Observed = verdictFail, fmt.Sprintf("step %d: %v", i+1, err)
 			return rec.res
@@ -154,6 +184,12 @@ func (p *player) expectedText(c clientCase) string {
 	handed := map[int]uint64{}
 	var parts []string
 	for _, s := range c.steps {
+		if s.close {
+			if len(parts) > 0 {
+				parts[len(parts)-1] += fmt.Sprintf("; then the kit closes connection %d", s.conn+1)
+			}
+			continue
+		}
 		for len(conns) <= s.conn && len(conns) < maxCaseConns {
 			conns = append(conns, srv.NewConn())
 		}
@@ -248,8 +284,7 @@ func outcome(o *lifecycle.Outcome, err error) string {
 
 // write sends one frame as the step says.
 func (r *caseRec) write(f []byte, s clientStep) error {
-	_ = r.nc.SetWriteDeadline(time.Now().Add(r.p.opts.Wait + r.p.opts.Stall))
-	return writeShaped(r.nc, f, s.stall, r.p.opts.Stall, s.chunk, 0)
+	return writeShaped(r.nc, f, s.stall, r.p.opts.Stall, s.chunk, 0, r.p.opts.Wait)
 }
 
 // expect reads what the server did with one frame and compares it.
@@ -328,7 +363,10 @@ func (r *caseRec) overCap(f []byte) {
 	case err == nil:
 		r.log(dirKit, got, "answer "+describeFrame(got))
 		e, derr := codec.DecodeEviction(got)
-		if derr != nil || e.Reason != codec.ReasonInvalidRequestBodySize || e.Client != hostileClient {
+		// The request's client id, as the case's frame carries it (isolate
+		// salted it).
+		sent := codec.Uint128{Lo: binary.LittleEndian.Uint64(f[offClient:]), Hi: binary.LittleEndian.Uint64(f[offClient+8:])}
+		if derr != nil || e.Reason != codec.ReasonInvalidRequestBodySize || e.Client != sent {
 			r.res.Observed = "want Eviction 6 to the request's client id, or a close; got " + describeFrame(got)
 			return
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -116,28 +117,63 @@ func playAgainst(t *testing.T, addr string, a *accounts, wait time.Duration) *Re
 // playWith is playAgainst, allowing evictions 1 and 13 the server's own id
 // when evictOwnID is set.
 func playWith(t *testing.T, addr string, a *accounts, wait time.Duration, evictOwnID bool) *Report {
+	return playAt(t, addr, a, wait, evictOwnID, codec.DefaultWindow(codec.MustPack(0, 11, 0)))
+}
+
+// playAt is playWith against a server of window w.
+func playAt(t *testing.T, addr string, a *accounts, wait time.Duration, evictOwnID bool, w codec.Window) *Report {
 	t.Helper()
 	vs, reg := loadAll(t)
 	cases, err := clientCases(vs, reg)
 	require.NoError(t, err)
 	return runClient(clientOptions{Addr: addr, Agent: "server", Wait: wait, Stall: 100 * time.Millisecond, EvictOwnID: evictOwnID,
-		Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Accounts: a, Cases: cases, Redact: &redactor{secrets: a.secrets()}})
+		Window: w, Accounts: a, Cases: cases, Redact: &redactor{secrets: a.secrets()}})
 }
 
+// cmd/loginserver passes every case at each -protocol, the kit told the
+// same; and a second run against the same server passes too: the cases'
+// client ids are the run's own (isolate), so the logical sessions an
+// earlier run or case left behind answer for none of them.
 func TestClientModeLoginServerPasses(t *testing.T) {
-	file := testAccountsFile(t)
-	addr := startLoginServer(t, file)
-	r := playAgainst(t, addr, clientAccounts(t, file), 2*time.Second)
-	assert.Empty(t, failing(r))
-	vs, _ := loadAll(t)
-	assert.Greater(t, len(r.Cases), len(vs.kind("lifecycle")))
-	t.Logf("client mode: %d cases, %d pass, in %.1fs", len(r.Cases), r.Summary.Pass, r.Duration)
-	b, err := json.Marshal(r)
-	require.NoError(t, err)
-	for _, s := range testSecrets {
-		assert.NotContains(t, string(b), s)
-		assert.NotContains(t, string(b), hexOf(s))
+	for _, proto := range []string{"0.11.0", "0.11.1", "0.11.0,0.11.1"} {
+		t.Run(proto, func(t *testing.T) {
+			t.Parallel()
+			file := testAccountsFile(t)
+			addr := startLoginServer(t, file, "-protocol", proto)
+			w, err := parseWindow(proto, "")
+			require.NoError(t, err)
+			for run := range 2 {
+				r := playAt(t, addr, clientAccounts(t, file), 2*time.Second, false, w)
+				assert.Empty(t, failing(r), "run %d", run+1)
+				vs, _ := loadAll(t)
+				assert.Greater(t, len(r.Cases), len(vs.kind("lifecycle")))
+				t.Logf("client mode at %s, run %d: %d cases, %d pass", w, run+1, len(r.Cases), r.Summary.Pass)
+				b, err := json.Marshal(r)
+				require.NoError(t, err)
+				for _, s := range testSecrets {
+					assert.NotContains(t, string(b), s)
+					assert.NotContains(t, string(b), hexOf(s))
+				}
+				assert.Equal(t, []int{1, 2}, connsOf(r, "v555"), "the bind goes on a second connection, as the vector's step says")
+			}
+		})
 	}
+}
+
+// connsOf lists the connections the frames of case id went on.
+func connsOf(r *Report, id string) []int {
+	var conns []int
+	for _, c := range r.Cases {
+		if c.ID != id {
+			continue
+		}
+		for _, f := range c.Frames {
+			if len(conns) == 0 || conns[len(conns)-1] < f.Conn {
+				conns = append(conns, f.Conn)
+			}
+		}
+	}
+	return conns
 }
 
 func hexOf(s string) string {
@@ -155,6 +191,8 @@ const (
 	answersDrops   = iota // forgets lifecycle rule 8: answers a frame it must drop
 	staysOpen             // forgets lifecycle rule 1: keeps the connection after an eviction
 	repeatsSession        // forgets lifecycle rule 1.sessions: tells every login session 1
+	bindsAnySecret        // forgets section 10.4 f: a BIND_SESSION binds whatever secret it carries
+	bindsNothing          // forgets section 10.4 i: a BIND_SESSION is answered but the connection stays unbound
 )
 
 // forgetfulServer is the lifecycle on TCP with one rule forgotten.
@@ -165,6 +203,7 @@ func forgetfulServer(t *testing.T, a *accounts, bug int) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = ln.Close() })
+	var secrets sync.Map // client id -> the bind secret of its last 0.11.1 login (bindsAnySecret)
 	go func() {
 		for {
 			nc, err := ln.Accept()
@@ -179,7 +218,18 @@ func forgetfulServer(t *testing.T, a *accounts, bug int) string {
 					if err != nil {
 						return
 					}
-					out, _, err := conn.Handle(frame, nil)
+					handler := conn
+					if isBind(frame) {
+						switch bug {
+						case bindsAnySecret:
+							frame = withSecretOf(frame, &secrets)
+						case bindsNothing:
+							handler = srv.NewConn()
+						}
+					} else if bug == bindsAnySecret {
+						rememberSecret(frame, &secrets)
+					}
+					out, _, err := handler.Handle(frame, nil)
 					if bug == answersDrops && errors.Is(err, lifecycle.ErrDropped) {
 						out = pingReply(codec.StatusInvalidCommand)
 					}
@@ -196,24 +246,69 @@ func forgetfulServer(t *testing.T, a *accounts, bug int) string {
 	return ln.Addr().String()
 }
 
-// expectedOutcomes runs a case's frames through the model the kit
-// expects with, and says whether one is dropped and one evicts.
-func expectedOutcomes(t *testing.T, c clientCase, a *accounts) (dropped, evicted bool) {
+// playModel runs a case's frames through the model the kit expects with,
+// each on its step's connection of one model server, and tells each
+// answer to see.
+func playModel(t *testing.T, c clientCase, a *accounts, see func(out []byte, o *lifecycle.Outcome, err error)) {
 	t.Helper()
 	srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Auth: a.auth()})
 	require.NoError(t, err)
-	conn := srv.NewConn()
+	var conns []*lifecycle.Conn
 	for _, s := range c.steps {
+		for len(conns) <= s.conn {
+			conns = append(conns, srv.NewConn())
+		}
 		for _, f := range s.frames {
-			_, o, err := conn.Handle(rewriteCredentials(f, c.server, a), nil)
-			switch outcome(o, err) {
-			case "dropped":
-				dropped = true
-			case "evicted":
-				evicted = true
-			}
+			out, o, err := conns[s.conn].Handle(rewriteCredentials(f, c.server, a), nil)
+			see(out, o, err)
 		}
 	}
+}
+
+// isBind reports whether a frame is a BIND_SESSION request.
+func isBind(f []byte) bool {
+	var h codec.RequestHeader
+	return h.Decode(f) == nil && h.Operation == codec.OperationNonReplicated && h.Code == codec.CodeBindSession
+}
+
+// rememberSecret keeps the bind secret of a 0.11.1 login by its client id.
+func rememberSecret(f []byte, secrets *sync.Map) {
+	var h codec.RequestHeader
+	if h.Decode(f) != nil || h.Operation != codec.OperationRegister {
+		return
+	}
+	if l, _, err := codec.DecodeLoginRegisterRev(f[codec.HeaderSize:], codec.RevisionBindSecret); err == nil {
+		secrets.Store(h.Client, bytes.Clone(l.BindSecret.Bytes()))
+	}
+}
+
+// withSecretOf puts in a BIND_SESSION the secret its client's login
+// carried, whatever secret it came with.
+func withSecretOf(f []byte, secrets *sync.Map) []byte {
+	b, _, err := codec.DecodeBindSession(f[codec.HeaderSize:])
+	if err != nil {
+		return f
+	}
+	if s, ok := secrets.Load(b.ClientID); ok {
+		f = bytes.Clone(f)
+		at := codec.HeaderSize + b.Info.EncodedLen() + 32
+		copy(f[at:at+codec.BindSecretLen], s.([]byte))
+	}
+	return f
+}
+
+// expectedOutcomes says whether the model drops one of a case's frames
+// and whether it evicts.
+func expectedOutcomes(t *testing.T, c clientCase, a *accounts) (dropped, evicted bool) {
+	t.Helper()
+	playModel(t, c, a, func(_ []byte, o *lifecycle.Outcome, err error) {
+		switch outcome(o, err) {
+		case "dropped":
+			dropped = true
+		case "evicted":
+			evicted = true
+		}
+	})
 	return dropped, evicted
 }
 
@@ -264,16 +359,11 @@ func TestClientModeEvictOwnID(t *testing.T) {
 	require.NoError(t, err)
 	want := map[string]bool{}
 	for _, c := range cases {
-		srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Auth: a.auth()})
-		require.NoError(t, err)
-		conn := srv.NewConn()
-		for _, s := range c.steps {
-			for _, f := range s.frames {
-				if _, o, err := conn.Handle(rewriteCredentials(f, c.server, a), nil); err == nil && o.Reason == codec.ReasonNoSession {
-					want[c.ID] = true
-				}
+		playModel(t, c, a, func(_ []byte, o *lifecycle.Outcome, err error) {
+			if err == nil && o.Reason == codec.ReasonNoSession {
+				want[c.ID] = true
 			}
-		}
+		})
 	}
 	failsExactly(t, playWith(t, addr, a, 2*time.Second, false), want, "client at 128")
 	assert.Greater(t, len(want), 3)
@@ -291,19 +381,13 @@ func TestClientModeCatchesRepeatedSessions(t *testing.T) {
 	require.NoError(t, err)
 	var logins []string
 	for _, c := range cases {
-		srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Auth: a.auth()})
-		require.NoError(t, err)
-		conn := srv.NewConn()
-	frames:
-		for _, s := range c.steps {
-			for _, f := range s.frames {
-				if out, _, err := conn.Handle(rewriteCredentials(f, c.server, a), nil); err == nil {
-					if _, ok := loginReply(out); ok {
-						logins = append(logins, c.ID)
-						break frames
-					}
-				}
-			}
+		login := false
+		playModel(t, c, a, func(out []byte, _ *lifecycle.Outcome, err error) {
+			_, ok := loginReply(out)
+			login = login || err == nil && ok
+		})
+		if login {
+			logins = append(logins, c.ID)
 		}
 	}
 	require.Greater(t, len(logins), 10)
@@ -349,4 +433,65 @@ func TestClientModeSecondConnection(t *testing.T) {
 		conns[f.Conn] = true
 	}
 	assert.Equal(t, map[int]bool{1: true, 2: true}, conns)
+}
+
+// A server that binds whatever secret a BIND_SESSION carries fails the
+// cases that send a wrong one (the vector's and the kit's), and one that
+// answers a bind without binding the connection fails every case that
+// uses a bound connection; both pass the rest of the bind cases.
+func TestClientModeCatchesBindBugs(t *testing.T) {
+	t.Parallel()
+	a := clientAccounts(t, testAccountsFile(t))
+	r := playAgainst(t, forgetfulServer(t, a, bindsAnySecret), a, 200*time.Millisecond)
+	got := failing(r)
+	for _, id := range []string{"v557", "c16"} {
+		assert.Contains(t, got, id)
+	}
+	for _, id := range []string{"v555", "v556", "c15", "c17", "c18"} {
+		assert.NotContains(t, got, id)
+	}
+	r = playAgainst(t, forgetfulServer(t, a, bindsNothing), a, 200*time.Millisecond)
+	got = failing(r)
+	for _, id := range []string{"v555", "c15", "c16", "c18"} {
+		assert.Contains(t, got[id], "Eviction reason 1", id)
+	}
+	for _, id := range []string{"v557", "c17"} {
+		assert.NotContains(t, got, id)
+	}
+}
+
+// The kit's bind cases draw their secrets afresh for each catalogue, and
+// no report shows one: each is a known secret of the run.
+func TestBindCasesHideTheirSecrets(t *testing.T) {
+	t.Parallel()
+	file := testAccountsFile(t)
+	addr := startLoginServer(t, file, "-protocol", "0.11.1")
+	a := clientAccounts(t, file)
+	vs, reg := loadAll(t)
+	cases, err := clientCases(vs, reg)
+	require.NoError(t, err)
+	again, err := clientCases(vs, reg)
+	require.NoError(t, err)
+	var bind []clientCase
+	for i, c := range cases {
+		if strings.HasPrefix(c.Name, "bind/") {
+			require.Len(t, c.secrets, 2, c.ID)
+			assert.NotEqual(t, c.secrets[0], again[i].secrets[0], "a secret is drawn for each catalogue")
+			bind = append(bind, c)
+		}
+	}
+	require.Len(t, bind, 4)
+	w, err := parseWindow("0.11.1", "")
+	require.NoError(t, err)
+	r := runClient(clientOptions{Addr: addr, Agent: "server", Wait: 2 * time.Second, Stall: 100 * time.Millisecond,
+		Window: w, Accounts: a, Cases: bind, Redact: &redactor{secrets: a.secrets()}})
+	assert.Empty(t, failing(r))
+	b, err := json.Marshal(r)
+	require.NoError(t, err)
+	for _, c := range bind {
+		for _, s := range c.secrets {
+			assert.NotContains(t, string(b), hexOf(string(s)), c.ID)
+		}
+	}
+	assert.Contains(t, string(b), strings.Repeat("**", codec.BindSecretLen), "the login's secret shows as **")
 }

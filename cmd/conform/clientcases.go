@@ -23,6 +23,9 @@ type clientCase struct {
 	// (the kit's own frames, or a vector's frame that the server under
 	// test answers otherwise than the vector's server).
 	free freeTable
+	// secrets are the bind secrets the kit drew for the case, which every
+	// report hides.
+	secrets [][]byte
 }
 
 // clientStep is frames written at once (pipelined) and how.
@@ -37,6 +40,9 @@ type clientStep struct {
 	// the first, 1 for a second one opened by this step (a session
 	// resumed elsewhere), and so on.
 	conn int
+	// close: the step writes nothing and closes its connection, as a
+	// client whose socket broke; the case goes on on another.
+	close bool
 }
 
 // clientCases builds the client-mode catalogue: every lifecycle vector,
@@ -62,18 +68,23 @@ func clientCases(vs *vectorSet, reg *registry) ([]clientCase, error) {
 		return nil, fmt.Errorf("ids.json: client case %s names vector %d, which lifecycle.json does not hold", e.ID, id)
 	}
 	kit, err := hostileCases(vs, reg, table)
-	return append(cs, kit...), err
+	if err != nil {
+		return nil, err
+	}
+	bind, err := bindCases(vs, reg, table)
+	return append(append(cs, kit...), bind...), err
 }
 
 // vectorSteps are a lifecycle vector's steps as the kit writes them: one
-// frame a step, or every frame at once when pipelined. The kit ends its
-// side after a step whose end says so (a frame cut short).
+// frame a step, on the connection the step names, or every frame of a
+// connection at once when pipelined. The kit ends its side after a step
+// whose end says so (a frame cut short).
 func vectorSteps(steps []vectorStep, pipelined bool) []clientStep {
 	var out []clientStep
 	for i := range steps {
 		s := &steps[i]
-		st := clientStep{frames: [][]byte{unhex(s.In)}, vec: []*vectorStep{s}, sessions: []*sessionRef{s.InSession}, halfClose: s.End}
-		if pipelined && len(out) > 0 {
+		st := clientStep{frames: [][]byte{unhex(s.In)}, vec: []*vectorStep{s}, sessions: []*sessionRef{s.InSession}, halfClose: s.End, conn: s.Conn}
+		if pipelined && len(out) > 0 && out[len(out)-1].conn == s.Conn {
 			last := &out[len(out)-1]
 			last.frames, last.vec, last.sessions = append(last.frames, st.frames...), append(last.vec, s), append(last.sessions, s.InSession)
 			last.halfClose = last.halfClose || s.End
@@ -84,8 +95,8 @@ func vectorSteps(steps []vectorStep, pipelined bool) []clientStep {
 	return out
 }
 
-// Frames the hostile sequences build. The client ids are fixed, so runs
-// are reproducible.
+// Frames the hostile sequences build. The client ids are fixed here; a
+// run makes them the run's and the case's own (isolate).
 var (
 	hostileClient = codec.Uint128{Lo: 0xc0f0, Hi: 0x1}
 	probeClient   = codec.Uint128{Lo: 0x7e57}

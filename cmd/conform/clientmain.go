@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,8 +26,9 @@ func cmdClient(_ context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Var(&users, "user", "a user of the server `NAME:PASSWORD` (repeatable; visible in the process list: prefer -users-file)")
 	fs.Var(&tokens, "token", "a personal access token of the server `TOKEN=NAME` (repeatable)")
 	fs.Var(&inactive, "inactive", "user `NAME` is inactive on the server (repeatable)")
-	protocol := fs.String("protocol", "0.11.0", "the server's protocol version `X.Y.Z`; its window is the default one")
-	window := fs.String("window", "", "the server's accept window `MIN..MAX`, instead of -protocol's default one")
+	protocol := fs.String("protocol", "0.11.0", "the server's protocol version `X.Y.Z`, whose window it serves as loginserver does (0.11.1: [0.11.1, 0.11.1], counting patch; others: the default window); "+
+		"a comma-separated list (0.11.0,0.11.1) for a server of every version from the lowest to the highest, counting patch")
+	window := fs.String("window", "", "the server's accept window `MIN..MAX` by the 0.11.0 rule (patch not counted at MAX), instead of -protocol's")
 	version := fs.String("server-version", "", "the server version text its login replies must carry (default: any UTF-8 of 1..255 bytes)")
 	evictOwnID := fs.Bool("evict-own-id", false, "allow evictions 1 and 13 to carry the server's own id, as the reference server does")
 	stall := fs.Duration("stall", 300*time.Millisecond, "how long a stalled frame waits (keep it under the server's read timeout)")
@@ -84,14 +86,25 @@ func cmdClient(_ context.Context, args []string, stdout, stderr io.Writer) error
 	return finishRun(r, c.out, stdout)
 }
 
-// parseWindow reads -window MIN..MAX, or the default window of -protocol.
+// parseWindow reads -window MIN..MAX, or the window a server of -protocol
+// serves: codec.ServeWindow of one version (upstream's gate, which counts
+// patch from 0.11.1 on), or for a list of versions every one from the
+// lowest to the highest, counting patch, as cmd/loginserver reads its
+// -protocol.
 func parseWindow(protocol, window string) (codec.Window, error) {
 	if window == "" {
-		v, err := codec.ParseVersion(protocol)
-		if err != nil {
-			return codec.Window{}, fmt.Errorf("-protocol: %w", err)
+		var vs []codec.Version
+		for _, s := range strings.Split(protocol, ",") {
+			v, err := codec.ParseVersion(strings.TrimSpace(s))
+			if err != nil {
+				return codec.Window{}, fmt.Errorf("-protocol: %w", err)
+			}
+			vs = append(vs, v)
 		}
-		return codec.DefaultWindow(v), nil
+		if len(vs) == 1 {
+			return codec.ServeWindow(vs[0]), nil
+		}
+		return codec.InclusiveWindow(slices.Min(vs), slices.Max(vs)), nil
 	}
 	lo, hi, ok := strings.Cut(window, "..")
 	min, err1 := codec.ParseVersion(lo)

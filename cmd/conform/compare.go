@@ -144,6 +144,9 @@ func (r *caseRec) compareBody(want, got []byte, free []freeField) []string {
 	}
 	var diffs []string
 	for _, f := range free {
+		if !knownRules[f.Rule] {
+			diffs = append(diffs, fmt.Sprintf("%s at %d: the vectors' rule %q is unknown to the kit", f.Field, f.Offset, f.Rule))
+		}
 		if f.Rule == freeSession && gl.Session <= r.p.sessions {
 			diffs = append(diffs, fmt.Sprintf("%s at %d: want one above every session handed out before (%d), got %d", f.Field, f.Offset, r.p.sessions, gl.Session))
 		}
@@ -273,17 +276,23 @@ func rewriteCredentials(in []byte, vsrv *vectorServer, a *accounts) []byte {
 		return in
 	}
 	body := in[codec.HeaderSize:]
-	_, p, err := codec.DecodeClientVersionInfo(body)
+	info, p, err := codec.DecodeClientVersionInfo(body)
 	if err != nil {
 		return in
 	}
+	// A server reads the body in the layout its version selects (WIRE.md
+	// section 10.1): 0.11.1's carries the bind secret before the
+	// credential, which is kept as it is.
+	rev := codec.RevisionOf(info.Protocol)
 	var out []byte
-	if l, _, err := codec.DecodeLoginRegister(body); err == nil {
+	if l, _, err := codec.DecodeLoginRegisterRev(body, rev); err == nil {
+		p += l.BindSecret.Len()
 		name, password := mapUser(string(l.Username), l.Password.Bytes(), vsrv, a)
 		end := p + 1 + len(l.Username) + 1 + l.Password.Len()
 		out = append(append(append(append([]byte{}, body[:p]...), byte(len(name))), name...), byte(len(password)))
 		out = append(append(out, password...), body[end:]...)
-	} else if t, _, err := codec.DecodeLoginRegisterPAT(body); err == nil {
+	} else if t, _, err := codec.DecodeLoginRegisterPATRev(body, rev); err == nil {
+		p += t.BindSecret.Len()
 		token := mapToken(t.Token.Bytes(), vsrv, a)
 		end := p + 1 + t.Token.Len()
 		out = append(append(append([]byte{}, body[:p]...), byte(len(token))), token...)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -27,6 +29,9 @@ const maxLoginTries = 3
 type driver struct {
 	Addr    string
 	Timeout time.Duration // bounds every dial and read
+	// Protocol is the version the client speaks (0: lifecycle.Client's
+	// default, 0.11.0).
+	Protocol codec.Version
 	// Control is the kit's control endpoint, to which the driver reports
 	// what its first login surfaced; "" reports nothing.
 	Control string
@@ -92,9 +97,14 @@ func (d driver) script(id string, done func(surfaced string, err error)) (surfac
 		done("closed", err)
 		return "closed", err
 	}
-	defer nc.Close()
+	conns := []net.Conn{nc}
+	defer func() {
+		for _, c := range conns {
+			_ = c.Close()
+		}
+	}()
 	defer func() { done(surfaced, err) }() // runs before the close
-	cl, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "iggywire-go", SDKVersion: "0.1.0"})
+	cl, err := d.client()
 	if err != nil {
 		return "error", err
 	}
@@ -126,16 +136,62 @@ func (d driver) script(id string, done func(surfaced string, err error)) (surfac
 	if err := d.askMetadata(nc, cl); err != nil {
 		return surfaced, err
 	}
+	resumed := false
 	for range 2 {
 		req, err := cl.Ping(nil)
 		if err != nil {
 			return surfaced, err
 		}
-		if _, err := d.exchange(nc, cl, req); err != nil && cl.Closed() {
+		_, err = d.exchange(nc, cl, req)
+		if err != nil && connLost(err) && !resumed && cl.State().Resumable {
+			// The connection broke under a logged-in 0.11.1 client: resume
+			// the session on a new one, as an SDK that reconnects does.
+			resumed = true
+			if nc, err = d.resume(cl, id, password); err != nil {
+				return surfaced, err
+			}
+			conns = append(conns, nc)
+			continue
+		}
+		if err != nil && cl.Closed() {
 			return surfaced, err
 		}
 	}
 	return surfaced, nil
+}
+
+// resume dials a new connection and binds the client's logical session on
+// it with BIND_SESSION (WIRE.md section 10.4); refused, it logs in again
+// there, as section 10.4 says a client does (lifecycle.Client draws a new
+// client id and secret for it). It returns the new connection.
+func (d driver) resume(cl *lifecycle.Client, id string, password codec.Secret) (net.Conn, error) {
+	req, err := cl.BindSession(nil)
+	if err != nil {
+		return nil, err
+	}
+	nc, err := net.DialTimeout("tcp", d.Addr, d.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	_, err = d.exchange(nc, cl, req)
+	if errors.Is(err, lifecycle.ErrLoginAgain) {
+		var login []byte
+		if login, err = cl.Login(nil, []byte(id), password); err == nil {
+			_, err = d.exchange(nc, cl, login)
+		}
+	}
+	if err != nil {
+		_ = nc.Close()
+		return nil, err
+	}
+	return nc, nil
+}
+
+// connLost reports whether err is the connection's end (the peer closed
+// it, or it broke) rather than an answer the client read.
+func connLost(err error) bool {
+	var op *net.OpError
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &op)
 }
 
 // askMetadata sends GetClusterMetadata when the driver does, and carries
@@ -233,7 +289,7 @@ func (d driver) finish() error {
 		return err
 	}
 	defer nc.Close()
-	cl, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "iggywire-go", SDKVersion: "0.1.0"})
+	cl, err := d.client()
 	if err != nil {
 		return err
 	}
@@ -243,4 +299,33 @@ func (d driver) finish() error {
 	}
 	_, err = nc.Write(req)
 	return err
+}
+
+// client is the lifecycle.Client of one case, speaking d.Protocol.
+func (d driver) client() (*lifecycle.Client, error) {
+	return lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "iggywire-go", SDKVersion: "0.1.0", Protocol: d.Protocol})
+}
+
+// speaks checks that lifecycle.Client builds the logins of protocol v in
+// v's own layout (WIRE.md section 10.1): a client configured for 0.11.1
+// that still wrote 0.11.0's body, with no bind secret, would be read by
+// the kit as a malformed login and fail every case, which would say
+// nothing about the lifecycle.
+func speaks(v codec.Version) error {
+	cl, err := driver{Protocol: v}.client()
+	if err != nil {
+		return fmt.Errorf("-protocol %s: lifecycle.Client: %w", v, err)
+	}
+	login, err := cl.Login(nil, []byte("conform"), codec.NewSecret([]byte(driverPassword)))
+	if err != nil {
+		return fmt.Errorf("-protocol %s: lifecycle.Client: %w", v, err)
+	}
+	if len(login) <= codec.HeaderSize {
+		return fmt.Errorf("-protocol %s: lifecycle.Client built a login of %d bytes", v, len(login))
+	}
+	rev := codec.RevisionOf(v)
+	if _, err := codec.ParseLoginRegisterRev(login[codec.HeaderSize:], rev); err != nil {
+		return fmt.Errorf("-protocol %s: lifecycle.Client does not build this protocol's login (the %s layout): %v", v, rev, err)
+	}
+	return nil
 }

@@ -4,13 +4,14 @@
 //
 // Usage:
 //
-//	conform server [-listen 127.0.0.1:8091] [-control 127.0.0.1:8099] [-allow-remote] [-agent NAME] [-out DIR] [-wait 2s] [-stall 500ms] [-cases ID,...]
+//	conform server [-listen 127.0.0.1:8091] [-control 127.0.0.1:8099] [-allow-remote] [-protocol 0.11.0] [-agent NAME] [-out DIR] [-wait 2s] [-stall 500ms] [-cases ID,...]
 //	conform client -addr HOST:PORT [-agent NAME] [-out DIR] [-users-file PATH] [-user NAME:PASSWORD ...]
-//	               [-token TOKEN=NAME ...] [-inactive NAME ...] [-protocol 0.11.0 | -window MIN..MAX]
+//	               [-token TOKEN=NAME ...] [-inactive NAME ...] [-protocol 0.11.0[,0.11.1] | -window MIN..MAX]
 //	               [-evict-own-id] [-wait 2s] [-cases ID,...]
-//	conform drive -addr HOST:PORT [-cases ID,...]   (this project's lifecycle.Client as a server-mode driver)
-//	conform list server|client
+//	conform drive -addr HOST:PORT [-protocol 0.11.0] [-cases ID,...]   (this project's lifecycle.Client as a server-mode driver)
+//	conform list server|client [-protocol 0.11.0]
 //	conform report -out DIR REPORT.json ...
+//	conform -version
 //
 // Server mode tests a client: the kit listens, and a driver logs the
 // client in once per case with the case id as its username; the kit
@@ -37,6 +38,7 @@ import (
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/vectors"
 )
 
 // toolName is the report's tool field.
@@ -62,7 +64,7 @@ func main() {
 // run dispatches a subcommand.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: conform server|client|drive|list|report [flags]; conform MODE -h for the flags")
+		fmt.Fprintln(stderr, "usage: conform server|client|drive|list|report [flags]; conform MODE -h for the flags; conform -version")
 		return flag.ErrHelp
 	}
 	switch args[0] {
@@ -73,9 +75,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "drive":
 		return cmdDrive(args[1:], stdout, stderr)
 	case "list":
-		return cmdList(args[1:], stdout)
+		return cmdList(args[1:], stdout, stderr)
 	case "report":
 		return cmdReport(args[1:], stdout, stderr)
+	case "-version", "--version":
+		return printVersion(stdout)
 	}
 	return fmt.Errorf("unknown mode %q: want server, client, drive, list or report", args[0])
 }
@@ -89,21 +93,25 @@ type common struct {
 func (c *common) register(fs *flag.FlagSet, agent string) {
 	fs.StringVar(&c.agent, "agent", agent, "the implementation's `NAME` in the reports")
 	fs.StringVar(&c.out, "out", "conform-reports", "`DIR` to write the reports to")
-	fs.StringVar(&c.vectors, "vectors", "", "the vectors `DIR` (default: the nearest vectors/ above the working directory)")
+	fs.StringVar(&c.vectors, "vectors", "", "the vectors `DIR` (default: the nearest vectors/ above the working directory, else the ones built into the kit)")
 	fs.StringVar(&c.cases, "cases", "", "run only these case `IDS` (comma-separated)")
 	fs.DurationVar(&c.wait, "wait", 2*time.Second, "how long to wait for the peer's next frame before calling it silent")
 }
 
 // load reads the vectors and the registry.
 func (c *common) load() (*vectorSet, *registry, error) {
-	dir := c.vectors
-	if dir == "" {
-		var err error
-		if dir, err = findVectors(); err != nil {
-			return nil, nil, err
+	var vs *vectorSet
+	var err error
+	switch dir := c.vectors; {
+	case dir != "":
+		vs, err = loadVectors(dir)
+	default:
+		if dir, err = findVectors(); err == nil {
+			vs, err = loadVectors(dir)
+		} else {
+			vs, err = loadVectorsFS(vectors.FS(), builtIn)
 		}
 	}
-	vs, err := loadVectors(dir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -227,14 +235,22 @@ func cmdDrive(args []string, stdout, stderr io.Writer) error {
 	cases := fs.String("cases", "", "case `IDS` to drive (default: every server-mode case)")
 	timeout := fs.Duration("timeout", 5*time.Second, "read timeout of the client")
 	vectors := fs.String("vectors", "", "the vectors `DIR`")
+	protocol := fs.String("protocol", "0.11.0", "the protocol `X.Y.Z` the client speaks, 0.11.0 or 0.11.1 (run the kit with the same -protocol)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	ids, err := caseIDs("server", *cases, *vectors)
+	proto, err := serveProtocol(*protocol)
 	if err != nil {
 		return err
 	}
-	d := driver{Addr: *addr, Control: *controlAddr, Timeout: *timeout}
+	if err := speaks(proto); err != nil {
+		return err
+	}
+	ids, err := caseIDs("server", *cases, *vectors, proto)
+	if err != nil {
+		return err
+	}
+	d := driver{Addr: *addr, Control: *controlAddr, Timeout: *timeout, Protocol: proto}
 	for _, id := range ids {
 		_ = d.run(id) // the kit judges the wire, not the error
 	}
@@ -245,8 +261,8 @@ func cmdDrive(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// caseIDs lists a mode's case ids, or the ones given.
-func caseIDs(mode, given, vectors string) ([]string, error) {
+// caseIDs lists a mode's case ids at protocol, or the ones given.
+func caseIDs(mode, given, vectors string, protocol codec.Version) ([]string, error) {
 	if given != "" {
 		return strings.Split(given, ","), nil
 	}
@@ -255,19 +271,29 @@ func caseIDs(mode, given, vectors string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return listIDs(mode, vs, reg)
+	return listIDs(mode, vs, reg, protocol)
 }
 
-func cmdList(args []string, stdout io.Writer) error {
+func cmdList(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "server" && args[0] != "client" {
 		return errors.New("list: want server or client")
+	}
+	fs := flag.NewFlagSet("conform list", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	protocol := fs.String("protocol", "0.11.0", "server mode: the protocol `X.Y.Z` the kit serves, 0.11.0 or 0.11.1 (0.11.1 has cases of its own)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	proto, err := serveProtocol(*protocol)
+	if err != nil {
+		return err
 	}
 	c := common{}
 	vs, reg, err := c.load()
 	if err != nil {
 		return err
 	}
-	ids, err := listIDs(args[0], vs, reg)
+	ids, err := listIDs(args[0], vs, reg, proto)
 	for _, id := range ids {
 		fmt.Fprintln(stdout, id)
 	}

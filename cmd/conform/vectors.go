@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -87,6 +88,9 @@ type vectorStep struct {
 	End       bool        `json:"end"`
 	Free      []freeField `json:"free"`
 	InSession *sessionRef `json:"in_session"`
+	// Conn is the case's connection the step goes to (0-based, 0 when
+	// absent): a step naming a new one opens it, to the same server.
+	Conn int `json:"conn"`
 }
 
 // freeField is a field of an answer WIRE.md leaves to the server: its
@@ -103,7 +107,13 @@ const (
 	freeAny     = "any"     // WIRE.md sets no value
 	freeNonZero = "nonzero" // any non-zero value
 	freeSession = "session" // non-zero, above every session handed out before
+	// freeBound: the session a BIND_SESSION reply binds, one a login of
+	// the case handed out before (compareBind holds it to the very one).
+	freeBound = "bound"
 )
+
+// knownRules are the free-field rules the kit checks.
+var knownRules = map[string]bool{freeAny: true, freeNonZero: true, freeSession: true, freeBound: true}
 
 // sessionRef says that the u64 at Offset of a request is the session the
 // login answered at Step handed out, plus Plus.
@@ -140,23 +150,33 @@ var skipFiles = map[string]bool{"schema.json": true, "rules.json": true, "ids.js
 
 // loadVectors reads every case file of dir.
 func loadVectors(dir string) (*vectorSet, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	return loadVectorsFS(os.DirFS(dir), dir)
+}
+
+// builtIn names the vectors embedded in the kit (package vectors), the ones
+// of the module version it was built with.
+const builtIn = "(built in)"
+
+// loadVectorsFS reads every case file at the top of fsys; name says where
+// they came from.
+func loadVectorsFS(fsys fs.FS, name string) (*vectorSet, error) {
+	paths, err := fs.Glob(fsys, "*.json")
 	if err != nil {
 		return nil, err
 	}
-	set := &vectorSet{Dir: dir, Files: map[string]vectorFile{}}
+	set := &vectorSet{Dir: name, Files: map[string]vectorFile{}}
 	sort.Strings(paths)
 	for _, p := range paths {
-		if skipFiles[filepath.Base(p)] {
+		if skipFiles[p] {
 			continue
 		}
-		b, err := os.ReadFile(p)
+		b, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return nil, err
 		}
 		var f vectorFile
 		if err := json.Unmarshal(b, &f); err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
+			return nil, fmt.Errorf("%s: %w", filepath.Join(name, p), err)
 		}
 		if f.Kind == "" || len(f.Cases) == 0 {
 			continue
@@ -164,14 +184,16 @@ func loadVectors(dir string) (*vectorSet, error) {
 		set.Files[f.Kind] = f
 	}
 	if len(set.Files) == 0 {
-		return nil, fmt.Errorf("%s: no vector files", dir)
+		return nil, fmt.Errorf("%s: no vector files", name)
 	}
 	return set, nil
 }
 
 // findVectors walks up from the working directory to the first vectors/
 // holding ids.json, so that the kit finds the checkout's vectors whether it
-// runs from the root, from cmd/ or from cmd/conform.
+// runs from the root, from cmd/ or from cmd/conform. Outside a checkout (a
+// kit installed with go install) the caller falls back to the built-in
+// vectors.
 func findVectors() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"flag"
 	"os"
@@ -20,26 +21,43 @@ func apirecord(t *testing.T, args ...string) (int, string, string) {
 	return code, stdout.String(), stderr.String()
 }
 
+// readRecord reads a record file's lines.
+func readRecord(t *testing.T, file string) []string {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines []string
+	for s := bufio.NewScanner(f); s.Scan(); {
+		lines = append(lines, s.Text())
+	}
+	return lines
+}
+
 // TestGolden: the record of testdata/mod (package p holds one of each
-// kind of declaration, q a type p uses) is testdata/api. After a
-// deliberate change to the format, run
+// kind of declaration, q a type p uses) is testdata/api, byte for byte.
+// After a deliberate change to the format, run
 // go test ./internal/cmd/apirecord -run Golden -update and read the diff.
 func TestGolden(t *testing.T) {
-	mode := "-check"
+	out := t.TempDir()
 	if *update {
-		mode = "-write"
+		out = "testdata/api"
 	}
-	code, out, stderr := apirecord(t, mode, "-C", "testdata/mod", "-api", "../api")
-	if code != exitOK {
-		t.Fatalf("status %d\n%s%s", code, out, stderr)
+	if code, stdout, stderr := apirecord(t, "-C", "testdata/mod", "-o", out); code != 0 {
+		t.Fatalf("status %d\n%s%s", code, stdout, stderr)
+	}
+	for _, name := range []string{"p.txt", "q.txt"} {
+		want, _ := os.ReadFile(filepath.Join("testdata/api", name))
+		if got, _ := os.ReadFile(filepath.Join(out, name)); !bytes.Equal(got, want) {
+			t.Errorf("%s:\n%s\nwant (testdata/api):\n%s", name, got, want)
+		}
 	}
 	// The features the format is meant for, written out, so that a
 	// golden file rewritten by mistake does not hide them.
 	const p = "pkg example.com/apitest/p, "
-	got, err := ReadRecord("testdata/api/p.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := readRecord(t, "testdata/api/p.txt")
 	for _, want := range []string{
 		"const Size = 256",
 		"const Size untyped int",
@@ -136,64 +154,28 @@ func planted(t *testing.T, edit func(string) string) (mod, api string) {
 	return mod, api
 }
 
-// changes are the +/- lines of a -check's output.
-func changes(out string) []string {
-	var c []string
-	for _, line := range strings.Split(out, "\n") {
-		if (strings.HasPrefix(line, "+") || strings.HasPrefix(line, "-")) &&
-			!strings.HasPrefix(line, "+++") && !strings.HasPrefix(line, "---") {
-			c = append(c, line)
-		}
-	}
-	return c
-}
-
-// TestPlantedChange: one exported func added and one removed show as one
-// + and one - line, with the hint; -write records them, and -check then
-// passes.
-func TestPlantedChange(t *testing.T) {
-	mod, api := planted(t, func(src string) string {
-		src = strings.Replace(src, "func Gone() {}\n", "", 1)
-		return src + "\n// Added is new.\nfunc Added(n int) string { return \"\" }\n"
-	})
-	code, out, stderr := apirecord(t, "-check", "-C", mod, "-api", api)
-	if code != exitDiffers {
-		t.Fatalf("status %d, want %d\n%s%s", code, exitDiffers, out, stderr)
-	}
-	want := []string{
-		"+pkg example.com/apitest/p, func Added(int) string",
-		"-pkg example.com/apitest/p, func Gone()",
-	}
-	if got := changes(out); !slices.Equal(got, want) {
-		t.Errorf("changes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	if !strings.Contains(out, "--- "+filepath.Join(api, "p.txt")) || !strings.Contains(out, hint) {
-		t.Errorf("no file header or hint:\n%s", out)
-	}
-
-	code, out, _ = apirecord(t, "-write", "-C", mod, "-api", api)
-	if code != exitOK || !strings.Contains(out, "p.txt: +1 -1") {
-		t.Fatalf("-write: status %d\n%s", code, out)
-	}
-	code, out, _ = apirecord(t, "-check", "-C", mod, "-api", api)
-	if code != exitOK {
-		t.Fatalf("-check after -write: status %d\n%s", code, out)
-	}
-}
-
-// TestChangedSignature: a changed signature is its old line and its new
-// one, side by side.
-func TestChangedSignature(t *testing.T) {
+// TestRecordTracksTheSource: a changed signature changes its line; the
+// record is sorted; a record file of no package is deleted.
+func TestRecordTracksTheSource(t *testing.T) {
 	mod, api := planted(t, func(src string) string {
 		return strings.Replace(src, "func Pair() (a, b int)", "func Pair() (a int, b uint)", 1)
 	})
-	_, out, _ := apirecord(t, "-check", "-C", mod, "-api", api)
-	want := []string{
-		"-pkg example.com/apitest/p, func Pair() (int, int)",
-		"+pkg example.com/apitest/p, func Pair() (int, uint)",
+	stale := filepath.Join(api, "gone.txt")
+	if err := os.WriteFile(stale, []byte("pkg example.com/apitest/gone, func F()\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if got := changes(out); !slices.Equal(got, want) {
-		t.Errorf("changes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	if code, out, stderr := apirecord(t, "-C", mod, "-o", api); code != 0 {
+		t.Fatalf("status %d\n%s%s", code, out, stderr)
+	}
+	got := readRecord(t, filepath.Join(api, "p.txt"))
+	if !slices.Contains(got, "pkg example.com/apitest/p, func Pair() (int, uint)") || slices.Contains(got, "pkg example.com/apitest/p, func Pair() (int, int)") {
+		t.Errorf("the changed signature is not recorded:\n%s", strings.Join(got, "\n"))
+	}
+	if !slices.IsSorted(got) {
+		t.Error("the record is not sorted")
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("%s not deleted: %v", stale, err)
 	}
 }
 
@@ -201,102 +183,47 @@ func TestChangedSignature(t *testing.T) {
 // names it, not an empty API.
 func TestBrokenPackage(t *testing.T) {
 	mod, api := planted(t, func(src string) string { return src + "\nfunc Broken() int { return \"\" }\n" })
-	code, out, stderr := apirecord(t, "-check", "-C", mod, "-api", api)
-	if code != exitError || !strings.Contains(stderr, "example.com/apitest/p") {
-		t.Fatalf("status %d, want %d naming the package\n%s%s", code, exitError, out, stderr)
-	}
-}
-
-// TestStaleRecord: a record file of no package is reported removed by
-// -check and deleted by -write.
-func TestStaleRecord(t *testing.T) {
-	mod, api := planted(t, func(src string) string { return src })
-	stale := filepath.Join(api, "gone.txt")
-	if err := os.WriteFile(stale, []byte("pkg example.com/apitest/gone, func F()\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	code, out, _ := apirecord(t, "-check", "-C", mod, "-api", api)
-	if code != exitDiffers || !slices.Equal(changes(out), []string{"-pkg example.com/apitest/gone, func F()"}) {
-		t.Fatalf("status %d\n%s", code, out)
-	}
-	if code, out, _ = apirecord(t, "-write", "-C", mod, "-api", api); code != exitOK {
-		t.Fatalf("-write: status %d\n%s", code, out)
-	}
-	if _, err := os.Stat(stale); !os.IsNotExist(err) {
-		t.Errorf("%s not deleted: %v", stale, err)
-	}
-}
-
-// TestPkgs: -pkgs names the packages, as import paths or paths in the
-// module.
-func TestPkgs(t *testing.T) {
-	api := t.TempDir()
-	code, out, stderr := apirecord(t, "-write", "-C", "testdata/mod", "-api", api, "-pkgs", "./q")
-	if code != exitOK {
-		t.Fatalf("status %d\n%s%s", code, out, stderr)
-	}
-	entries, _ := os.ReadDir(api)
-	if len(entries) != 1 || entries[0].Name() != "q.txt" {
-		t.Fatalf("wrote %v, want q.txt alone", entries)
-	}
-	want, _ := os.ReadFile("testdata/api/q.txt")
-	got, _ := os.ReadFile(filepath.Join(api, "q.txt"))
-	if !bytes.Equal(got, want) {
-		t.Errorf("q.txt:\n%s\nwant:\n%s", got, want)
-	}
-	if code, _, _ := apirecord(t, "-check", "-C", "testdata/mod", "-api", api, "-pkgs", "example.com/apitest/q"); code != exitOK {
-		t.Errorf("-check -pkgs example.com/apitest/q: status %d", code)
+	code, out, stderr := apirecord(t, "-C", mod, "-o", api)
+	if code != 1 || !strings.Contains(stderr, "example.com/apitest/p") {
+		t.Fatalf("status %d, want 1 naming the package\n%s%s", code, out, stderr)
 	}
 }
 
 func TestUsage(t *testing.T) {
-	for _, args := range [][]string{{}, {"-check", "-write"}, {"-check", "extra"}, {"-nope"}} {
-		if code, _, stderr := apirecord(t, args...); code != exitError || stderr == "" {
+	for _, args := range [][]string{{}, {"-o", "x", "extra"}, {"-nope"}} {
+		if code, _, stderr := apirecord(t, args...); code != 2 || stderr == "" {
 			t.Errorf("%q: status %d, stderr %q", args, code, stderr)
 		}
-	}
-	if code, _, stderr := apirecord(t, "-h"); code != exitOK || !strings.Contains(stderr, "-check") {
-		t.Errorf("-h: status %d\n%s", code, stderr)
-	}
-}
-
-func TestDiff(t *testing.T) {
-	got := Diff([]string{"a", "c", "d"}, []string{"b", "c", "e"})
-	want := []string{"-a", "+b", "-d", "+e"}
-	if !slices.Equal(got, want) {
-		t.Errorf("Diff = %q, want %q", got, want)
-	}
-	if d := Diff(nil, nil); d != nil {
-		t.Errorf("Diff(nil, nil) = %q", d)
 	}
 }
 
 func TestFileName(t *testing.T) {
-	const m = "github.com/iggywire/iggywire"
-	for path, want := range map[string]string{
-		m + "/codec":         "codec.txt",
-		m + "/lifecycle/tcp": "lifecycle_tcp.txt",
-		m:                    "iggywire.txt",
-		"example.com/other":  "example.com_other.txt",
+	for pkg, want := range map[string]string{
+		"example.com/m":          "m.txt",
+		"example.com/m/codec":    "codec.txt",
+		"example.com/m/life/tcp": "life_tcp.txt",
 	} {
-		if got := FileName(m, path); got != want {
-			t.Errorf("FileName(%q) = %q, want %q", path, got, want)
+		if got := FileName("example.com/m", pkg); got != want {
+			t.Errorf("FileName(%q) = %q, want %q", pkg, got, want)
 		}
 	}
 }
 
-// TestReadRecord: blank lines and # comments are not features; order
-// and duplicates do not matter.
-func TestReadRecord(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "r.txt")
-	if err := os.WriteFile(file, []byte("# note\nb\n\na\nb\n"), 0o644); err != nil {
+// TestMakeAPI: make api compares a fresh record with api/ and runs the
+// pinned apidiff on a difference; make api-update rewrites api/.
+func TestMakeAPI(t *testing.T) {
+	mk, err := os.ReadFile("../../../Makefile")
+	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadRecord(file)
-	if err != nil || !slices.Equal(got, []string{"a", "b"}) {
-		t.Errorf("ReadRecord = %q, %v", got, err)
-	}
-	if got, err := ReadRecord(filepath.Join(t.TempDir(), "missing.txt")); err != nil || got != nil {
-		t.Errorf("missing file: %q, %v", got, err)
+	for _, want := range []string{
+		"APIDIFF     := golang.org/x/exp/cmd/apidiff@v",
+		"$(GO) run ./internal/cmd/apirecord -o \"$$dir/api\"",
+		"diff -ru api \"$$dir/api\"",
+		"$(GO) run ./internal/cmd/apirecord -o api\n",
+	} {
+		if !bytes.Contains(mk, []byte(want)) {
+			t.Errorf("the Makefile lacks %q", want)
+		}
 	}
 }

@@ -1,79 +1,237 @@
-// Command corpusseed writes the seed inputs of every fuzz target to
-// corpus/<Target>/ (`make corpus-seed`). The output is reproducible: the
-// same program always writes the same files with the same bytes.
+// Command corpusseed writes the seed inputs of the byte-reading fuzz
+// targets to corpus/<Target>/vec-* (`make corpus-seed`) from the
+// conformance vectors in vectors/, so that the rules are stated once, by
+// internal/cmd/vectorgen, and the corpus starts from every per-rule case
+// the vectors hold. The output is reproducible: the same vectors always
+// give the same files with the same bytes.
 //
-// Seeds are raw wire bytes, one file per reason to exist, named for that
-// reason (valid-login-register, eviction-reason14-window-ill-formed, ...):
-// a valid frame of every message kind, every eviction reason, version
-// edges, and one known-bad input per validation rule. The program owns
-// every file of corpus/ except the found-* files promoted from fuzzing
-// (see internal/cmd/fuzzrun), which it leaves alone.
+// Each case's input goes to the target that decodes its kind, a header
+// case's whole frame also to FuzzFrame, every body, header, version and
+// window input to FuzzDifferential, and each one-connection lifecycle
+// case's frames, as chunks, to FuzzConn. A file is named after its case
+// (vec-request-single-header.length-255-bytes); an input already written
+// for the target is not written again.
+//
+// The program owns the vec-* files and nothing else: the seeds of the
+// structured targets (FuzzBuildBodies, FuzzBuildHeaders, FuzzClient,
+// FuzzSecretPrinting, whose bytes are choices of a field generator rather
+// than wire bytes), and the found-* files promoted from fuzzing, are
+// committed files it leaves alone.
 package main
 
 import (
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 )
 
 func main() {
+	vectors := flag.String("vectors", "vectors", "the conformance vectors' directory")
 	out := flag.String("out", "corpus", "directory that holds one subdirectory per target")
 	flag.Parse()
-	if err := write(*out, Seeds(), os.Stdout); err != nil {
+	seeds, err := Seeds(*vectors)
+	if err == nil {
+		err = write(*out, seeds, os.Stdout)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "corpusseed:", err)
 		os.Exit(1)
 	}
 }
 
-// promotedPrefix marks files that fuzzing found; the generator keeps them.
-const promotedPrefix = "found-"
+// prefix marks the files this program owns.
+const prefix = "vec-"
 
-// write replaces the seeds under out with seeds, target by target.
-func write(out string, seeds map[string][]Seed, log io.Writer) error {
-	targets := make([]string, 0, len(seeds))
-	for t := range seeds {
-		targets = append(targets, t)
+// targets maps a vector file's kind to the fuzz target that reads such
+// inputs; every one of them also seeds FuzzDifferential.
+var targets = map[string]string{
+	"client_version_info":            "FuzzClientVersionInfo",
+	"login_register":                 "FuzzLoginRegister",
+	"login_register_pat":             "FuzzLoginRegisterPAT",
+	"login_register_bind_secret":     "FuzzLoginRegisterSecret",
+	"login_register_pat_bind_secret": "FuzzLoginRegisterPATSecret",
+	"login_reply":                    "FuzzLoginReply",
+	"bind_session":                   "FuzzBindSession",
+	"request_header":                 "FuzzRequestHeader",
+	"reply_header":                   "FuzzReplyHeader",
+	"eviction":                       "FuzzEviction",
+	"login_reply_frame":              "FuzzFrame",
+	"result_section":                 "FuzzSplitResult",
+	"version_text":                   "FuzzParseVersion",
+	"window":                         "FuzzDifferential",
+	"default_window":                 "FuzzDifferential",
+}
+
+// secretKinds are the bodies that carry a password, token or bind secret.
+// One of at least a header's length is not copied to FuzzDifferential:
+// wiredump reads that directory's files as every kind at once, a frame
+// among them, and its title of an unknown command prints the byte at
+// offset 60, which then lies inside the secret (cmd/wiredump's
+// TestCorpusAndCrashers fails on such a file). Each stays in its own
+// target's directory.
+var secretKinds = map[string]bool{
+	"login_register": true, "login_register_pat": true, "login_register_bind_secret": true,
+	"login_register_pat_bind_secret": true, "bind_session": true,
+}
+
+// headerSize is the length of a frame header, codec.HeaderSize.
+const headerSize = 256
+
+// vectorFile is the part of a vectors/*.json file the seeds come from.
+type vectorFile struct {
+	Kind  string
+	Cases []struct {
+		Name   string
+		Input  string
+		Frame  *struct{ Input string }
+		Server string
+		Steps  []step
 	}
-	sort.Strings(targets)
-	for _, t := range targets {
-		dir := filepath.Join(out, t)
-		if err := clearSeeds(dir); err != nil {
-			return err
+}
+
+// step is one frame a lifecycle case sends, on connection Conn.
+type step struct {
+	Conn int
+	In   string
+}
+
+// Seed is one corpus file.
+type Seed struct {
+	Name string
+	Data []byte
+}
+
+// Seeds reads the vectors in dir and returns every target's seeds, in the
+// vectors' order.
+func Seeds(dir string) (map[string][]Seed, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(files)
+	s := seeder{seen: map[string]bool{}, out: map[string][]Seed{}}
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, err
 		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
+		var v vectorFile
+		if err := json.Unmarshal(b, &v); err != nil {
+			return nil, fmt.Errorf("%s: %v", file, err)
 		}
-		for _, s := range seeds[t] {
-			if err := os.WriteFile(filepath.Join(dir, s.Name), s.Data, 0o644); err != nil {
-				return err
+		target, ok := targets[v.Kind]
+		if v.Kind != "lifecycle" && !ok {
+			continue // ids, rules, schema
+		}
+		for _, c := range v.Cases {
+			if err := s.addCase(v.Kind, target, c.Name, c.Input, c.Frame); err != nil {
+				return nil, fmt.Errorf("%s: %s: %v", file, c.Name, err)
 			}
+			if v.Kind != "lifecycle" || slices.ContainsFunc(c.Steps, func(st step) bool { return st.Conn != 0 }) {
+				continue // FuzzConn drives one connection
+			}
+			var stream []byte
+			for _, st := range c.Steps {
+				frame, err := hex.DecodeString(st.In)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %s: %v", file, c.Name, err)
+				}
+				stream = appendChunk(stream, frame)
+			}
+			s.add("FuzzConn", c.Name, stream)
 		}
-		fmt.Fprintf(log, "%-24s %d seeds\n", t, len(seeds[t]))
+	}
+	if len(s.out) == 0 {
+		return nil, fmt.Errorf("no vectors in %s", dir)
+	}
+	return s.out, nil
+}
+
+// appendChunk appends frame as FuzzConn reads it (fuzz/chunks_test.go):
+// [flags u8][len u16 LE][frame], flags 1 keeping the frame's size field
+// as the vector has it.
+func appendChunk(dst, frame []byte) []byte {
+	dst = append(dst, 1)
+	dst = binary.LittleEndian.AppendUint16(dst, uint16(len(frame)))
+	return append(dst, frame...)
+}
+
+// seeder collects the seeds, once per target and input.
+type seeder struct {
+	seen map[string]bool
+	out  map[string][]Seed
+}
+
+func (s *seeder) addCase(kind, target, name, input string, frame *struct{ Input string }) error {
+	if target == "" {
+		return nil
+	}
+	in, err := hex.DecodeString(input)
+	if err != nil {
+		return err
+	}
+	s.add(target, name, in)
+	if !secretKinds[kind] || len(in) < headerSize {
+		s.add("FuzzDifferential", name, in)
+	}
+	if frame != nil {
+		f, err := hex.DecodeString(frame.Input)
+		if err != nil {
+			return err
+		}
+		s.add("FuzzFrame", name, f)
 	}
 	return nil
 }
 
-// clearSeeds removes the previous seeds of dir so that a renamed or
-// dropped seed does not linger.
-func clearSeeds(dir string) error {
-	entries, err := os.ReadDir(dir)
-	if os.IsNotExist(err) {
-		return nil
+func (s *seeder) add(target, name string, data []byte) {
+	key := target + "\x00" + string(data)
+	if s.seen[key] {
+		return
 	}
+	s.seen[key] = true
+	s.out[target] = append(s.out[target], Seed{Name: prefix + strings.ReplaceAll(name, "/", "-"), Data: data})
+}
+
+// write replaces the vec-* files under out with seeds, target by target.
+func write(out string, seeds map[string][]Seed, log io.Writer) error {
+	dirs, err := filepath.Glob(filepath.Join(out, "*", prefix+"*"))
 	if err != nil {
 		return err
 	}
-	for _, e := range entries {
-		if e.IsDir() || strings.HasPrefix(e.Name(), promotedPrefix) {
-			continue
-		}
-		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+	for _, f := range dirs { // so that a renamed or dropped case does not linger
+		if err := os.Remove(f); err != nil {
 			return err
 		}
+	}
+	names := make([]string, 0, len(seeds))
+	for t := range seeds {
+		names = append(names, t)
+	}
+	slices.Sort(names)
+	for _, t := range names {
+		dir := filepath.Join(out, t)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		for _, s := range seeds[t] {
+			file := filepath.Join(dir, s.Name)
+			if old, err := os.ReadFile(file); err == nil && !bytes.Equal(old, s.Data) {
+				return fmt.Errorf("%s: two cases of that name", file)
+			}
+			if err := os.WriteFile(file, s.Data, 0o644); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(log, "%-28s %d seeds\n", t, len(seeds[t]))
 	}
 	return nil
 }

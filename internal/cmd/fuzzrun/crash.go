@@ -5,47 +5,50 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/iggywire/iggywire/internal/fuzzload"
 )
 
-// saveCrasher moves the failing input Go wrote (in its v1 encoding) to
-// crashers/<target>/ as raw bytes, named by content hash, and adds a line
-// for it to crashers/README.md to be completed by whoever fixes it. The
-// original under testdata/fuzz is removed, so `go test` replays the input
-// once, from crashers/. It returns the new file's path.
+// saveCrasher moves a failing input, raw or in Go's encoding, to
+// crashers/<target>/ as raw bytes named by their content, adds its line
+// to crashers/README.md, and returns the new path relative to root.
 func saveCrasher(root, failing, target string) (string, error) {
-	if err := isFile(failing); err != nil {
-		return "", err
-	}
 	in, err := fuzzload.ReadFile(failing)
 	if err != nil {
 		return "", err
 	}
 	name := contentName("crash", in.Data)
-	path := filepath.Join(root, fuzzload.CrashersDir, target, name)
-	if err := writeNew(path, in.Data); err != nil {
+	rel := filepath.Join(fuzzload.CrashersDir, target, name)
+	if err := writeNew(filepath.Join(root, rel), in.Data); err != nil {
 		return "", err
 	}
 	note := fmt.Sprintf("- `%s/%s` (found %s): what it found: TODO; fixed in: open\n",
 		target, name, time.Now().UTC().Format("2006-01-02"))
-	if err := appendFile(filepath.Join(root, fuzzload.CrashersDir, "README.md"), note); err != nil {
+	f, err := os.OpenFile(filepath.Join(root, fuzzload.CrashersDir, "README.md"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
 		return "", err
 	}
-	return path, os.Remove(failing)
+	if _, err := f.WriteString(note); err != nil {
+		f.Close()
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		return "", err
+	}
+	return filepath.ToSlash(rel), os.Remove(failing)
 }
 
-// contentName is kind-<first 16 hex digits of the SHA-256 of data>, so the
-// same input always gets the same name.
+// contentName names an input by the first 8 bytes of its SHA-256.
 func contentName(kind string, data []byte) string {
 	sum := sha256.Sum256(data)
 	return kind + "-" + hex.EncodeToString(sum[:8])
 }
 
-// writeNew writes data to path, creating its directory.
 func writeNew(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
@@ -53,70 +56,32 @@ func writeNew(path string, data []byte) error {
 	return os.WriteFile(path, data, 0o644)
 }
 
-func appendFile(path, text string) error {
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+// listTargets asks `go test -list`, run in the module root, for the fuzz
+// targets of pkg.
+func listTargets(root, pkg string) ([]string, error) {
+	cmd := exec.Command("go", "test", "-list", "^Fuzz", pkg)
+	cmd.Dir = root
+	out, err := cmd.Output()
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("go test -list %s: %w", pkg, err)
 	}
-	if _, err := f.WriteString(text); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-// rerunHint is what fuzzrun prints after saveCrasher: Go's own "To re-run"
-// hint names the file under testdata/fuzz that saveCrasher has just
-// removed, so it says so, and gives the command that replays the crasher
-// from crashers/ (every crasher is a seed of its target) and the name Go
-// will give it there. failing is Go's path, relative to the package;
-// saved is saveCrasher's result.
-func rerunHint(root, pkg, target, failing, saved string) string {
-	shown := saved
-	if rel, err := filepath.Rel(root, saved); err == nil {
-		shown = rel
-	}
-	shown = filepath.ToSlash(shown)
-	pkgArg := "./" + strings.TrimPrefix(strings.TrimSuffix(filepath.ToSlash(pkg), "/"), "./")
-	var b strings.Builder
-	fmt.Fprintf(&b, "fuzzrun: the failing input is now %s (raw bytes; xxd reads it, make triage decodes it)\n", shown)
-	fmt.Fprintf(&b, "fuzzrun: Go's \"To re-run\" hint above is stale: fuzzrun moved %s/%s there (it is gone)\n",
-		strings.TrimPrefix(pkgArg, "./"), filepath.ToSlash(failing))
-	fmt.Fprintf(&b, "fuzzrun: to re-run it: go test %s -run '^%s$'", pkgArg, target)
-	if n := seedIndex(root, target, saved); n >= 0 {
-		fmt.Fprintf(&b, "   (it fails as %s/%s)", target, fuzzload.SeedName(n))
-	}
-	b.WriteString("\n")
-	return b.String()
-}
-
-// seedIndex is the position of path among target's seeds, as
-// fuzzload.Add hands them to Go, or -1.
-func seedIndex(root, target, path string) int {
-	inputs, err := fuzzload.Target(root, target)
-	if err != nil {
-		return -1
-	}
-	for i, in := range inputs {
-		if filepath.Clean(in.Path) == filepath.Clean(path) {
-			return i
+	var names []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if name := strings.TrimSpace(line); strings.HasPrefix(name, "Fuzz") && !strings.ContainsAny(name, " \t") {
+			names = append(names, name)
 		}
 	}
-	return -1
+	return names, nil
 }
 
-// seedFileHint names the file behind target's seed#n: under -fuzz, Go
-// reports a seed that fails in the baseline by its number alone. The seeds
-// are the files fuzzload adds, in its order.
-func seedFileHint(root, target string, n int) string {
-	inputs, err := fuzzload.Target(root, target)
-	if err != nil || n >= len(inputs) {
-		return fmt.Sprintf("fuzzrun: %s/%s is not one of %s's corpus and crasher files (%d found)\n",
-			target, fuzzload.SeedName(n), target, len(inputs))
+// selectTargets is every target of c.pkg, or c.run alone.
+func selectTargets(c config) ([]string, error) {
+	targets, err := listTargets(c.root, c.pkg)
+	if err != nil || c.run == "" {
+		return targets, err
 	}
-	p := inputs[n].Path
-	if rel, err := filepath.Rel(root, p); err == nil {
-		p = rel
+	if !slices.Contains(targets, c.run) {
+		return nil, fmt.Errorf("no fuzz target %q in %s (have %s)", c.run, c.pkg, strings.Join(targets, ", "))
 	}
-	return fmt.Sprintf("fuzzrun: %s/%s is %s\n", target, fuzzload.SeedName(n), filepath.ToSlash(p))
+	return []string{c.run}, nil
 }

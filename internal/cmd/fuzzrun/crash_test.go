@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -12,55 +11,36 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestSaveCrasherThenHint: after the move, the hint names the file in
-// crashers/, calls Go's testdata hint stale, and gives a command and seed
-// name that replay it.
-func TestSaveCrasherThenHint(t *testing.T) {
+// TestSaveCrasher: Go's encoded failing input is moved to crashers/ as raw
+// bytes named by content, with its line in crashers/README.md, and the
+// path printed is the one go test ./fuzz replays.
+func TestSaveCrasher(t *testing.T) {
 	root := t.TempDir()
-	failing := filepath.Join("testdata", "fuzz", "FuzzX", "582528ddfad69eb5")
-	abs := filepath.Join(root, "fuzz", failing)
-	require.NoError(t, os.MkdirAll(filepath.Dir(abs), 0o755))
-	require.NoError(t, os.WriteFile(abs, fuzzload.Encode([]byte("boom")), 0o644))
-	require.NoError(t, os.MkdirAll(filepath.Join(root, "corpus", "FuzzX"), 0o755))
-	for _, name := range []string{"a", "b"} {
-		require.NoError(t, os.WriteFile(filepath.Join(root, "corpus", "FuzzX", name), []byte(name), 0o644))
-	}
+	failing := filepath.Join(root, "fuzz", "testdata", "fuzz", "FuzzX", "582528ddfad69eb5")
+	require.NoError(t, os.MkdirAll(filepath.Dir(failing), 0o755))
+	require.NoError(t, os.WriteFile(failing, fuzzload.Encode([]byte("boom")), 0o644))
 
-	saved, err := saveCrasher(root, abs, "FuzzX")
+	saved, err := saveCrasher(root, failing, "FuzzX")
 	require.NoError(t, err)
-	assert.NoFileExists(t, abs, "Go's file is moved, so its hint is stale")
-
-	hint := rerunHint(root, "./fuzz/", "FuzzX", filepath.ToSlash(failing), saved)
 	name := contentName("crash", []byte("boom"))
-	want := []string{
-		"fuzzrun: the failing input is now crashers/FuzzX/" + name + " (raw bytes; xxd reads it, make triage decodes it)",
-		`fuzzrun: Go's "To re-run" hint above is stale: fuzzrun moved fuzz/testdata/fuzz/FuzzX/582528ddfad69eb5 there (it is gone)`,
-		"fuzzrun: to re-run it: go test ./fuzz -run '^FuzzX$'   (it fails as FuzzX/seed#2)",
-	}
-	assert.Equal(t, want, strings.Split(strings.TrimSuffix(hint, "\n"), "\n"))
-}
+	assert.Equal(t, "crashers/FuzzX/"+name, saved)
+	assert.NoFileExists(t, failing, "moved, not copied")
+	got, err := os.ReadFile(filepath.Join(root, saved))
+	require.NoError(t, err)
+	assert.Equal(t, "boom", string(got))
+	readme, err := os.ReadFile(filepath.Join(root, "crashers", "README.md"))
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(readme), "- `FuzzX/"+name+"` (found "), string(readme))
 
-func TestRerunHintWithoutSeedIndex(t *testing.T) {
-	hint := rerunHint(t.TempDir(), "fuzz", "FuzzY", "testdata/fuzz/FuzzY/x", "elsewhere/crash-1")
-	assert.Contains(t, hint, "go test ./fuzz -run '^FuzzY$'\n")
-	assert.NotContains(t, hint, "seed#")
-}
-
-// TestSeedFileHint names the file behind a seed number, in fuzzload's
-// order, and says when the number is past the files.
-func TestSeedFileHint(t *testing.T) {
-	root := t.TempDir()
-	for _, p := range []string{"corpus/FuzzX/b-second", "corpus/FuzzX/a-first", "crashers/FuzzX/c-crash"} {
-		require.NoError(t, os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(root, p), []byte("x"), 0o644))
-	}
 	inputs, err := fuzzload.Target(root, "FuzzX")
 	require.NoError(t, err)
-	require.Len(t, inputs, 3)
-	for i, in := range inputs {
-		rel, err := filepath.Rel(root, in.Path)
-		require.NoError(t, err)
-		assert.Equal(t, "fuzzrun: FuzzX/seed#"+strconv.Itoa(i)+" is "+filepath.ToSlash(rel)+"\n", seedFileHint(root, "FuzzX", i))
-	}
-	assert.Contains(t, seedFileHint(root, "FuzzX", 3), "is not one of FuzzX's corpus and crasher files (3 found)")
+	require.Len(t, inputs, 1, "go test ./fuzz replays it")
+	_, err = saveCrasher(root, filepath.Join(root, "nope"), "FuzzX")
+	assert.Error(t, err, "saveCrasher of a missing file")
+}
+
+func TestRunNeedsAJob(t *testing.T) {
+	var out, errs strings.Builder
+	assert.Equal(t, 2, run(nil, &out, &errs))
+	assert.Equal(t, 2, run([]string{"-save", "FuzzX"}, &out, &errs), "-save needs the file")
 }

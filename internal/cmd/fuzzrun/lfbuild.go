@@ -149,21 +149,6 @@ func lfBuildParallel(env lfEnv, tool, root, work, out, overlay string, targets [
 	return nil
 }
 
-// selectTargets is every target of c.pkg, or c.run alone.
-func selectTargets(c config) ([]string, error) {
-	targets, err := listTargets(c.root, c.pkg)
-	if err != nil {
-		return nil, err
-	}
-	if c.run == "" {
-		return targets, nil
-	}
-	if !contains(targets, c.run) {
-		return nil, fmt.Errorf("no fuzz target %q in %s (have %s)", c.run, c.pkg, strings.Join(targets, ", "))
-	}
-	return []string{c.run}, nil
-}
-
 // goCmd is a go command in dir, GOBIN set to the clone's bin/ (ignored
 // by git), the root module alone (GOWORK=off).
 func goCmd(dir string, stdout io.Writer, args ...string) *exec.Cmd {

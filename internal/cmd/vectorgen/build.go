@@ -4,11 +4,13 @@ import (
 	"encoding/binary"
 	"math/big"
 	"strings"
+
+	"github.com/iggywire/iggywire/internal/layout"
 )
 
 // Inputs are built byte by byte at the offsets WIRE.md gives, without the
 // codec, so that they can break any rule; the ok verdicts are read back by
-// the plain layout readers below, also without the codec.
+// headerFields below, also without the codec.
 
 var le = binary.LittleEndian
 
@@ -119,40 +121,57 @@ func u128At(b []byte, off int) string {
 
 func u64At(b []byte, off int) string { return u64(le.Uint64(b[off:])) }
 
-// layoutPrologue reads the common prologue of WIRE.md section 5.
-func layoutPrologue(h []byte) map[string]any {
-	return map[string]any{
-		"checksum": u128At(h, 0), "checksum_body": u128At(h, 16), "cluster": u128At(h, 32),
-		"size": le.Uint32(h[48:]), "view": le.Uint32(h[52:]), "release": le.Uint32(h[56:]), "replica": h[61],
+// headerFields reads the fields of a header of command cmd as the vectors
+// write them, at the offsets of internal/layout (the workbench's one table
+// of the headers, held to WIRE.md by its own test; not the codec): 16- and
+// 8-byte integers as decimal strings, smaller ones as numbers, reserved
+// areas and the command left out. A request's code exists only for
+// NonReplicated; an eviction's two versions are its window.
+func headerFields(cmd byte, h []byte) map[string]any {
+	f := map[string]any{}
+	for _, l := range layout.Header(cmd) {
+		name := l.Name
+		switch {
+		case l.Reserved || l.Kind == layout.Command:
+			continue
+		case name == "server_protocol_version":
+			name = "window_max"
+		case name == "server_protocol_version_min":
+			name = "window_min"
+		}
+		switch l.Size {
+		case 16:
+			f[name] = u128At(h, l.Offset)
+		case 8:
+			f[name] = u64At(h, l.Offset)
+		case 4:
+			f[name] = le.Uint32(h[l.Offset:])
+		default:
+			f[name] = h[l.Offset]
+		}
 	}
-}
-
-// layoutRequest reads a request header's fields; the code at 196 exists
-// only for NonReplicated.
-func layoutRequest(h []byte) map[string]any {
-	f := layoutPrologue(h)
-	f["client"], f["request_checksum"], f["timestamp"] = u128At(h, 128), u128At(h, 144), u64At(h, 160)
-	f["request"], f["operation"], f["session"], f["user_id"] = u64At(h, 168), h[176], u64At(h, 184), le.Uint32(h[192:])
-	f["code"] = uint32(0)
-	if h[176] == opNonReplicated {
-		f["code"] = le.Uint32(h[196:])
+	if cmd == cmdRequest {
+		f["code"] = uint32(0)
+		if h[at(cmdRequest, "operation")] == opNonReplicated {
+			f["code"] = le.Uint32(h[layout.RequestCode().Offset:])
+		}
 	}
 	return f
 }
 
-func layoutReply(h []byte) map[string]any {
-	f := layoutPrologue(h)
-	f["request_checksum"], f["context"], f["client"] = u128At(h, 128), u128At(h, 144), u128At(h, 160)
-	f["op"], f["commit"], f["timestamp"], f["request"] = u64At(h, 176), u64At(h, 184), u64At(h, 192), u64At(h, 200)
-	f["operation"], f["status"] = h[208], le.Uint32(h[216:])
-	return f
+// at is the offset of a header field, from internal/layout.
+func at(cmd byte, name string) int {
+	for _, l := range layout.Header(cmd) {
+		if l.Name == name {
+			return l.Offset
+		}
+	}
+	panic("vectorgen: no header field " + name)
 }
 
-func layoutEviction(h []byte) map[string]any {
-	f := layoutPrologue(h)
-	f["client"], f["window_max"], f["window_min"], f["reason"] = u128At(h, 128), le.Uint32(h[144:]), le.Uint32(h[148:]), h[255]
-	return f
-}
+func layoutRequest(h []byte) map[string]any  { return headerFields(cmdRequest, h) }
+func layoutReply(h []byte) map[string]any    { return headerFields(cmdReply, h) }
+func layoutEviction(h []byte) map[string]any { return headerFields(cmdEviction, h) }
 
 // Fields of the bodies, from the values a case wrote.
 func infoF(proto uint32, name, version string) map[string]any {

@@ -1,10 +1,18 @@
 package main
 
-// The header rules of WIRE.md section 5 restated as a plain model: each
-// kind's rules in the reference's check order, each a predicate that says
-// whether a header breaks it and at which offset. The model decides which
-// rule a case with several broken rules expects; the codec is checked
-// against it, not the other way round.
+import (
+	"cmp"
+
+	"github.com/iggywire/iggywire/internal/layout"
+)
+
+// The header rules of WIRE.md section 5 as a plain model: each kind's
+// rules in the reference's check order, each a predicate that says whether
+// a header breaks it and at which offset. The model decides which rule a
+// case with several broken rules expects; the codec is checked against it,
+// not the other way round. Where a rule is only "this field" or "this area
+// is zero", the offsets come from internal/layout, the workbench's one
+// table of the headers; what is left here is the rules themselves.
 
 // check is one rule of the model: off returns the offset at which h breaks
 // the rule, or -1. h always has 256 bytes (a short input is padded; the
@@ -34,7 +42,7 @@ func when(cond bool, off int) int {
 }
 
 func sizeOutOfRange(h []byte) bool {
-	s := le.Uint32(h[48:])
+	s := le.Uint32(h[at(cmdRequest, "size"):])
 	return s < 256 || s > maxFrame
 }
 
@@ -49,57 +57,78 @@ func knownOperation(op byte) bool {
 // NonReplicated.
 func replicated(op byte) bool { return knownOperation(op) && op > opNonReplicated }
 
+// zeroArea is the rule that the reserved area name of a cmd header is
+// zero (from, to bound it instead when not 0): the offset of its first
+// non-zero byte. The areas come from internal/layout.
+func zeroArea(cmd byte, name string, from, to int) func(h []byte) int {
+	for _, l := range layout.Header(cmd) {
+		if l.Name == name && l.Reserved {
+			from, to = max(from, l.Offset), cmp.Or(to, l.End())
+			return func(h []byte) int { return firstNonZero(h, from, to) }
+		}
+	}
+	panic("vectorgen: no reserved area " + name)
+}
+
 func requestModel() []check {
+	cmd, size, client, op := at(cmdRequest, "command"), at(cmdRequest, "size"), at(cmdRequest, "client"), at(cmdRequest, "operation")
+	session, request, code := at(cmdRequest, "session"), at(cmdRequest, "request"), layout.RequestCode()
+	reservedCode := zeroArea(cmdRequest, "reserved", code.Offset, code.End())
 	return []check{
-		{"request.command", "command", func(h []byte) int { return when(h[60] != cmdRequest, 60) }},
-		{"request.size", "size", func(h []byte) int { return when(sizeOutOfRange(h), 48) }},
-		{"request.client", "client", func(h []byte) int { return when(u128Zero(h, 128), 128) }},
-		{"request.operation", "operation", func(h []byte) int { return when(!knownOperation(h[176]) || h[176] == opReserved, 176) }},
-		{"request.register.session", "session", func(h []byte) int { return when(h[176] == opRegister && le.Uint64(h[184:]) != 0, 184) }},
-		{"request.register.request", "request", func(h []byte) int { return when(h[176] == opRegister && le.Uint64(h[168:]) != 0, 168) }},
-		{"request.nonreplicated.code", "code", func(h []byte) int { return when(h[176] == opNonReplicated && le.Uint32(h[196:]) == 0, 196) }},
-		{"request.replicated.session", "session", func(h []byte) int { return when(replicated(h[176]) && le.Uint64(h[184:]) == 0, 184) }},
-		{"request.replicated.request", "request", func(h []byte) int { return when(replicated(h[176]) && le.Uint64(h[168:]) == 0, 168) }},
-		{"request.reserved_frame", "reserved_frame", func(h []byte) int { return firstNonZero(h, 62, 128) }},
-		{"request.operation_padding", "operation_padding", func(h []byte) int { return firstNonZero(h, 177, 184) }},
+		{"request.command", "command", func(h []byte) int { return when(h[cmd] != cmdRequest, cmd) }},
+		{"request.size", "size", func(h []byte) int { return when(sizeOutOfRange(h), size) }},
+		{"request.client", "client", func(h []byte) int { return when(u128Zero(h, client), client) }},
+		{"request.operation", "operation", func(h []byte) int { return when(!knownOperation(h[op]) || h[op] == opReserved, op) }},
+		{"request.register.session", "session", func(h []byte) int { return when(h[op] == opRegister && le.Uint64(h[session:]) != 0, session) }},
+		{"request.register.request", "request", func(h []byte) int { return when(h[op] == opRegister && le.Uint64(h[request:]) != 0, request) }},
+		{"request.nonreplicated.code", "code", func(h []byte) int {
+			return when(h[op] == opNonReplicated && le.Uint32(h[code.Offset:]) == 0, code.Offset)
+		}},
+		{"request.replicated.session", "session", func(h []byte) int { return when(replicated(h[op]) && le.Uint64(h[session:]) == 0, session) }},
+		{"request.replicated.request", "request", func(h []byte) int { return when(replicated(h[op]) && le.Uint64(h[request:]) == 0, request) }},
+		{"request.reserved_frame", "reserved_frame", zeroArea(cmdRequest, "reserved_frame", 0, 0)},
+		{"request.operation_padding", "operation_padding", zeroArea(cmdRequest, "operation_padding", 0, 0)},
 		{"request.reserved.code", "reserved", func(h []byte) int {
-			if h[176] == opNonReplicated {
+			if h[op] == opNonReplicated {
 				return -1
 			}
-			return firstNonZero(h, 196, 200)
+			return reservedCode(h)
 		}},
-		{"request.reserved", "reserved", func(h []byte) int { return firstNonZero(h, 200, 256) }},
+		{"request.reserved", "reserved", zeroArea(cmdRequest, "reserved", code.End(), 0)},
 	}
 }
 
 func replyModel() []check {
+	cmd, size, op, status := at(cmdReply, "command"), at(cmdReply, "size"), at(cmdReply, "operation"), at(cmdReply, "status")
 	return []check{
-		{"reply.command", "command", func(h []byte) int { return when(h[60] != cmdReply, 60) }},
-		{"reply.size", "size", func(h []byte) int { return when(sizeOutOfRange(h), 48) }},
-		{"reply.operation", "operation", func(h []byte) int { return when(!knownOperation(h[208]), 208) }},
-		{"reply.status", "size", func(h []byte) int { return when(le.Uint32(h[216:]) != 0 && le.Uint32(h[48:]) != 256, 48) }},
-		{"reply.reserved_frame", "reserved_frame", func(h []byte) int { return firstNonZero(h, 62, 128) }},
-		{"reply.operation_padding", "operation_padding", func(h []byte) int { return firstNonZero(h, 209, 216) }},
-		{"reply.reserved", "reserved", func(h []byte) int { return firstNonZero(h, 220, 256) }},
+		{"reply.command", "command", func(h []byte) int { return when(h[cmd] != cmdReply, cmd) }},
+		{"reply.size", "size", func(h []byte) int { return when(sizeOutOfRange(h), size) }},
+		{"reply.operation", "operation", func(h []byte) int { return when(!knownOperation(h[op]), op) }},
+		{"reply.status", "size", func(h []byte) int { return when(le.Uint32(h[status:]) != 0 && le.Uint32(h[size:]) != 256, size) }},
+		{"reply.reserved_frame", "reserved_frame", zeroArea(cmdReply, "reserved_frame", 0, 0)},
+		{"reply.operation_padding", "operation_padding", zeroArea(cmdReply, "operation_padding", 0, 0)},
+		{"reply.reserved", "reserved", zeroArea(cmdReply, "reserved", 0, 0)},
 	}
 }
 
 func evictionModel() []check {
-	window := func(h []byte) (lo, hi uint32) { return le.Uint32(h[148:]), le.Uint32(h[144:]) }
+	cmd, size, client, reason := at(cmdEviction, "command"), at(cmdEviction, "size"), at(cmdEviction, "client"), at(cmdEviction, "reason")
+	hiAt, loAt := at(cmdEviction, "server_protocol_version"), at(cmdEviction, "server_protocol_version_min")
+	window := func(h []byte) (lo, hi uint32) { return le.Uint32(h[loAt:]), le.Uint32(h[hiAt:]) }
 	return []check{
-		{"eviction.command", "command", func(h []byte) int { return when(h[60] != cmdEviction, 60) }},
-		{"eviction.size", "size", func(h []byte) int { return when(le.Uint32(h[48:]) != 256, 48) }},
-		{"eviction.client", "client", func(h []byte) int { return when(u128Zero(h, 128), 128) }},
-		{"eviction.reserved_frame", "reserved_frame", func(h []byte) int { return firstNonZero(h, 62, 128) }},
-		{"eviction.reserved", "reserved", func(h []byte) int { return firstNonZero(h, 152, 255) }},
-		{"eviction.reason", "reason", func(h []byte) int { return when(h[255] == 0 || h[255] > 15, 255) }},
+		{"eviction.command", "command", func(h []byte) int { return when(h[cmd] != cmdEviction, cmd) }},
+		{"eviction.size", "size", func(h []byte) int { return when(le.Uint32(h[size:]) != 256, size) }},
+		{"eviction.client", "client", func(h []byte) int { return when(u128Zero(h, client), client) }},
+		{"eviction.reserved_frame", "reserved_frame", zeroArea(cmdEviction, "reserved_frame", 0, 0)},
+		{"eviction.reserved", "reserved", zeroArea(cmdEviction, "reserved", 0, 0)},
+		{"eviction.reason", "reason", func(h []byte) int { return when(h[reason] == 0 || h[reason] > 15, reason) }},
 		{"eviction.window.incompatible", "window", func(h []byte) int {
 			lo, hi := window(h)
-			return when(h[255] == 14 && !(1 <= lo && lo <= hi), 144)
+			return when(h[reason] == 14 && !(1 <= lo && lo <= hi), hiAt)
 		}},
 		{"eviction.window.zero", "window", func(h []byte) int {
 			lo, hi := window(h)
-			return when(h[255] >= 1 && h[255] <= 15 && h[255] != 14 && lo|hi != 0, 144)
+			return when(h[reason] >= 1 && h[reason] <= 15 && h[reason] != 14 && lo|hi != 0, hiAt)
 		}},
 	}
 }
