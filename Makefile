@@ -110,8 +110,8 @@ release-check: ## the release rehearsed: go install conform, loginserver and wir
 		case "$$line " in "$$c $(RELEASE) module=$$v "*) ;; \
 		*) echo "release-check: $$c -version does not say $$v"; exit 1;; esac; \
 	done; \
-	n=$$(cd "$$dir/gopath/pkg/mod/$(ROOTMOD)@$$v" && "$$dir/bin/conform" list server | wc -l); \
-	echo "release-check: conform list server in the module cache's $(ROOTMOD)@$$v: $$n cases"; \
+	mkdir "$$dir/empty"; n=$$(cd "$$dir/empty" && "$$dir/bin/conform" list server | wc -l); \
+	echo "release-check: conform list server outside a checkout (its built-in vectors): $$n cases"; \
 	test "$$n" -gt 0; \
 	echo "release-check: v$(RELEASE) installs (a rehearsal: docs/release.md says how to tag it)"
 
@@ -136,7 +136,7 @@ api: ## check the exported API of codec, lifecycle, lifecycle/tcp and props agai
 api-update: ## rewrite api/ from the exported API; then say why in CHANGELOG.md
 	$(GO) run ./internal/cmd/apirecord -o api
 
-importcheck: ## scratch importers of codec, lifecycle and lifecycle/tcp must gain no require, no go.sum line, no newer go line (offline)
+importcheck: ## scratch importers of codec, lifecycle and lifecycle/tcp must gain no require, no go.sum line, no newer go line (offline); one with older testify and go-cmp is raised only to our versions (docs/importing.md)
 	$(GO) run ./internal/cmd/importcheck
 
 props: ## the gopter property suite (PROPS_SEED=n, PROPS_COUNT=n to explore)
@@ -298,13 +298,11 @@ timing: ## StaticAuth timing: an unknown user and a wrong password take the same
 # back from each program's first lines, so two runs at once never meet.
 # Binaries go to bin/, which git ignores; the reports to CONFORMOUT, one
 # per implementation and protocol (0.11.0,0.11.1: a server of both
-# revisions, each login read in its own layout). CONFORM_DRIVE_PROTOCOLS holds 0.11.0
-# only while lifecycle.Client cannot log in at 0.11.1 (conform drive
-# refuses a protocol whose login the client does not build): add 0.11.1
-# then.
+# revisions, each login read in its own layout). conform drive refuses a
+# protocol whose login lifecycle.Client does not build.
 CONFORMOUT ?= bin/conform-reports
 CONFORM_PROTOCOLS ?= 0.11.0 0.11.1 0.11.0,0.11.1
-CONFORM_DRIVE_PROTOCOLS ?= 0.11.0
+CONFORM_DRIVE_PROTOCOLS ?= 0.11.0 0.11.1
 conform: ## the conformance kit against this project at each protocol: server mode driven by lifecycle.Client, client mode against cmd/loginserver; reports in CONFORMOUT
 	$(CMDGO) build -o $(abspath bin/conform) ./conform
 	$(CMDGO) build -o $(abspath bin/loginserver-conform) ./loginserver
@@ -338,16 +336,20 @@ conform: ## the conformance kit against this project at each protocol: server mo
 # foreign/go and foreign/node of IGGY_REV are extracted to a temporary
 # directory, linked as each driver's sdk/ for the run (and as the Node
 # driver's apache-iggy package, as npm install would), and the Node SDK is
-# built there. Each driver's tests then run it against the kit's 204
-# server-mode cases and print the pass count. Needs the Go module proxy
-# and npm for the SDKs' dependencies, so it is not part of make test.
+# built there. Each driver's tests (the Go one with -tags iggysdk) then
+# run it against the kit's server-mode cases and print the pass count.
+# Needs the Go module proxy and npm for the SDKs' dependencies, so it is
+# not part of make test.
+# IGGY_PROTOCOL is the protocol the kit serves (-protocol): the one the
+# SDKs of IGGY_REV speak (0.11.0 up to at least cc269ef).
 IGGY_REPO ?=
 IGGY_REV  ?= HEAD
-conform-sdks: ## the kit against the Apache Iggy Go and Node SDKs: IGGY_REPO=a clone of apache/iggy [IGGY_REV=HEAD]; needs the module proxy and npm; prints each pass count
+IGGY_PROTOCOL ?= 0.11.0
+conform-sdks: ## the kit against the Apache Iggy Go and Node SDKs: IGGY_REPO=a clone of apache/iggy [IGGY_REV=HEAD] [IGGY_PROTOCOL=0.11.0]; needs the module proxy and npm; prints each pass count
 	@test -n "$(IGGY_REPO)" || { echo "conform-sdks: set IGGY_REPO to a clone of https://github.com/apache/iggy (IGGY_REV picks the commit, HEAD by default)"; exit 2; }
 	$(CMDGO) build -o $(abspath bin/conform) ./conform
 	@set -e; sdk=$$(mktemp -d); drv=cmd/conform/drivers; \
-	trap 'rm -f $$drv/iggy-go/sdk $$drv/iggy-node/sdk $$drv/iggy-node/node_modules/apache-iggy; rm -rf "$$sdk"' EXIT INT TERM; \
+	trap 'rm -f $$drv/iggy-go/sdk $$drv/iggy-node/sdk $$drv/iggy-node/node_modules/apache-iggy; rmdir $$drv/iggy-node/node_modules 2>/dev/null || true; rm -rf "$$sdk"' EXIT INT TERM; \
 	rev=$$(git -C "$(IGGY_REPO)" rev-parse --verify "$(IGGY_REV)^{commit}"); \
 	echo "conform-sdks: apache/iggy $$rev of $$(git -C "$(IGGY_REPO)" log -1 --format=%cs $$rev)"; \
 	git -C "$(IGGY_REPO)" archive "$$rev" foreign/go foreign/node | tar -x -C "$$sdk"; \
@@ -356,8 +358,8 @@ conform-sdks: ## the kit against the Apache Iggy Go and Node SDKs: IGGY_REPO=a c
 	(cd "$$sdk/foreign/node" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error && npx tsc -p tsconfig.json); \
 	mkdir -p $$drv/iggy-node/node_modules; ln -sfn ../sdk $$drv/iggy-node/node_modules/apache-iggy; \
 	status=0; \
-	CONFORM_KIT=$(abspath bin/conform) $(GO) -C $$drv/iggy-go test -count=1 -v ./... || status=1; \
-	(cd $$drv/iggy-node && CONFORM_KIT=$(abspath bin/conform) node --test driver.test.mjs) || status=1; \
+	CONFORM_KIT=$(abspath bin/conform) CONFORM_PROTOCOL=$(IGGY_PROTOCOL) $(GO) -C $$drv/iggy-go test -tags iggysdk -count=1 -v ./... || status=1; \
+	(cd $$drv/iggy-node && CONFORM_KIT=$(abspath bin/conform) CONFORM_PROTOCOL=$(IGGY_PROTOCOL) node --test driver.test.mjs) || status=1; \
 	exit $$status
 
 # libFuzzer, the engine ClusterFuzzLite and OSS-Fuzz run (docs/fuzzing.md).

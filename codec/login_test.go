@@ -23,7 +23,8 @@ func TestLoginRegisterDecodeErrors(t *testing.T) {
 		{"bad username, truncated later", infoGoSDKHex + "| 02 ff ff | 09", codec.ErrUTF8, "username", 18},
 		{"username claims 255, has 4", infoGoSDKHex + "| ff 69 67 67 79", codec.ErrTruncated, "username", 18},
 		{"no password length", infoGoSDKHex + "|" + iggy, codec.ErrTruncated, "password_len", 22},
-		{"bad password", infoGoSDKHex + "|" + iggy + "| 02 61 ff | 00 00 00 00", codec.ErrUTF8, "password", 24},
+		// A secret's UTF-8 error names the field's offset, not the byte's.
+		{"bad password", infoGoSDKHex + "|" + iggy + "| 02 61 ff | 00 00 00 00", codec.ErrUTF8, "password", 23},
 		{"password claims 9, has 2", infoGoSDKHex + "|" + iggy + "| 09 61 62", codec.ErrTruncated, "password", 23},
 		{"half a context length", infoGoSDKHex + "|" + iggy + "| 00 | 00 00", codec.ErrTruncated, "context_len", 23},
 		{"context_len 4 GiB - 1", infoGoSDKHex + "|" + iggy + "| 00 | ff ff ff ff | 61", codec.ErrTruncated, "context", 27},
@@ -59,7 +60,7 @@ func TestLoginRegisterEncodeErrors(t *testing.T) {
 		{"256-byte username", with(func(l *codec.LoginRegister) { l.Username = long }), codec.ErrLength, "username_len", 17},
 		{"bad username", with(func(l *codec.LoginRegister) { l.Username = []byte("\xff") }), codec.ErrUTF8, "username", 18},
 		{"256-byte password", with(func(l *codec.LoginRegister) { l.Password = codec.NewSecret(long) }), codec.ErrLength, "password_len", 22},
-		{"bad password", with(func(l *codec.LoginRegister) { l.Password = codec.NewSecret([]byte("ab\xff")) }), codec.ErrUTF8, "password", 25},
+		{"bad password", with(func(l *codec.LoginRegister) { l.Password = codec.NewSecret([]byte("ab\xff")) }), codec.ErrUTF8, "password", 23},
 		{"bad context", with(func(l *codec.LoginRegister) { l.Context = []byte("\xe6\x97") }), codec.ErrUTF8, "context", 31},
 	})
 	// An empty password is allowed, and so is one of 255 bytes, the last

@@ -16,7 +16,7 @@ func TestLoginRegisterPATDecodeErrors(t *testing.T) {
 	checkBadBodies(t, codec.DecodeLoginRegisterPAT, codec.ParseLoginRegisterPAT, []badBody{
 		{"empty sdk_name", "00 2c 00 00 | 00", codec.ErrLength, "sdk_name_len", 4},
 		{"no token length", infoGoSDKHex, codec.ErrTruncated, "token_len", 17},
-		{"bad token, truncated later", infoGoSDKHex + "| 03 74 ff 6b | 01", codec.ErrUTF8, "token", 19},
+		{"bad token, truncated later", infoGoSDKHex + "| 03 74 ff 6b | 01", codec.ErrUTF8, "token", 18},
 		{"token claims 4, has 3", infoGoSDKHex + "| 04 74 6f 6b", codec.ErrTruncated, "token", 18},
 		{"no context length", infoGoSDKHex + "| 03 74 6f 6b", codec.ErrTruncated, "context_len", 21},
 		{"context_len 4 GiB - 1", infoGoSDKHex + "| 03 74 6f 6b | ff ff ff ff | 63", codec.ErrTruncated, "context", 25},

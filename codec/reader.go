@@ -111,7 +111,7 @@ func (r *reader) text(n int64, f *textField) []byte {
 	b := r.span(n, f.name, f.truncated)
 	if r.err == nil {
 		if i := invalidUTF8(b); i >= 0 {
-			r.fail(ErrUTF8, f.name, start+i, f.utf8, wantUTF8)
+			r.fail(ErrUTF8, f.name, f.utf8At(start, i), f.utf8, wantUTF8)
 		}
 	}
 	return b

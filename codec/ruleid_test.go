@@ -545,7 +545,7 @@ func TestErrorReads(t *testing.T) {
 			return l.Validate()
 		}, "codec: password_len at offset 10: invalid length, want len <= 255 (rule login.password.length)"},
 		{func() error { _, _, err := codec.DecodeLoginRegister(siteLogin("iggy", "hunter2\xff", "")); return err },
-			"codec: password at offset 30: invalid UTF-8, want valid UTF-8 (rule login.password.utf8)"},
+			"codec: password at offset 23: invalid UTF-8, want valid UTF-8 (rule login.password.utf8)"}, // the field's offset, not the byte's
 		{func() error { _, err := codec.FrameSize(siteHeader(8, put32At(48, 100))); return err },
 			"codec: size at offset 48: bad size, want 256 <= size <= 64 MiB (rule frame.size)"},
 		{func() error { return decodeReq(siteHeader(5, byteAt(198, 7))) },

@@ -132,16 +132,17 @@ type textField struct {
 	lenName, name           Field
 	prefix, minLen          int
 	length, truncated, utf8 string
+	secret                  bool // a password or a token: a UTF-8 error names the field's offset (utf8At)
 }
 
 // The text fields of the bodies, by message.
 var (
-	fieldSDKName       = textField{"sdk_name_len", "sdk_name", 1, 1, ruleCVINameLength, ruleCVITruncated, ruleCVINameUTF8}
-	fieldSDKVersion    = textField{"sdk_version_len", "sdk_version", 1, 1, ruleCVIVersionLength, ruleCVITruncated, ruleCVIVersionUTF8}
-	fieldUsername      = textField{"username_len", "username", 1, 1, ruleLoginUsernameLength, ruleLoginTruncated, ruleLoginUsernameUTF8}
-	fieldPassword      = textField{"password_len", "password", 1, 0, ruleLoginPasswordLength, ruleLoginTruncated, ruleLoginPasswordUTF8}
-	fieldLoginContext  = textField{"context_len", "context", 4, 0, ruleLoginContextLength, ruleLoginContextClaim, ruleLoginContextUTF8}
-	fieldToken         = textField{"token_len", "token", 1, 0, rulePATTokenLength, rulePATTruncated, rulePATTokenUTF8}
-	fieldPATContext    = textField{"context_len", "context", 4, 0, rulePATContextLength, rulePATContextClaim, rulePATContextUTF8}
-	fieldServerVersion = textField{"server_version_len", "server_version", 1, 1, ruleLoginReplyVersionLength, ruleLoginReplyTruncated, ruleLoginReplyVersionUTF8}
+	fieldSDKName       = textField{"sdk_name_len", "sdk_name", 1, 1, ruleCVINameLength, ruleCVITruncated, ruleCVINameUTF8, false}
+	fieldSDKVersion    = textField{"sdk_version_len", "sdk_version", 1, 1, ruleCVIVersionLength, ruleCVITruncated, ruleCVIVersionUTF8, false}
+	fieldUsername      = textField{"username_len", "username", 1, 1, ruleLoginUsernameLength, ruleLoginTruncated, ruleLoginUsernameUTF8, false}
+	fieldPassword      = textField{"password_len", "password", 1, 0, ruleLoginPasswordLength, ruleLoginTruncated, ruleLoginPasswordUTF8, true}
+	fieldLoginContext  = textField{"context_len", "context", 4, 0, ruleLoginContextLength, ruleLoginContextClaim, ruleLoginContextUTF8, false}
+	fieldToken         = textField{"token_len", "token", 1, 0, rulePATTokenLength, rulePATTruncated, rulePATTokenUTF8, true}
+	fieldPATContext    = textField{"context_len", "context", 4, 0, rulePATContextLength, rulePATContextClaim, rulePATContextUTF8, false}
+	fieldServerVersion = textField{"server_version_len", "server_version", 1, 1, ruleLoginReplyVersionLength, ruleLoginReplyTruncated, ruleLoginReplyVersionUTF8, false}
 )

@@ -24,9 +24,20 @@ func checkText(b []byte, f *textField, off int) error {
 		return newError(ErrLength, f.lenName, off, f.length, want)
 	}
 	if i := invalidUTF8(b); i >= 0 {
-		return newError(ErrUTF8, f.name, off+f.prefix+i, f.utf8, wantUTF8)
+		return newError(ErrUTF8, f.name, f.utf8At(off+f.prefix, i), f.utf8, wantUTF8)
 	}
 	return nil
+}
+
+// utf8At is the offset a UTF-8 error of f names, for text starting at
+// start whose first bad byte is its i-th: that byte's for a text, the
+// field's start for a secret (a password or a token), since where in a
+// secret its first bad byte lies says something about the secret.
+func (f *textField) utf8At(start, i int) int {
+	if f.secret {
+		return start
+	}
+	return start + i
 }
 
 // appendText8 appends a u8 length and b; b was checked by checkText.

@@ -35,32 +35,46 @@ func (c *counter) Read(p []byte) (int, error) {
 func FuzzClient(f *testing.F) {
 	seed(f)
 	fuzzBytes(f, func(t *testing.T, data []byte) {
-		c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0", Rand: &counter{}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		in := chunks{rest: data}
-		for len(in.rest) > 0 {
-			action := in.rest[0]
-			in.rest = in.rest[1:]
-			sent := send(t, c, action)
-			frame, flags, ok := in.next()
-			if !ok {
-				return
+		// The same steps against a client of each protocol: at 0.11.1 the
+		// logins carry a bind secret, and an action of 1 with its top bit
+		// set resumes the session with BindSession instead (WIRE.md
+		// section 10.4).
+		for _, protocol := range []codec.Version{codec.Protocol0110, codec.Protocol0111} {
+			c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0", Protocol: protocol, Rand: &counter{}})
+			if err != nil {
+				t.Fatal(err)
 			}
-			if flags&2 != 0 && len(frame) >= codec.HeaderSize {
-				echo(c, frame, sent, flags&4 != 0)
+			in := chunks{rest: data}
+			for len(in.rest) > 0 {
+				action := in.rest[0]
+				in.rest = in.rest[1:]
+				sent, bind := send(t, c, action, protocol == codec.Protocol0111)
+				frame, flags, ok := in.next()
+				if !ok {
+					break
+				}
+				if flags&2 != 0 && len(frame) >= codec.HeaderSize {
+					echo(c, frame, sent, flags&4 != 0)
+				}
+				checkReceive(t, c, protocol, sent, bind, frame)
 			}
-			checkReceive(t, c, sent, frame)
 		}
 	})
 }
 
 // send makes c build the request action picks and returns its operation
-// (OperationReserved when c refused to build one).
-func send(t *testing.T, c *lifecycle.Client, action byte) codec.Operation {
+// (OperationReserved when c refused to build one), and whether it was a
+// BIND_SESSION (only when binds is set).
+func send(t *testing.T, c *lifecycle.Client, action byte, binds bool) (codec.Operation, bool) {
 	var err error
 	op := codec.OperationNonReplicated
+	if binds && action%6 == 1 && action&0x80 != 0 {
+		if _, err = c.BindSession(nil); err != nil {
+			checkBuildErr(t, err)
+			return codec.OperationReserved, false
+		}
+		return op, true
+	}
 	switch action % 6 {
 	case 0:
 		_, err = c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
@@ -77,16 +91,16 @@ func send(t *testing.T, c *lifecycle.Client, action byte) codec.Operation {
 		_, err = c.Request(nil, codec.CodeGetClusterMetadata, nil)
 	default:
 		if k := action >> 3; k >= 24 {
-			return sendCode(t, c, k-24)
+			return sendCode(t, c, k-24), false
 		}
 		op = codec.OperationCreateStream + codec.Operation(action>>3)%3
 		_, err = c.Replicated(nil, op, []byte("x"))
 	}
 	if err == nil {
-		return op
+		return op, false
 	}
 	checkBuildErr(t, err)
-	return codec.OperationReserved
+	return codec.OperationReserved, false
 }
 
 // sendCode makes c build a request by code (Request routes it by
@@ -113,7 +127,7 @@ func sendCode(t *testing.T, c *lifecycle.Client, pick byte) codec.Operation {
 // checkBuildErr: building a request fails only in the documented ways.
 func checkBuildErr(t *testing.T, err error) {
 	if !errors.Is(err, lifecycle.ErrPending) && !errors.Is(err, lifecycle.ErrNoSession) &&
-		!errors.Is(err, lifecycle.ErrClosed) {
+		!errors.Is(err, lifecycle.ErrClosed) && !errors.Is(err, lifecycle.ErrLoginAgain) {
 		t.Fatalf("building a request: undocumented error %v (%T)", err, err)
 	}
 }
@@ -155,12 +169,23 @@ func consumes(op codec.Operation) bool {
 }
 
 // checkReceive hands frame to c and checks the outcome.
-func checkReceive(t *testing.T, c *lifecycle.Client, sent codec.Operation, frame []byte) {
+func checkReceive(t *testing.T, c *lifecycle.Client, protocol codec.Version, sent codec.Operation, bind bool, frame []byte) {
 	before := c.State()
 	resp, err := c.Receive(frame)
 	after := c.State()
-	checkReceiveErr(t, before, after, err)
+	checkReceiveErr(t, protocol, before, after, err)
 	if after.Session == 0 || after.Session == before.Session {
+		return
+	}
+	if bind {
+		// A session from a BIND_SESSION: a valid Reply of status 0 whose
+		// body is the bare login reply (WIRE.md section 10.4).
+		h, herr := codec.DecodeReplyHeader(frame)
+		lr, lerr := codec.ParseLoginReply(frame[codec.HeaderSize:])
+		if err != nil || !before.Pending || herr != nil || h.Status != codec.StatusOK || lerr != nil ||
+			lr.Session != after.Session || resp.Login.Session != after.Session || !after.Resumable {
+			t.Fatalf("session %d stored from an invalid bind reply (err %v)", after.Session, err)
+		}
 		return
 	}
 	// A new session: it must come from a valid login reply to a login,
@@ -177,11 +202,13 @@ func checkReceive(t *testing.T, c *lifecycle.Client, sent codec.Operation, frame
 	}
 }
 
-// checkReceiveErr: every error is one Receive documents, with its effect.
-func checkReceiveErr(t *testing.T, before, after lifecycle.ClientState, err error) {
+// checkReceiveErr: every error is one Receive documents, with its effect,
+// for a client of protocol.
+func checkReceiveErr(t *testing.T, protocol codec.Version, before, after lifecycle.ClientState, err error) {
 	var status *codec.IggyError
 	var incompatible *codec.IncompatibleProtocolError
 	var transient *lifecycle.TransientError
+	var refused *lifecycle.BindRefusedError
 	switch {
 	case err == nil:
 		if before.Closed || after.Closed {
@@ -196,9 +223,14 @@ func checkReceiveErr(t *testing.T, before, after lifecycle.ClientState, err erro
 			t.Fatalf("%v left the client %+v", err, after)
 		}
 	case errors.As(err, &incompatible):
-		if !after.Closed || !incompatible.Window.IsValid() || incompatible.Client != codec.MustPack(0, 11, 0) ||
-			!strings.Contains(err.Error(), "client speaks 0.11.0") {
+		if !after.Closed || !incompatible.Window.IsValid() || incompatible.Client != protocol ||
+			!strings.Contains(err.Error(), "client speaks "+protocol.String()) {
 			t.Fatalf("incompatible protocol %v (client %v) left the client %+v", incompatible.Window, incompatible.Client, after)
+		}
+	case errors.As(err, &refused):
+		if after.Closed || after.Session != 0 || after.Resumable || refused.Status == codec.StatusOK ||
+			!errors.Is(err, lifecycle.ErrLoginAgain) || !errors.Is(err, refused.Status.Err()) {
+			t.Fatalf("bind refusal %v left the client %+v", err, after)
 		}
 	case errors.As(err, &transient):
 		if after.Closed || after.Session != 0 || transient.Replay() == transient.Reissue() ||

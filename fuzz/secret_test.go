@@ -67,7 +67,7 @@ func FuzzSecretPrinting(f *testing.F) {
 
 // Counts of the choices of the first bytes.
 const (
-	holderKinds     = 11
+	holderKinds     = 13
 	printerFamilies = 8
 	// minMatched is the shortest secret looked for in the text: the forms
 	// of a shorter one ("51", "3A") occur by chance, in addresses too.
@@ -244,6 +244,17 @@ func (s shape) build(secret []byte) any {
 	case 10:
 		b := codec.BindSession{Info: info, ClientID: codec.Uint128From(uint64(s.id)), Session: uint64(s.id), BindSecret: sec}
 		return wrap(b, s.wraps)
+	case 11:
+		// Protocol 0.11.1: the secret as a token body's bind secret, the
+		// token another.
+		l := codec.LoginRegisterPAT{Info: info, Revision: codec.RevisionBindSecret, BindSecret: sec,
+			Token: codec.NewSecret([]byte("tk")), Context: s.context}
+		return wrap(l, s.wraps)
+	case 12:
+		// A server that a 0.11.1 login went through: it keeps a verifier
+		// of the bind secret (32 bytes: the secret, repeated) for
+		// BIND_SESSION.
+		return wrap(serverAfterBind(secret), s.wraps)
 	default:
 		// The frame carries the secret as the login body's password.
 		in := append([]byte("frame:"), secret...)
@@ -486,4 +497,33 @@ func checkSecretPrinting(t *testing.T, s shape, p printer) {
 		}
 		t.Fatalf("kind %d wrapped %v printed with %s shows the secret (%d bytes) as %q:\n%s", s.kind, s.wraps, p.name, n, f, text)
 	}
+}
+
+// serverAfterBind is a 0.11.1 server after a login whose bind secret is
+// secret repeated to 32 bytes (the first 32 bytes of a longer one).
+func serverAfterBind(secret []byte) *lifecycle.Server {
+	bind := make([]byte, 0, codec.BindSecretLen)
+	for len(secret) > 0 && len(bind) < codec.BindSecretLen {
+		bind = append(bind, secret[:min(len(secret), codec.BindSecretLen-len(bind))]...)
+	}
+	bind = bind[:codec.BindSecretLen]
+	auth := lifecycle.StaticAuth{Users: []lifecycle.User{{ID: 1, Name: "iggy", Password: codec.NewSecret([]byte("pw"))}}}
+	srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.ServeWindow(codec.Protocol0111), Auth: auth})
+	if err != nil {
+		panic(err)
+	}
+	body, err := codec.LoginRegister{Info: codec.ClientVersionInfo{Protocol: codec.Protocol0111, SDKName: []byte("go-sdk"),
+		SDKVersion: []byte("0.1.0")}, Revision: codec.RevisionBindSecret, BindSecret: codec.NewSecret(bind),
+		Username: []byte("iggy"), Password: codec.NewSecret([]byte("pw"))}.AppendBinary(nil)
+	if err != nil {
+		panic(err)
+	}
+	frame, err := codec.AppendRequestFrame(nil, codec.RequestHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}, body)
+	if err != nil {
+		panic(err)
+	}
+	if _, o, err := srv.NewConn().Handle(frame, nil); err != nil || !o.LoggedIn() {
+		panic(fmt.Sprintf("the 0.11.1 login did not log in: %v", err))
+	}
+	return srv
 }

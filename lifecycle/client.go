@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/iggywire/iggywire/codec"
@@ -13,11 +14,15 @@ type ClientConfig struct {
 	// SDKName and SDKVersion identify the SDK in every login body: UTF-8,
 	// 1..255 bytes each (e.g. "go-sdk", "0.1.0").
 	SDKName, SDKVersion string
-	// Protocol is the protocol version the client speaks. Zero means
-	// 0.11.0, the current upstream protocol.
+	// Protocol is the protocol version the client speaks, which also
+	// selects the layout of its login bodies (codec.RevisionOf, WIRE.md
+	// section 10.1). Zero means 0.11.0, the seed's protocol. 0.11.1
+	// (codec.Protocol0111) sends the bind-secret layout, with a fresh
+	// 32-byte secret per logical session, and lets BindSession resume the
+	// session on a new connection.
 	Protocol codec.Version
-	// Rand is the source of client ids. Nil means crypto/rand.Reader;
-	// tests pass a deterministic reader.
+	// Rand is the source of client ids and bind secrets. Nil means
+	// crypto/rand.Reader; tests pass a deterministic reader.
 	Rand io.Reader
 }
 
@@ -45,13 +50,25 @@ type ClientConfig struct {
 // Client's: Replay lets the identical bytes be resent and their answer be
 // read; building another request instead abandons it.
 //
+// At protocol 0.11.1 (ClientConfig.Protocol) each login starts a logical
+// session with its own bind secret, which outlives the connection:
+// BindSession resumes it on a new connection (WIRE.md section 10).
+//
 // The zero Client is not usable; get one from NewClient.
 type Client struct {
 	info   codec.ClientVersionInfo
+	rev    codec.Revision // the layout of the login bodies, by info.Protocol
 	rand   io.Reader
 	seq    Sequencer
 	idUsed bool // a Register was built with the id, or the connection ended: the next login mints a new id
 	userID uint32
+	// The logical session of protocol 0.11.1, which outlives a connection
+	// (WIRE.md section 10.3): the bind secret of the last login (minted
+	// with each new client id; a Secret, so that no print of a Client
+	// shows it), and the session that login or a bind got.
+	secret  codec.Secret
+	resume  bool   // a bind-secret login was sent and its logical session has not ended
+	logical uint64 // the logical session's session, 0 until a reply said it
 }
 
 // ClientState is a snapshot of a Client, for tests and models.
@@ -65,9 +82,14 @@ type ClientState struct {
 	// Replay: the last request was answered with a transient status (57 or
 	// 58), and Replay may resend it.
 	Replay bool
+	// Resumable: BindSession can resume the logical session on a new
+	// connection (protocol 0.11.1): a login with a bind secret was sent
+	// (its reply may have been lost) and no logout, eviction, refusal or
+	// new login ended that session since.
+	Resumable bool
 }
 
-// defaultProtocol is 0.11.0, the current upstream protocol.
+// defaultProtocol is 0.11.0, the seed's protocol.
 const defaultProtocol = codec.Protocol0110
 
 // NewClient checks cfg and returns a Client with a freshly minted client id.
@@ -82,7 +104,7 @@ func NewClient(cfg ClientConfig) (*Client, error) {
 	if err := info.Validate(); err != nil {
 		return nil, err
 	}
-	c := &Client{info: info, rand: cfg.Rand}
+	c := &Client{info: info, rev: codec.RevisionOf(info.Protocol), rand: cfg.Rand}
 	id, err := NewClientID(c.rand)
 	if err != nil {
 		return nil, err
@@ -95,7 +117,7 @@ func NewClient(cfg ClientConfig) (*Client, error) {
 func (c *Client) State() ClientState {
 	s := c.seq.State()
 	return ClientState{Closed: s.Closed, Client: s.Client, Session: s.Session, UserID: c.userID,
-		Watermark: s.Next, Pending: s.Pending, Replay: s.Transient != 0}
+		Watermark: s.Next, Pending: s.Pending, Replay: s.Transient != 0, Resumable: c.resume}
 }
 
 // ID returns the current client id.
@@ -105,30 +127,37 @@ func (c *Client) ID() codec.Uint128 { return c.seq.client }
 func (c *Client) Session() uint64 { return c.seq.session }
 
 // Closed reports whether the connection has ended: the transport must
-// close it, and only a login (on a new connection) opens the client again.
+// close it, and only a login or, at 0.11.1, a BindSession (on a new
+// connection) opens the client again.
 func (c *Client) Closed() bool { return c.seq.phase == phaseClosed }
 
 // Login appends a LOGIN_REGISTER request (operation Register, request 0,
-// session 0) to dst. The first login uses the client id the client was
+// session 0) to dst, in the layout of the client's protocol (WIRE.md
+// sections 3 and 10.2). The first login uses the client id the client was
 // created with, unless the client was closed; every later one mints a new
 // id, since a re-login is a new client (after a transient 57 it keeps it:
-// see TransientError.Replay). Login also opens a closed client. On error
-// dst is unchanged.
+// see TransientError.Replay). At 0.11.1 each new client id starts a new
+// logical session with a fresh bind secret; the same id keeps its secret,
+// so that a login retried after 57 is the same bytes. Login also opens a
+// closed client. On error dst is unchanged.
 func (c *Client) Login(dst, username []byte, password codec.Secret) ([]byte, error) {
-	body := codec.LoginRegister{Info: c.info, Username: username, Password: password}
-	return c.register(dst, body.EncodedLen(), body.AppendBinary)
+	return c.register(dst, func(b []byte, secret codec.Secret) ([]byte, error) {
+		return codec.LoginRegister{Info: c.info, Revision: c.rev, BindSecret: secret, Username: username, Password: password}.AppendBinary(b)
+	})
 }
 
 // LoginPAT appends a LOGIN_REGISTER_WITH_PAT request; see Login.
 func (c *Client) LoginPAT(dst []byte, token codec.Secret) ([]byte, error) {
-	body := codec.LoginRegisterPAT{Info: c.info, Token: token}
-	return c.register(dst, body.EncodedLen(), body.AppendBinary)
+	return c.register(dst, func(b []byte, secret codec.Secret) ([]byte, error) {
+		return codec.LoginRegisterPAT{Info: c.info, Revision: c.rev, BindSecret: secret, Token: token}.AppendBinary(b)
+	})
 }
 
-// register appends a Register request whose body is n bytes written by
-// appendBody, which validates it; on any error dst and the client are
+// register appends a Register request whose body is written by
+// appendBody with the bind secret of the login's logical session (none
+// before 0.11.1), which validates it; on any error dst and the client are
 // unchanged.
-func (c *Client) register(dst []byte, n int, appendBody func([]byte) ([]byte, error)) ([]byte, error) {
+func (c *Client) register(dst []byte, appendBody func([]byte, codec.Secret) ([]byte, error)) ([]byte, error) {
 	if c.seq.phase == phaseInFlight {
 		return dst, ErrPending
 	}
@@ -139,7 +168,14 @@ func (c *Client) register(dst []byte, n int, appendBody func([]byte) ([]byte, er
 			return dst, err
 		}
 	}
-	out, err := appendBody(append(dst, zeroHeader[:]...))
+	secret := c.secret
+	if c.rev == codec.RevisionBindSecret && (id != c.seq.client || secret.IsZero()) {
+		var err error
+		if secret, err = newBindSecret(c.rand); err != nil {
+			return dst, err
+		}
+	}
+	out, err := appendBody(append(dst, zeroHeader[:]...), secret)
 	if err != nil {
 		return dst, err
 	}
@@ -153,6 +189,7 @@ func (c *Client) register(dst []byte, n int, appendBody func([]byte) ([]byte, er
 		return dst, err
 	}
 	c.seq, c.idUsed, c.userID = seq, true, 0
+	c.secret, c.resume, c.logical = secret, c.rev == codec.RevisionBindSecret, 0
 	return out, nil
 }
 
@@ -319,6 +356,8 @@ type Response struct {
 //     a login reply without a valid session included) or codec.ErrSize; the
 //     client is closed, and the transport must drop the connection.
 //   - ErrClosed on a closed client.
+//
+// The answer to a BIND_SESSION is read as BindSession says.
 func (c *Client) Receive(frame []byte) (Response, error) {
 	if c.Closed() {
 		return Response{}, ErrClosed
@@ -348,6 +387,7 @@ func (c *Client) evicted(frame []byte) error {
 		return c.fail(&malformedError{err})
 	}
 	c.fail(nil)
+	c.resume = false                 // an eviction is session-terminal (WIRE.md section 5)
 	return e.ErrFor(c.info.Protocol) // the version every login of c sends
 }
 
@@ -356,23 +396,32 @@ func (c *Client) reply(hdr *codec.Header, frame []byte) (Response, error) {
 	if err := h.Decode(frame); err != nil {
 		return Response{}, c.fail(&malformedError{err})
 	}
-	sent := c.seq.operation
+	sent, code := c.seq.operation, c.seq.code
 	body := frame[codec.HeaderSize:]
 	if _, err := c.seq.Receive(hdr, body); err != nil {
 		return Response{}, c.fail(err)
 	}
 	r := Response{Operation: h.Operation, Request: h.Request, Status: h.Status}
-	if h.Status != codec.StatusOK {
-		return r, h.Status.Err()
-	}
 	if len(body) > 0 {
 		r.Body = body
+	}
+	if sent == codec.OperationNonReplicated && code == codec.CodeBindSession {
+		return c.bound(r)
+	}
+	if h.Status != codec.StatusOK {
+		r.Body = nil
+		if sent == codec.OperationRegister && h.Status != codec.StatusTransientNotCommitted {
+			c.resume = false // the login was refused, or not accepted: no logical session
+		}
+		return r, h.Status.Err()
 	}
 	switch sent {
 	case codec.OperationRegister:
 		return c.loggedIn(r)
 	case codec.OperationLogout:
-		c.userID = 0 // the sequencer has unbound the session
+		// the sequencer has unbound the session; the logical session has
+		// ended for every connection (WIRE.md section 10.4)
+		c.userID, c.resume = 0, false
 	}
 	return r, nil
 }
@@ -399,6 +448,7 @@ func (c *Client) loggedIn(r Response) (Response, error) {
 	}
 	r.Body, r.Login = payload, login
 	c.userID = login.UserID
+	c.logical = login.Session
 	return r, nil
 }
 
@@ -411,12 +461,16 @@ func (c *Client) loginRefused(code codec.Status) error {
 		c.idUsed = false
 		return &TransientError{Status: code}
 	case codec.StatusTransientNotAccepted:
+		// nothing was committed: no logical session to resume
+		c.resume = false
 		return &TransientError{Status: code}
 	}
+	c.resume = false
 	return code.Err()
 }
 
-// fail closes the client and returns err.
+// fail closes the client and returns err. The logical session outlives
+// the connection: BindSession may resume it on a new one.
 func (c *Client) fail(err error) error {
 	c.seq.close()
 	c.idUsed, c.userID = true, 0
@@ -442,3 +496,16 @@ func (e *malformedError) Is(target error) bool {
 
 // Unwrap returns the decoding error.
 func (e *malformedError) Unwrap() error { return e.cause }
+
+// Format implements fmt.Formatter: every verb prints the client id, the
+// protocol, the session and whether the logical session can be resumed,
+// never the bind secret nor the randomness source, which fmt would
+// otherwise reach through the unexported fields. It has a value receiver,
+// so that a Client printed by value is covered too.
+func (c Client) Format(f fmt.State, _ rune) {
+	fmt.Fprintf(f, "lifecycle.Client{client %v, protocol %v, session %d, watermark %d, resumable %t}",
+		c.seq.client, c.info.Protocol, c.seq.session, c.seq.next, c.resume)
+}
+
+// String is Format's summary, for callers that ask for a Stringer.
+func (c Client) String() string { return fmt.Sprint(c) }

@@ -388,8 +388,8 @@ func TestClientTransientLogin(t *testing.T) {
 		nextID  codec.Uint128
 		message string
 	}{
-		{codec.StatusTransientNotCommitted, true, id(1), "replay the same login on the same connection"},
-		{codec.StatusTransientNotAccepted, false, id(2), "the login may be re-issued anywhere"},
+		{codec.StatusTransientNotCommitted, true, id(1), "replay the same request on the same connection"},
+		{codec.StatusTransientNotAccepted, false, id(2), "the request may be re-issued anywhere"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.code.String(), func(t *testing.T) {

@@ -24,6 +24,15 @@
 // A Client builds request frames (Login, LoginPAT, Ping, Logout,
 // Request, Replicated) with the right client id, session and request
 // number, and Receive reads the Reply or Eviction that answers each one.
+// At protocol 0.11.1 it sends a fresh bind secret with each logical
+// session's login, and BindSession resumes that session on a new
+// connection (WIRE.md section 10).
+//
+// A Sequencer is the layer under the Client for an SDK transport that keeps
+// its own frames: it stamps a request header in front of a payload already
+// in place (or into a caller's 256-byte array), correlates a reply header
+// read apart from its body, replays the identical request after a transient
+// 57 or 58, and binds and resets the session. It allocates nothing.
 //
 // # Errors
 //
@@ -32,12 +41,12 @@
 // codec.ErrSize (the frame cannot be delimited; the transport must close),
 // or ErrClosed (the connection ended earlier). Client.Receive returns the
 // *codec.IggyError or *codec.IncompatibleProtocolError a frame means (a
-// *TransientError for a transient login result), or an error of this
+// *TransientError for a transient login or bind result), or an error of this
 // package when the frame itself is wrong. Every error type of this package
 // and of codec has a pointer receiver: errors.As wants a *DroppedError or a
 // *TransientError, and errors.Is matches the sentinels below and, for a
 // status, codec.StatusX.Err().
 //
-// Passwords and tokens travel as codec.Secret and never appear in any
+// Passwords, tokens and bind secrets travel as codec.Secret and never appear in any
 // error, log or printed value of this package.
 package lifecycle

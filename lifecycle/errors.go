@@ -50,14 +50,14 @@ var (
 	// ErrRandom: the client's randomness source failed or kept returning
 	// zero, so no client id could be minted.
 	ErrRandom = errors.New("lifecycle: no random client id")
-	// ErrTransient: a login failed transiently and may be retried; the
-	// error is a *TransientError, which says how.
-	ErrTransient = errors.New("lifecycle: transient login failure")
+	// ErrTransient: a login or a BIND_SESSION failed transiently and may
+	// be retried; the error is a *TransientError, which says how.
+	ErrTransient = errors.New("lifecycle: transient failure")
 )
 
-// TransientError is a login reply whose result code is transient (WIRE.md
-// section 8): the login failed for a reason that may pass, and may be
-// retried. It matches ErrTransient and its Status's error (Status.Err()). The
+// TransientError is a login or BIND_SESSION reply whose result code is
+// transient (WIRE.md section 8): the request failed for a reason that may
+// pass, and may be retried. It matches ErrTransient and its Status's error (Status.Err()). The
 // connection stays open.
 type TransientError struct {
 	// Status is codec.StatusTransientNotCommitted (57) or
@@ -66,12 +66,12 @@ type TransientError struct {
 	Status codec.Status
 }
 
-// Error says what happened and how the login may be retried.
+// Error says what happened and how the request may be retried.
 func (e *TransientError) Error() string {
 	if e.Replay() {
-		return ErrTransient.Error() + ": " + e.Status.Err().Error() + ": replay the same login on the same connection"
+		return ErrTransient.Error() + ": " + e.Status.Err().Error() + ": replay the same request on the same connection"
 	}
-	return ErrTransient.Error() + ": " + e.Status.Err().Error() + ": the login may be re-issued anywhere"
+	return ErrTransient.Error() + ": " + e.Status.Err().Error() + ": the request may be re-issued anywhere"
 }
 
 // Is reports whether target is ErrTransient or the *codec.IggyError of

@@ -79,8 +79,9 @@ func ExampleConn_Handle() {
 
 	login, _ := client.Login(nil, []byte("iggy"), codec.NewSecret([]byte("wrong")))
 	out, o, err = conn.Handle(login, out[:0])
+	// A login that did not bind names nobody (Login.Username is nil).
 	fmt.Printf("login of %q: %s, %v %v, %v -> %v, %v\n", o.Login.Username, o.Login.Label(), o.Answer, o.Reason, o.Before, o.After, err)
 	// Output:
 	// PING reply OK open -> open <nil>
-	// login of "iggy": InvalidCredentials, eviction InvalidCredentials, open -> closed, <nil>
+	// login of "": InvalidCredentials, eviction InvalidCredentials, open -> closed, <nil>
 }

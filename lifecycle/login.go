@@ -38,15 +38,23 @@ func (c *Conn) login(out []byte, h *codec.RequestHeader, body []byte, o *Outcome
 	rev := codec.RevisionOf(info.Protocol)
 	passwordFailed := false
 	if l, _, err := codec.DecodeLoginRegisterRev(body, rev); err == nil {
-		// A copy in the Conn, not the frame's bytes: the Outcome outlives
-		// the call, and must not keep a large frame's buffer alive.
-		u := append(c.username[:0], l.Username...)
-		o.Login.Username = u[:len(u):len(u)]
 		userID, err := c.check(Attempt{Username: l.Username}, o, func() (uint32, error) {
 			return c.srv.auth.Password(l.Username, l.Password)
 		})
 		if err == nil {
-			return c.bind(out, h, userID, l.BindSecret, o)
+			out, err := c.bind(out, h, userID, l.BindSecret, o)
+			if err == nil && o.Login.OK {
+				// Only now are the bytes an account's name. A body that
+				// parses as a password login may be a token body whose
+				// context broke the token shape: its "username" is the
+				// token, so a login that did not bind names nobody.
+				// A copy in the Conn, not the frame's bytes: the Outcome
+				// outlives the call, and must not keep a large frame's
+				// buffer alive.
+				u := append(c.username[:0], l.Username...)
+				o.Login.Username = u[:len(u):len(u)]
+			}
+			return out, err
 		}
 		passwordFailed = true
 	}

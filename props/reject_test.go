@@ -66,11 +66,16 @@ func expect(v any, m Mutation, enc, b []byte) (expectation, bool) {
 }
 
 // badUTF8Expectation: the field now holds invalid UTF-8, so the error is
-// ErrUTF8 naming the field at its first invalid byte.
+// ErrUTF8 naming the field at its first invalid byte; for a password or a
+// token at the field's first byte, since where a secret's bad byte sits
+// would say something of the secret (WIRE.md section 9, secret_utf8).
 func badUTF8Expectation(t TextField, b []byte) (expectation, bool) {
 	field := b[t.Off : t.Off+t.Len]
 	if utf8.Valid(field) {
 		return expectation{}, false
+	}
+	if t.Name == "password" || t.Name == "token" {
+		return expectation{"badutf8", codec.ErrUTF8, t.Name, t.Off}, true
 	}
 	i := 0
 	for {

@@ -96,7 +96,11 @@ test('inputs are hex of the stated length; error offsets lie within them', () =>
     const e = c.expect;
     if (e.verdict !== 'error') continue;
     assert.ok(e.offset <= b.length, `${c.name}: offset ${e.offset} past ${b.length} bytes`);
-    if (e.sentinel === 'utf8') assert.ok(b[e.offset] >= 0x80, `${c.name}: an invalid UTF-8 byte is never ASCII`);
+    if (e.sentinel === 'utf8' && e.convention === 'utf8') assert.ok(b[e.offset] >= 0x80, `${c.name}: an invalid UTF-8 byte is never ASCII`);
+    if (e.convention === 'secret_utf8') {
+      // The secret's first byte: its length byte comes right before it.
+      assert.ok(e.offset >= 1 && b.slice(e.offset, e.offset + b[e.offset - 1]).some((x) => x >= 0x80), `${c.name}: a secret holding a non-ASCII byte starts here`);
+    }
     if (e.sentinel === 'reserved') assert.notEqual(b[e.offset], 0, `${c.name}: the first non-zero reserved byte`);
     if (e.sentinel === 'length') assert.equal(b[e.offset], 0, `${c.name}: an empty text's length byte`);
     if (e.sentinel === 'truncated' && e.field === 'header') assert.ok(b.length < 256, c.name);

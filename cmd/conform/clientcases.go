@@ -95,8 +95,8 @@ func vectorSteps(steps []vectorStep, pipelined bool) []clientStep {
 	return out
 }
 
-// Frames the hostile sequences build. The client ids are fixed, so runs
-// are reproducible.
+// Frames the hostile sequences build. The client ids are fixed here; a
+// run makes them the run's and the case's own (isolate).
 var (
 	hostileClient = codec.Uint128{Lo: 0xc0f0, Hi: 0x1}
 	probeClient   = codec.Uint128{Lo: 0x7e57}

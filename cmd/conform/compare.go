@@ -144,6 +144,9 @@ func (r *caseRec) compareBody(want, got []byte, free []freeField) []string {
 	}
 	var diffs []string
 	for _, f := range free {
+		if !knownRules[f.Rule] {
+			diffs = append(diffs, fmt.Sprintf("%s at %d: the vectors' rule %q is unknown to the kit", f.Field, f.Offset, f.Rule))
+		}
 		if f.Rule == freeSession && gl.Session <= r.p.sessions {
 			diffs = append(diffs, fmt.Sprintf("%s at %d: want one above every session handed out before (%d), got %d", f.Field, f.Offset, r.p.sessions, gl.Session))
 		}

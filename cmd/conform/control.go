@@ -148,19 +148,3 @@ func (k *kitServer) serveControl(ln net.Listener) (stop func()) {
 		<-done
 	}
 }
-
-// hideInText replaces every secret the run knows (configured, or decoded
-// from a login) with "**" in a text a driver posted, which the reports
-// print: an SDK's error text may quote what it was given. Every secret is
-// hidden here, however short, since a text has no layout to find it by.
-func (r *redactor) hideInText(s string) string {
-	if r == nil || s == "" {
-		return s
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, secret := range r.secrets {
-		s = strings.ReplaceAll(s, string(secret), "**")
-	}
-	return s
-}

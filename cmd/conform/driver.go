@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -96,7 +97,12 @@ func (d driver) script(id string, done func(surfaced string, err error)) (surfac
 		done("closed", err)
 		return "closed", err
 	}
-	defer nc.Close()
+	conns := []net.Conn{nc}
+	defer func() {
+		for _, c := range conns {
+			_ = c.Close()
+		}
+	}()
 	defer func() { done(surfaced, err) }() // runs before the close
 	cl, err := d.client()
 	if err != nil {
@@ -130,16 +136,62 @@ func (d driver) script(id string, done func(surfaced string, err error)) (surfac
 	if err := d.askMetadata(nc, cl); err != nil {
 		return surfaced, err
 	}
+	resumed := false
 	for range 2 {
 		req, err := cl.Ping(nil)
 		if err != nil {
 			return surfaced, err
 		}
-		if _, err := d.exchange(nc, cl, req); err != nil && cl.Closed() {
+		_, err = d.exchange(nc, cl, req)
+		if err != nil && connLost(err) && !resumed && cl.State().Resumable {
+			// The connection broke under a logged-in 0.11.1 client: resume
+			// the session on a new one, as an SDK that reconnects does.
+			resumed = true
+			if nc, err = d.resume(cl, id, password); err != nil {
+				return surfaced, err
+			}
+			conns = append(conns, nc)
+			continue
+		}
+		if err != nil && cl.Closed() {
 			return surfaced, err
 		}
 	}
 	return surfaced, nil
+}
+
+// resume dials a new connection and binds the client's logical session on
+// it with BIND_SESSION (WIRE.md section 10.4); refused, it logs in again
+// there, as section 10.4 says a client does (lifecycle.Client draws a new
+// client id and secret for it). It returns the new connection.
+func (d driver) resume(cl *lifecycle.Client, id string, password codec.Secret) (net.Conn, error) {
+	req, err := cl.BindSession(nil)
+	if err != nil {
+		return nil, err
+	}
+	nc, err := net.DialTimeout("tcp", d.Addr, d.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	_, err = d.exchange(nc, cl, req)
+	if errors.Is(err, lifecycle.ErrLoginAgain) {
+		var login []byte
+		if login, err = cl.Login(nil, []byte(id), password); err == nil {
+			_, err = d.exchange(nc, cl, login)
+		}
+	}
+	if err != nil {
+		_ = nc.Close()
+		return nil, err
+	}
+	return nc, nil
+}
+
+// connLost reports whether err is the connection's end (the peer closed
+// it, or it broke) rather than an answer the client read.
+func connLost(err error) bool {
+	var op *net.OpError
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &op)
 }
 
 // askMetadata sends GetClusterMetadata when the driver does, and carries

@@ -4,12 +4,12 @@
 //
 // Usage:
 //
-//	conform server [-listen 127.0.0.1:8091] [-control 127.0.0.1:8099] [-allow-remote] [-agent NAME] [-out DIR] [-wait 2s] [-stall 500ms] [-cases ID,...]
+//	conform server [-listen 127.0.0.1:8091] [-control 127.0.0.1:8099] [-allow-remote] [-protocol 0.11.0] [-agent NAME] [-out DIR] [-wait 2s] [-stall 500ms] [-cases ID,...]
 //	conform client -addr HOST:PORT [-agent NAME] [-out DIR] [-users-file PATH] [-user NAME:PASSWORD ...]
-//	               [-token TOKEN=NAME ...] [-inactive NAME ...] [-protocol 0.11.0 | -window MIN..MAX]
+//	               [-token TOKEN=NAME ...] [-inactive NAME ...] [-protocol 0.11.0[,0.11.1] | -window MIN..MAX]
 //	               [-evict-own-id] [-wait 2s] [-cases ID,...]
-//	conform drive -addr HOST:PORT [-cases ID,...]   (this project's lifecycle.Client as a server-mode driver)
-//	conform list server|client
+//	conform drive -addr HOST:PORT [-protocol 0.11.0] [-cases ID,...]   (this project's lifecycle.Client as a server-mode driver)
+//	conform list server|client [-protocol 0.11.0]
 //	conform report -out DIR REPORT.json ...
 //	conform -version
 //
@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/vectors"
 )
 
 // toolName is the report's tool field.
@@ -74,7 +75,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "drive":
 		return cmdDrive(args[1:], stdout, stderr)
 	case "list":
-		return cmdList(args[1:], stdout)
+		return cmdList(args[1:], stdout, stderr)
 	case "report":
 		return cmdReport(args[1:], stdout, stderr)
 	case "-version", "--version":
@@ -92,21 +93,30 @@ type common struct {
 func (c *common) register(fs *flag.FlagSet, agent string) {
 	fs.StringVar(&c.agent, "agent", agent, "the implementation's `NAME` in the reports")
 	fs.StringVar(&c.out, "out", "conform-reports", "`DIR` to write the reports to")
-	fs.StringVar(&c.vectors, "vectors", "", "the vectors `DIR` (default: the nearest vectors/ above the working directory)")
+	fs.StringVar(&c.vectors, "vectors", "", "the vectors `DIR` (default: in a checkout the nearest vectors/ above the working directory, else, and always for an installed kit, the ones built into it)")
 	fs.StringVar(&c.cases, "cases", "", "run only these case `IDS` (comma-separated)")
 	fs.DurationVar(&c.wait, "wait", 2*time.Second, "how long to wait for the peer's next frame before calling it silent")
 }
 
 // load reads the vectors and the registry.
 func (c *common) load() (*vectorSet, *registry, error) {
-	dir := c.vectors
-	if dir == "" {
-		var err error
-		if dir, err = findVectors(); err != nil {
-			return nil, nil, err
+	var vs *vectorSet
+	var err error
+	switch dir := c.vectors; {
+	case dir != "":
+		vs, err = loadVectors(dir)
+	case installed():
+		// A released kit runs the vectors of its release, whatever
+		// vectors/ lies above the working directory (an SDK's own copy,
+		// stale or edited, would otherwise pass for the release's).
+		vs, err = loadVectorsFS(vectors.FS(), builtIn)
+	default:
+		if dir, err = findVectors(); err == nil {
+			vs, err = loadVectors(dir)
+		} else {
+			vs, err = loadVectorsFS(vectors.FS(), builtIn)
 		}
 	}
-	vs, err := loadVectors(dir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -185,8 +195,8 @@ func cmdServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	r, err := runServer(ctx, serverOptions{Listen: *listen, Control: *controlAddr, AllowRemote: *allowRemote, Wait: c.wait, Stall: *stall, Agent: c.agent, Cases: cases,
-		Protocol: proto, Redact: &redactor{}, Ready: func(a, control net.Addr) {
-			fmt.Fprintf(stdout, "conform: server mode on %s, %d cases, protocol %s; log in once per case with the case id as username (conform list server)\n", a, len(cases), proto)
+		Protocol: proto, Vectors: vs.Dir, Redact: &redactor{}, Ready: func(a, control net.Addr) {
+			fmt.Fprintf(stdout, "conform: server mode on %s, %d cases, protocol %s, vectors %s; log in once per case with the case id as username (conform list server)\n", a, len(cases), proto, vs.Dir)
 			if control != nil {
 				fmt.Fprintf(stdout, "conform: control endpoint http://%s (GET /cases, POST /result?case=ID&surfaced=X, POST /finish)\n", control)
 			}
@@ -241,23 +251,32 @@ func cmdDrive(args []string, stdout, stderr io.Writer) error {
 	if err := speaks(proto); err != nil {
 		return err
 	}
-	ids, err := caseIDs("server", *cases, *vectors)
+	ids, err := caseIDs("server", *cases, *vectors, proto)
 	if err != nil {
 		return err
 	}
 	d := driver{Addr: *addr, Control: *controlAddr, Timeout: *timeout, Protocol: proto}
+	reached := 0
 	for _, id := range ids {
-		_ = d.run(id) // the kit judges the wire, not the error
+		// The kit judges the wire, not the error; a case whose first
+		// connection could not even be made never reached it.
+		var op *net.OpError
+		if err := d.run(id); !errors.As(err, &op) || op.Op != "dial" {
+			reached++
+		}
 	}
-	fmt.Fprintf(stdout, "conform drive: %d cases driven\n", len(ids))
+	fmt.Fprintf(stdout, "conform drive: %d cases driven, %d reached the kit at %s\n", len(ids), reached, *addr)
 	// The kit ends a full run by itself once every case has run; a
 	// finish it no longer accepts is that.
 	_ = d.finish()
+	if reached == 0 && len(ids) > 0 {
+		return fmt.Errorf("no case reached a kit at %s: is conform server running there?", *addr)
+	}
 	return nil
 }
 
-// caseIDs lists a mode's case ids, or the ones given.
-func caseIDs(mode, given, vectors string) ([]string, error) {
+// caseIDs lists a mode's case ids at protocol, or the ones given.
+func caseIDs(mode, given, vectors string, protocol codec.Version) ([]string, error) {
 	if given != "" {
 		return strings.Split(given, ","), nil
 	}
@@ -266,19 +285,29 @@ func caseIDs(mode, given, vectors string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return listIDs(mode, vs, reg)
+	return listIDs(mode, vs, reg, protocol)
 }
 
-func cmdList(args []string, stdout io.Writer) error {
+func cmdList(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] != "server" && args[0] != "client" {
 		return errors.New("list: want server or client")
+	}
+	fs := flag.NewFlagSet("conform list", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	protocol := fs.String("protocol", "0.11.0", "server mode: the protocol `X.Y.Z` the kit serves, 0.11.0 or 0.11.1 (0.11.1 has cases of its own)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	proto, err := serveProtocol(*protocol)
+	if err != nil {
+		return err
 	}
 	c := common{}
 	vs, reg, err := c.load()
 	if err != nil {
 		return err
 	}
-	ids, err := listIDs(args[0], vs, reg)
+	ids, err := listIDs(args[0], vs, reg, proto)
 	for _, id := range ids {
 		fmt.Fprintln(stdout, id)
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -86,6 +87,29 @@ func TestCommandLine(t *testing.T) {
 	}
 }
 
+// Server mode at 0.11.1 as make conform runs it: conform server and
+// conform drive at -protocol 0.11.1 over every case of that catalogue (s19
+// and s20 with them), all passing.
+func TestCommandLineDrivesAt0111(t *testing.T) {
+	t.Parallel()
+	ids, err := caseIDs("server", "", "", protocol0111)
+	require.NoError(t, err)
+	assert.Contains(t, ids, "s20", "drive lists the catalogue of the kit's protocol")
+	lines := make(lineWriter, 16)
+	serverErr := make(chan error, 1)
+	go func() {
+		serverErr <- run(context.Background(), []string{"server", "-protocol", "0.11.1", "-listen", "127.0.0.1:0", "-control", "127.0.0.1:0",
+			"-agent", "lifecycle", "-out", t.TempDir(), "-wait", "300ms", "-stall", "100ms"}, lines, io.Discard)
+	}()
+	addr := await(t, lines, regexp.MustCompile(`server mode on (\S+),`))
+	control := await(t, lines, regexp.MustCompile(`control endpoint http://(\S+) `))
+	var driveOut bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"drive", "-protocol", "0.11.1", "-addr", addr, "-control", control}, &driveOut, &driveOut))
+	summary := await(t, lines, regexp.MustCompile(`(\d+ pass, \d+ fail, \d+ not run)`))
+	assert.NoError(t, <-serverErr)
+	assert.Equal(t, strconv.Itoa(len(ids))+" pass, 0 fail, 0 not run", summary)
+}
+
 // A failing case makes the exit status 1; a server not running leaves
 // every case not run, which fails too.
 func TestCommandLineFails(t *testing.T) {
@@ -158,4 +182,57 @@ func TestUnknownCasesAreUsageErrors(t *testing.T) {
 	// A report of no case is not a pass.
 	err = finishRun(&Report{Mode: "client", Agent: "none", Started: time.Now()}, t.TempDir(), &out)
 	assert.ErrorIs(t, err, errFailed)
+}
+
+// TestLoadFallsBackToBuiltInVectors: run outside a checkout (a kit installed
+// with go install), the kit reads the vectors built into it, the same cases
+// as the checkout's.
+func TestLoadFallsBackToBuiltInVectors(t *testing.T) {
+	dir, err := findVectors()
+	require.NoError(t, err)
+	fromDir, err := loadVectors(dir)
+	require.NoError(t, err)
+	t.Chdir(t.TempDir())
+	_, err = findVectors()
+	require.Error(t, err)
+	vs, _, err := (&common{}).load()
+	require.NoError(t, err)
+	require.Equal(t, builtIn, vs.Dir)
+	require.Equal(t, len(fromDir.Files), len(vs.Files))
+	for k, f := range fromDir.Files {
+		require.Equal(t, len(f.Cases), len(vs.Files[k].Cases), k)
+	}
+}
+
+// TestInstalledBuild: only a build with a module version and no VCS
+// checkout (go install ...@vX) counts as installed, and so runs its
+// built-in vectors whatever lies above the working directory.
+func TestInstalledBuild(t *testing.T) {
+	for _, c := range []struct {
+		version  string
+		settings []debug.BuildSetting
+		want     bool
+	}{
+		{"v0.1.0", nil, true},
+		{"(devel)", nil, false},
+		{"", nil, false},
+		{"v0.1.1-0.20261207120000-abcdefabcdef+dirty", []debug.BuildSetting{{Key: "vcs.revision", Value: "abcdef"}}, false},
+	} {
+		bi := &debug.BuildInfo{Main: debug.Module{Path: "github.com/iggywire/iggywire/cmd", Version: c.version}, Settings: c.settings}
+		assert.Equal(t, c.want, installedBuild(bi), "%+v", c)
+	}
+}
+
+// TestDriveAgainstNothingFails: a driver that reached no kit says so and
+// fails, instead of reporting the cases as driven.
+func TestDriveAgainstNothingFails(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close()) // nothing listens there now
+	var out, errb bytes.Buffer
+	err = cmdDrive([]string{"-addr", addr, "-control", "", "-cases", "s1,s2", "-timeout", "500ms"}, &out, &errb)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "no case reached a kit")
+	assert.Contains(t, out.String(), "2 cases driven, 0 reached the kit")
 }

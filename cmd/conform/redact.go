@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/iggywire/iggywire/codec"
 )
@@ -23,26 +26,37 @@ type redactor struct {
 	secrets [][]byte // the configured and learned passwords and tokens
 }
 
-// minScan is the shortest configured secret searched for anywhere in a
-// frame; shorter ones are hidden where the login layout puts them.
-const minScan = 3
-
 // maxSecrets bounds the secrets a run learns: a client sending endless
 // distinct passwords still has each hidden where the login layout puts it.
 const maxSecrets = 1024
 
-// learn adds the password or token of a frame whose body reads as a login
-// to the known secrets, so that it is hidden wherever it appears later.
+// learn adds the secrets of a frame whose body reads as a login to the
+// known secrets, so that they are hidden wherever they appear later: the
+// password or token, read in the layout the body's version selects
+// (WIRE.md section 10.1), and a 0.11.1 login's or BIND_SESSION's bind
+// secret.
 func (r *redactor) learn(frame []byte) {
 	if len(frame) <= codec.HeaderSize {
 		return
 	}
 	body := frame[codec.HeaderSize:]
-	if l, _, err := codec.DecodeLoginRegister(body); err == nil {
-		r.add(l.Password.Bytes())
+	rev := codec.RevisionBase
+	if info, _, err := codec.DecodeClientVersionInfo(body); err == nil {
+		rev = codec.RevisionOf(info.Protocol)
 	}
-	if t, _, err := codec.DecodeLoginRegisterPAT(body); err == nil {
+	if l, _, err := codec.DecodeLoginRegisterRev(body, rev); err == nil {
+		r.add(l.Password.Bytes())
+		r.add(l.BindSecret.Bytes())
+	}
+	if t, _, err := codec.DecodeLoginRegisterPATRev(body, rev); err == nil {
 		r.add(t.Token.Bytes())
+		r.add(t.BindSecret.Bytes())
+	}
+	if h, err := codec.DecodeRequestHeader(frame); err == nil && h.Operation == codec.OperationNonReplicated &&
+		h.Code == codec.CodeBindSession {
+		if b, _, err := codec.DecodeBindSession(body); err == nil {
+			r.add(b.BindSecret.Bytes())
+		}
 	}
 }
 
@@ -91,9 +105,11 @@ func (r *redactor) hexOf(b []byte, size int) string {
 	return out.String()
 }
 
-// markAll marks every occurrence of secret s in b.
+// markAll marks every occurrence of secret s in b, however short s is:
+// a secret of one or two bytes is still a secret, and bytes hidden that
+// were not one cost only hex.
 func markAll(b, s []byte, hide []bool) {
-	if len(s) < minScan {
+	if len(s) == 0 {
 		return
 	}
 	for at := 0; ; {
@@ -108,49 +124,110 @@ func markAll(b, s []byte, hide []bool) {
 	}
 }
 
-// markLoginSecret marks the credential of a frame's body: the password
-// when the body reads as a LOGIN_REGISTER, the token when it reads as a
-// LOGIN_REGISTER_PAT (both when it reads as either), whatever the header
-// says, since a client may send a login body under a broken header. A
-// Register request whose body reads as neither has the first and second
-// length-prefixed fields after the ClientVersionInfo hidden (a token, or
-// what might be one).
+// A login shape's steps: what places its secrets (WIRE.md sections 2, 3
+// and 10).
+type step uint8
+
+const (
+	stepInfo     step = iota // protocol u32, then sdk_name and sdk_version (u8 length, bytes)
+	stepName                 // username: u8 length, bytes
+	stepSecret8              // password or token: u8 length, bytes
+	stepSecret32             // a bind secret: 32 bytes
+	stepSkip32               // BIND_SESSION's client_id, session and watermark
+)
+
+// loginShapes are the bodies that hold a secret: both login bodies of
+// 0.11.0, then both of 0.11.1 (a bind secret after the ClientVersionInfo)
+// and BIND_SESSION.
+var loginShapes = [][]step{
+	{stepInfo, stepName, stepSecret8},
+	{stepInfo, stepSecret8},
+	{stepInfo, stepSecret32, stepName, stepSecret8},
+	{stepInfo, stepSecret32, stepSecret8},
+	{stepInfo, stepSkip32, stepSecret32},
+}
+
+// markLoginSecret hides the secrets of a frame's body: where the length
+// fields of each login shape put a password, a token or a bind secret,
+// read from the lengths alone, whether or not the body decodes, whatever
+// the header says (a client may send a login body under a broken header,
+// or cut it short: a secret cut by the end runs to the end). A username
+// is hidden too unless it is a name the kit gave a case: a token body
+// whose context breaks the token shape still reads as a password login
+// with the token as its username, so a username is not taken for a name
+// on its own say.
 func markLoginSecret(frame []byte, hide []bool) {
 	if len(frame) <= codec.HeaderSize {
 		return
 	}
 	body := frame[codec.HeaderSize:]
 	mark := func(start, end int) {
-		for k := start; k < end && codec.HeaderSize+k < len(hide); k++ {
+		for k := max(start, 0); k < end && codec.HeaderSize+k < len(hide); k++ {
 			hide[codec.HeaderSize+k] = true
 		}
 	}
-	decoded := false
-	if l, _, err := codec.DecodeLoginRegister(body); err == nil {
-		p := l.Info.EncodedLen() + 1 + len(l.Username)
-		mark(p+1, p+1+l.Password.Len())
-		decoded = true
+	shapes := loginShapes
+	if len(body) >= 4 && codec.Version(binary.LittleEndian.Uint32(body)) == codec.Protocol0110 {
+		// The version selects the layout (WIRE.md section 10.1): a
+		// 0.11.0 body has no bind secret, and 0.11.1's shapes would hide
+		// every byte after its ClientVersionInfo.
+		shapes = loginShapes[:2]
 	}
-	if t, _, err := codec.DecodeLoginRegisterPAT(body); err == nil {
-		p := t.Info.EncodedLen()
-		mark(p+1, p+1+t.Token.Len())
-		decoded = true
+	for _, shape := range shapes {
+		p := 0
+	walk:
+		for _, st := range shape {
+			if p >= len(body) {
+				break
+			}
+			switch st {
+			case stepInfo:
+				p = cviEnd(body)
+			case stepName:
+				end := field(body, p)
+				if !caseName(body[p+1 : end]) {
+					mark(p+1, end)
+				}
+				p = end
+			case stepSecret8:
+				end := field(body, p)
+				// A token shape's token is where the password shape has
+				// its username: a case's name there is that name.
+				if !slices.Contains(shape, stepName) && caseName(body[p+1:end]) {
+					p = end
+					break
+				}
+				mark(p+1, end)
+				p = end
+			case stepSecret32:
+				mark(p, p+codec.BindSecretLen)
+				p += codec.BindSecretLen
+			case stepSkip32:
+				p += 32
+			}
+			if p < 0 {
+				break walk
+			}
+		}
 	}
-	if decoded || frame[60] != byte(codec.CommandRequest) || frame[176] != byte(codec.OperationRegister) {
-		return
+}
+
+// caseName reports whether b is a name the kit gives a case or a run
+// (WIRE.md is silent on names; ids.json's s1, c2, v300 and the name that
+// finishes a run), the one kind of username a report shows.
+func caseName(b []byte) bool {
+	if string(b) == finishName {
+		return true
 	}
-	_, p, err := codec.DecodeClientVersionInfo(body)
-	if err != nil {
-		p = cviEnd(body)
+	if len(b) < 2 || len(b) > 8 || !bytes.ContainsRune([]byte("scv"), rune(b[0])) {
+		return false
 	}
-	first, second := field(body, p), -1
-	if first >= 0 {
-		second = field(body, first)
-		mark(p+1, first)
+	for _, c := range b[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
 	}
-	if second >= 0 {
-		mark(first+1, second)
-	}
+	return true
 }
 
 // cviEnd finds where a ClientVersionInfo ends by its lengths alone, for a
@@ -173,4 +250,50 @@ func field(body []byte, p int) int {
 		return -1
 	}
 	return min(p+1+int(body[p]), len(body))
+}
+
+// hideInText replaces every secret the run knows (configured, or decoded
+// from a login) with "**" in a text a driver posted, which the reports
+// print: an SDK's error text may quote what it was given. Every secret is
+// hidden here, however short, since a text has no layout to find it by;
+// and in the forms the kit records a text in (canonSurfaced: control
+// characters as spaces, invalid UTF-8 replaced), including a secret cut
+// where the text was cut to its limit, whose kept part is hidden.
+func (r *redactor) hideInText(s string) string {
+	if r == nil || s == "" {
+		return s
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	body, more := s, ""
+	if i := strings.LastIndex(s, "...("); i >= 0 && strings.HasSuffix(s, " more bytes)") {
+		body, more = s[:i], s[i:]
+	}
+	for _, secret := range r.secrets {
+		for _, form := range []string{string(secret), canonText(string(secret))} {
+			body = strings.ReplaceAll(body, form, "**")
+			if more == "" {
+				continue
+			}
+			// A secret cut by the limit: its kept part ends the text.
+			for n := len(form) - 1; n > 0; n-- {
+				if strings.HasSuffix(body, form[:n]) {
+					body = body[:len(body)-n] + "**"
+					break
+				}
+			}
+		}
+	}
+	return body + more
+}
+
+// canonText is a text as canonSurfaced keeps it, before its cut: invalid
+// UTF-8 replaced, control characters as spaces.
+func canonText(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(s, "\uFFFD"))
 }

@@ -248,3 +248,19 @@ func TestHeaderVectorsSentAsFrames(t *testing.T) {
 	}
 	assert.Equal(t, len(frames), checked)
 }
+
+// Every free-field rule the lifecycle vectors use is one the kit checks,
+// so that a new rule is taught to the kit, not skipped.
+func TestEveryFreeRuleIsKnown(t *testing.T) {
+	vs, _ := loadAll(t)
+	used := map[string]bool{}
+	for _, c := range vs.kind("lifecycle") {
+		for _, s := range c.Steps {
+			for _, f := range s.Free {
+				used[f.Rule] = true
+				assert.True(t, knownRules[f.Rule], "vector %d: free rule %q", c.ID, f.Rule)
+			}
+		}
+	}
+	assert.True(t, used[freeBound], "the 0.11.1 bind cases use the rule bound")
+}

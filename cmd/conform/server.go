@@ -30,6 +30,7 @@ type serverOptions struct {
 	Wait        time.Duration // how long the kit waits for the client's next frame before it closes
 	Stall       time.Duration // how long a stalled or delayed answer waits
 	Agent       string
+	Vectors     string // where the cases came from, for the report
 	// Protocol is the version the kit's own login replies announce
 	// (-protocol: 0.11.0 or 0.11.1). A login is read in the layout its
 	// own version selects, whatever Protocol says (WIRE.md section 10.5).
@@ -61,6 +62,12 @@ type kitServer struct {
 	events     int // recorded over the run, at most maxRunEvents
 	keptBytes  int // of frames kept over the run, at most maxRunBytes plus headers
 	unassigned int // open connections whose case is not known yet
+
+	// logical holds the logical session of every 0.11.1 login the kit
+	// answered with a good reply, by client id, for BIND_SESSION (WIRE.md
+	// section 10.4); bindKey keys their verifiers.
+	logical map[codec.Uint128]*logicalSession
+	bindKey []byte
 }
 
 // caseRun is a case's connections and script state.
@@ -74,6 +81,9 @@ type caseRun struct {
 	anchorAt   int    // index in anchorConn.events of the scripted answer
 	anchorReq  *event // the login the scripted answer answered, as kept
 	surfaced   string // what the driver said its SDK surfaced, "" if it did not
+	// sessions are those the kit's good login replies (and the scripted
+	// ones the client must use) gave the case: what a BIND_SESSION may name.
+	sessions map[uint64]bool
 }
 
 // connRun is one connection of a case.
@@ -93,6 +103,9 @@ type event struct {
 	note  string
 	req   *codec.RequestHeader // a valid request from the client
 	bound uint64               // the connection's session when it arrived
+	// refusedBind: the kit's answer refused a BIND_SESSION with 40, which
+	// the client must answer by logging in again (bindRule).
+	refusedBind bool
 }
 
 // keepLimit is how much of a frame the kit keeps: what a report shows,
@@ -165,9 +178,9 @@ func listenKit(opts serverOptions) (*kitServer, error) {
 		return nil, err
 	}
 	k := &kitServer{opts: opts, ln: ln, started: time.Now(), cases: map[string]*caseRun{},
-		open: map[net.Conn]bool{}, session: 100000, finish: make(chan struct{})}
+		open: map[net.Conn]bool{}, session: 100000, finish: make(chan struct{}), logical: map[codec.Uint128]*logicalSession{}}
 	for _, c := range opts.Cases {
-		k.cases[c.ID] = &caseRun{c: c}
+		k.cases[c.ID] = &caseRun{c: c, sessions: map[uint64]bool{}}
 	}
 	var control net.Addr
 	k.stopControl = func() {}
@@ -335,6 +348,7 @@ func (k *kitServer) serve(nc net.Conn) {
 		buf = frame
 		if k.opts.Redact != nil {
 			k.opts.Redact.learn(frame)
+			k.learnRevision(frame)
 		}
 		if !s.handle(frame) {
 			return
@@ -401,6 +415,7 @@ type session struct {
 	c       *connRun
 	pending *connRun // events before the connection's case is known
 	counted bool     // among the kit's unassigned connections
+	refused bool     // the answer being made refuses a bind with 40
 }
 
 // conn is where the connection's events go.
@@ -469,14 +484,28 @@ func (s *session) handle(frame []byte) bool {
 			return s.write(event{note: "login names no case (or its case has had " + uitoa(maxConnsPerCase) + " connections): Eviction 9"}, answer{frame: mustEviction(codec.NewEviction(h.Client, codec.ReasonInvalidCredentials))}, &h, true)
 		}
 	}
+	if s.cr == nil && isBindRequest(&h) {
+		// A connection that binds a logical session belongs to the case
+		// whose login made it; one that binds none stays unassigned.
+		if cr := s.k.bindCase(frame); cr != nil {
+			s.attachTo(cr)
+		}
+	}
 	s.k.mu.Lock()
 	c := s.conn()
 	e := event{dir: dirClient, note: describeRequest(&h), req: &h, bound: c.bound}
 	s.k.keep(&e, frame)
 	s.logLocked(e)
 	a, note, closeAfter, anchor := s.respondLocked(&h, frame)
+	refused := s.refused
+	s.refused = false
 	s.k.mu.Unlock()
-	return s.writeAnchored(event{note: note}, a, &h, closeAfter, anchor)
+	return s.writeAnchored(event{note: note, refusedBind: refused}, a, &h, closeAfter, anchor)
+}
+
+// isBindRequest reports whether h is a BIND_SESSION (code 15).
+func isBindRequest(h *codec.RequestHeader) bool {
+	return h.Operation == codec.OperationNonReplicated && h.Code == codec.CodeBindSession
 }
 
 // attach binds the connection to the case name gives.
@@ -484,7 +513,20 @@ func (s *session) attach(name string) bool {
 	s.k.mu.Lock()
 	defer s.k.mu.Unlock()
 	cr, ok := s.k.cases[name]
-	if !ok || len(cr.conns) >= maxConnsPerCase {
+	return ok && s.attachLocked(cr)
+}
+
+// attachTo binds the connection to case cr.
+func (s *session) attachTo(cr *caseRun) bool {
+	s.k.mu.Lock()
+	defer s.k.mu.Unlock()
+	return s.attachLocked(cr)
+}
+
+// attachLocked binds the connection to cr, unless the case has had
+// maxConnsPerCase connections.
+func (s *session) attachLocked(cr *caseRun) bool {
+	if len(cr.conns) >= maxConnsPerCase {
 		return false
 	}
 	if cr.started.IsZero() {
@@ -510,9 +552,10 @@ func (s *session) respondLocked(h *codec.RequestHeader, frame []byte) (a answer,
 	case codec.OperationRegister:
 		return s.respondLogin(h, frame)
 	case codec.OperationNonReplicated:
-		return s.respondNonReplicated(h)
+		return s.respondNonReplicated(h, frame)
 	case codec.OperationLogout:
 		c.bound = 0
+		s.k.loggedOut(h)
 		return echo(0), "logout reply", false, false
 	}
 	return echo(codec.StatusInvalidCommand), "denied (3)", false, false
@@ -539,18 +582,20 @@ func (s *session) respondLogin(h *codec.RequestHeader, frame []byte) (answer, st
 		}
 		if cr.c.expect == expUse || cr.c.expect == expOneMore {
 			c.bound = cr.c.session
+			s.k.registered(cr, h, frame, cr.c.session)
 		}
 		return cr.c.answer, "the case's scripted answer", cr.c.answer.closeAfter, true
 	}
 	s.k.session++
 	c.bound = s.k.session
+	s.k.registered(cr, h, frame, s.k.session)
 	return answer{frame: goodLoginReply(s.k.session, s.k.protocol()), patchClient: true}, "a good login reply", false, false
 }
 
 // respondNonReplicated answers pings (the case's scripted answer for the
 // first one after a good login), legacy logins, and denies the rest: 40
 // before login, 3 after (WIRE.md section 7, points 2 to 4 and 7).
-func (s *session) respondNonReplicated(h *codec.RequestHeader) (answer, string, bool, bool) {
+func (s *session) respondNonReplicated(h *codec.RequestHeader, frame []byte) (answer, string, bool, bool) {
 	cr, c := s.cr, s.conn()
 	switch h.Code {
 	case codec.CodePing:
@@ -561,6 +606,8 @@ func (s *session) respondNonReplicated(h *codec.RequestHeader) (answer, string, 
 		return echo(0), "ping reply", false, false
 	case codec.CodeLoginUser, codec.CodeLoginPAT:
 		return answer{frame: mustEviction(codec.NewEviction(h.Client, codec.ReasonMalformedLogin))}, "legacy login: Eviction 15", true, false
+	case codec.CodeBindSession:
+		return s.respondBind(h, frame)
 	}
 	if c.bound == 0 {
 		return echo(codec.StatusUnauthenticated), "denied before login (40)", false, false
@@ -586,9 +633,12 @@ func (s *session) writeAnchored(e event, a answer, h *codec.RequestHeader, close
 // it; false when the connection is to end.
 func (s *session) write(e event, a answer, h *codec.RequestHeader, closeAfter bool) bool {
 	out := build(a, h)
+	if len(out) == 0 && closeAfter {
+		s.log(event{dir: dirEvent, note: "the kit closed the connection without an answer (" + e.note + ")"})
+		return false
+	}
 	e.dir = dirKit
 	s.logFrame(e, out)
-	_ = s.nc.SetWriteDeadline(time.Now().Add(s.k.opts.Wait + 2*s.k.opts.Stall))
 	err := s.send(a, out)
 	if err != nil {
 		s.log(event{dir: dirEvent, note: "write failed: " + err.Error()})
@@ -611,15 +661,23 @@ func (s *session) send(a answer, out []byte) error {
 	if a.chunk > 0 {
 		pause = time.Millisecond
 	}
-	return writeShaped(s.nc, out, a.stall, stall, a.chunk, pause)
+	return writeShaped(s.nc, out, a.stall, stall, a.chunk, pause, s.k.opts.Wait+s.k.opts.Stall)
 }
 
 // writeShaped writes f to nc as a case shapes it: with stall, the header,
 // then a pause of stallFor, then the rest; with chunk > 0, in writes of
-// chunk bytes, pause apart.
-func writeShaped(nc net.Conn, f []byte, stall bool, stallFor time.Duration, chunk int, pause time.Duration) error {
+// chunk bytes, pause apart. Each write must be taken within deadline (a
+// peer that stops reading is given up on), counted from its own start, so
+// that how long a frame in many pieces takes on a loaded machine is no
+// part of it.
+func writeShaped(nc net.Conn, f []byte, stall bool, stallFor time.Duration, chunk int, pause, deadline time.Duration) error {
+	write := func(b []byte) error {
+		_ = nc.SetWriteDeadline(time.Now().Add(deadline))
+		_, err := nc.Write(b)
+		return err
+	}
 	if stall && len(f) > codec.HeaderSize {
-		if _, err := nc.Write(f[:codec.HeaderSize]); err != nil {
+		if err := write(f[:codec.HeaderSize]); err != nil {
 			return err
 		}
 		time.Sleep(stallFor)
@@ -631,7 +689,7 @@ func writeShaped(nc net.Conn, f []byte, stall bool, stallFor time.Duration, chun
 	}
 	for len(f) > 0 {
 		n := min(step, len(f))
-		if _, err := nc.Write(f[:n]); err != nil {
+		if err := write(f[:n]); err != nil {
 			return err
 		}
 		if f = f[n:]; len(f) > 0 && pause > 0 {
@@ -673,13 +731,20 @@ func putClient(f []byte, id codec.Uint128) {
 }
 
 // loginName is the username (or, for a token login, the token) of a
-// Register request: the case id the driver names.
+// Register request: the case id the driver names. The body is read in the
+// layout its own version selects (WIRE.md section 10.1): a 0.11.1 login
+// carries its bind secret before the username.
 func loginName(frame []byte) string {
 	body := frame[codec.HeaderSize:]
-	if l, _, err := codec.DecodeLoginRegister(body); err == nil {
+	info, _, err := codec.DecodeClientVersionInfo(body)
+	if err != nil {
+		return ""
+	}
+	rev := codec.RevisionOf(info.Protocol)
+	if l, _, err := codec.DecodeLoginRegisterRev(body, rev); err == nil {
 		return string(l.Username)
 	}
-	if t, _, err := codec.DecodeLoginRegisterPAT(body); err == nil {
+	if t, _, err := codec.DecodeLoginRegisterPATRev(body, rev); err == nil {
 		return strings.TrimSpace(string(t.Token.Bytes()))
 	}
 	return ""

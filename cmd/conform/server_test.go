@@ -36,9 +36,14 @@ func loadAll(t testing.TB) (*vectorSet, *registry) {
 
 // serveAndDrive runs server mode and drives every case with d.
 func serveAndDrive(t *testing.T, d driver) *Report {
+	return serveAndDriveAt(t, d, protocol0110)
+}
+
+// serveAndDriveAt is serveAndDrive with the kit at protocol.
+func serveAndDriveAt(t *testing.T, d driver, protocol codec.Version) *Report {
 	t.Helper()
 	vs, reg := loadAll(t)
-	cases, err := serverCases(vs, reg)
+	cases, err := serverCasesAt(vs, reg, protocol)
 	require.NoError(t, err)
 	addr := make(chan [2]net.Addr, 1)
 	var r *Report
@@ -49,7 +54,7 @@ func serveAndDrive(t *testing.T, d driver) *Report {
 	go func() {
 		defer wg.Done()
 		r, err = runServer(ctx, serverOptions{Listen: "127.0.0.1:0", Control: "127.0.0.1:0", Wait: testWait, Stall: 100 * time.Millisecond,
-			Agent: "lifecycle.Client", Cases: cases, Redact: &redactor{}, Ready: func(a, c net.Addr) { addr <- [2]net.Addr{a, c} }})
+			Agent: "lifecycle.Client", Cases: cases, Protocol: protocol, Redact: &redactor{}, Ready: func(a, c net.Addr) { addr <- [2]net.Addr{a, c} }})
 	}()
 	a := <-addr
 	d.Addr, d.Control, d.Timeout = a[0].String(), a[1].String(), 5*time.Second
@@ -219,8 +224,13 @@ func startServer(t testing.TB, cases []serverCase) (string, <-chan *Report) {
 
 // startKit is startServer, returning the kit too.
 func startKit(t testing.TB, cases []serverCase) (*kitServer, string, <-chan *Report) {
+	return startKitAt(t, cases, 0)
+}
+
+// startKitAt is startKit with the kit at protocol (0: its default).
+func startKitAt(t testing.TB, cases []serverCase, protocol codec.Version) (*kitServer, string, <-chan *Report) {
 	t.Helper()
-	k, err := listenKit(serverOptions{Listen: "127.0.0.1:0", Wait: testWait, Stall: testWait,
+	k, err := listenKit(serverOptions{Listen: "127.0.0.1:0", Wait: testWait, Stall: testWait, Protocol: protocol,
 		Agent: "hostile", Cases: cases, Redact: &redactor{}})
 	require.NoError(t, err)
 	done := make(chan *Report, 1)

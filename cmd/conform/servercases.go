@@ -79,6 +79,12 @@ type serverCase struct {
 	// noRetryVersion: after a well-formed eviction 14 the client must
 	// not log in again with the same protocol version.
 	noRetryVersion bool
+	// refuseBinds: the kit answers every BIND_SESSION of the case with 40
+	// (otherwise as a server does, WIRE.md section 10.4).
+	refuseBinds bool
+	// aboutBind says what the case expects of a client that binds its
+	// session on a new connection, "" when the case says nothing.
+	aboutBind string
 	// surface is what the SDK must surface to its caller (WIRE.md
 	// section 8), when a driver reports it: "0" for a login that
 	// succeeded, a status code, or "IncompatibleProtocolVersion"; "" when
@@ -95,6 +101,9 @@ func (c serverCase) expected() string {
 	}
 	if c.noRetryVersion {
 		s += "; never logs in again with the same protocol version"
+	}
+	if c.aboutBind != "" {
+		s += "; " + c.aboutBind
 	}
 	switch c.surface {
 	case "":
@@ -428,6 +437,9 @@ func ownServerCases(reg *registry, protocol codec.Version) ([]serverCase, error)
 			answer: answer{frame: mustEviction(codec.NewIncompatibleProtocolEviction(codec.Uint128{Lo: 1}, codec.Window{Min: codec.MustPack(9, 0, 0), Max: codec.MustPack(9, 1, 0)}))},
 			expect: expDrop, noRetryVersion: true, surface: "IncompatibleProtocolVersion"},
 	}
+	if protocol == protocol0111 {
+		defs = append(defs, bindServerCases()...)
+	}
 	for i := range defs {
 		if defs[i].at == "login" && defs[i].expect == expDrop && defs[i].surface == "" {
 			defs[i].surface = surfaceError
@@ -446,4 +458,23 @@ func ownServerCases(reg *registry, protocol codec.Version) ([]serverCase, error)
 func mustEviction(e codec.Eviction) []byte {
 	b, _ := e.AppendBinary(nil)
 	return b
+}
+
+// bindServerCases are the cases of protocol 0.11.1 only (WIRE.md section
+// 10.4): the first ping after a good login is answered by closing the
+// connection, as a broken socket, so that a client that reconnects on its
+// own may resume its session with BIND_SESSION. The kit refuses that bind
+// with 40 in one case, where the client must log in again with a new
+// client id and a new secret, and accepts it in the other, where the
+// client carries the session on the new connection. A client that does not
+// reconnect sends nothing more on the connection and passes both.
+func bindServerCases() []serverCase {
+	rule := "WIRE.md §10.4 lifecycle.10.bind"
+	closed := answer{closeAfter: true}
+	return []serverCase{
+		{Name: "bind/refused-then-login-again", Rule: rule, at: "ping", answer: closed, expect: expDrop, refuseBinds: true,
+			aboutBind: "if it binds its session on a new connection, the kit refuses with 40 and it logs in again, with a new client id and a new secret, before any other request"},
+		{Name: "bind/resumed-after-close", Rule: rule, at: "ping", answer: closed, expect: expDrop,
+			aboutBind: "if it binds its session on a new connection, the kit accepts (status 0, the same session) and it carries that session there"},
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
@@ -15,7 +16,7 @@ func uitoa(n uint64) string { return strconv.FormatUint(n, 10) }
 func (k *kitServer) report() *Report {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	r := &Report{Tool: toolName, Mode: "server", Agent: k.opts.Agent, Target: k.ln.Addr().String(), Protocol: k.protocol().String(), Started: k.started}
+	r := &Report{Tool: toolName, Mode: "server", Agent: k.opts.Agent, Target: k.ln.Addr().String(), Protocol: k.protocol().String(), Vectors: k.opts.Vectors, Started: k.started}
 	for _, c := range k.opts.Cases {
 		r.Cases = append(r.Cases, k.judge(k.cases[c.ID]))
 	}
@@ -41,6 +42,9 @@ func (k *kitServer) judge(cr *caseRun) CaseResult {
 		return res
 	}
 	ok, observed := judgeCase(cr)
+	if bad := k.bindRule(cr); ok && bad != "" {
+		ok, observed = false, bad
+	}
 	res.Surfaced = k.opts.Redact.hideInText(cr.surfaced)
 	if ok && !surfacedRight(c.surface, cr.surfaced) {
 		ok, observed = false, "the SDK surfaced "+res.Surfaced+", not "+c.surface+" (WIRE.md §8); on the wire: "+observed
@@ -73,7 +77,41 @@ func judgeCase(cr *caseRun) (bool, string) {
 		return false, "no expectation"
 	}
 	after := cr.anchorConn.events[cr.anchorAt+1:]
-	return judge(cr, after, nextFrame(after))
+	if cr.anchorConn.events[cr.anchorAt].dir == dirEvent {
+		// The scripted answer was the kit's close: it is how the
+		// connection ended.
+		after = cr.anchorConn.events[cr.anchorAt:]
+	}
+	ok, observed := judge(cr, after, nextFrame(after))
+	if cr.c.aboutBind != "" {
+		observed += "; " + bindSummary(cr)
+	}
+	return ok, observed
+}
+
+// bindSummary says what a case's client did with BIND_SESSION: each bind,
+// its answer, and the request after it.
+func bindSummary(cr *caseRun) string {
+	var parts []string
+	for _, c := range cr.conns {
+		for i, e := range c.events {
+			if e.req == nil || !isBindRequest(e.req) {
+				continue
+			}
+			what := fmt.Sprintf("bound on connection %d", c.n)
+			if i+1 < len(c.events) && c.events[i+1].dir == dirKit {
+				what += ": " + c.events[i+1].note
+			}
+			if next := cr.nextRequestAfter(e.at, c, i+1); next != nil {
+				what += ", then " + next.note
+			}
+			parts = append(parts, what)
+		}
+	}
+	if len(parts) == 0 {
+		return "it did not bind its session on another connection"
+	}
+	return strings.Join(parts, "; ")
 }
 
 // A judge reads what the client did after the scripted answer: after is
@@ -192,11 +230,19 @@ func firstOr(next *event, after []event) string {
 }
 
 // garbageSession finds a request carrying a session other than 0 and the
-// one its connection was given.
+// one its connection was given, and a BIND_SESSION naming a session no good
+// login reply of the case gave (its header's session is not looked at, as
+// a server does not: WIRE.md section 10.3).
 func garbageSession(cr *caseRun) string {
 	for _, c := range cr.conns {
 		for _, e := range c.events {
 			if e.req == nil || e.req.Operation == codec.OperationRegister {
+				continue
+			}
+			if isBindRequest(e.req) {
+				if b, _, err := codec.DecodeBindSession(e.frame[min(len(e.frame), codec.HeaderSize):]); err == nil && b.Session != 0 && !cr.sessions[b.Session] {
+					return fmt.Sprintf("bound session %d, which no good login reply of the case gave: %s", b.Session, e.note)
+				}
 				continue
 			}
 			if e.req.Session != 0 && e.req.Session != e.bound {

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 )
@@ -106,7 +108,13 @@ const (
 	freeAny     = "any"     // WIRE.md sets no value
 	freeNonZero = "nonzero" // any non-zero value
 	freeSession = "session" // non-zero, above every session handed out before
+	// freeBound: the session a BIND_SESSION reply binds, one a login of
+	// the case handed out before (compareBind holds it to the very one).
+	freeBound = "bound"
 )
+
+// knownRules are the free-field rules the kit checks.
+var knownRules = map[string]bool{freeAny: true, freeNonZero: true, freeSession: true, freeBound: true}
 
 // sessionRef says that the u64 at Offset of a request is the session the
 // login answered at Step handed out, plus Plus.
@@ -143,23 +151,33 @@ var skipFiles = map[string]bool{"schema.json": true, "rules.json": true, "ids.js
 
 // loadVectors reads every case file of dir.
 func loadVectors(dir string) (*vectorSet, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	return loadVectorsFS(os.DirFS(dir), dir)
+}
+
+// builtIn names the vectors embedded in the kit (package vectors), the ones
+// of the module version it was built with.
+const builtIn = "(built in)"
+
+// loadVectorsFS reads every case file at the top of fsys; name says where
+// they came from.
+func loadVectorsFS(fsys fs.FS, name string) (*vectorSet, error) {
+	paths, err := fs.Glob(fsys, "*.json")
 	if err != nil {
 		return nil, err
 	}
-	set := &vectorSet{Dir: dir, Files: map[string]vectorFile{}}
+	set := &vectorSet{Dir: name, Files: map[string]vectorFile{}}
 	sort.Strings(paths)
 	for _, p := range paths {
-		if skipFiles[filepath.Base(p)] {
+		if skipFiles[p] {
 			continue
 		}
-		b, err := os.ReadFile(p)
+		b, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return nil, err
 		}
 		var f vectorFile
 		if err := json.Unmarshal(b, &f); err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
+			return nil, fmt.Errorf("%s: %w", filepath.Join(name, p), err)
 		}
 		if f.Kind == "" || len(f.Cases) == 0 {
 			continue
@@ -167,14 +185,16 @@ func loadVectors(dir string) (*vectorSet, error) {
 		set.Files[f.Kind] = f
 	}
 	if len(set.Files) == 0 {
-		return nil, fmt.Errorf("%s: no vector files", dir)
+		return nil, fmt.Errorf("%s: no vector files", name)
 	}
 	return set, nil
 }
 
 // findVectors walks up from the working directory to the first vectors/
 // holding ids.json, so that the kit finds the checkout's vectors whether it
-// runs from the root, from cmd/ or from cmd/conform.
+// runs from the root, from cmd/ or from cmd/conform. Outside a checkout (a
+// kit installed with go install) the caller falls back to the built-in
+// vectors.
 func findVectors() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
@@ -230,4 +250,25 @@ func (e vectorExpect) uint(name string) (uint64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// installed reports whether the kit is a released build (go install
+// .../cmd/conform@vX): the main module has a version and the build recorded
+// no VCS checkout. A build in a clone (go run, go build, go test) is not.
+func installed() bool {
+	bi, ok := debug.ReadBuildInfo()
+	return ok && installedBuild(bi)
+}
+
+// installedBuild is installed on given build information.
+func installedBuild(bi *debug.BuildInfo) bool {
+	if v := bi.Main.Version; v == "" || v == "(devel)" {
+		return false
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" {
+			return false
+		}
+	}
+	return true
 }

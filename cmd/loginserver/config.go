@@ -102,6 +102,7 @@ func parseConfig(args []string, stderr io.Writer) (config, error) {
 	// These follow -max-conns and -large-frame-memory unless set: 0 until
 	// the listener resolves them from what was asked.
 	cfg.Serve.MaxSessionsPerUser, cfg.Serve.MaxConnsPerAddr, cfg.Serve.ReservedConns, cfg.Serve.PreLoginFrameMemory = 0, 0, 0, 0
+	cfg.Serve.MaxSessionsPerUserAddr = 0
 	raw := rawFlags{version: "0.11.0", loginBurst: cfg.Serve.LoginBurst}
 	fs := flag.NewFlagSet("loginserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -181,16 +182,17 @@ func (c *config) serveFlags(fs *flag.FlagSet, raw *rawFlags) {
 	fs.IntVar(&o.LargeFrameMemory, "large-frame-memory", o.LargeFrameMemory, "`bytes` of frames above 64 KiB held at once, server-wide; more wait")
 	fs.IntVar(&raw.loginBurst, "login-burst", raw.loginBurst, "failed logins an address may make before it is throttled (0: no throttle, the per-account one included)")
 	fs.Float64Var(&o.LoginRate, "login-rate", o.LoginRate, "failed logins per second an address may make after its burst")
-	fs.IntVar(&o.MaxSessionsPerUser, "max-sessions-per-user", o.MaxSessionsPerUser, "most connections logged in as one account; one more login is evicted with 12 (0: an eighth of -max-conns, at least 8; negative: no cap)")
+	fs.IntVar(&o.MaxSessionsPerUser, "max-sessions-per-user", o.MaxSessionsPerUser, "most connections logged in as one account; one more login is refused as a wrong password is (0: an eighth of -max-conns, at least 8; negative: no cap)")
+	fs.IntVar(&o.MaxSessionsPerUserAddr, "max-sessions-per-user-addr", o.MaxSessionsPerUserAddr, "most connections logged in as one account from one address (IPv6: one /64); one more login is refused as a wrong password is (0: a quarter of -max-conns-per-addr, at least 8; negative: no cap)")
 	fs.IntVar(&o.MaxConnsPerAddr, "max-conns-per-addr", o.MaxConnsPerAddr, "most connections open from one address (IPv6: one /64); one more is refused (0: an eighth of -max-conns, at least 8; negative: no cap)")
 	fs.IntVar(&o.ReservedConns, "reserved-conns", o.ReservedConns, "connections of -max-conns kept for accounts with no session yet (0: an eighth of -max-conns; negative: none)")
-	fs.IntVar(&o.AcceptBurst, "accept-burst", o.AcceptBurst, "connections an address may open at once without logging in before more are reset (0: 64; negative: no limit)")
+	fs.IntVar(&o.AcceptBurst, "accept-burst", o.AcceptBurst, "connections an address may open at once without logging in before more are on probation (32 at once, 2s to log in) or reset (0: 64; negative: no limit)")
 	fs.Float64Var(&o.AcceptRate, "accept-rate", o.AcceptRate, "connections per second an address may open without logging in after its burst (0: 32)")
 	fs.IntVar(&o.SocketReadBuffer, "socket-read-buffer", o.SocketReadBuffer, "kernel receive buffer of each connection in `bytes` (negative: the kernel's sizing)")
 	fs.IntVar(&o.SocketWriteBuffer, "socket-write-buffer", o.SocketWriteBuffer, "kernel send buffer of each connection in `bytes`, which bounds the answers a peer leaves unread (negative: the kernel's sizing)")
 	fs.IntVar(&o.PipelineMemory, "pipeline-memory", o.PipelineMemory, "`bytes` of send buffer, server-wide, that connections whose answers pile up may borrow, 1 MiB each (negative: none)")
 	fs.DurationVar(&o.WriteStall, "write-stall", o.WriteStall, "close a connection whose answer makes no progress for this long (a peer that does not read)")
-	fs.IntVar(&o.AccountLoginBurst, "account-login-burst", o.AccountLoginBurst, "failed logins an account may take from addresses that have failed before it is throttled (negative: no account throttle)")
+	fs.IntVar(&o.AccountLoginBurst, "account-login-burst", o.AccountLoginBurst, "failed logins an account may take from addresses where it has not logged in within 7 days before it is throttled (negative: no account throttle)")
 	fs.Float64Var(&o.AccountLoginRate, "account-login-rate", o.AccountLoginRate, "failed logins per second an account may take after its burst")
 	fs.IntVar(&o.PreLoginFrameMemory, "prelogin-frame-memory", o.PreLoginFrameMemory, "`bytes` of -large-frame-memory that connections not logged in may hold (0: a quarter of it)")
 	fs.DurationVar(&o.ReplayTimeout, "replay-timeout", o.ReplayTimeout, "how long a connection may replay a login answered with 57 before it must be logged in")

@@ -18,10 +18,12 @@ import (
 // that no peer can flood the log; the exact counts are in the metrics. No
 // argument of an Observer holds a secret.
 //
-// A login names its account only when the name is one of the server's
-// accounts; any other name is logged as unknown (and counted as such in
-// the summaries), never as sent: it may be a password typed into the
-// username field, or an SDK's swap of the two.
+// A login names its account only when it bound (lifecycle.Login.Username
+// is nil otherwise) and the name is one of the server's accounts; any other
+// name is logged as unknown (and counted as such in the summaries), never
+// as sent. A failed login names nobody: its name may be a password typed
+// into the username field, an SDK's swap of the two, or a token read in the
+// password layout.
 type connLog struct {
 	agg   *aggregator
 	known map[string]bool // the accounts' names

@@ -42,7 +42,7 @@ func newMetrics() *metrics {
 	m := &metrics{
 		reg:            prometheus.NewRegistry(),
 		accepted:       counter("connections_accepted_total", "Connections accepted and served."),
-		limited:        vec("admission_limited_total", "Connections and logins refused by an admission limit (conns, address, accept-rate, account, reserve).", "limit"),
+		limited:        vec("admission_limited_total", "Connections and logins refused by an admission limit (conns, address, accept-rate, account, reserve, user-address).", "limit"),
 		closed:         vec("connections_closed_total", "Served connections closed, by cause.", "cause"),
 		sessionsClosed: vec("sessions_closed_total", "Served connections closed while logged in, by cause.", "cause"),
 		logins:         vec("logins_total", "Login requests answered, by outcome (ok, throttled, a transient result code, an eviction reason).", "outcome"),

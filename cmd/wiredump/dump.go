@@ -76,17 +76,21 @@ func Dump(src []byte, kind string) (Report, error) {
 		kind = k
 	}
 	r := Report{Kind: kind, Len: len(src)}
-	switch {
-	case !slices.Contains(kinds(), kind):
+	if !slices.Contains(kinds(), kind) {
 		return Report{}, fmt.Errorf("%w %q (want one of %v)", errUnknownKind, kind, kinds())
+	}
+	// From here on, only the masked copy is read (mask.go).
+	mask := maskOf(src)
+	src = masked(src, mask)
+	switch {
 	case kind == kindConn:
-		r.Sections = dumpConn(src)
+		r.Sections = dumpConn(src, mask)
 	case kind == kindClient:
-		r.Sections = dumpClient(src)
+		r.Sections = dumpClient(src, mask)
 	case kind == kindEvery:
-		r.Sections = dumpEvery(src)
+		r.Sections = dumpEvery(src, mask)
 	case kind == kindFrames:
-		r.Sections = dumpFrames(src)
+		r.Sections = dumpFrames(src, mask)
 	case kind == kindAuto:
 		n := tiling(src)
 		switch {
@@ -99,10 +103,13 @@ func Dump(src []byte, kind string) (Report, error) {
 				"header) ends its frame where the next begins, the last at the end of the input", n))
 		}
 		if n > 0 {
-			r.Sections = dumpFrames(src)
+			r.Sections = dumpFrames(src, mask)
 		}
 	default:
-		r.Sections = finish(src, dumpAs(src, kind))
+		r.Sections = finish(src, mask, dumpAs(src, kind))
+	}
+	if note := maskNote(mask); note != "" {
+		r.Notes = append(r.Notes, note)
 	}
 	r.OK = !slices.ContainsFunc(r.Sections, func(s Section) bool {
 		return s.Status == statusFailed || s.Status == statusUndetermined
@@ -150,9 +157,9 @@ func undetermined(src []byte) Section {
 // field says. A frame whose size field cannot be used, or says more than is
 // left, is the rest of the input. One frame filling src is shown with the
 // input's offsets; in a stream, each frame's offsets count from its start.
-func dumpFrames(src []byte) []Section {
+func dumpFrames(src []byte, mask []bool) []Section {
 	if size, err := codec.FrameSize(src); err == nil && size == len(src) {
-		return finish(src, frameByCommand(src))
+		return finish(src, mask, frameByCommand(src))
 	}
 	var secs []Section
 	for off, i := 0, 1; off < len(src); i++ {
@@ -162,7 +169,7 @@ func dumpFrames(src []byte) []Section {
 		}
 		title := Section{Title: fmt.Sprintf("frame %d at input offset %d (%d bytes; offsets below count from it)",
 			i, off, len(frame))}
-		secs = append(secs, based(off, append([]Section{title}, finish(frame, frameByCommand(frame))...))...)
+		secs = append(secs, based(off, append([]Section{title}, finish(frame, mask[off:off+len(frame)], frameByCommand(frame))...))...)
 		off += len(frame)
 	}
 	return secs
@@ -202,14 +209,18 @@ func dumpAs(src []byte, kind string) []Section {
 	return []Section{readBody(src, 0, len(src), kind)}
 }
 
-// finish redacts, in every section, each field that overlaps a secret of
-// any reading (the same bytes may be a username in one shape and a token
-// in the other), withholds each error that lies inside such a secret (where
-// and why a reading fails there depends on the secret's bytes), then lists
-// the bytes no field shows, by offset and length only.
-func finish(src []byte, secs []Section) []Section {
-	var shown []Field
-	secrets := shadowSecrets(src)
+// finish redacts, in every section, each field over a byte of mask
+// (mask.go) or over a secret of any reading (the same bytes may be a
+// username in one shape and a token in the other), withholds each error
+// located in such bytes (the readings read filler there, so where and why
+// one fails there says nothing about the input), then lists the bytes no
+// field shows, by offset and length only. mask is the input's mask for the
+// bytes of src.
+func finish(src []byte, mask []bool, secs []Section) []Section {
+	var shown, secrets []Field
+	for _, r := range maskRuns(mask) {
+		secrets = append(secrets, Field{Name: "secret", Offset: r[0], Size: r[1] - r[0]})
+	}
 	for _, s := range secs {
 		for _, f := range s.Fields {
 			shown = append(shown, f)
@@ -225,9 +236,9 @@ func finish(src []byte, secs []Section) []Section {
 			}
 		}
 		if fault := secs[i].fault; fault != nil {
-			if k := slices.IndexFunc(secrets, func(f Field) bool { return f.overlaps(Field{Offset: fault.at, Size: 1}) }); k >= 0 {
-				secs[i].Error = fmt.Sprintf("%s: fails inside bytes that another reading decodes as a %s; "+
-					"its offset and rule are not shown", fault.field, secrets[k].Name)
+			if slices.ContainsFunc(secrets, func(f Field) bool { return f.overlaps(Field{Offset: fault.at, Size: 1}) }) {
+				secs[i].Error = fmt.Sprintf("%s: fails inside bytes that may hold a password, token or bind secret; "+
+					"its offset and rule are not shown", fault.field)
 			}
 		}
 	}
@@ -235,29 +246,6 @@ func finish(src []byte, secs []Section) []Section {
 		secs = append(secs, Section{Title: "bytes not decoded", Status: "offset and length only", Fields: gaps})
 	}
 	return secs
-}
-
-// shadowSecrets returns the password, token and bind secret fields of the
-// login and BIND_SESSION readings of src, shown or not: a body at offset 0
-// (a body alone, a fuzz target's input) and one at offset 256 (a frame's),
-// each read as every login shape of both revisions and as BIND_SESSION. finish redacts whatever overlaps them, so that -kind
-// login_reply on a login body, say, cannot print its password as a
-// server_version.
-func shadowSecrets(src []byte) []Field {
-	var secrets []Field
-	for _, start := range []int{0, codec.HeaderSize} {
-		if start >= len(src) {
-			break
-		}
-		for _, kind := range []string{kindLogin, kindLoginPAT, kindLoginSecret, kindLoginPATSecret, kindBind} {
-			for _, f := range readBody(src, start, len(src), kind).Fields {
-				if f.secret {
-					secrets = append(secrets, f)
-				}
-			}
-		}
-	}
-	return secrets
 }
 
 // dumpFrame reads src as a frame whose header is of kind c, and its body
@@ -482,7 +470,7 @@ func alternatives(secs ...Section) []Section {
 // command byte (the target hands each chunk to the connection as one frame)
 // with its size field set as the target sets it (flags bit 0 clear).
 // Offsets are from the start of each frame.
-func dumpConn(src []byte) []Section {
+func dumpConn(src []byte, mask []bool) []Section {
 	var secs []Section
 	off := 0
 	for len(src)-off >= 3 {
@@ -493,7 +481,10 @@ func dumpConn(src []byte) []Section {
 		}
 		title := Section{Title: fmt.Sprintf("frame at input offset %d (flags 0x%02x, %d bytes; offsets below count from it)",
 			off+3, flags, len(frame))}
-		secs = append(secs, based(off+3, append([]Section{title}, finish(frame, frameByCommand(frame))...))...)
+		if slices.Contains(mask[off:off+3], true) {
+			title.Title = fmt.Sprintf("frame at input offset %d (flags and length %s)", off+3, maskedByte)
+		}
+		secs = append(secs, based(off+3, append([]Section{title}, finish(frame, mask[off+3:off+3+len(frame)], frameByCommand(frame))...))...)
 		off += 3 + len(frame)
 	}
 	if off < len(src) {

@@ -6,7 +6,10 @@
 // the codec's header table (a non-zero checksum only as non-zero), a body
 // only as the fields of a reading the codec decodes, a password or token as
 // [REDACTED n=N], and every other byte only as its offset and length, with
-// nothing computed from it. An input is read as frames only when -kind says
+// nothing computed from it. Where a secret can be is found from the length
+// fields in front of it before anything decodes, and every reading reads
+// those bytes as filler (mask.go), so that nothing printed depends on a
+// secret. An input is read as frames only when -kind says
 // so or their size fields delimit it exactly. Only -raw, which says so,
 // prints every byte.
 package main
@@ -56,6 +59,11 @@ their offset and length only: not the bytes, and nothing computed from them
 (no hash, no checksum), so that the output cannot be used to test guesses
 of a password. Runs of such bytes are told apart by their offsets. For the
 same reason a non-zero checksum header field prints only as non-zero.
+Where a password, token or bind secret can be is found from the length
+fields before anything decodes, in every login shape, whether or not the
+body decodes; every reading of every kind then reads those bytes as "~",
+and any field over them, a header number too, prints [REDACTED n=N]. A
+note gives their offsets.
 
 -raw adds a hex dump of every input byte: it PRINTS PASSWORDS AND TOKENS in
 the clear, and every checksum. Use it only on inputs you know hold no

@@ -56,7 +56,7 @@ func TestGolden(t *testing.T) {
 		{"register_cut", login[:len(login)-1], exitDecode, nil},
 		{"register_cut_as_request", login[:len(login)-1], exitDecode, []string{"-kind", "request"}},
 		{"token_body", token, exitDecode, nil},
-		{"token_body_as_pat", token, exitOK, []string{"-kind", "login_register_pat"}},
+		{"token_body_as_pat", token, exitDecode, []string{"-kind", "login_register_pat"}},
 		{"stream", append(bytes.Clone(login), eviction14(t)...), exitOK, nil},
 	} {
 		code, out, stderr := runWith(nil, append(tc.args, writeFile(t, "in", tc.name, tc.input))...)

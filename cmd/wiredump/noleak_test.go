@@ -5,12 +5,14 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -19,169 +21,329 @@ import (
 	"github.com/iggywire/iggywire/internal/fuzzload"
 )
 
-// FuzzNoLeak plants marker as the password or token of a valid login frame
-// or body, a stream of frames (or anywhere in random bytes), mutates the
-// result, reads it as
-// every kind and prints it as text and JSON. No 8-byte run of the marker may
-// appear, as text or hex, unless a body the codec decodes from some offset of
-// the input holds that run in a field that is not a secret: then those bytes
-// are that field, not a secret, in this input. Header integers, printed as
-// numbers, are fields whatever bytes they hold; they are not searched.
+// FuzzNoLeak builds a login or token frame or body, a 0.11.1 one, a
+// BIND_SESSION, a conn stream or a stream of frames, mutates it (bytes set,
+// inserted, deleted, length claims, cuts), then finds where its secrets
+// are now: where the length fields of the shape it was built as, read in
+// the mutated bytes, put each (a secret cut by the end runs to the end).
+// It fills those places once with one marker and once with another of the
+// same length, reads both as every kind and prints them as text and JSON.
+// The outputs must be the same, and no 8-byte run of a marker may show,
+// as text or hex. Nothing is exempt: a run that some other reading
+// decodes as a non-secret field, or a header integer read from a secret's
+// bytes, is a leak (the equality catches numbers).
 func FuzzNoLeak(f *testing.F) {
-	f.Add(uint8(0), []byte{}, []byte{})
-	f.Add(uint8(1), []byte{0, 11, 0, 0xf8}, []byte{})
-	f.Add(uint8(1), []byte{1, 0xff, 0xff, 0}, []byte{})
-	f.Add(uint8(2), []byte{0, 3, 0, 0x7f, 0, 9, 0, 40}, []byte{})
-	f.Add(uint8(4), []byte{}, bytes.Repeat([]byte{5}, 300))
-	f.Add(uint8(5), []byte{3, 0x10, 1, 0}, []byte{})
-	f.Add(uint8(6), []byte{}, []byte{})
-	f.Add(uint8(6), []byte{3, 48, 0, 200}, []byte{}) // the first size unusable: not a stream
-	f.Fuzz(func(t *testing.T, shape uint8, edits, junk []byte) {
-		src := mutate(plant(t, shape, junk), edits)
-		for _, kind := range kinds() {
-			r, err := Dump(src, kind)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var text, js bytes.Buffer
-			if r.WriteText(&text) != nil || r.WriteJSON(&js) != nil {
-				t.Fatal("write failed")
-			}
-			for _, out := range []string{text.String(), js.String()} {
-				if run, ok := leaked(out); ok && !shownAsText(src, run) {
-					t.Fatalf("as %s: %q of the secret shows:\n%s", kind, run, out)
-				}
-				if strings.Contains(out, "sha256") {
-					t.Fatalf("as %s: a digest shows:\n%s", kind, out)
-				}
-			}
+	for _, seed := range noLeakSeeds {
+		f.Add(seed.shape, seed.edits)
+	}
+	f.Fuzz(func(t *testing.T, shape uint8, edits []byte) {
+		if err := noLeak(t, shape, edits); err != nil {
+			t.Fatal(err)
 		}
 	})
 }
 
-// plant returns a login frame or body, a conn stream holding a login frame,
-// a stream of a login frame then a token frame, or junk, with marker as
-// its secret.
-func plant(t *testing.T, shape uint8, junk []byte) []byte {
-	login, pat := loginBody(t, marker), patBody(t, marker)
-	switch shape % 7 {
-	case 0:
-		return requestFrame(t, codec.OperationRegister, login)
-	case 1:
-		return requestFrame(t, codec.OperationRegister, pat)
-	case 2:
-		return login
-	case 3:
-		return pat
-	case 4: // junk, with the marker at an offset the junk picks
-		at := 0
-		if len(junk) > 1 {
-			at = int(binary.LittleEndian.Uint16(append(junk[:2:2], 0))) % len(junk)
-		}
-		return append(append(bytes.Clone(junk[:at]), marker...), junk[at:]...)
-	case 6:
-		return append(requestFrame(t, codec.OperationRegister, login), requestFrame(t, codec.OperationRegister, pat)...)
-	}
-	frame := requestFrame(t, codec.OperationRegister, pat)
-	return append(append([]byte{0}, byte(len(frame)), byte(len(frame)>>8)), frame...)
+// noLeakSeeds are FuzzNoLeak's seeds: each shape whole, cut inside its
+// secret and after it, and with a length before the secret changed.
+var noLeakSeeds = []struct {
+	shape uint8
+	edits []byte
+}{
+	{0, nil}, {1, nil}, {2, nil}, {3, nil}, {4, nil}, {5, nil}, {6, nil}, {7, nil}, {8, nil}, {9, nil}, {10, nil},
+	{9, []byte{4, 0x10, 1, 0}},  // a long password cut at 272
+	{10, []byte{4, 0x00, 1, 0}}, // a long token cut at 256
+	{0, []byte{4, 0x20, 1, 0}},  // cut inside the password (frame offset 288)
+	{2, []byte{4, 40, 0, 0}},    // cut inside the password (body offset 40)
+	{2, []byte{4, 52, 0, 0}},    // cut inside context_len
+	{3, []byte{4, 30, 0, 0}},    // cut inside the token
+	{4, []byte{4, 30, 0, 0}},    // cut inside the bind secret
+	{7, []byte{4, 60, 0, 0}},    // cut inside BIND_SESSION's bind secret
+	{2, []byte{0, 17, 0, 9}},    // username_len 4 -> 9
+	{2, []byte{0, 22, 0, 3}},    // password_len 24 -> 3: the rest is context_len and context
+	{3, []byte{0, 11, 0, 0xf8}}, // sdk_version_len 5 -> 248
+	{2, []byte{2, 16, 0, 0, 4, 44, 0, 0}},
+	{5, []byte{1, 0, 0, 7}},
+	{6, []byte{3, 48, 0, 200}}, // the first size unusable: not a stream
 }
 
-// mutate applies edits, 4 bytes each: [op][pos u16][value]. Ops: set a
-// byte, insert a byte, delete a byte, set a u32 to value (a length claim).
-func mutate(src, edits []byte) []byte {
-	src = bytes.Clone(src)
+// The shapes FuzzNoLeak builds, and where a body starts in each.
+const noLeakShapes = 11
+
+// noLeak runs FuzzNoLeak's check on one input and returns what leaked.
+func noLeak(t testing.TB, shape uint8, edits []byte) error {
+	src, places := plant(t, shape%noLeakShapes)
+	src, places = mutate(src, places, edits)
+	var spans [][2]int
+	for _, p := range places {
+		spans = append(spans, p.secrets(src)...)
+	}
+	if len(spans) == 0 {
+		return nil // the mutations moved every secret out of the input
+	}
+	markA, markB := fill(src, spans, marker), fill(src, spans, otherMarker)
+	for _, kind := range kinds() {
+		outA, outB := printed(t, markA, kind), printed(t, markB, kind)
+		if outA != outB {
+			return fmt.Errorf("as %s, the output depends on the secret:\n%s\n---- the other secret:\n%s", kind, outA, outB)
+		}
+		for _, m := range []string{marker, otherMarker} {
+			if run, ok := leaked(outA, m); ok {
+				return fmt.Errorf("as %s: %q of the secret shows:\n%s", kind, run, outA)
+			}
+		}
+		if strings.Contains(outA, "sha256") {
+			return fmt.Errorf("as %s: a digest shows:\n%s", kind, outA)
+		}
+	}
+	return nil
+}
+
+// otherMarker is marker's length, and differs from it in every byte.
+const otherMarker = "zq3+other+W8yk+SECRETS?#"
+
+// printed returns the text and the JSON output of src read as kind.
+func printed(t testing.TB, src []byte, kind string) string {
+	r, err := Dump(src, kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if r.WriteText(&out) != nil || r.WriteJSON(&out) != nil {
+		t.Fatal("write failed")
+	}
+	return out.String()
+}
+
+// fill returns src with the bytes of spans set to m, repeated.
+func fill(src []byte, spans [][2]int, m string) []byte {
+	out := bytes.Clone(src)
+	for _, s := range spans {
+		for i := s[0]; i < s[1]; i++ {
+			out[i] = m[(i-s[0])%len(m)]
+		}
+	}
+	return out
+}
+
+// bodyPlace is where a body was planted: its start and its shape. A body
+// is read where the framing puts one: at the input's start, at offset 256
+// of a frame whose size field is a frame size, in the frame or chunk its
+// predecessor's size field delimits. A body that an insertion or deletion
+// before it moved (moved), or whose framing no longer holds (framed: its
+// frame's size is not a frame size, its predecessor's size or chunk length
+// no longer ends where it starts), is read by nobody where it now lies.
+type bodyPlace struct {
+	at     int
+	shape  []step
+	moved  bool
+	framed func(src []byte) bool
+	frame  int  // where the body's frame starts, whose size ends the body; -1 for a body alone or a conn chunk's
+	chunk  bool // the body is in the conn chunk at offset 0, whose length ends it
+}
+
+// secrets returns where the length fields of p's shape, read in src, put
+// its secrets, each cut at the end of src. As for the server, which
+// refuses a body before its secret when the prefix breaks a rule, the
+// text fields before a secret must be non-empty UTF-8; and the protocol
+// version selects the layout (WIRE.md section 10.1), so a 0.11.1 body
+// whose version became 0.11.0 is laid out as 0.11.0's body of its kind.
+// The secrets themselves may hold any bytes.
+func (p bodyPlace) secrets(src []byte) [][2]int {
+	var out [][2]int
+	at, n := p.at, len(src)
+	if p.moved || at < 0 || at+4 > n || p.framed != nil && !p.framed(src) {
+		return nil
+	}
+	if p.frame >= 0 {
+		// The frame's size ends the body: bytes after it are the next
+		// frame's, whatever a length in the body claims.
+		size, err := codec.FrameSize(src[p.frame:])
+		if err != nil {
+			return nil
+		}
+		n = min(n, p.frame+size)
+	}
+	if p.chunk {
+		n = min(n, 3+int(binary.LittleEndian.Uint16(src[1:])))
+	}
+	shape := p.shape
+	if codec.Version(binary.LittleEndian.Uint32(src[at:])) == codec.Protocol0110 {
+		switch {
+		case slices.Equal(shape, shapesBindSecret[0]):
+			shape = shapesBase[0]
+		case slices.Equal(shape, shapesBindSecret[1]):
+			shape = shapesBase[1]
+		case slices.Equal(shape, shapesBindSecret[2]):
+			return nil
+		}
+	}
+	u8 := func() (int, bool) {
+		if at >= n {
+			return 0, false
+		}
+		at++
+		return int(src[at-1]), true
+	}
+	text := func() bool {
+		l, ok := u8()
+		if !ok || l == 0 || at+l > n || !utf8.Valid(src[at:at+l]) {
+			return false
+		}
+		at += l
+		return true
+	}
+	for _, st := range shape {
+		switch st {
+		case stepInfo:
+			at += 4
+			for range 2 { // sdk_name, sdk_version
+				if !text() {
+					return out
+				}
+			}
+		case stepText8:
+			if !text() {
+				return out
+			}
+		case stepSecret8:
+			l, ok := u8()
+			if !ok {
+				return out
+			}
+			if at < n && l > 0 {
+				out = append(out, [2]int{at, min(at+l, n)})
+			}
+			at += l
+		case stepSecret32:
+			if at < n {
+				out = append(out, [2]int{at, min(at+codec.BindSecretLen, n)})
+			}
+			at += codec.BindSecretLen
+		case stepSkip32:
+			at += 32
+		}
+	}
+	return out
+}
+
+// neutral is the secret plant builds with: noLeak writes the markers only
+// where the mutated bytes put a secret, so that a secret's bytes that
+// the mutations moved out of a secret's place are not taken for one.
+const neutral = "neutral,not-a-marker,24b"
+
+// plant builds shape (see FuzzNoLeak) with neutral as its secrets and
+// says where its bodies start.
+func plant(t testing.TB, shape uint8) ([]byte, []bodyPlace) {
+	login, pat := loginBody(t, neutral), patBody(t, neutral)
+	loginShape, patShape := shapesBase[0], shapesBase[1]
+	// A frame's body is read only when its size field is a frame size.
+	sized := func(at int) func([]byte) bool {
+		return func(src []byte) bool { _, err := codec.FrameSize(src[at:]); return err == nil }
+	}
+	switch shape {
+	case 0:
+		return requestFrame(t, codec.OperationRegister, login), []bodyPlace{{at: codec.HeaderSize, shape: loginShape, framed: sized(0)}}
+	case 1:
+		return requestFrame(t, codec.OperationRegister, pat), []bodyPlace{{at: codec.HeaderSize, shape: patShape, framed: sized(0)}}
+	case 2:
+		return login, []bodyPlace{{at: 0, shape: loginShape, frame: -1}}
+	case 3:
+		return pat, []bodyPlace{{at: 0, shape: patShape, frame: -1}}
+	case 4, 5: // protocol 0.11.1: a bind secret, then the password or token
+		in := info
+		in.Protocol = codec.Protocol0111
+		bind := secret(strings.Repeat(neutral, 2)[:codec.BindSecretLen])
+		if shape == 4 {
+			b, err := codec.LoginRegister{Info: in, Revision: codec.RevisionBindSecret, BindSecret: bind,
+				Username: []byte("iggy"), Password: secret(neutral), Context: []byte("ctx")}.AppendBinary(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b, []bodyPlace{{at: 0, shape: shapesBindSecret[0], frame: -1}}
+		}
+		b, err := codec.LoginRegisterPAT{Info: in, Revision: codec.RevisionBindSecret, BindSecret: bind,
+			Token: secret(neutral), Context: []byte("ctx")}.AppendBinary(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame := requestFrame(t, codec.OperationRegister, b)
+		return frame, []bodyPlace{{at: codec.HeaderSize, shape: shapesBindSecret[1], framed: sized(0)}}
+	case 6:
+		first := requestFrame(t, codec.OperationRegister, login)
+		framed := func(src []byte) bool {
+			return binary.LittleEndian.Uint32(src[48:]) == uint32(len(first)) && sized(len(first))(src)
+		}
+		return append(first, requestFrame(t, codec.OperationRegister, pat)...),
+			[]bodyPlace{{at: codec.HeaderSize, shape: loginShape, framed: sized(0)}, {at: len(first) + codec.HeaderSize, shape: patShape, framed: framed, frame: len(first)}}
+	case 9: // a body of 256 bytes or more: a header reading reads its password
+		return loginBody(t, strings.Repeat(neutral, 11)[:255]), []bodyPlace{{at: 0, shape: loginShape, frame: -1}}
+	case 10:
+		return patBody(t, strings.Repeat(neutral, 11)[:255]), []bodyPlace{{at: 0, shape: patShape, frame: -1}}
+	case 7:
+		b, err := codec.BindSession{Info: codec.ClientVersionInfo{Protocol: codec.Protocol0111, SDKName: []byte("go-sdk"),
+			SDKVersion: []byte("0.1.0")}, ClientID: codec.Uint128From(7), Session: 9,
+			BindSecret: secret(strings.Repeat(neutral, 2)[:codec.BindSecretLen])}.AppendBinary(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b, []bodyPlace{{at: 0, shape: shapesBindSecret[2], frame: -1}}
+	}
+	frame := requestFrame(t, codec.OperationRegister, pat)
+	conn := append([]byte{0}, byte(len(frame)), byte(len(frame)>>8))
+	framed := func(src []byte) bool { return int(binary.LittleEndian.Uint16(src[1:])) == len(frame) }
+	return append(conn, frame...), []bodyPlace{{at: 3 + codec.HeaderSize, shape: patShape, framed: framed, frame: -1, chunk: true}}
+}
+
+// mutate applies edits, 4 bytes each: [op][pos u16][value], and moves the
+// body starts with the bytes inserted or deleted before them. Ops: set a
+// byte, insert a byte, delete a byte, set a u32 to value (a length
+// claim), cut the input at pos.
+func mutate(src []byte, places []bodyPlace, edits []byte) ([]byte, []bodyPlace) {
+	src, places = bytes.Clone(src), slices.Clone(places)
+	shift := func(pos, d int) {
+		for i := range places {
+			if pos < places[i].at || d > 0 && pos == places[i].at {
+				places[i].moved = true
+			}
+		}
+	}
 	for ; len(edits) >= 4; edits = edits[4:] {
 		pos, v := int(binary.LittleEndian.Uint16(edits[1:]))%(len(src)+1), edits[3]
-		switch edits[0] % 4 {
+		switch edits[0] % 5 {
 		case 0:
 			if pos < len(src) {
 				src[pos] = v
 			}
 		case 1:
 			src = append(src[:pos], append([]byte{v}, src[pos:]...)...)
+			shift(pos, 1)
 		case 2:
 			if pos < len(src) {
 				src = append(src[:pos], src[pos+1:]...)
+				shift(pos, -1)
 			}
 		case 3:
 			if pos+4 <= len(src) {
 				binary.LittleEndian.PutUint32(src[pos:], uint32(v))
 			}
+		case 4:
+			src = src[:pos]
 		}
 	}
-	return src
+	return src, places
 }
 
-// leaked returns the first 8-byte run of marker that out holds as text or
-// as hex.
-func leaked(out string) (string, bool) {
+// leaked returns the first 8-byte run of m that out holds as text or as
+// hex.
+func leaked(out, m string) (string, bool) {
 	lower := strings.ToLower(out)
-	for i := 0; i+8 <= len(marker); i++ {
-		run := marker[i : i+8]
+	for i := 0; i+8 <= len(m); i++ {
+		run := m[i : i+8]
 		if strings.Contains(out, run) || strings.Contains(lower, hex.EncodeToString([]byte(run))) {
 			return run, true
 		}
 	}
 	return "", false
-}
-
-// shownAsText reports whether a body the codec decodes where wiredump
-// reads one (at the start of the input or of a frame's body, a login reply
-// after a result section, the same in each frame of a conn stream or of a
-// stream of frames) has a non-secret text field holding run.
-func shownAsText(src []byte, run string) bool {
-	has := func(fields ...[]byte) bool {
-		return slices.ContainsFunc(fields, func(f []byte) bool { return bytes.Contains(f, []byte(run)) })
-	}
-	bases := []int{0}
-	for off := 0; len(src)-off >= 3; off += 3 + min(int(binary.LittleEndian.Uint16(src[off+1:])), len(src)-off-3) {
-		bases = append(bases, off+3)
-	}
-	for off := 0; off < len(src); {
-		size, err := codec.FrameSize(src[off:])
-		if err != nil || size > len(src)-off {
-			break
-		}
-		off += size
-		bases = append(bases, off)
-	}
-	// Bytes that a login reading decodes as a password or token are a
-	// secret whatever another reading takes them for.
-	for _, base := range bases {
-		for _, at := range []int{base, base + codec.HeaderSize} {
-			if at > len(src) {
-				continue
-			}
-			l, _, err2 := codec.DecodeLoginRegister(src[at:])
-			p, _, err3 := codec.DecodeLoginRegisterPAT(src[at:])
-			if err2 == nil && bytes.Contains(l.Password.Bytes(), []byte(run)) || err3 == nil && bytes.Contains(p.Token.Bytes(), []byte(run)) {
-				return false
-			}
-		}
-	}
-	for _, base := range bases {
-		for _, at := range []int{base, base + codec.HeaderSize} {
-			if at > len(src) {
-				continue
-			}
-			b := src[at:]
-			c, _, err1 := codec.DecodeClientVersionInfo(b)
-			l, _, err2 := codec.DecodeLoginRegister(b)
-			p, _, err3 := codec.DecodeLoginRegisterPAT(b)
-			if err1 == nil && has(c.SDKName, c.SDKVersion) || err2 == nil && has(l.Username, l.Context) ||
-				err3 == nil && has(p.Context) {
-				return true
-			}
-			if r, _, err := codec.DecodeLoginReply(b); err == nil && has(r.ServerVersion) {
-				return true
-			}
-			payload, _, err := codec.SplitResult(b)
-			if r, _, err4 := codec.DecodeLoginReply(payload); err == nil && err4 == nil && has(r.ServerVersion) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // TestCorpusAndCrashers runs wiredump, as text and as JSON, on every file
@@ -248,4 +410,65 @@ func dumpFile(t *testing.T, path string) [2]string {
 		outs[i] = out
 	}
 	return outs
+}
+
+// TestNoLeakFindsPlantedBugs plants redaction bugs in Dump's mask and
+// runs FuzzNoLeak's check on its seeds: each bug must be found. The bugs
+// are the two ways the mask was once wrong (a secret cut by the end of the
+// input is not masked; only a body that decodes is masked), a body alone
+// left unmasked (only a frame's body masked), and an off-by-one.
+func TestNoLeakFindsPlantedBugs(t *testing.T) {
+	bugs := map[string]func([]byte) []bool{
+		"a body alone unmasked": func(src []byte) []bool {
+			mask := secretMask(src)
+			for i := range min(len(mask), codec.HeaderSize) {
+				mask[i] = false
+			}
+			return mask
+		},
+		"each run one byte short": func(src []byte) []bool {
+			mask := secretMask(src)
+			for i := len(mask) - 1; i >= 0; i-- {
+				if mask[i] && (i+1 == len(mask) || !mask[i+1]) {
+					mask[i] = false
+				}
+			}
+			return mask
+		},
+		"cut secrets unmasked": func(src []byte) []bool {
+			mask := secretMask(src)
+			for i := len(mask) - 1; i >= 0 && mask[i]; i-- {
+				mask[i] = false
+			}
+			return mask
+		},
+		"only decoded bodies masked": func(src []byte) []bool {
+			for _, at := range []int{0, codec.HeaderSize} {
+				if at <= len(src) {
+					_, _, err1 := codec.DecodeLoginRegister(src[at:])
+					_, _, err2 := codec.DecodeLoginRegisterPAT(src[at:])
+					if err1 == nil || err2 == nil {
+						return secretMask(src)
+					}
+				}
+			}
+			return make([]bool, len(src))
+		},
+	}
+	t.Cleanup(func() { maskOf = secretMask })
+	for name, bug := range bugs {
+		maskOf = bug
+		found := 0
+		for _, seed := range noLeakSeeds {
+			if noLeak(t, seed.shape, seed.edits) != nil {
+				found++
+			}
+		}
+		assert.Positive(t, found, "%s: no seed of FuzzNoLeak finds it", name)
+		t.Logf("%s: found by %d of %d seeds", name, found, len(noLeakSeeds))
+	}
+	maskOf = secretMask
+	for _, seed := range noLeakSeeds {
+		require.NoError(t, noLeak(t, seed.shape, seed.edits))
+	}
 }

@@ -90,7 +90,7 @@ func TestUndecodedBytesAreNoPasswordOracle(t *testing.T) {
 // cluster, size, view, ...) printed as header numbers and hex. A body's
 // bytes 48..52 are not a size equal to its length, so without -kind it is
 // not read at all: the kind could not be determined, its length alone
-// shows. With -kind login_register_pat it decodes, the token redacted.
+// shows. With -kind login_register_pat it is read, the token masked.
 //
 // On the old wiredump it fails: the output shows "Eviction header
 // (command 13)", differs between two tokens, and -kind did not exist.
@@ -126,10 +126,13 @@ func TestTokenBodyIsNotReadAsAHeader(t *testing.T) {
 	for _, args := range [][]string{{"-kind", "login_register_pat"}, {"-as", "loginpat"}} {
 		code, outA, stderr := runWith(nil, append(args, pathA)...)
 		_, outB, _ := runWith(nil, append(args, pathB)...)
-		require.Equal(t, exitOK, code, "%v: %s", args, stderr)
+		// Offset 256, where a frame's body starts, is inside the token:
+		// read from there, everything after may be a secret, the token's
+		// context too, so the reading fails there, the same way for both.
+		require.Equal(t, exitDecode, code, "%v: %s", args, stderr)
 		assert.Equal(t, outA, outB, "%v: the output depends on the token", args)
-		assert.Contains(t, outA, "== LoginRegisterPAT body (code 45): decoded\n", "%v", args)
-		assert.Regexp(t, `\n +18  255  token +\[REDACTED n=255\]\n`, outA, "%v", args)
+		assert.Contains(t, outA, "== LoginRegisterPAT body (code 45): error\n", "%v", args)
+		assert.Contains(t, outA, "context: fails inside bytes that may hold a password, token or bind secret", "%v", args)
 		assert.NotContains(t, outA, "header", "%v", args)
 		assertNoRun(t, outA, tokenA)
 		assertNoRun(t, outA, tokenB)

@@ -15,7 +15,7 @@ var everyKind = []string{kindFrame, kindClientInfo, kindLogin, kindLoginPAT, kin
 // dumpEvery reads src as every kind at once, as FuzzDifferential does.
 // Readings that fail while another decodes are no match, and a field any
 // reading takes for a secret is redacted in all of them (finish).
-func dumpEvery(src []byte) []Section {
+func dumpEvery(src []byte, mask []bool) []Section {
 	var secs []Section
 	for _, kind := range everyKind {
 		for _, s := range dumpAs(src, kind) {
@@ -23,7 +23,7 @@ func dumpEvery(src []byte) []Section {
 			secs = append(secs, s)
 		}
 	}
-	return finish(src, alternatives(secs...))
+	return finish(src, mask, alternatives(secs...))
 }
 
 // dumpClient reads src as FuzzClient's input: steps of [action u8], which
@@ -32,7 +32,7 @@ func dumpEvery(src []byte) []Section {
 // dumpConn). Flags bit 1 has the target patch the client id, request
 // number and operation the client waits for into the answer, which
 // wiredump cannot know; the frame is shown as the input holds it.
-func dumpClient(src []byte) []Section {
+func dumpClient(src []byte, mask []bool) []Section {
 	var secs []Section
 	off := 0
 	for step := 1; off < len(src); step++ {
@@ -40,6 +40,9 @@ func dumpClient(src []byte) []Section {
 		off++
 		title := Section{Title: fmt.Sprintf("step %d at input offset %d: action 0x%02x, the client sends %s",
 			step, off-1, action, clientAction(action))}
+		if mask[off-1] {
+			title.Title = fmt.Sprintf("step %d at input offset %d: action %s", step, off-1, maskedByte)
+		}
 		if len(src)-off < 3 {
 			title.Notes = []string{"no answer follows (fewer than 3 bytes left): the input ends here"}
 			secs = append(secs, title)
@@ -52,11 +55,14 @@ func dumpClient(src []byte) []Section {
 		}
 		title.Notes = append(title.Notes, fmt.Sprintf("its answer at input offset %d: flags 0x%02x, %d bytes; offsets below count from it",
 			off+3, flags, len(frame)))
+		if slices.Contains(mask[off:off+3], true) {
+			title.Notes[len(title.Notes)-1] = fmt.Sprintf("its answer at input offset %d: flags and length %s", off+3, maskedByte)
+		}
 		if flags&2 != 0 {
 			title.Notes = append(title.Notes, "flags bit 1: the target writes the ids the client waits for into the answer before the client reads it")
 		}
 		secs = append(secs, title)
-		secs = append(secs, based(off+3, finish(frame, frameByCommand(frame)))...)
+		secs = append(secs, based(off+3, finish(frame, mask[off+3:off+3+len(frame)], frameByCommand(frame)))...)
 		off += 3 + len(frame)
 	}
 	return secs

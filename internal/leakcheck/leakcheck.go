@@ -166,6 +166,12 @@ func (m *Matcher) Find(text string) string {
 // calls with secrets of the same length give values that differ only in
 // the secret.
 func Holders(secret []byte) (map[string]any, error) {
+	return holders(secret, bindSecretOf(secret))
+}
+
+// holders is Holders with the 0.11.1 holders' bind secret given: 32 bytes
+// of any value.
+func holders(secret, bindSecret []byte) (map[string]any, error) {
 	s := codec.NewSecret(secret)
 	info := codec.ClientVersionInfo{Protocol: codec.MustPack(0, 11, 0), SDKName: []byte("go-sdk"), SDKVersion: []byte("0.1.0")}
 	login := codec.LoginRegister{Info: info, Username: []byte("iggy"), Password: s, Context: []byte("ctx")}
@@ -190,7 +196,7 @@ func Holders(secret []byte) (map[string]any, error) {
 
 	// Protocol 0.11.1's holders of a bind secret: 32 bytes, the secret
 	// repeated (a secret of more than 32 bytes shows as its first 32).
-	bind := codec.NewSecret(bindSecretOf(secret))
+	bind := codec.NewSecret(bindSecret)
 	info11 := info
 	info11.Protocol = codec.Protocol0111
 	login11 := codec.LoginRegister{Info: info11, Revision: codec.RevisionBindSecret, BindSecret: bind,
@@ -201,12 +207,22 @@ func Holders(secret []byte) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	bindEncoded, err := bindBody.AppendBinary(nil)
+	if err != nil {
+		return nil, err
+	}
+	bindFrame, err := codec.AppendRequestFrame(nil, codec.RequestHeader{Client: codec.Uint128From(7), Request: 1,
+		Operation: codec.OperationNonReplicated, Code: codec.CodeBindSession}, bindEncoded)
+	if err != nil {
+		return nil, err
+	}
+	bindEx := tcp.Exchange{In: codec.NewSecret(bindFrame), Out: []byte{1}}
 
 	values := map[string]any{
 		"Secret": s, "LoginRegister": login, "LoginRegisterPAT": pat,
 		"User": user, "Token": token, "StaticAuth": auth, "Config": cfg, "Server": srv, "Exchange": ex,
 		"LoginRegister 0.11.1": login11, "LoginRegisterPAT 0.11.1": pat11, "BindSession": bindBody,
-		"Server after a 0.11.1 login": srv11,
+		"Server after a 0.11.1 login": srv11, "Exchange of a BIND_SESSION": bindEx,
 	}
 	out := map[string]any{}
 	for name, v := range values {
@@ -227,7 +243,10 @@ func Holders(secret []byte) (map[string]any, error) {
 	out["hidden Server"] = hidden[*lifecycle.Server]{srv}
 	out["hidden Exchange"] = hidden[tcp.Exchange]{ex}
 	out["hidden LoginRegister 0.11.1"] = hidden[codec.LoginRegister]{login11}
+	out["hidden LoginRegisterPAT 0.11.1"] = hidden[codec.LoginRegisterPAT]{pat11}
 	out["hidden BindSession"] = hidden[codec.BindSession]{bindBody}
+	out["hidden Server after a 0.11.1 login"] = hidden[*lifecycle.Server]{srv11}
+	out["hidden Exchange of a BIND_SESSION"] = hidden[tcp.Exchange]{bindEx}
 	out["*hidden LoginRegister"] = &hidden[codec.LoginRegister]{login}
 	out["*hidden Exchange"] = &hidden[tcp.Exchange]{ex}
 	return out, nil
@@ -272,19 +291,37 @@ func serverAfterLogin(auth lifecycle.StaticAuth, login codec.LoginRegister) (*li
 // most 255 bytes, so that every holder can be built with it, and long or
 // distinctive enough not to occur in the printed text by chance.
 func Leak(secret []byte) (string, error) {
-	holders, err := Holders(secret)
+	hs, err := Holders(secret)
 	if err != nil {
 		return "", err
 	}
-	m := NewMatcher(secret)
+	return leak(hs, NewMatcher(secret)), nil
+}
+
+// LeakBindSecret is Leak for a bind secret of any 32 bytes (a bind secret
+// is any value, not text): it looks for bind in every printed form of
+// every holder, the 0.11.1 ones holding it as their bind secret.
+func LeakBindSecret(bind []byte) (string, error) {
+	if len(bind) != codec.BindSecretLen {
+		return "", fmt.Errorf("leakcheck: a bind secret is %d bytes, not %d", codec.BindSecretLen, len(bind))
+	}
+	hs, err := holders([]byte("pw-of-the-bind-check"), bind)
+	if err != nil {
+		return "", err
+	}
+	return leak(hs, NewMatcher(bind)), nil
+}
+
+// leak returns where m finds its secret in a printed form of a holder.
+func leak(holders map[string]any, m *Matcher) string {
 	for name, v := range holders {
 		for how, text := range PrintForms(v) {
 			if f := m.Find(text); f != "" {
-				return fmt.Sprintf("%s printed with %s shows the secret as %q: %s", name, how, f, text), nil
+				return fmt.Sprintf("%s printed with %s shows the secret as %q: %s", name, how, f, text)
 			}
 		}
 	}
-	return "", nil
+	return ""
 }
 
 // Shows reports whether b, held plainly in an unexported field, shows in

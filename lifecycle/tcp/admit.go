@@ -34,7 +34,9 @@ const (
 	// holding MaxConnsPerAddr; refused as at LimitConns.
 	LimitAddress
 	// LimitAcceptRate: a connection from an address over its AcceptBurst
-	// and AcceptRate, reset at once: no goroutine, no answer.
+	// and AcceptRate whose probation slots (8) are taken, reset at once:
+	// no goroutine, no answer; or a logout from an address out of accept
+	// tokens, after which the connection is closed (CausePreLoginCap).
 	LimitAcceptRate
 	// LimitAccount: a password login naming an account that holds
 	// MaxSessionsPerUser, refused before its credentials are checked, so
@@ -47,14 +49,19 @@ const (
 	// LimitReserve: a login of an account that already holds a session,
 	// once only the ReservedConns are left; refused as at LimitAccount.
 	LimitReserve
+	// LimitUserAddress: a login of an account that holds
+	// MaxSessionsPerUserAddr sessions from the connection's address;
+	// refused as at LimitAccount.
+	LimitUserAddress
 )
 
 var limitNames = [...]string{
-	LimitConns:      "conns",
-	LimitAddress:    "address",
-	LimitAcceptRate: "accept-rate",
-	LimitAccount:    "account",
-	LimitReserve:    "reserve",
+	LimitConns:       "conns",
+	LimitAddress:     "address",
+	LimitAcceptRate:  "accept-rate",
+	LimitAccount:     "account",
+	LimitReserve:     "reserve",
+	LimitUserAddress: "user-address",
 }
 
 // String is a short lower-case name ("account"), or "limit-N" for a value
@@ -199,7 +206,8 @@ func (l *Listener) admitLogin(g *guard, user uint32) codec.EvictionReason {
 	p := g.p
 	l.mu.Lock()
 	_, ok := l.loginLimitLocked(p, user)
-	first := ok && !p.everIn
+	// A connection on probation took no accept token: it has none to get back.
+	refund := ok && !p.everIn && !p.trial
 	if ok {
 		l.moveLocked(p, stateIn, user)
 		if g.passed && g.name != 0 {
@@ -215,7 +223,7 @@ func (l *Listener) admitLogin(g *guard, user uint32) codec.EvictionReason {
 		return codec.ReasonInvalidCredentials
 	case !ok:
 		return quotaReason // a BIND_SESSION (answered 40), or ended by the Listener meanwhile
-	case first && l.accepts != nil:
+	case refund && l.accepts != nil:
 		// A connection that logs in was no churn: its accept is given back.
 		l.accepts.refund(p.key, 0, spent{}, time.Now()) // no account throttle on accepts
 	}
@@ -237,10 +245,18 @@ func (l *Listener) loginLimitLocked(p *peer, user uint32) (refused Limit, ok boo
 	switch o := &l.opts; {
 	case o.MaxSessionsPerUser > 0 && held >= o.MaxSessionsPerUser:
 		return LimitAccount, false
+	case o.MaxSessionsPerUserAddr > 0 && l.userAddr[userAddr{user, p.key}] >= o.MaxSessionsPerUserAddr:
+		return LimitUserAddress, false
 	case o.ReservedConns > 0 && held > 0 && l.loggedIn >= o.MaxConns-o.ReservedConns:
 		return LimitReserve, false
 	}
 	return 0, true
+}
+
+// userAddr is an account at an address, for MaxSessionsPerUserAddr.
+type userAddr struct {
+	user uint32
+	addr netip.Addr
 }
 
 // leaveAccountLocked uncounts p from its account's sessions.
@@ -249,6 +265,65 @@ func (l *Listener) leaveAccountLocked(p *peer) {
 		l.accounts[p.user] = n
 	} else {
 		delete(l.accounts, p.user)
+	}
+	decrement(l.userAddr, userAddr{p.user, p.key})
+}
+
+// decrement takes one from m[k], deleting it at zero.
+func decrement[K comparable](m map[K]int, k K) {
+	if n := m[k] - 1; n > 0 {
+		m[k] = n
+	} else {
+		delete(m, k)
+	}
+}
+
+// trialSlots is how many connections an address over its accept budget
+// may have on probation at once, and trialTimeout how long such a
+// connection has to log in (LoginTimeout when shorter). A neighbour on a
+// shared address (a NAT, one IPv6 /64) that spends the address's budget
+// with connections it resets at once holds none of them, so a legitimate
+// client there still gets its chance to log in; one that holds them open
+// must dial trialSlots connections every trialTimeout, each a goroutine
+// for at most that long.
+const (
+	trialSlots   = 32
+	trialTimeout = 2 * time.Second
+)
+
+// A connection that breaks the protocol before it ever logged in
+// (evicted for its request, an unusable frame size, the pre-VSR framing)
+// costs its address a whole AcceptBurst of accept tokens and its
+// probation for trialBan, as sshd's PerSourcePenalties do: probation is
+// for a client that logs in, and a connection evicted at once costs the
+// server a goroutine and its buffers for nothing, which a flood from a
+// few addresses would otherwise repeat at the accept rate.
+const trialBan = 10 * time.Second
+
+// misbehaved reports whether a connection that ended so broke the
+// protocol: a login refused (9 to 12, 14) did not.
+func misbehaved(how Closing) bool {
+	switch how.Reason {
+	case codec.ReasonInvalidCredentials, codec.ReasonInvalidToken, codec.ReasonUserInactive,
+		codec.ReasonSessionError, codec.ReasonIncompatibleProtocol:
+		return false
+	}
+	return how.Cause == CauseEvicted || how.Cause == CauseFrameSize || how.Cause == CauseLegacyFraming
+}
+
+// banTrialLocked ends key's probation for trialBan.
+func (l *Listener) banTrialLocked(key netip.Addr) {
+	if _, known := l.noTrial[key]; !known && len(l.noTrial) >= maxThrottled {
+		return // bounded: past it, probation stays on
+	}
+	l.noTrial[key] = time.Now().Add(trialBan)
+}
+
+// endTrialLocked takes p off probation: it logged in, or it is gone.
+func (l *Listener) endTrialLocked(p *peer) {
+	if p.trial {
+		p.trial = false
+		decrement(l.onTrial, p.key)
 	}
 }
 

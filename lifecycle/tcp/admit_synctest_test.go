@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/attack"
 	"github.com/iggywire/iggywire/internal/lifecycletest"
 	"github.com/iggywire/iggywire/lifecycle"
 	"github.com/iggywire/iggywire/lifecycle/tcp"
@@ -67,19 +68,22 @@ func (w *wire) loginAs(name string) ([]byte, error) {
 	return answer, err
 }
 
-// wantQuotaEviction requires answer to be Eviction 12 to w's client and
-// the connection to be closed after it.
-func (w *wire) wantQuotaEviction(answer []byte, err error, what string) {
-	w.t.Helper()
-	if want := lifecycletest.EvictionFrame(w.t, w.c.ID(), codec.ReasonSessionError); !bytes.Equal(answer, want) {
-		w.t.Fatalf("%s: answer =\n%x (%v)\nwant Eviction 12 (SessionError)\n%x", what, answer, err, want)
+// wantTransientRefusal checks that answer, read to the end of a refused
+// connection, is a single login reply with the transient result 58,
+// which c reads as such.
+func wantTransientRefusal(c *lifecycle.Client, answer []byte) error {
+	size, err := codec.FrameSize(answer)
+	if err != nil {
+		return err
 	}
-	if !errors.Is(err, codec.StatusUnauthenticated.Err()) {
-		w.t.Fatalf("%s: the client reads %v, want %v", what, err, codec.StatusUnauthenticated.Err())
+	if size != len(answer) {
+		return fmt.Errorf("%d bytes, want one frame of %d", len(answer), size)
 	}
-	if !w.closedByServer() {
-		w.t.Fatalf("%s: the connection stays open after the eviction", what)
+	var te *lifecycle.TransientError
+	if _, err := c.Receive(answer); !errors.As(err, &te) || te.Status != codec.StatusTransientNotAccepted {
+		return fmt.Errorf("the client reads %v, want the transient result 58 (TransientNotAccepted)", err)
 	}
+	return nil
 }
 
 // wantRefusedAsWrong requires answer to be the Eviction 9 a wrong password
@@ -330,8 +334,9 @@ func TestHostileOneAccountHoldsAll(t *testing.T) {
 }
 
 // TestListenerRefusedAnswered: a connection refused at MaxConns or at
-// MaxConnsPerAddr gets Eviction 12 to its first request; one that sends
-// nothing is closed after a second.
+// MaxConnsPerAddr gets the transient result 58 to a login (try again, here
+// later or elsewhere: not a failed login) and Eviction 12 to any other
+// first request; one that sends nothing is closed after a second.
 func TestListenerRefusedAnswered(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		a := startQuotaArena(t, tcp.ServeOptions{MaxConns: 3, MaxConnsPerAddr: 1, MaxSessionsPerUser: -1, ReservedConns: -1})
@@ -340,8 +345,17 @@ func TestListenerRefusedAnswered(t *testing.T) {
 			t.Fatalf("login: %v", err)
 		}
 		w := a.wire(first)
-		answer, err := w.loginAs("iggy")
-		w.wantQuotaEviction(answer, err, "over the address's quota")
+		frame, err := w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
+		if err != nil {
+			t.Fatalf("Login: %v", err)
+		}
+		if _, err := w.nc.Write(frame); err != nil {
+			t.Fatalf("Write: %v", err)
+		}
+		answer, _ := io.ReadAll(w.nc)
+		if err := wantTransientRefusal(w.c, answer); err != nil {
+			t.Fatalf("a login over the address's quota: %v", err)
+		}
 		if n := a.rec.limitedBy(tcp.LimitAddress); n != 1 {
 			t.Fatalf("Limited(address) called %d times, want 1", n)
 		}
@@ -369,45 +383,68 @@ func TestListenerRefusedAnswered(t *testing.T) {
 	})
 }
 
-// TestHostileAcceptChurn is the short form of connect/close churn: each
-// churning address gets AcceptBurst connections, then AcceptRate a
-// second; the rest are reset before they are served (no Opened), a
-// newcomer from another address logs in meanwhile, and connections that
-// log in give their accept back.
+// TestHostileAcceptChurn is the short form of connect/reset churn from
+// an address a legitimate client shares (issue 36, lock-out 2; the soak's
+// "shared-address"): the churn spends the address's AcceptBurst, then
+// every connection over it is served on probation, and as each is reset
+// at once none keeps a slot, so the client there logs in every time. An address
+// that holds TrialSlots connections open on probation gets the next one
+// reset at accept (no Opened), and the held ones are closed TrialTimeout
+// after their accept. Connections that log in give their accept back.
 func TestHostileAcceptChurn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		const burst, rate, churners, per = 8, 4.0, 4, 50
+		const burst, rate = 8, 4.0
 		a := startQuotaArena(t, tcp.ServeOptions{AcceptBurst: burst, AcceptRate: rate, MaxPreLogin: 1000})
-		for range per {
-			for i := range churners {
-				nc, err := a.dial(net.IPv4(127, 0, 3, byte(1+i)))
-				if err != nil {
-					t.Fatalf("Dial: %v", err)
-				}
-				_ = nc.Close()
-			}
-			time.Sleep(10 * time.Millisecond) // 100 connections a second per address
+		shared := net.IPv4(127, 0, 3, 1)
+		stop, done := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(done)
+			attack.ResetChurn(a.dial, shared, 200, stop)
+		}()
+		legit := attack.Legit{From: shared, User: "alice", Password: "alice", Think: 100 * time.Millisecond, Every: 200 * time.Millisecond, Tries: 10}
+		r := legit.Run(a.dial, nil)
+		close(stop)
+		<-done
+		if r.Failed != 0 {
+			t.Fatalf("a client on an address reset at 200/s: %d logins of %d failed (first: %v)", r.Failed, r.OK+r.Failed, r.FirstErr)
 		}
 		synctest.Wait()
-		elapsed := float64(per) * 0.01
-		maxServed := churners * (burst + int(rate*elapsed))
-		a.rec.mu.Lock()
-		opened := a.rec.opened
-		a.rec.mu.Unlock()
-		if opened > maxServed || opened < churners*burst {
-			t.Fatalf("%d churning connections served, want %d..%d (burst %d + %v/s over %vs, per address)",
-				opened, churners*burst, maxServed, burst, rate, elapsed)
+		if n := a.rec.limitedBy(tcp.LimitAcceptRate); n != 0 {
+			t.Fatalf("connections reset at once took the probation's slots: %d reset at accept", n)
 		}
-		if n := a.rec.limitedBy(tcp.LimitAcceptRate); n != churners*per-opened {
-			t.Fatalf("Limited(accept-rate) called %d times, want %d", n, churners*per-opened)
+		held := make([]*wire, 0, tcp.TrialSlots)
+		for range burst + tcp.TrialSlots {
+			held = append(held, a.wire(net.IPv4(127, 0, 4, 1)))
 		}
-		a.probe(net.IPv4(127, 0, 4, 1))
+		start := time.Now()
+		over, err := a.dial(net.IPv4(127, 0, 4, 1))
+		if err != nil {
+			t.Fatalf("Dial: %v", err)
+		}
+		if _, err := over.Read(make([]byte, 1)); err == nil {
+			t.Fatalf("past the probation's slots a connection is served")
+		}
+		if n := a.rec.limitedBy(tcp.LimitAcceptRate); n != 1 {
+			t.Fatalf("Limited(accept-rate) called %d times, want 1", n)
+		}
+		for _, w := range held[burst:] {
+			if !w.closedByServer() {
+				t.Fatalf("a held connection on probation was not closed")
+			}
+		}
+		if d := time.Since(start); d != tcp.TrialTimeout {
+			t.Fatalf("the connections on probation were closed after %v, want %v", d, tcp.TrialTimeout)
+		}
+		a.probe(net.IPv4(127, 0, 4, 9))
 		// Logins give their accept back: many more than the burst get in.
 		for i := range 3 * burst {
 			w := a.wire(net.IPv4(127, 0, 4, 2))
 			if _, err := w.loginAs("alice"); err != nil {
 				t.Fatalf("login %d from an address that logs in: %v", i, err)
 			}
+			_ = w.nc.Close()
+		}
+		for _, w := range held[:burst] {
 			_ = w.nc.Close()
 		}
 		a.checkBaseline()
@@ -540,6 +577,63 @@ func TestListenerAddrQuotaIPv6(t *testing.T) {
 		}
 		if n := a.rec.limitedBy(tcp.LimitAddress); n != 1 {
 			t.Fatalf("Limited(address) called %d times, want 1", n)
+		}
+		a.checkBaseline()
+	})
+}
+
+// TestHostileLogoutChurn is the short form of one account's login/logout
+// churn (issue 36, lock-out 1; the soak's "logout-churn"): 16 connections
+// from 2 addresses log in as mallory, log out, stay logged out 5 ms, and
+// again, dialling anew when the server closes them, against a pre-login
+// line of 8 and an accept budget of 2 and 2/s per address. A connection
+// that logs out goes to the front of the line, or is closed when the line
+// is full or its address has no token left; dialling anew costs a token.
+// So once the churn has spent its burst, a client that connects, thinks
+// 100 ms and logs in gets in every one of 10 times.
+func TestHostileLogoutChurn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a := startQuotaArena(t, tcp.ServeOptions{MaxPreLogin: 8, MaxSessionsPerUser: -1, MaxSessionsPerUserAddr: -1,
+			AcceptBurst: 2, AcceptRate: 2})
+		stop, done := make(chan struct{}), make(chan struct{})
+		defer func() { close(stop); <-done }()
+		go func() {
+			defer close(done)
+			attack.LogoutChurn(a.dial, []net.IP{net.IPv4(127, 0, 5, 1), net.IPv4(127, 0, 5, 2)}, 16, "mallory", "mallory", 5*time.Millisecond, stop)
+		}()
+		time.Sleep(time.Second)
+		legit := attack.Legit{From: net.IPv4(127, 0, 6, 1), User: "alice", Password: "alice", Think: 100 * time.Millisecond, Every: 200 * time.Millisecond, Tries: 10}
+		if r := legit.Run(a.dial, nil); r.Failed != 0 {
+			t.Fatalf("a client thinking 100 ms during the churn: %d logins of %d failed (first: %v)", r.Failed, r.OK+r.Failed, r.FirstErr)
+		}
+	})
+}
+
+// TestHostileOneAccountFillsAddress is the short form of one account
+// filling an address others share (issue 36, lock-out 3; the soak's
+// "account-address"): mallory logs in all it can from one address and
+// holds MaxSessionsPerUserAddr, each further login refused
+// (LimitUserAddress) as a wrong password is; alice, on the same address,
+// logs in every time.
+func TestHostileOneAccountFillsAddress(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const perAddr, perUser = 32, 8
+		a := startQuotaArena(t, tcp.ServeOptions{MaxConnsPerAddr: perAddr, MaxSessionsPerUserAddr: perUser, MaxSessionsPerUser: -1})
+		shared := net.IPv4(127, 0, 7, 1)
+		held, refused := attack.HoldSessions(a.dial, shared, "mallory", "mallory", perAddr)
+		if len(held) != perUser || refused != perAddr-perUser {
+			t.Fatalf("one account holds %d sessions from the address (%d refused), want %d", len(held), refused, perUser)
+		}
+		if n := a.rec.limitedBy(tcp.LimitUserAddress); n != perAddr-perUser {
+			t.Fatalf("Limited(user-address) called %d times, want %d", n, perAddr-perUser)
+		}
+		synctest.Wait() // the refused connections' ends are seen
+		legit := attack.Legit{From: shared, User: "alice", Password: "alice", Think: 100 * time.Millisecond, Every: 200 * time.Millisecond, Tries: 10}
+		if r := legit.Run(a.dial, nil); r.Failed != 0 {
+			t.Fatalf("another account on the shared address: %d logins of %d failed (first: %v)", r.Failed, r.OK+r.Failed, r.FirstErr)
+		}
+		for _, nc := range held {
+			_ = nc.Close()
 		}
 		a.checkBaseline()
 	})

@@ -1,7 +1,6 @@
 package tcp_test
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"net"
@@ -91,8 +90,10 @@ func TestHostilePreLoginChurnSparesLoggedIn(t *testing.T) {
 }
 
 // TestListenerAcceptRateResets: over its accept budget, a connection is
-// reset by the kernel as soon as it is accepted (no answer, no TIME_WAIT
-// left on the server), while a connection from another address is served.
+// served on probation while its address has fewer than TrialSlots on it;
+// past that it is reset by the kernel as soon as it is accepted (no
+// answer, no TIME_WAIT left on the server), while a connection from
+// another address is served.
 func TestListenerAcceptRateResets(t *testing.T) {
 	var limited atomic.Int64
 	obs := tcp.Observer{Limited: func(_ tcp.ConnInfo, l tcp.Limit) {
@@ -124,6 +125,9 @@ func TestListenerAcceptRateResets(t *testing.T) {
 		}
 	}
 	served(net.IPv4(127, 0, 0, 2), "the burst's connection")
+	for range tcp.TrialSlots {
+		served(net.IPv4(127, 0, 0, 2), "a connection on probation")
+	}
 	// The reset may come before the connect returns, or on the first read.
 	over, err := from(net.IPv4(127, 0, 0, 2))
 	if err == nil {
@@ -139,8 +143,9 @@ func TestListenerAcceptRateResets(t *testing.T) {
 }
 
 // TestListenerRefusedLoginAnswered: over TCP, a login on a connection
-// refused at MaxConns reads Eviction 12, then the end of the connection
-// (not a reset: the login's body was read before the answer).
+// refused at MaxConns reads the transient result 58 (TransientNotAccepted),
+// then the end of the connection (not a reset: the login's body was read
+// before the answer).
 func TestListenerRefusedLoginAnswered(t *testing.T) {
 	l := startListener(t, tcp.ServeOptions{MaxConns: 1})
 	held := dial(t, l.Addr(), lifecycletest.NewClient(t))
@@ -159,7 +164,7 @@ func TestListenerRefusedLoginAnswered(t *testing.T) {
 	if err != nil {
 		t.Fatalf("reading to the end: %v", err)
 	}
-	if want := lifecycletest.EvictionFrame(t, w.c.ID(), codec.ReasonSessionError); !bytes.Equal(answer, want) {
-		t.Fatalf("read to the end:\n%x\nwant Eviction 12 alone\n%x", answer, want)
+	if err := wantTransientRefusal(w.c, answer); err != nil {
+		t.Fatalf("read to the end: %v", err)
 	}
 }

@@ -2,3 +2,9 @@ package tcp
 
 // LargeFramePeak returns the most bytes of large frames l ever held at once.
 func LargeFramePeak(l *Listener) int64 { return l.budget.peakUse() }
+
+// TrialSlots and TrialTimeout are the probation's bounds (admit.go).
+const (
+	TrialSlots   = trialSlots
+	TrialTimeout = trialTimeout
+)

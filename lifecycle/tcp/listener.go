@@ -41,10 +41,13 @@ type Listener struct {
 	preLogin list.List // *peer not logged in, oldest first
 	loggedIn int
 	lastID   uint64
-	accounts map[uint32]int        // sessions logged in, per user id
-	addrs    map[netip.Addr]int    // connections open, per address
-	refusing map[net.Conn]struct{} // refused connections being answered
-	names    map[uint64]uint32     // the account a username (nameKey) last logged in as
+	accounts map[uint32]int           // sessions logged in, per user id
+	addrs    map[netip.Addr]int       // connections open, per address
+	userAddr map[userAddr]int         // sessions logged in, per user id and address
+	onTrial  map[netip.Addr]int       // connections on probation, per address
+	noTrial  map[netip.Addr]time.Time // addresses whose probation is off until then
+	refusing map[net.Conn]struct{}    // refused connections being answered
+	names    map[uint64]uint32        // the account a username (nameKey) last logged in as
 	drop     dropWatch
 	wg       sync.WaitGroup // one per connection goroutine
 	done     chan struct{}  // closed by stop
@@ -73,6 +76,7 @@ type peer struct {
 	elem   *list.Element // in preLogin while statePreLogin
 	user   uint32        // the account logged in as, while stateIn
 	everIn bool          // logged in at least once
+	trial  bool          // accepted over its address's accept budget, not logged in since
 	ended  CloseCause    // why the Listener ended it, while stateEnded
 }
 
@@ -84,6 +88,8 @@ func NewListener(ln net.Listener, srv *lifecycle.Server, opts ServeOptions) *Lis
 		budget: newFrameBudget(int64(opts.LargeFrameMemory), int64(opts.PreLoginFrameMemory)),
 		conns:  make(map[*peer]struct{}), done: make(chan struct{}),
 		accounts: make(map[uint32]int), addrs: make(map[netip.Addr]int),
+		userAddr: make(map[userAddr]int), onTrial: make(map[netip.Addr]int),
+		noTrial:  make(map[netip.Addr]time.Time),
 		refusing: make(map[net.Conn]struct{}), names: make(map[uint64]uint32), seed: maphash.MakeSeed()}
 	if opts.ReleaseMemory != nil {
 		l.release = &releaser{free: opts.ReleaseMemory}
@@ -130,6 +136,12 @@ func (l *Listener) Serve(ctx context.Context) error {
 		}
 	}()
 	defer l.wg.Wait()
+	l.mu.Lock()
+	if !l.closing {
+		l.wg.Add(1)
+		go l.sweepLoop()
+	}
+	l.mu.Unlock()
 	var backoff time.Duration
 	for {
 		nc, err := l.ln.Accept()
@@ -148,22 +160,53 @@ func (l *Listener) Serve(ctx context.Context) error {
 		}
 		backoff = 0
 		key := throttleKey(nc.RemoteAddr())
-		if l.accepts != nil && !l.acceptAllowed(key) {
-			shed(nc)
-			l.obs.limited(ConnInfo{ID: l.nextID(), Remote: nc.RemoteAddr()}, LimitAcceptRate)
-			continue
-		}
-		p, refused, ok := l.admit(nc, key)
+		trial := l.accepts != nil && !l.acceptAllowed(key)
+		p, refused, ok := l.admit(nc, key, trial)
 		switch {
 		case !ok: // stopping
 			_ = nc.Close()
 			return nil
+		case refused == LimitAcceptRate:
+			shed(nc)
+			l.obs.limited(p.info, refused)
+			continue
 		case refused != 0:
 			l.refuse(nc)
 			l.obs.limited(p.info, refused)
 			continue
 		}
 		go l.serveConn(p)
+	}
+}
+
+// sweepLoop sweeps the throttles every sweepEvery until the Listener
+// stops, and asks for the memory of a map let go of to be handed back.
+func (l *Listener) sweepLoop() {
+	defer l.wg.Done()
+	t := time.NewTicker(sweepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.done:
+			return
+		case now := <-t.C:
+			l.mu.Lock()
+			for key, until := range l.noTrial {
+				if !now.Before(until) {
+					delete(l.noTrial, key)
+				}
+			}
+			l.mu.Unlock()
+			freed := false
+			for _, th := range [...]*throttle{l.accepts, l.throttle} {
+				if th != nil && th.sweep(now) {
+					freed = true
+				}
+			}
+			if freed && l.release != nil {
+				l.release.request()
+			}
+		}
 	}
 }
 
@@ -240,27 +283,44 @@ func (l *Listener) sleep(d time.Duration) {
 
 // admit registers nc, from key, as a peer not yet logged in, closing the
 // oldest such peer if that passes MaxPreLogin; or refuses it at MaxConns
-// or MaxConnsPerAddr, with the peer's info for the Observer. ok is false
-// when the listener is stopping. The WaitGroup is added to under the same
-// lock that stop takes, so no Add can follow the final Wait.
-func (l *Listener) admit(nc net.Conn, key netip.Addr) (p *peer, refused Limit, ok bool) {
+// or MaxConnsPerAddr, with the peer's info for the Observer. A connection
+// over its address's accept budget (trial) is taken on probation while
+// the address has fewer than trialSlots on it, and refused with
+// LimitAcceptRate otherwise. ok is false when the listener is stopping.
+// The WaitGroup is added to under the same lock that stop takes, so no
+// Add can follow the final Wait.
+func (l *Listener) admit(nc net.Conn, key netip.Addr, trial bool) (p *peer, refused Limit, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closing {
 		return nil, 0, false
 	}
 	l.lastID++
-	p = &peer{nc: nc, info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}, key: key, opened: time.Now(), kill: make(chan struct{})}
+	now := time.Now()
+	if trial && (l.onTrial[key] >= trialSlots || now.Before(l.noTrial[key])) {
+		// Reset at accept: nothing is made for it but its info.
+		return &peer{info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}}, LimitAcceptRate, true
+	}
+	p = &peer{nc: nc, info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}, key: key, opened: now, kill: make(chan struct{})}
 	switch {
 	case len(l.conns) >= l.opts.MaxConns:
 		return p, LimitConns, true
 	case l.addrFullLocked(key):
 		return p, LimitAddress, true
 	}
+	if trial {
+		p.trial = true
+		l.onTrial[key]++
+	}
 	l.conns[p] = struct{}{}
 	l.addrs[key]++
 	l.drop.grewLocked(len(l.conns))
-	p.elem = l.preLogin.PushBack(p)
+	if trial {
+		// It paid no accept token: it must not push out one that did.
+		p.elem = l.preLogin.PushFront(p)
+	} else {
+		p.elem = l.preLogin.PushBack(p)
+	}
 	l.trimPreLoginLocked()
 	l.wg.Add(1)
 	return p, 0, true
@@ -301,12 +361,17 @@ func (l *Listener) moveLocked(p *peer, to peerState, user uint32) {
 	p.state = to
 	switch to {
 	case statePreLogin:
-		p.elem = l.preLogin.PushBack(p)
+		// Only a logout comes back to the line: a connection that has had
+		// its login goes first when the line is trimmed, before any
+		// waiting for its first. So does one on probation (admit).
+		p.elem = l.preLogin.PushFront(p)
 		l.trimPreLoginLocked()
 	case stateIn:
 		l.loggedIn++
 		p.user, p.everIn = user, true
 		l.accounts[user]++
+		l.userAddr[userAddr{user, p.key}]++
+		l.endTrialLocked(p)
 	}
 }
 
@@ -333,16 +398,53 @@ func (l *Listener) endedBy(p *peer) CloseCause {
 	return CauseShutdown
 }
 
-// logout moves p back to the end of the pre-login line after Handle
-// answered its logout (where it may push out the oldest), before the reply
-// is written: a client that reads it and logs in elsewhere finds its
-// account's place free.
-func (l *Listener) logout(p *peer) {
+// spoke moves p, which has sent its first bytes, to the back of the
+// pre-login line, behind the connections that have sent nothing yet: when
+// the line is trimmed, a storm of connections that connect and reset (or
+// never speak) goes before a client whose login is waiting to be read.
+// One that paid no accept token (on probation) stays where it is.
+func (l *Listener) spoke(p *peer) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if p.state == stateIn {
-		l.moveLocked(p, statePreLogin, 0)
+	if p.state == statePreLogin && !p.trial && !p.everIn {
+		l.preLogin.MoveToBack(p.elem)
 	}
+}
+
+// logout moves p back to the pre-login line after Handle answered its
+// logout, before the reply is written: a client that reads it and logs in
+// elsewhere finds its account's place free. A connection that logs out has
+// had its login, so it must not cost one to a connection waiting for its
+// first: it enters the line at its front, the first to be closed when the
+// line is trimmed, and it pays an accept token of its address, as the
+// connection a client would dial instead does. When the line is full or
+// the address has no token left, it is ended instead, and logout returns
+// the cause the connection closes with once its reply is written: so
+// login/logout churn of one account never pushes another connection out,
+// and costs the churner what re-dialling would.
+func (l *Listener) logout(p *peer) CloseCause {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if p.state != stateIn {
+		return 0
+	}
+	// Charged even without a token left: the login gave back the token
+	// its dial took, and a logout closed for want of one must not leave
+	// the re-dial free.
+	noToken := l.accepts != nil && l.accepts.charge(p.key, 1, time.Now()) < 0
+	if !noToken && l.preLogin.Len() < l.opts.MaxPreLogin {
+		l.moveLocked(p, statePreLogin, 0)
+		return 0
+	}
+	if noToken {
+		// Its address churns faster than its accept rate: its
+		// re-dials must not come in on probation either.
+		l.banTrialLocked(p.key)
+		l.obs.limited(p.info, LimitAcceptRate)
+	}
+	l.moveLocked(p, stateEnded, 0)
+	p.ended = CausePreLoginCap
+	return CausePreLoginCap
 }
 
 // untrack forgets p once its goroutine is done, then reports the close.
@@ -351,8 +453,16 @@ func (l *Listener) untrack(p *peer, how Closing) {
 	l.moveLocked(p, stateEnded, 0) // uncounted from the line or its account
 	delete(l.conns, p)
 	l.leaveAddrLocked(p)
+	penalty := !p.everIn && misbehaved(how)
+	if penalty {
+		l.banTrialLocked(p.key)
+	}
+	l.endTrialLocked(p)
 	l.shrankLocked(len(l.conns))
 	l.mu.Unlock()
+	if penalty && l.accepts != nil {
+		l.accepts.charge(p.key, l.opts.AcceptBurst, time.Now())
+	}
 	_ = p.nc.Close()
 	how.Duration = time.Since(p.opened)
 	l.obs.closed(p.info, how)

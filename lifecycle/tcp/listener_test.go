@@ -227,8 +227,9 @@ func TestListenerUnusableSize(t *testing.T) {
 }
 
 // TestListenerDroppedAndOverCap: an invalid header is dropped and the
-// connection lives on; a valid request above MaxFrame is answered with
-// Eviction 6 and the connection closed, without its body being read.
+// connection lives on; after login, a valid request above MaxFrame is
+// answered with Eviction 6 and the connection closed, without its body
+// being read.
 func TestListenerDroppedAndOverCap(t *testing.T) {
 	var mu sync.Mutex
 	var errs []error
@@ -247,6 +248,9 @@ func TestListenerDroppedAndOverCap(t *testing.T) {
 	if _, err := w.do(c.Ping(nil)); err != nil {
 		t.Fatalf("the connection lives on and answers the next frame: %v", err)
 	}
+	if _, err := w.login(); err != nil {
+		t.Fatalf("login: %v", err)
+	}
 
 	big := lifecycletest.Request(t, codec.RequestHeader{Client: lifecycletest.ClientA, Request: 1, Operation: codec.OperationNonReplicated, Code: 1}, make([]byte, 1000))
 	if _, err := w.nc.Write(big); err != nil {
@@ -264,8 +268,8 @@ func TestListenerDroppedAndOverCap(t *testing.T) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(errs) != 3 {
-		t.Fatalf("%d exchanges traced (errors %v), want 3", len(errs), errs)
+	if len(errs) != 4 {
+		t.Fatalf("%d exchanges traced (errors %v), want 4", len(errs), errs)
 	}
 	if !errors.Is(errs[0], lifecycle.ErrDropped) {
 		t.Fatalf("first exchange: error = %v, want %v", errs[0], lifecycle.ErrDropped)
@@ -273,8 +277,8 @@ func TestListenerDroppedAndOverCap(t *testing.T) {
 	if errs[1] != nil {
 		t.Fatalf("second exchange: error = %v, want nil", errs[1])
 	}
-	if !errors.Is(errs[2], codec.ErrFrameTooLarge) {
-		t.Fatalf("third exchange: error = %v, want %v", errs[2], codec.ErrFrameTooLarge)
+	if !errors.Is(errs[3], codec.ErrFrameTooLarge) {
+		t.Fatalf("the big frame's exchange: error = %v, want %v", errs[3], codec.ErrFrameTooLarge)
 	}
 }
 

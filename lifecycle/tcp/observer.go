@@ -151,7 +151,9 @@ const (
 	// CauseWriteTimeout: an answer was not written within WriteTimeout.
 	CauseWriteTimeout
 	// CausePreLoginCap: the oldest connection not logged in, closed to
-	// make room for a newer one at MaxPreLogin.
+	// make room for a newer one at MaxPreLogin; or a connection that
+	// logged out while the pre-login line was full or its address had no
+	// accept token left, closed after the logout's reply.
 	CausePreLoginCap
 	// CauseShutdown: the Listener shut down.
 	CauseShutdown

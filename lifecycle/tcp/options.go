@@ -63,10 +63,12 @@ type ServeOptions struct {
 	LoginRate  float64 // failed checks an address is given back per second
 	// AccountLoginBurst and AccountLoginRate throttle failed checks per
 	// account (per username; token logins share one bucket), from every
-	// address at once, on top of the per-address throttle. An address
-	// with no failed check in the last ten minutes is not held to it, so
-	// that guessing against an account from elsewhere never locks out
-	// its owner. Defaults 20 and 5 a second; AccountLoginBurst can be off.
+	// address at once, on top of the per-address throttle. Every address
+	// is held to it, a fresh one included, but those where the account's
+	// credentials passed within the last seven days, so that rotating
+	// addresses buys an attacker no guesses and guessing from elsewhere
+	// never locks the owner out where it logged in before. Defaults 20
+	// and 5 a second; AccountLoginBurst can be off.
 	AccountLoginBurst int
 	AccountLoginRate  float64
 	// MaxSessionsPerUser caps the connections logged in as one account
@@ -78,6 +80,13 @@ type ServeOptions struct {
 	// MaxConns and at least 8 (1024 of 8192), so that one account cannot
 	// hold the whole budget; it can be off.
 	MaxSessionsPerUser int
+	// MaxSessionsPerUserAddr caps the connections logged in as one
+	// account from one remote address (IPv4 address, or IPv6 /64), so
+	// that one account cannot fill an address that others share (a NAT);
+	// a login over it is refused as at MaxSessionsPerUser
+	// (LimitUserAddress). Default a quarter of MaxConnsPerAddr and at
+	// least 8 (256 of 1024); it can be off.
+	MaxSessionsPerUserAddr int
 	// MaxConnsPerAddr caps the connections open at once from one remote
 	// address (IPv4 address, or IPv6 /64, as the login throttle keys
 	// them). A connection over it is refused as at MaxConns
@@ -96,10 +105,16 @@ type ServeOptions struct {
 	// IPv6 /64) may open connections: a token bucket of AcceptBurst
 	// accepts that refills at AcceptRate per second, and that a
 	// connection's first successful login gives back, so that only
-	// connections that never log in spend it. Over budget, a connection
-	// is reset as soon as it is accepted, before it costs a goroutine or
-	// an Opened and Closed call (Observer.Limited, LimitAcceptRate).
-	// Defaults 64 and 32 a second; AcceptBurst can be off.
+	// connections that never log in spend it, and that a logout spends
+	// again (a connection that logs out is one a client would otherwise
+	// dial anew). Over budget, a connection is taken on probation while
+	// its address has fewer than 32 on it: it has 2 s (or LoginTimeout) to
+	// log in, so that a neighbour spending a shared address's budget with
+	// connections it resets does not lock a legitimate client there out.
+	// Past that, it is reset as soon as it is accepted, before it costs a
+	// goroutine or an Opened and Closed call (Observer.Limited,
+	// LimitAcceptRate). Defaults 64 and 32 a second; AcceptBurst can be
+	// off.
 	AcceptBurst int     // connections an address may open at once without logging in
 	AcceptRate  float64 // such connections an address is given back per second
 	// SocketReadBuffer and SocketWriteBuffer set each connection's kernel
@@ -221,6 +236,14 @@ func (o ServeOptions) Resolved() ServeOptions {
 	share := max(o.MaxConns/defaultShareDivisor, minShare)
 	orOff(&o.MaxSessionsPerUser, share)
 	orOff(&o.MaxConnsPerAddr, share)
+	perAddr := o.MaxConnsPerAddr
+	if perAddr <= 0 {
+		perAddr = share
+	}
+	orOff(&o.MaxSessionsPerUserAddr, max(perAddr/4, minShare))
+	if o.MaxConnsPerAddr > 0 {
+		o.MaxSessionsPerUserAddr = min(o.MaxSessionsPerUserAddr, o.MaxConnsPerAddr)
+	}
 	orOff(&o.ReservedConns, o.MaxConns/defaultShareDivisor)
 	if o.ReservedConns == 0 {
 		o.ReservedConns = off // an eighth of a budget under 8

@@ -1,6 +1,7 @@
 package tcp
 
 import (
+	"encoding/binary"
 	"io"
 	"net"
 	"time"
@@ -12,8 +13,8 @@ import (
 // can be: the wire has no frame a server may send before a request (an
 // eviction carries the client id of the request it answers), so the
 // refused connection is given refuseTimeout to send its first header,
-// which is answered with Eviction 12 (SessionError) if it is a valid
-// request. At most maxRefusing are answered at once, each on a goroutine
+// which is answered if it is a valid request: a login with the transient
+// result 58, anything else with Eviction 12 (SessionError). At most maxRefusing are answered at once, each on a goroutine
 // holding a 256-byte header and a small drain buffer; past that, or when
 // no valid header comes in time, the connection is closed unanswered.
 const (
@@ -40,7 +41,7 @@ func (l *Listener) refuse(nc net.Conn) {
 
 // answerRefused reads nc's first header within refuseTimeout and, if it
 // is a valid request, the rest of its frame (up to refuseBody bytes), then
-// answers with Eviction 12 and closes nc. The body is read before the
+// answers it (refusal) and closes nc. The body is read before the
 // answer so that closing leaves no unread bytes, which would reset the
 // connection before the peer has read the eviction.
 func (l *Listener) answerRefused(nc net.Conn) {
@@ -67,10 +68,31 @@ func (l *Listener) answerRefused(nc net.Conn) {
 	if !drainBody(nc, min(size-codec.HeaderSize, refuseBody)) {
 		return
 	}
-	eviction, err := codec.NewEviction(h.Client, quotaReason).AppendBinary(header[:0])
-	if err == nil {
-		_, _ = nc.Write(eviction)
+	if answer, err := refusal(header[:0], &h); err == nil {
+		_, _ = nc.Write(answer)
 	}
+}
+
+// refusal appends the answer of a first request refused at a connection
+// cap. A login is answered with the transient result 58
+// (TransientNotAccepted, WIRE.md section 8): nothing was decided, the
+// client may log in again, here later or elsewhere. An eviction would
+// read as a failed login (12 is Unauthenticated to SDKs), sending its user
+// to check credentials that may be right. Any other request is answered
+// with Eviction 12.
+func refusal(dst []byte, h *codec.RequestHeader) ([]byte, error) {
+	if h.Operation != codec.OperationRegister {
+		return codec.NewEviction(h.Client, quotaReason).AppendBinary(dst)
+	}
+	var section [12]byte // one result: index 0, code 58
+	binary.LittleEndian.PutUint32(section[0:], 1)
+	binary.LittleEndian.PutUint32(section[8:], uint32(codec.StatusTransientNotAccepted))
+	return codec.AppendReplyFrame(dst, codec.ReplyHeader{
+		RequestChecksum: h.RequestChecksum,
+		Client:          h.Client,
+		Request:         h.Request,
+		Operation:       codec.OperationRegister,
+	}, section[:])
 }
 
 // drainBody reads and discards n bytes of nc, reporting whether they all

@@ -45,6 +45,21 @@ const (
 	maxGiveWay    = 20 * time.Millisecond
 )
 
+// Before login, only a login (Register) and a BIND_SESSION carry a body
+// the server reads; any other request is answered from its header alone
+// (a ping's Reply, status 40, Eviction 1 or 15: WIRE.md section 7). Such a
+// frame's body is read only up to idleBody bytes: a larger one is
+// answered with Eviction 6 (InvalidRequestBodySize) from the header, and
+// the connection closed without reading it. And a connection not logged
+// in reads at most preLoginRate bytes a second after a burst of
+// MaxFrame (one login of any size the server serves), so that peers
+// without credentials cannot make the server read, buffer and collect
+// at the rate they can send.
+const (
+	idleBody     = codec.HeaderSize
+	preLoginRate = 64 << 10
+)
+
 // lingerTimeout bounds how long a connection closed after an over-cap
 // frame is drained, so that the eviction is read by the peer instead of
 // being lost to a reset caused by unread bytes.
@@ -68,7 +83,10 @@ type connLoop struct {
 	readBy    time.Time // the read deadline in force (zero: none)
 	frameBy   time.Time // the current frame's deadline, from its first byte; zero before it
 	frameWhy  CloseCause
-	loginBy   time.Time   // when a connection not logged in is closed
+	loginBy   time.Time // when a connection not logged in is closed
+	preBytes  float64   // what is left of the pre-login read budget (preLoginRate), as of preAt
+	preAt     time.Time
+	spoke     bool        // a byte has arrived (Listener.spoke was told)
 	loggedOut bool        // the last change of login state was a logout
 	turn      int         // frames served in a row without waiting for the peer
 	pause     *time.Timer // of yield, made on its first use
@@ -81,7 +99,8 @@ type connLoop struct {
 // holds.
 type frame struct {
 	b             []byte
-	overCap       bool  // above MaxFrame: b is the header alone
+	overCap       bool  // above MaxFrame, or a pre-login body over its bound: b is the header alone
+	noDrain       bool  // overCap before login: the body is not read at all
 	share, pre    int64 // of the large-frame budget, and of its pre-login part
 	large, inLine bool  // b is a buffer of its own; b lies in the read buffer
 }
@@ -90,9 +109,13 @@ type frame struct {
 func (l *Listener) serveConn(p *peer) {
 	g := &guard{l: l, p: p}
 	cfg := lifecycle.ConnConfig{Guard: g, Admit: func(user uint32) codec.EvictionReason { return l.admitLogin(g, user) }}
+	wait := l.opts.LoginTimeout
+	if p.trial {
+		wait = min(wait, trialTimeout)
+	}
 	c := &connLoop{l: l, p: p, conn: l.srv.NewConnWith(cfg),
 		in: make([]byte, 0, startIn), out: make([]byte, 0, startOut),
-		loginBy: time.Now().Add(l.opts.LoginTimeout)}
+		loginBy: time.Now().Add(wait), preBytes: float64(l.opts.MaxFrame), preAt: time.Now()}
 	l.sizeSocket(p.nc)
 	l.obs.opened(p.info)
 	c.how.Cause = c.run()
@@ -165,6 +188,9 @@ func (c *connLoop) next() (frame, CloseCause) {
 	case err != nil:
 		c.r += codec.HeaderSize
 		return frame{b: header}, 0
+	case size-codec.HeaderSize > idleBody && !c.conn.State().LoggedIn && !carriesCredentials(header):
+		c.r += codec.HeaderSize
+		return frame{b: header, overCap: true, noDrain: true}, 0
 	case size > c.l.opts.MaxFrame:
 		c.r += codec.HeaderSize
 		return frame{b: header, overCap: true}, 0
@@ -179,6 +205,15 @@ func (c *connLoop) next() (frame, CloseCause) {
 	return f, 0
 }
 
+// carriesCredentials reports whether a request header is one whose body a
+// server reads before login: a login (Register) or a BIND_SESSION. Any
+// other header, a damaged one included, is not.
+func carriesCredentials(header []byte) bool {
+	h, err := codec.DecodeRequestHeader(header)
+	return err == nil && (h.Operation == codec.OperationRegister ||
+		h.Operation == codec.OperationNonReplicated && h.Code == codec.CodeBindSession)
+}
+
 // buffered is how many bytes have arrived and are not served yet.
 func (c *connLoop) buffered() int { return len(c.in) - c.r }
 
@@ -191,15 +226,60 @@ func (c *connLoop) await(n int) CloseCause {
 			return cause
 		}
 		c.room(n)
+		loggedIn := c.conn.State().LoggedIn
+		if !loggedIn {
+			if cause := c.paceRead(); cause != 0 {
+				return cause
+			}
+		}
 		why := c.deadline()
 		k, err := c.p.nc.Read(c.in[len(c.in):cap(c.in)])
 		c.full = k == cap(c.in)-len(c.in)
 		c.in = c.in[:len(c.in)+k]
+		if !loggedIn {
+			c.preBytes -= float64(k)
+			if k > 0 && !c.spoke {
+				c.spoke = true
+				c.l.spoke(c.p)
+			}
+		}
 		if err != nil && c.buffered() < n {
 			return c.failed(err, why)
 		}
 	}
 	return 0
+}
+
+// paceRead waits, before a read of a connection not logged in, until its
+// pre-login read budget is positive again (preLoginRate a second, up to
+// MaxFrame), or until its login deadline, the Listener's end or its own.
+func (c *connLoop) paceRead() CloseCause {
+	now := time.Now()
+	c.preBytes = min(float64(c.l.opts.MaxFrame), c.preBytes+now.Sub(c.preAt).Seconds()*preLoginRate)
+	c.preAt = now
+	if c.preBytes > 0 {
+		return 0
+	}
+	wait := time.Duration((1 - c.preBytes) / preLoginRate * float64(time.Second))
+	if now.Add(wait).After(c.loginBy) {
+		return CauseLoginTimeout
+	}
+	if cause := c.flush(); cause != 0 {
+		return cause
+	}
+	if c.pause == nil {
+		c.pause = time.NewTimer(wait)
+	} else {
+		c.pause.Reset(wait)
+	}
+	select {
+	case <-c.pause.C:
+		return 0
+	case <-c.p.kill:
+	case <-c.l.done:
+	}
+	c.pause.Stop()
+	return c.l.endedBy(c.p)
 }
 
 // room makes space in the read buffer to read into, for a frame of which
@@ -377,13 +457,13 @@ func (c *connLoop) failed(err error, deadline CloseCause) CloseCause {
 // must end.
 func (c *connLoop) serve(f frame) CloseCause {
 	if f.overCap {
-		return c.overCap(f.b)
+		return c.overCap(f.b, !f.noDrain)
 	}
 	before := len(c.out)
 	out, o, err := c.conn.Handle(f.b, c.out)
 	c.out = out
 	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(f.b), Out: out[before:], Err: err, Closed: o.After == lifecycle.PhaseClosed})
-	c.settle(o, err)
+	ended := c.settle(o, err)
 	if holdsCredentials(o, err) {
 		// The Login hook has seen the username (it aliases the frame):
 		// the frame is done with, and its credentials go.
@@ -400,7 +480,7 @@ func (c *connLoop) serve(f frame) CloseCause {
 	case o.After == lifecycle.PhaseClosed:
 		return CauseFrameSize
 	}
-	return 0
+	return ended
 }
 
 // holdsCredentials reports whether a frame Handle took may carry a password
@@ -414,8 +494,10 @@ func holdsCredentials(o *lifecycle.Outcome, err error) bool {
 
 // settle applies what a frame changed to the connection and reports it. A
 // login was counted by admitLogin as Handle bound it; a logout is uncounted
-// here, before its reply is written.
-func (c *connLoop) settle(o *lifecycle.Outcome, err error) {
+// here, before its reply is written. It returns the cause the connection
+// ends with once the reply is written, when the Listener ended it at its
+// logout.
+func (c *connLoop) settle(o *lifecycle.Outcome, err error) (ended CloseCause) {
 	obs, info := &c.l.obs, c.p.info
 	if o.AnswerErr != nil {
 		obs.answerFailed(info, o.AnswerErr)
@@ -428,7 +510,7 @@ func (c *connLoop) settle(o *lifecycle.Outcome, err error) {
 		c.how.Logins++
 		c.loggedOut = false
 	case o.LoggedOut():
-		c.l.logout(c.p)
+		ended = c.l.logout(c.p)
 		c.loginBy = time.Now().Add(c.l.opts.LoginTimeout)
 		c.loggedOut = true
 		obs.logout(info)
@@ -440,14 +522,17 @@ func (c *connLoop) settle(o *lifecycle.Outcome, err error) {
 	if (o.IsLogin() || o.IsBind()) && o.Answer != lifecycle.AnswerNone {
 		obs.login(info, o.Login)
 	}
+	return ended
 }
 
-// overCap answers a frame above MaxFrame: Eviction 6 if its header is a
-// valid request, then the connection ends. The body is never read into
-// memory; what the peer already sent of it is drained for a moment after
+// overCap answers a frame above MaxFrame, or a pre-login frame whose body
+// is over its bound: Eviction 6 if its header is a valid request, then the
+// connection ends. The body is never read into memory; above MaxFrame,
+// what the peer already sent of it is drained (drain) for a moment after
 // the answer, so that closing does not reset the connection before the
-// peer has read the eviction.
-func (c *connLoop) overCap(header []byte) CloseCause {
+// peer has read the eviction. A peer without a login gets no such
+// courtesy: its connection is closed at once.
+func (c *connLoop) overCap(header []byte, drain bool) CloseCause {
 	size, _ := codec.FrameSize(header)
 	h, err := codec.DecodeRequestHeader(header)
 	if err != nil {
@@ -461,7 +546,7 @@ func (c *connLoop) overCap(header []byte) CloseCause {
 	if h.Operation == codec.OperationRegister {
 		c.l.obs.login(c.p.info, lifecycle.Login{Reason: codec.ReasonInvalidRequestBodySize})
 	}
-	if c.flush() == 0 {
+	if c.flush() == 0 && drain {
 		c.linger(size - codec.HeaderSize)
 	}
 	return CauseEvicted

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/attack"
 	"github.com/iggywire/iggywire/internal/lifecycletest"
 	"github.com/iggywire/iggywire/lifecycle"
 	"github.com/iggywire/iggywire/lifecycle/tcp"
@@ -123,10 +124,12 @@ func (c *pipeConn) fix(op string, err error) error {
 // startPipeArena is startArena over a pipeListener; call it in a bubble.
 func startPipeArena(t *testing.T, srv *lifecycle.Server, opts tcp.ServeOptions) *arena {
 	t.Helper()
-	return serveArena(t, srv, opts, bubbleGoroutines, func() (net.Listener, func(net.IP) (net.Conn, error)) {
+	a := serveArena(t, srv, opts, bubbleGoroutines, func() (net.Listener, func(net.IP) (net.Conn, error)) {
 		pl := newPipeListener()
 		return pl, pl.dial
 	})
+	a.fakeClock = true
+	return a
 }
 
 // bubbleGoroutines counts the goroutines of the caller's bubble. The fake
@@ -421,5 +424,138 @@ func TestHostileGuessingRefill(t *testing.T) {
 			t.Fatalf("credential checks = %d, want %d", n, burst+2)
 		}
 		a.checkBaseline()
+	})
+}
+
+// TestPreLoginBodyBound: before login, a frame that is neither a login nor
+// a BIND_SESSION is read up to a header's worth of body: a ping with 256
+// body bytes is answered, one with 257 gets Eviction 6 from its header
+// alone and the connection is closed without its body being read (beyond
+// the one read that brought its header), and its address pays a whole
+// accept burst and its probation for it; a login
+// body of any size up to MaxFrame is read.
+func TestPreLoginBodyBound(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a := startPipeArena(t, nil, tcp.ServeOptions{})
+		w := a.wire(nil)
+		ping := func(body int) []byte {
+			return lifecycletest.Request(t, codec.RequestHeader{Client: lifecycletest.ClientA, Request: 1,
+				Operation: codec.OperationNonReplicated, Code: codec.CodePing}, make([]byte, body))
+		}
+		if _, err := w.nc.Write(ping(codec.HeaderSize)); err != nil {
+			t.Fatalf("Write: %v", err)
+		}
+		if answer, err := codec.ReadFrame(w.nc, nil, codec.MaxFrameSize); err != nil {
+			t.Fatalf("a ping with 256 body bytes: %v", err)
+		} else if h, err := codec.DecodeReplyHeader(answer); err != nil || h.Status != codec.StatusOK {
+			t.Fatalf("a ping with 256 body bytes: answer %x (%v), want a Reply with status 0", answer, err)
+		}
+		wrote := make(chan int)
+		go func() {
+			n, _ := w.nc.Write(ping(70 << 10))
+			wrote <- n
+		}()
+		answer, err := codec.ReadFrame(w.nc, nil, codec.MaxFrameSize)
+		if err != nil {
+			t.Fatalf("ReadFrame: %v", err)
+		}
+		if want := lifecycletest.EvictionFrame(t, lifecycletest.ClientA, codec.ReasonInvalidRequestBodySize); !bytes.Equal(answer, want) {
+			t.Fatalf("a pre-login ping with a 70 KiB body: answer =\n%x\nwant Eviction 6\n%x", answer, want)
+		}
+		if !w.closedByServer() {
+			t.Fatalf("the connection stays open after the eviction")
+		}
+		if n := <-wrote; n > 4<<10 {
+			t.Fatalf("the server read %d bytes of the 70 KiB frame, want at most one read into its 4 KiB buffer", n)
+		}
+		// The eviction cost the address its accept budget and its
+		// probation: its next connection is reset at accept.
+		again, err := a.dial(nil)
+		if err != nil {
+			t.Fatalf("Dial: %v", err)
+		}
+		if _, err := again.Read(make([]byte, 1)); err == nil {
+			t.Fatalf("the next connection of an address evicted before login is served")
+		}
+		if n := a.rec.limitedBy(tcp.LimitAcceptRate); n != 1 {
+			t.Fatalf("Limited(accept-rate) called %d times, want 1", n)
+		}
+		w = a.wire(net.IPv4(127, 0, 0, 2))
+		// The client's id is minted by Login; the frame carries it.
+		if _, err := w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy"))); err != nil {
+			t.Fatalf("Login: %v", err)
+		}
+		if _, err := w.do(bigLogin(t, w.c, 200<<10), nil); err != nil {
+			t.Fatalf("a 200 KiB login body is read before login: %v", err)
+		}
+		a.checkBaseline()
+	})
+}
+
+// TestPreLoginReadRate: a connection not logged in that pings flat out is
+// read at 64 KiB a second once it has spent a burst of MaxFrame bytes: 1,000
+// pings of 512 bytes with MaxFrame 64 KiB take about 6.8 s to be answered;
+// logged in, they take no time.
+func TestPreLoginReadRate(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const pings, size, burst = 1000, 2 * codec.HeaderSize, 64 << 10
+		a := startPipeArena(t, nil, tcp.ServeOptions{MaxFrame: burst, LoginTimeout: time.Minute})
+		flood := func(w *wire) time.Duration {
+			t.Helper()
+			frame := lifecycletest.Request(t, codec.RequestHeader{Client: lifecycletest.ClientA, Request: 1,
+				Operation: codec.OperationNonReplicated, Code: codec.CodePing}, make([]byte, size-codec.HeaderSize))
+			start := time.Now()
+			go func() {
+				for range pings {
+					if _, err := w.nc.Write(frame); err != nil {
+						return
+					}
+				}
+			}()
+			for i := range pings {
+				if _, err := codec.ReadFrame(w.nc, nil, codec.MaxFrameSize); err != nil {
+					t.Fatalf("answer %d: %v", i, err)
+				}
+			}
+			return time.Since(start)
+		}
+		want := time.Duration(float64(pings*size-burst) / (64 << 10) * float64(time.Second))
+		if d := flood(a.wire(nil)); d < want-100*time.Millisecond || d > want+100*time.Millisecond {
+			t.Fatalf("%d pings of %d bytes before login answered in %v, want about %v", pings, size, d, want)
+		}
+		w := a.wire(nil)
+		if _, err := w.login(); err != nil {
+			t.Fatalf("login: %v", err)
+		}
+		if d := flood(w); d != 0 {
+			t.Fatalf("logged in, %d pings answered in %v, want 0", pings, d)
+		}
+		a.checkBaseline()
+	})
+}
+
+// TestHostilePreLoginPingFlood is the short form of the pre-login PING
+// flood with 70 KiB bodies (issue 36, cost 4; the soak's "ping-flood"):
+// each flooder's first ping is evicted from its header, so the flood costs
+// a header read per connection, and a client logs in every time.
+func TestHostilePreLoginPingFlood(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a := startPipeArena(t, nil, tcp.ServeOptions{AcceptBurst: -1})
+		stop, done := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(done)
+			attack.PingFlood(a.dial, []net.IP{net.IPv4(127, 0, 8, 1)}, 8, 70<<10, stop)
+		}()
+		legit := attack.Legit{From: net.IPv4(127, 0, 8, 2), User: "iggy", Password: "iggy", Every: 100 * time.Millisecond, Tries: 10}
+		r := legit.Run(a.dial, nil)
+		close(stop)
+		<-done
+		if r.Failed != 0 {
+			t.Fatalf("logins during the flood: %d of %d failed (first: %v)", r.Failed, r.OK+r.Failed, r.FirstErr)
+		}
+		a.checkBaseline()
+		if n := a.rec.reasons[codec.ReasonInvalidRequestBodySize]; n == 0 {
+			t.Fatalf("no flooder was evicted with 6")
+		}
 	})
 }

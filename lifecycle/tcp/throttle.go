@@ -17,11 +17,17 @@ import (
 // ones are, which at worst gives their owners a fresh burst.
 const maxThrottled = 1 << 16
 
-// failMemory is how long an address counts as having failed a check, for
-// the per-account throttle: an address with no failure for that long is
-// clean again and is not held to the account's budget. An attacker gains
-// one check per fresh address (IPv4 address or IPv6 /64) per failMemory.
+// failMemory is how long an address counts as having failed a check: a
+// full bucket with no failure for that long may be forgotten.
 const failMemory = 10 * time.Minute
+
+// trustMemory is how long an address where an account's credentials
+// passed stays trusted for that account: its checks are not held to the
+// account's budget, so guessing against an account from elsewhere never
+// locks its owner out where the owner has logged in before. Every other
+// address, a fresh one included, is held to it: rotating addresses buys an
+// attacker no guesses.
+const trustMemory = 7 * 24 * time.Hour
 
 // maxPad bounds the wait that stands in for a credential check on a
 // throttled login, and spinPad is below what a timer sleeps accurately.
@@ -41,14 +47,23 @@ type throttle struct {
 
 	mu      sync.Mutex
 	buckets map[netip.Addr]bucket
+	peak    int // the most buckets since the map was last made anew
 
 	// accounts, when the per-account throttle is on (accRate > 0), are
 	// buckets of failed checks per account, keyed by a hash of the
-	// username (token logins share one), spent only by addresses that
-	// have failed within failMemory.
+	// username (token logins share one), spent by every address but
+	// those trusted for the account: where its credentials passed within
+	// trustMemory.
 	accBurst, accRate float64
 	accounts          map[uint64]bucket
+	trusted           map[trustKey]time.Time // when the account's credentials last passed there
 	seed              maphash.Seed
+}
+
+// trustKey is an account at an address.
+type trustKey struct {
+	account uint64
+	addr    netip.Addr
 }
 
 // checkClock follows how long a credential check takes (an average with
@@ -59,7 +74,7 @@ type checkClock struct{ nanos atomic.Int64 }
 type bucket struct {
 	tokens float64
 	at     time.Time
-	failed time.Time // an address's last failed check (or the one running), for accounts
+	failed time.Time // an address's last failed check
 }
 
 func newThrottle(burst int, perSecond float64) *throttle {
@@ -73,6 +88,7 @@ func (t *throttle) limitAccounts(burst int, perSecond float64) {
 	}
 	t.accBurst, t.accRate = float64(burst), perSecond
 	t.accounts = make(map[uint64]bucket)
+	t.trusted = make(map[trustKey]time.Time)
 	t.seed = maphash.MakeSeed()
 }
 
@@ -136,16 +152,12 @@ func (b bucket) clean(now time.Time) bool {
 
 // spent is what take spent, for refund to give back after a success.
 type spent struct {
-	account   bool      // a token of the account was spent
-	wasFailed time.Time // the address's last failure before this check
-	marked    time.Time // what this check set it to
+	account bool // a token of the account was spent
 }
 
-// take spends a token of key, and one of account when the address has
-// failed recently, reporting false (and spending nothing) when either has
-// none left. The address counts as failed from now until the check
-// succeeds, so that concurrent checks from a clean address cannot all
-// pass the account's budget by.
+// take spends a token of key, and one of account unless the address is
+// trusted for it, reporting false (and spending nothing) when either has
+// none left.
 func (t *throttle) take(key netip.Addr, account uint64, now time.Time) (spent, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -153,12 +165,15 @@ func (t *throttle) take(key netip.Addr, account uint64, now time.Time) (spent, b
 	if !known && len(t.buckets) >= maxThrottled {
 		t.prune(now)
 	}
+	if !known {
+		t.peak = max(t.peak, len(t.buckets)+1)
+	}
 	if b.tokens < 1 {
 		t.buckets[key] = b
 		return spent{}, false
 	}
 	var s spent
-	if t.accounts != nil && !b.clean(now) {
+	if t.accounts != nil && !t.trustedLocked(account, key, now) {
 		a, knownAcc := t.refillAccount(account, now)
 		if a.tokens < 1 {
 			t.accounts[account] = a
@@ -173,24 +188,34 @@ func (t *throttle) take(key netip.Addr, account uint64, now time.Time) (spent, b
 		s.account = true
 	}
 	b.tokens--
-	s.wasFailed, s.marked = b.failed, now
-	b.failed = now
 	t.buckets[key] = b
 	return s, true
 }
 
-// refund gives back the tokens of a check that succeeded, and the
-// address's clean record if nothing failed since.
+// trustedLocked reports whether key is trusted for account. Call with mu
+// held.
+func (t *throttle) trustedLocked(account uint64, key netip.Addr, now time.Time) bool {
+	at, ok := t.trusted[trustKey{account, key}]
+	return ok && now.Sub(at) < trustMemory
+}
+
+// refund gives back the tokens of a check that succeeded, and trusts the
+// address for the account from now on.
 func (t *throttle) refund(key netip.Addr, account uint64, s spent, now time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if b, known := t.refill(key, now); known {
 		b.tokens = min(t.burst, b.tokens+1)
-		if b.failed.Equal(s.marked) {
-			b.failed = s.wasFailed
-		}
 		t.buckets[key] = b
 	}
+	if t.accounts == nil {
+		return
+	}
+	tk := trustKey{account, key}
+	if _, known := t.trusted[tk]; !known && len(t.trusted) >= maxThrottled {
+		t.pruneTrusted(now)
+	}
+	t.trusted[tk] = now
 	if !s.account {
 		return
 	}
@@ -200,6 +225,18 @@ func (t *throttle) refund(key netip.Addr, account uint64, s spent, now time.Time
 	}
 }
 
+// charge takes n tokens of key's bucket, below zero if need be: a penalty
+// that its refill must make good before key is let through again. It
+// returns the tokens left.
+func (t *throttle) charge(key netip.Addr, n int, now time.Time) float64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b, _ := t.refill(key, now)
+	b.tokens -= float64(n)
+	t.buckets[key] = b
+	return b.tokens
+}
+
 // failed records a check that failed at now.
 func (t *throttle) failed(key netip.Addr, now time.Time) {
 	t.mu.Lock()
@@ -207,6 +244,16 @@ func (t *throttle) failed(key netip.Addr, now time.Time) {
 	if b, known := t.buckets[key]; known {
 		b.failed = now
 		t.buckets[key] = b
+	}
+}
+
+// pruneTrusted forgets trust older than trustMemory, then arbitrary
+// trust down to three quarters of the bound. Call with mu held.
+func (t *throttle) pruneTrusted(now time.Time) {
+	for k, at := range t.trusted {
+		if now.Sub(at) >= trustMemory || len(t.trusted) >= maxThrottled*3/4 {
+			delete(t.trusted, k)
+		}
 	}
 }
 
@@ -225,6 +272,51 @@ func (t *throttle) pruneAccounts(now time.Time) {
 		a, _ := t.refillAccount(key, now)
 		return a.tokens >= t.accBurst
 	})
+}
+
+// sweepEvery is how often a Listener forgets the buckets that are full
+// again (sweep), so that the memory of a storm from many addresses comes
+// back once it is over, not only when the next storm reaches maxThrottled.
+const sweepEvery = 5 * time.Second
+
+// shrinkFrom is the least peak of buckets whose map is made anew once it
+// has fallen to half of it: a Go map keeps its largest size after its
+// entries are deleted.
+const shrinkFrom = 1024
+
+// sweep forgets the buckets full again of clean addresses, the full
+// accounts and the trust past trustMemory, and makes the address map anew
+// once it has fallen to half its peak. It reports whether it let go of a
+// map, whose memory the caller may want handed back.
+func (t *throttle) sweep(now time.Time) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for key := range t.buckets {
+		if b, _ := t.refill(key, now); b.tokens >= t.burst && b.clean(now) {
+			delete(t.buckets, key)
+		}
+	}
+	if t.accounts != nil {
+		for key := range t.accounts {
+			if a, _ := t.refillAccount(key, now); a.tokens >= t.accBurst {
+				delete(t.accounts, key)
+			}
+		}
+		for k, at := range t.trusted {
+			if now.Sub(at) >= trustMemory {
+				delete(t.trusted, k)
+			}
+		}
+	}
+	if t.peak < shrinkFrom || len(t.buckets) > t.peak/2 {
+		return false
+	}
+	fresh := make(map[netip.Addr]bucket, len(t.buckets))
+	for k, b := range t.buckets {
+		fresh[k] = b
+	}
+	t.buckets, t.peak = fresh, len(fresh)
+	return true
 }
 
 // pruneBuckets deletes the buckets of m that forget says may go, then

@@ -121,15 +121,17 @@ func take(th *throttle, key netip.Addr, now time.Time) bool {
 	return ok
 }
 
-// TestThrottleAccounts: an address that has not failed is not held to the
-// account's budget (its first check is); one that has failed spends the
-// account's tokens as well as its own; a success gives both back and
-// leaves a clean address clean; a failure is remembered for failMemory.
+// TestThrottleAccounts: every address is held to the account's budget, a
+// fresh one included (rotating addresses buys no guesses), but for an
+// address where the account's credentials passed, which stays trusted for
+// that account only, for trustMemory: an owner who logged in there before
+// is not locked out by guessing from elsewhere.
 func TestThrottleAccounts(t *testing.T) {
 	th := newThrottle(100, 100)
 	th.limitAccounts(2, 1)
 	acc := th.accountKey(lifecycle.Attempt{Username: []byte("iggy")})
-	if other := th.accountKey(lifecycle.Attempt{Username: []byte("bob")}); other == acc {
+	other := th.accountKey(lifecycle.Attempt{Username: []byte("bob")})
+	if other == acc {
 		t.Fatalf("two accounts share a key")
 	}
 	if tok := th.accountKey(lifecycle.Attempt{PAT: true}); tok != tokenAccount {
@@ -137,44 +139,71 @@ func TestThrottleAccounts(t *testing.T) {
 	}
 	t0 := time.Unix(1000, 0)
 	addr := func(i byte) netip.Addr { return netip.AddrFrom4([4]byte{192, 0, 2, i}) }
-	fail := func(key netip.Addr, now time.Time) bool {
+	fail := func(key netip.Addr, account uint64, now time.Time) bool {
 		t.Helper()
-		_, ok := th.take(key, acc, now)
+		_, ok := th.take(key, account, now)
 		if ok {
 			th.failed(key, now)
 		}
 		return ok
 	}
-	for i := range byte(5) {
-		if !fail(addr(i), t0) {
-			t.Fatalf("the first check from fresh address %d is not held to the account", i)
-		}
+	owner := addr(200)
+	if s, ok := th.take(owner, acc, t0); !ok || !s.account {
+		t.Fatalf("the owner's first check from a fresh address: allowed %t, charged %t; want both", ok, s.account)
 	}
-	if !fail(addr(0), t0) || !fail(addr(1), t0) {
-		t.Fatalf("addresses that failed spend the account's burst of 2")
+	th.refund(owner, acc, spent{account: true}, t0)
+	if !fail(addr(0), acc, t0) || !fail(addr(1), acc, t0) {
+		t.Fatalf("the account's burst of 2 is spent by two fresh addresses")
 	}
-	if fail(addr(2), t0) {
-		t.Fatalf("the account's burst is spent: a check from an address that failed ran")
+	if fail(addr(2), acc, t0) {
+		t.Fatalf("a fresh address got a free check past the account's spent budget")
 	}
-	s, ok := th.take(addr(9), acc, t0)
+	s, ok := th.take(owner, acc, t0)
 	if !ok || s.account {
-		t.Fatalf("a clean address during the attack: allowed %t, charged to the account %t; want allowed, not charged", ok, s.account)
+		t.Fatalf("the owner's address during the attack: allowed %t, charged %t; want allowed, not charged", ok, s.account)
 	}
-	if _, ok := th.take(addr(9), acc, t0); ok {
-		t.Fatalf("a second check while the first runs is held to the spent account")
+	th.refund(owner, acc, s, t0)
+	if _, ok := th.take(owner, other, t0); !ok {
+		t.Fatalf("another account from the owner's address, its own budget full: refused")
 	}
-	th.refund(addr(9), acc, s, t0)
-	if s, ok := th.take(addr(9), acc, t0); !ok || s.account {
-		t.Fatalf("after a success the address is clean again: allowed %t, charged %t", ok, s.account)
+	th.failed(owner, t0)
+	for range 2 {
+		_ = fail(addr(3), other, t0)
 	}
-	if !fail(addr(3), t0.Add(time.Second)) {
+	if fail(owner, other, t0) {
+		t.Fatalf("trust is per account: the owner's address is held to another account's spent budget")
+	}
+	if !fail(addr(3), acc, t0.Add(time.Second)) {
 		t.Fatalf("the account refills at 1/s")
 	}
-	if s, ok := th.take(addr(4), acc, t0.Add(failMemory-time.Second)); !ok || !s.account {
-		t.Fatalf("within failMemory of its failure an address is held to the account: allowed %t, charged %t", ok, s.account)
+	if s, ok := th.take(owner, acc, t0.Add(trustMemory)); !ok || !s.account {
+		t.Fatalf("trustMemory after its last success an address is trusted no more: allowed %t, charged %t", ok, s.account)
 	}
-	th.failed(addr(4), t0.Add(failMemory-time.Second))
-	if s, ok := th.take(addr(4), acc, t0.Add(2*failMemory)); !ok || s.account {
-		t.Fatalf("failMemory after its last failure an address is clean: allowed %t, charged %t", ok, s.account)
+}
+
+// TestThrottleSweep: after a storm from many addresses, a sweep once their
+// buckets are full again forgets them and makes the map anew (its memory
+// can go back); an address that failed a check is kept for failMemory.
+func TestThrottleSweep(t *testing.T) {
+	th := newThrottle(2, 1)
+	t0 := time.Unix(1000, 0)
+	for i := range 2 * shrinkFrom {
+		take(th, netip.AddrFrom4([4]byte{10, 0, byte(i >> 8), byte(i)}), t0)
+	}
+	failed := netip.MustParseAddr("192.0.2.1")
+	take(th, failed, t0)
+	th.failed(failed, t0)
+	if th.sweep(t0) {
+		t.Fatalf("a sweep while every bucket is spent let go of the map")
+	}
+	if !th.sweep(t0.Add(2 * time.Second)) {
+		t.Fatalf("a sweep once the storm's buckets are full again kept the map")
+	}
+	if n := len(th.buckets); n != 1 {
+		t.Fatalf("%d buckets after the sweep, want 1 (the address that failed)", n)
+	}
+	th.sweep(t0.Add(failMemory))
+	if n := len(th.buckets); n != 0 {
+		t.Fatalf("%d buckets failMemory after the failure, want 0", n)
 	}
 }

@@ -11,10 +11,20 @@
 // to download and trust. A failure names the modules and the files of this
 // module that import them.
 //
+// Then an importer like an SDK: one that already requires older versions
+// of two of the workbench's test tools (testify v1.9.0, go-cmp v0.6.0) and
+// uses them in its tests. Minimal version selection raises those to the
+// versions this go.mod requires, by design (docs/importing.md): the check
+// prints every require the tidy raised or added, and fails if its go line
+// moved, it gained a toolchain line, or a require went to a version this
+// go.mod does not name. Its old versions' go.mod files are fetched through
+// GOPROXY once when the module cache lacks them.
+//
 //	go run ./internal/cmd/importcheck [-keep] [-v]
 //
 // Run it from the root module (make importcheck does). It takes a few
-// seconds and needs no network.
+// seconds, and needs no network once the module cache holds the old
+// versions.
 package main
 
 import (
@@ -79,7 +89,38 @@ func main() {
 		fmt.Println("importcheck: FAIL: a product package must import, in its code and in its tests, only the standard library and this module's own packages")
 		os.Exit(1)
 	}
+	res, err := checkOlder(root, *keep)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "importcheck: an importer with older requires: %v\n", err)
+		os.Exit(2)
+	}
+	if *keep {
+		fmt.Printf("importcheck: an importer with older requires: scratch module kept in %s\n", res.dir)
+	}
+	if *verbose {
+		fmt.Printf("--- an importer with older requires: go.mod after go mod tidy\n%s", res.goMod)
+	}
+	status := "ok  "
+	if len(res.problems) > 0 {
+		status = "FAIL"
+	}
+	fmt.Printf("%s an importer requiring %s that imports every product package pays (docs/importing.md):\n", status, strings.Join(olderRequires, ", "))
+	for _, c := range res.changes {
+		fmt.Printf("  - %s\n", c)
+	}
+	for _, p := range res.problems {
+		fmt.Printf("  - FAIL: %s\n", p)
+	}
+	if len(res.problems) > 0 {
+		fmt.Println("importcheck: FAIL: an importer may be raised only to the versions this go.mod requires, and keep its go line")
+		os.Exit(1)
+	}
 }
+
+// olderRequires are what the second importer requires before it imports
+// the product: older versions of two of the workbench's test tools, as
+// the Iggy Go SDK did (testify) and many modules do.
+var olderRequires = []string{"github.com/stretchr/testify v1.9.0", "github.com/google/go-cmp v0.6.0"}
 
 // module is the root module as go list -m sees it.
 type module struct {
@@ -87,23 +128,34 @@ type module struct {
 }
 
 // goEnv is the environment every go command here runs with: one module,
-// no network, no toolchain switch, and go.mod updates allowed.
-func goEnv() []string {
+// no toolchain switch, go.mod updates allowed, and no network unless
+// online (then GOPROXY and GOSUMDB are the caller's).
+func goEnv(online bool) []string {
 	env := []string{}
 	for _, kv := range os.Environ() {
-		switch strings.SplitN(kv, "=", 2)[0] {
-		case "GOWORK", "GOPROXY", "GOFLAGS", "GOTOOLCHAIN", "GOSUMDB":
+		switch k := strings.SplitN(kv, "=", 2)[0]; k {
+		case "GOWORK", "GOFLAGS", "GOTOOLCHAIN":
 			continue
+		case "GOPROXY", "GOSUMDB":
+			if !online {
+				continue
+			}
 		}
 		env = append(env, kv)
 	}
-	return append(env, "GOWORK=off", "GOPROXY=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOSUMDB=off")
+	env = append(env, "GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
+	if !online {
+		env = append(env, "GOPROXY=off", "GOSUMDB=off")
+	}
+	return env
 }
 
-func goCmd(dir string, args ...string) ([]byte, error) {
+func goCmd(dir string, args ...string) ([]byte, error) { return goCmdEnv(dir, false, args...) }
+
+func goCmdEnv(dir string, online bool, args ...string) ([]byte, error) {
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
-	cmd.Env = goEnv()
+	cmd.Env = goEnv(online)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -131,41 +183,131 @@ type result struct {
 	goMod    string
 	problems []string
 	modules  []string // modules the importer was made to require or sum
+	changes  []string // the requires the tidy raised or added (checkOlder)
 }
 
 func check(root module, pkg string, keep bool) (result, error) {
-	dir, err := os.MkdirTemp("", "importcheck")
+	res, _, sum, err := scratch(root, []string{pkg}, nil, "", keep)
 	if err != nil {
-		return result{}, err
-	}
-	if !keep {
-		defer os.RemoveAll(dir)
-	}
-	res := result{dir: dir}
-	goMod := fmt.Sprintf("module example.com/importcheck\n\ngo %s\n\nrequire %s v0.0.0\n\nreplace %s => %s\n",
-		root.goVersion, root.path, root.path, strconv.Quote(root.dir))
-	mainGo := fmt.Sprintf("package main\n\nimport _ %q\n\nfunc main() {}\n", pkg)
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(goMod), 0o644); err != nil {
-		return res, err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(mainGo), 0o644); err != nil {
-		return res, err
-	}
-	if _, err := goCmd(dir, "mod", "tidy"); err != nil {
 		return res, fmt.Errorf("%v\n(offline: every module the tidy needs must already be in the module cache; `go mod download` in the root module fills it)", err)
 	}
-	after, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	res.problems, res.modules = judge(root, parseGoMod(res.goMod), sum)
+	return res, nil
+}
+
+// checkOlder tidies a scratch module that requires olderRequires, imports
+// every product package, and uses testify and go-cmp in its test, as an SDK
+// does; judgeOlder says what the tidy did to its go.mod.
+func checkOlder(root module, keep bool) (result, error) {
+	var pkgs []string
+	for _, rel := range products {
+		pkgs = append(pkgs, root.path+"/"+rel)
+	}
+	res, before, _, err := scratch(root, pkgs, olderRequires, "import (\n\t\"testing\"\n\n\t\"github.com/google/go-cmp/cmp\"\n\t"+
+		"\"github.com/stretchr/testify/require\"\n)\n\nfunc TestDiff(t *testing.T) { require.Empty(t, cmp.Diff(1, 1)) }\n", keep)
 	if err != nil {
 		return res, err
 	}
-	res.goMod = string(after)
-	sum, err := os.ReadFile(filepath.Join(dir, "go.sum"))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	own, err := os.ReadFile(filepath.Join(root.dir, "go.mod"))
+	if err != nil {
 		return res, err
 	}
-	mf := parseGoMod(string(after))
-	res.problems, res.modules = judge(root, mf, string(sum))
+	res.changes, res.problems = judgeOlder(root, parseGoMod(before), parseGoMod(res.goMod), parseGoMod(string(own)))
 	return res, nil
+}
+
+// scratch writes a module at this module's go line that requires this one
+// (replaced by the checkout) and requires, imports pkgs in main.go and has
+// test (when not "") after its package clause in main_test.go; then it runs
+// go mod tidy there, offline. When that fails and requires is not empty,
+// it runs it once more through GOPROXY: the older versions are no
+// dependency of this module, so a module cache its builds filled lacks
+// them. It returns the go.mod before the tidy and the go.sum after.
+func scratch(root module, pkgs, requires []string, test string, keep bool) (res result, before, sum string, err error) {
+	if res.dir, err = os.MkdirTemp("", "importcheck"); err != nil {
+		return res, "", "", err
+	}
+	if !keep {
+		defer os.RemoveAll(res.dir)
+	}
+	var reqs, imports string
+	for _, r := range requires {
+		reqs += "\t" + r + "\n"
+	}
+	for _, p := range pkgs {
+		imports += fmt.Sprintf("\t_ %q\n", p)
+	}
+	before = fmt.Sprintf("module example.com/importcheck\n\ngo %s\n\nrequire (\n\t%s v0.0.0\n%s)\n\nreplace %s => %s\n",
+		root.goVersion, root.path, reqs, root.path, strconv.Quote(root.dir))
+	files := map[string]string{"go.mod": before, "main.go": "package main\n\nimport (\n" + imports + ")\n\nfunc main() {}\n"}
+	if test != "" {
+		files["main_test.go"] = "package main\n\n" + test
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(res.dir, name), []byte(text), 0o644); err != nil {
+			return res, before, "", err
+		}
+	}
+	if _, err = goCmd(res.dir, "mod", "tidy"); err != nil && len(requires) > 0 {
+		fmt.Println("importcheck: the module cache lacks the older requires; fetching them through GOPROXY")
+		_, err = goCmdEnv(res.dir, true, "mod", "tidy")
+	}
+	if err != nil {
+		return res, before, "", err
+	}
+	after, err := os.ReadFile(filepath.Join(res.dir, "go.mod"))
+	if err != nil {
+		return res, before, "", err
+	}
+	res.goMod = string(after)
+	b, err := os.ReadFile(filepath.Join(res.dir, "go.sum"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return res, before, "", err
+	}
+	return res, before, string(b), nil
+}
+
+// judgeOlder lists each require the tidy raised, added or dropped, and as
+// problems a moved go line, a toolchain line, and a require raised or added
+// at a version other than the one own (this module's go.mod) requires.
+func judgeOlder(root module, before, after, own goModFile) (changes, problems []string) {
+	versions := func(mf goModFile) map[string]string {
+		m := map[string]string{}
+		for _, r := range mf.requires {
+			f := strings.Fields(r)
+			m[f[0]] = f[1]
+		}
+		return m
+	}
+	was, ours := versions(before), versions(own)
+	if after.goVersion != before.goVersion {
+		problems = append(problems, fmt.Sprintf("its go line went from go %s to go %s", before.goVersion, after.goVersion))
+	}
+	if after.toolchain != "" {
+		problems = append(problems, "it gained a toolchain line: toolchain "+after.toolchain)
+	}
+	for _, r := range after.requires {
+		f := strings.Fields(r)
+		path, v := f[0], f[1]
+		old, had := was[path]
+		delete(was, path)
+		switch {
+		case path == root.path || had && old == v:
+			continue
+		case had:
+			changes = append(changes, fmt.Sprintf("%s raised from %s to %s", path, old, v))
+		default:
+			changes = append(changes, fmt.Sprintf("%s %s added", path, v))
+		}
+		if ours[path] != v {
+			problems = append(problems, fmt.Sprintf("%s went to %s, a version this go.mod does not require", path, v))
+		}
+	}
+	for path, v := range was {
+		changes = append(changes, fmt.Sprintf("%s %s dropped", path, v))
+	}
+	sort.Strings(changes)
+	return changes, problems
 }
 
 // goModFile is the part of a go.mod this check looks at.

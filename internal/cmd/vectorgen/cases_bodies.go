@@ -121,7 +121,7 @@ func (g *gen) patCases() {
 	g.bad(k, p+"truncated/token", "token claims 3 bytes, 1 present", body[:19], "pat.truncated", "token", 18)
 	g.bad(k, p+"truncated/context-len", "2 of the 4 context_len bytes", body[:23], "pat.truncated", "context_len", 21)
 	g.bad(k, p+"context/claim-short", "context_len 9, 1 byte present", cat(body[:21], u32b(9), []byte("x")), "pat.context.claim", "context", 25)
-	g.bad(k, p+"token/utf8", "token is not UTF-8", patBody(info, "t\xfeok", ""), "pat.token.utf8", "token", 19)
+	g.bad(k, p+"token/utf8", "token is not UTF-8 (the error names the token's offset, not its bad byte's)", patBody(info, "t\xfeok", ""), "pat.token.utf8", "token", 18)
 	g.bad(k, p+"context/utf8", "context is not UTF-8", patBody(info, "tok", "\xed\xa0\x80"), "pat.context.utf8", "context", 25)
 	g.bad(k, p+"sdk-version/empty", "a ClientVersionInfo rule inside a token body", patBody(cvi(0x2C00, "go-sdk", ""), "tok", ""), "cvi.sdk_version.length", "sdk_version_len", 11)
 	g.bad(k, p+"trailing", "one byte after the context (strict parse)", cat(body, []byte{0}), "body.trailing", "body", 25)

@@ -79,7 +79,7 @@ func (g *gen) patSecretCases() {
 	g.ok(k, p+"golden/tok", "10.2", "0.11.1, the bind secret, token tok (shown as its length)", body, f, "pat.bind_secret.length", "revision.of")
 	g.bad(k, p+"truncated/bind-secret", "the body ends inside the bind secret", body[:48], "pat.truncated", "bind_secret", 17)
 	g.bad(k, p+"truncated/token-len", "the body ends after the bind secret", body[:49], "pat.truncated", "token_len", 49)
-	g.bad(k, p+"token/utf8", "a token that is not UTF-8", patSecretBody(info11(), secret11, "t\xfe", ""), "pat.token.utf8", "token", 51)
+	g.bad(k, p+"token/utf8", "a token that is not UTF-8", patSecretBody(info11(), secret11, "t\xfe", ""), "pat.token.utf8", "token", 50)
 	g.bad(k, p+"trailing", "one byte after the context (strict parse)", cat(body, []byte{0}), "body.trailing", "body", 57)
 }
 

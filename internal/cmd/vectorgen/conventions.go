@@ -24,6 +24,7 @@ const (
 	ConvResultEntries = "result_entries"
 	ConvTrailing      = "trailing"
 	ConvTextPosition  = "text_position"
+	ConvSecretUTF8    = "secret_utf8"
 )
 
 // conventionList is WIRE.md section 9's list, in its order, and the one
@@ -42,6 +43,7 @@ func conventionList() []Convention {
 		nine(ConvResultEntries, "a result section shorter than 4 + 8*count: field result_entries at the section's offset 4 (260 in a frame)"),
 		nine(ConvTrailing, "bytes after the last field of a strict parse: the offset of the first one"),
 		{ID: ConvTextPosition, Section: "1", Text: "version text (not stated by section 9): field version, at the start of the component out of range, or at the character where the grammar breaks"},
+		nine(ConvSecretUTF8, "a password or a token that is not UTF-8: the offset of its first byte, not of its bad byte"),
 	}
 }
 
@@ -56,6 +58,8 @@ func conventionOf(sentinel, field string) string {
 		return field
 	case sentinel == "truncated":
 		return ConvStart
+	case sentinel == "utf8" && (field == "password" || field == "token"):
+		return ConvSecretUTF8
 	case sentinel == "utf8", sentinel == "reserved", sentinel == "window", sentinel == "trailing":
 		return sentinel
 	}

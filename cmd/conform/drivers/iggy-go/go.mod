@@ -22,5 +22,12 @@ require (
 
 // The SDK is not published as a module: sdk is a link to foreign/go of an
 // apache/iggy checkout (make conform-sdks makes one; the driver's README
-// says how by hand). It is never committed.
+// says how by hand). It is never committed. This module sits inside
+// cmd/'s tree but is a module of its own, so that the project's cmd
+// module never requires the SDK: go vet ./... and go mod tidy of cmd/
+// leave this folder out whether sdk is linked or not. cmd/go.work, which
+// the go command finds from here, does not list this module: run go here
+// with GOWORK=off. The driver builds only with -tags iggysdk, so go vet
+// ./... and go test ./... pass without the link (the test skips, saying
+// so); go mod tidy reads the SDK's go.mod and so needs the link.
 replace github.com/apache/iggy/foreign/go => ./sdk

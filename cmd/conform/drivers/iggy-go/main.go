@@ -1,3 +1,5 @@
+//go:build iggysdk
+
 // Command iggy-go drives the Apache Iggy Go SDK
 // (github.com/apache/iggy/foreign/go) through the server-mode cases of the
 // conformance kit (cmd/conform), as docs/conformance.md's driver script
@@ -10,7 +12,10 @@
 //	iggy-go [-addr 127.0.0.1:8091] [-control 127.0.0.1:8099] [-cases ID,...] [-timeout 10s]
 //
 // It lives in a module of its own so that neither of the project's modules
-// requires the SDK; sdk/ is a link to the SDK's sources (see go.mod).
+// requires the SDK; sdk/ is a link to the SDK's sources (see go.mod). It
+// builds only with the build tag iggysdk (go run -tags iggysdk .), so that
+// without the link the module still vets and its tests say what is
+// missing instead of failing to compile.
 package main
 
 import (

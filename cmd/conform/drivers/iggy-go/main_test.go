@@ -1,3 +1,5 @@
+//go:build iggysdk
+
 package main
 
 import (
@@ -47,7 +49,8 @@ func TestSurfaced(t *testing.T) {
 func TestDriverAgainstKit(t *testing.T) {
 	kit := kitBinary(t)
 	out := t.TempDir()
-	cmd := exec.Command(kit, "server", "-listen", "127.0.0.1:0", "-control", "127.0.0.1:0", "-agent", "iggy-go", "-out", out, "-vectors", repoPath(t, "vectors"))
+	cmd := exec.Command(kit, "server", "-listen", "127.0.0.1:0", "-control", "127.0.0.1:0", "-agent", "iggy-go", "-out", out, "-vectors", repoPath(t, "vectors"),
+		"-protocol", kitProtocol())
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	var stderr bytes.Buffer
@@ -78,12 +81,21 @@ func TestDriverAgainstKit(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(out, "server-iggy-go.json"))
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &r))
-	require.Len(t, r.Cases, 204)
+	require.NotEmpty(t, r.Cases)
 	for _, c := range r.Cases {
 		assert.NotEqual(t, "not-run", c.Verdict, c.ID)
 		assert.NotEmpty(t, c.Surfaced, "%s: no result posted", c.ID)
 	}
-	t.Logf("Go SDK: %d pass, %d fail of %d", r.Summary.Pass, r.Summary.Fail, len(r.Cases))
+	t.Logf("Go SDK at protocol %s: %d pass, %d fail of %d", kitProtocol(), r.Summary.Pass, r.Summary.Fail, len(r.Cases))
+}
+
+// kitProtocol is the protocol the kit serves: $CONFORM_PROTOCOL, or
+// 0.11.0. Set it to the one the SDK speaks.
+func kitProtocol() string {
+	if p := os.Getenv("CONFORM_PROTOCOL"); p != "" {
+		return p
+	}
+	return "0.11.0"
 }
 
 // kitBinary is $CONFORM_KIT, or cmd/conform built into the test's

@@ -9,10 +9,18 @@
 //   node driver.mjs [-addr 127.0.0.1:8091] [-control 127.0.0.1:8099] [-cases ID,...] [-timeout 10000]
 //
 // sdk/ is a link to the SDK's built sources (see README.md); it is never
-// committed.
+// committed. The SDK is imported when the first case runs, so that what
+// does not need it (the command line, how errors are reported) loads and
+// is tested without it.
 
-import { SingleClient, ResponseError } from "apache-iggy";
 import { pathToFileURL } from "node:url";
+
+/** The SDK, imported once. */
+let sdk;
+async function loadSDK() {
+  sdk ??= await import("apache-iggy");
+  return sdk;
+}
 
 // Every case logs in with this password: the kit accepts any and hides it
 // in its reports.
@@ -27,6 +35,15 @@ const section8 = new Set([3, 4, 30, 40, 42, 53, 57, 58]);
 const incompatibleProtocolVersion = 14003;
 
 /**
+ * Whether error is one of the SDK's own: a ResponseError (VsrEvictionError
+ * is one), an Error carrying the numeric commandCode and errorCode the
+ * SDK's ResponseError gives every error it maps from the wire.
+ */
+function isSDKError(error) {
+  return error instanceof Error && Number.isInteger(error.errorCode) && Number.isInteger(error.commandCode);
+}
+
+/**
  * What the kit is told the SDK's login returned: "0" for success; an SDK
  * error by what WIRE.md section 8 calls it (its status code, or
  * IncompatibleProtocolVersion for the SDK's code 14003); any other SDK
@@ -35,7 +52,7 @@ const incompatibleProtocolVersion = 14003;
  */
 export function surfaced(error) {
   if (error === undefined || error === null) return "0";
-  if (error instanceof ResponseError) {
+  if (isSDKError(error)) {
     if (error.errorCode === incompatibleProtocolVersion) return "IncompatibleProtocolVersion";
     if (section8.has(error.errorCode)) return String(error.errorCode);
     return `SDK error ${error.errorCode}`;
@@ -67,6 +84,7 @@ async function post(control, path) {
  * may end the run once the last case's connection has closed.
  */
 export async function runCase({ host, port, control, id, timeoutMs }) {
+  const { SingleClient } = await loadSDK();
   const client = new SingleClient({
     transport: "TCP",
     options: { host, port },
