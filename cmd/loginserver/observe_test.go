@@ -248,13 +248,13 @@ func TestRunLogFlood(t *testing.T) {
 }
 
 // TestRunAcceptRateLimited: connections over an address's accept budget
-// and its 8 probation slots (held open here) are counted by limit in the
+// and its 32 probation slots (held open here) are counted by limit in the
 // metrics and logged once, then summed up, not a line each.
 func TestRunAcceptRateLimited(t *testing.T) {
 	s := startRun(t, "-user", "iggy:iggy", "-metrics", "127.0.0.1:0", "-accept-burst", "2", "-accept-rate", "0.01")
 	m := regexp.MustCompile(`msg=metrics addr=(\S+)`).FindStringSubmatch(s.logs.String())
 	require.NotNil(t, m, "the metrics address is logged:\n%s", s.logs.String())
-	const tries = 40
+	const tries = 64
 	for range tries {
 		nc, err := net.DialTimeout("tcp", s.addr.String(), 10*time.Second)
 		if err == nil {
@@ -271,7 +271,7 @@ func TestRunAcceptRateLimited(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		body = string(b)
 		return strings.Contains(body, `loginserver_admission_limited_total{limit="accept-rate"} 30`)
-	}, 10*time.Second, 20*time.Millisecond, "2 accepted, 8 on probation, 30 limited:\n%s", body)
+	}, 10*time.Second, 20*time.Millisecond, "2 accepted, 32 on probation, 30 limited:\n%s", body)
 	s.stop(t)
 	out := s.logs.String()
 	require.Equal(t, 1, strings.Count(out, "msg=limited "), "the first limited connection in full, once:\n%s", out)

@@ -41,12 +41,13 @@ type Listener struct {
 	preLogin list.List // *peer not logged in, oldest first
 	loggedIn int
 	lastID   uint64
-	accounts map[uint32]int        // sessions logged in, per user id
-	addrs    map[netip.Addr]int    // connections open, per address
-	userAddr map[userAddr]int      // sessions logged in, per user id and address
-	onTrial  map[netip.Addr]int    // connections on probation, per address
-	refusing map[net.Conn]struct{} // refused connections being answered
-	names    map[uint64]uint32     // the account a username (nameKey) last logged in as
+	accounts map[uint32]int           // sessions logged in, per user id
+	addrs    map[netip.Addr]int       // connections open, per address
+	userAddr map[userAddr]int         // sessions logged in, per user id and address
+	onTrial  map[netip.Addr]int       // connections on probation, per address
+	noTrial  map[netip.Addr]time.Time // addresses whose probation is off until then
+	refusing map[net.Conn]struct{}    // refused connections being answered
+	names    map[uint64]uint32        // the account a username (nameKey) last logged in as
 	drop     dropWatch
 	wg       sync.WaitGroup // one per connection goroutine
 	done     chan struct{}  // closed by stop
@@ -88,6 +89,7 @@ func NewListener(ln net.Listener, srv *lifecycle.Server, opts ServeOptions) *Lis
 		conns:  make(map[*peer]struct{}), done: make(chan struct{}),
 		accounts: make(map[uint32]int), addrs: make(map[netip.Addr]int),
 		userAddr: make(map[userAddr]int), onTrial: make(map[netip.Addr]int),
+		noTrial:  make(map[netip.Addr]time.Time),
 		refusing: make(map[net.Conn]struct{}), names: make(map[uint64]uint32), seed: maphash.MakeSeed()}
 	if opts.ReleaseMemory != nil {
 		l.release = &releaser{free: opts.ReleaseMemory}
@@ -188,6 +190,13 @@ func (l *Listener) sweepLoop() {
 		case <-l.done:
 			return
 		case now := <-t.C:
+			l.mu.Lock()
+			for key, until := range l.noTrial {
+				if !now.Before(until) {
+					delete(l.noTrial, key)
+				}
+			}
+			l.mu.Unlock()
 			freed := false
 			for _, th := range [...]*throttle{l.accepts, l.throttle} {
 				if th != nil && th.sweep(now) {
@@ -287,10 +296,13 @@ func (l *Listener) admit(nc net.Conn, key netip.Addr, trial bool) (p *peer, refu
 		return nil, 0, false
 	}
 	l.lastID++
-	p = &peer{nc: nc, info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}, key: key, opened: time.Now(), kill: make(chan struct{})}
+	now := time.Now()
+	if trial && (l.onTrial[key] >= trialSlots || now.Before(l.noTrial[key])) {
+		// Reset at accept: nothing is made for it but its info.
+		return &peer{info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}}, LimitAcceptRate, true
+	}
+	p = &peer{nc: nc, info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}, key: key, opened: now, kill: make(chan struct{})}
 	switch {
-	case trial && l.onTrial[key] >= trialSlots:
-		return p, LimitAcceptRate, true
 	case len(l.conns) >= l.opts.MaxConns:
 		return p, LimitConns, true
 	case l.addrFullLocked(key):
@@ -386,6 +398,19 @@ func (l *Listener) endedBy(p *peer) CloseCause {
 	return CauseShutdown
 }
 
+// spoke moves p, which has sent its first bytes, to the back of the
+// pre-login line, behind the connections that have sent nothing yet: when
+// the line is trimmed, a storm of connections that connect and reset (or
+// never speak) goes before a client whose login is waiting to be read.
+// One that paid no accept token (on probation) stays where it is.
+func (l *Listener) spoke(p *peer) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if p.state == statePreLogin && !p.trial && !p.everIn {
+		l.preLogin.MoveToBack(p.elem)
+	}
+}
+
 // logout moves p back to the pre-login line after Handle answered its
 // logout, before the reply is written: a client that reads it and logs in
 // elsewhere finds its account's place free. A connection that logs out has
@@ -403,12 +428,18 @@ func (l *Listener) logout(p *peer) CloseCause {
 	if p.state != stateIn {
 		return 0
 	}
-	noToken := l.accepts != nil && !l.acceptAllowed(p.key)
+	// Charged even without a token left: the login gave back the token
+	// its dial took, and a logout closed for want of one must not leave
+	// the re-dial free.
+	noToken := l.accepts != nil && l.accepts.charge(p.key, 1, time.Now()) < 0
 	if !noToken && l.preLogin.Len() < l.opts.MaxPreLogin {
 		l.moveLocked(p, statePreLogin, 0)
 		return 0
 	}
 	if noToken {
+		// Its address churns faster than its accept rate: its
+		// re-dials must not come in on probation either.
+		l.banTrialLocked(p.key)
 		l.obs.limited(p.info, LimitAcceptRate)
 	}
 	l.moveLocked(p, stateEnded, 0)
@@ -422,9 +453,16 @@ func (l *Listener) untrack(p *peer, how Closing) {
 	l.moveLocked(p, stateEnded, 0) // uncounted from the line or its account
 	delete(l.conns, p)
 	l.leaveAddrLocked(p)
+	penalty := !p.everIn && misbehaved(how)
+	if penalty {
+		l.banTrialLocked(p.key)
+	}
 	l.endTrialLocked(p)
 	l.shrankLocked(len(l.conns))
 	l.mu.Unlock()
+	if penalty && l.accepts != nil {
+		l.accepts.charge(p.key, l.opts.AcceptBurst, time.Now())
+	}
 	_ = p.nc.Close()
 	how.Duration = time.Since(p.opened)
 	l.obs.closed(p.info, how)
