@@ -641,9 +641,11 @@ func TestHostileOneAccountFillsAddress(t *testing.T) {
 
 // TestKnownAddressOutlastsStorm: at MaxPreLogin, the connections trimmed
 // are those from addresses where no login succeeded lately, while there
-// are any: a client whose address logged in before keeps its place while
-// 20 connections from fresh addresses arrive after it (the soak's
-// "reset-storm", whose connections outrun their goroutines).
+// are any and the known hold at most half the line: a client whose address
+// logged in before keeps its place while 20 connections from fresh
+// addresses arrive after it (the soak's "reset-storm", whose connections
+// outrun their goroutines), and a line full of known connections still
+// lets a newcomer in.
 func TestKnownAddressOutlastsStorm(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		a := startQuotaArena(t, tcp.ServeOptions{MaxPreLogin: 4})
@@ -663,6 +665,15 @@ func TestKnownAddressOutlastsStorm(t *testing.T) {
 		}
 		if n := a.rec.closedBy(tcp.CausePreLoginCap); n != 17 {
 			t.Fatalf("%d closed by the pre-login cap, want 17 (20 + 1 - 4)", n)
+		}
+		// Known connections are passed over only while they hold at most
+		// half the line: filling it with them locks no newcomer out.
+		for range 8 {
+			a.wire(client)
+		}
+		synctest.Wait()
+		if _, err := a.wire(net.IPv4(127, 0, 11, 1)).loginAs("iggy"); err != nil {
+			t.Fatalf("a newcomer from a fresh address, the line full of known connections: %v", err)
 		}
 	})
 }

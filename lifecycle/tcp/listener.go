@@ -39,6 +39,7 @@ type Listener struct {
 	closing  bool
 	conns    map[*peer]struct{}
 	preLogin list.List // *peer not logged in, oldest first
+	knownPre int       // of them, those known (peer.known)
 	loggedIn int
 	lastID   uint64
 	accounts map[uint32]int           // sessions logged in, per user id
@@ -331,6 +332,9 @@ func (l *Listener) admit(nc net.Conn, key netip.Addr, trial bool) (p *peer, refu
 	} else {
 		p.elem = l.preLogin.PushBack(p)
 	}
+	if p.known {
+		l.knownPre++
+	}
 	l.trimPreLoginLocked()
 	l.wg.Add(1)
 	return p, 0, true
@@ -348,13 +352,15 @@ func (l *Listener) nextID() uint64 {
 // more than MaxPreLogin.
 //
 // Connections from an address where a login succeeded within knownFor
-// are passed over while there are others: a storm of connections from
-// fresh addresses, accepted faster than their goroutines run, pushes out
-// its own before a client whose login waits unread to be served.
+// are passed over while they hold at most half the line: a storm of
+// connections from fresh addresses, accepted faster than their goroutines
+// run, pushes out its own before a client whose login waits unread to be
+// served, and a peer with credentials cannot fill the line with known
+// connections that newcomers could never push out.
 func (l *Listener) trimPreLoginLocked() {
 	for l.preLogin.Len() > l.opts.MaxPreLogin {
 		victim := l.preLogin.Front()
-		for e := victim; e != nil; e = e.Next() {
+		for e := victim; e != nil && 2*l.knownPre <= l.opts.MaxPreLogin; e = e.Next() {
 			if !e.Value.(*peer).known {
 				victim = e
 				break
@@ -378,6 +384,9 @@ func (l *Listener) moveLocked(p *peer, to peerState, user uint32) {
 	case statePreLogin:
 		l.preLogin.Remove(p.elem)
 		p.elem = nil
+		if p.known {
+			l.knownPre--
+		}
 	case stateIn:
 		l.loggedIn--
 		l.leaveAccountLocked(p)
@@ -391,6 +400,9 @@ func (l *Listener) moveLocked(p *peer, to peerState, user uint32) {
 		// its login goes first when the line is trimmed, before any
 		// waiting for its first. So does one on probation (admit).
 		p.elem = l.preLogin.PushFront(p)
+		if p.known {
+			l.knownPre++
+		}
 		l.trimPreLoginLocked()
 	case stateIn:
 		l.loggedIn++
