@@ -465,8 +465,8 @@ func (l *Listener) spoke(p *peer) {
 // and costs the churner what re-dialling would.
 func (l *Listener) logout(p *peer) CloseCause {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	if p.state != stateIn {
+		l.mu.Unlock()
 		return 0
 	}
 	// Charged even without a token left: the login gave back the token
@@ -475,16 +475,20 @@ func (l *Listener) logout(p *peer) CloseCause {
 	noToken := l.accepts != nil && l.accepts.charge(p.key, 1, time.Now()) < 0
 	if !noToken && l.preLogin.Len() < l.opts.MaxPreLogin {
 		l.moveLocked(p, statePreLogin, 0)
+		l.mu.Unlock()
 		return 0
 	}
 	if noToken {
 		// Its address churns faster than its accept rate: its
 		// re-dials must not come in on probation either.
 		l.banTrialLocked(p.key)
-		l.obs.limited(p.info, LimitAcceptRate)
 	}
 	l.moveLocked(p, stateEnded, 0)
 	p.ended = CausePreLoginCap
+	l.mu.Unlock()
+	if noToken {
+		l.obs.limited(p.info, LimitAcceptRate)
+	}
 	return CausePreLoginCap
 }
 
