@@ -50,7 +50,21 @@ var (
 // the header or, for a login, in the result section) leaves the request
 // replayable: Replay arms the fence again for the same request number, and
 // the transport resends the identical bytes, which the server deduplicates
-// by request number. Stamping a new request instead abandons it.
+// by request number. Stamping a new request instead abandons it. A request
+// that will never be answered (a timeout, a cancelled call) is dropped with
+// Abandon.
+//
+// The fence holds for every operation, NonReplicated ones too, although
+// WIRE.md does not forbid writing a request before the last one is
+// answered: NonReplicated and partition requests all carry the watermark
+// (point 9), so two of them in flight carry the same number, and a reply,
+// correlated by client id and request number alone, cannot say which it
+// answers; WIRE.md promises no order of answers, and a server drops some
+// frames without any answer (section 7, points 7 and 8), after which
+// matching answers by order would hand each caller another's reply. A
+// transport that pipelines correlates by its own means (one connection,
+// and so one Sequencer, per request in flight, or its own order-keeping
+// over codec's headers); the Sequencer will not guess.
 //
 // A Sequencer is not safe for concurrent use. Its methods do not allocate
 // but on the error paths. The zero Sequencer is not usable; get one from
@@ -347,6 +361,84 @@ func (s *Sequencer) Replay() (uint64, error) {
 		return 0, ErrClosed
 	}
 	return 0, ErrNoReplay
+}
+
+// Abandon forgets the request in flight, or the one waiting for Replay,
+// for a transport that will never read its answer (a read timeout, a
+// cancelled call): the next Stamp is no longer ErrPending. It returns the
+// abandoned request's number and true, or 0 and false when nothing was in
+// flight or replayable (a closed s included), so a transport's cleanup may
+// call it whatever happened.
+//
+// The abandoned request's number stays used: no later request carries it.
+// A request that consumed its number (metadata, DeleteSegments, Logout)
+// already moved the watermark past it; a NonReplicated or partition
+// request, which carries the watermark without consuming it, consumes it
+// when abandoned in flight, so the next request carries the number after
+// it. The server allows the gap: its client table executes any request
+// number above the last one it saw ("watermark, not contiguity"). A late
+// answer to the abandoned request, should the transport read one after
+// all, then correlates with nothing: Receive reports ErrMismatch and
+// closes s, and the transport drops the connection (WIRE.md section 7,
+// point 9). Without that consumption, the late answer to an abandoned
+// read would be taken for the answer to the next request carrying the
+// same number.
+//
+// The server may still execute an abandoned request. A transport that
+// goes on with the same client id on a new connection (NewSequencer with
+// State's Client and Next) carries the consumed number over. When the
+// watermark cannot move (it is at its maximum), s is closed instead, as
+// for ErrExhausted: Reset.
+func (s *Sequencer) Abandon() (uint64, bool) {
+	switch s.phase {
+	case phaseInFlight:
+		if s.operation != codec.OperationRegister && !consumes(s.operation) && s.request == s.next {
+			if s.next == math.MaxUint64 {
+				request := s.request
+				s.close()
+				return request, true
+			}
+			s.next++
+		}
+	case phaseTransient:
+		// The answer came (57 or 58): nothing is left to arrive, and the
+		// number, never executed, need not be consumed.
+	default:
+		return 0, false
+	}
+	request := s.request
+	s.phase, s.transient = phaseIdle, 0
+	return request, true
+}
+
+// ConsumeRequest consumes a request number without stamping a request,
+// as stamping a request that consumes one (a metadata operation) would: it
+// returns the watermark and moves it on by one. It is for a transport that
+// writes its headers itself and needs the number first (the Iggy Go SDK's
+// NextRequestID); a transport that stamps through s never needs it. The
+// server allows the gap a consumed number leaves unused (see Abandon). It
+// is refused, leaving s unchanged, with ErrClosed on a closed s,
+// ErrPending while a request is in flight (the fence: a number is taken
+// for the next request, and there is one at a time), ErrNoSession without a
+// bound session (a number is consumed only by replicated requests), and
+// ErrExhausted when the watermark would wrap.
+func (s *Sequencer) ConsumeRequest() (uint64, error) {
+	switch {
+	case s.phase == phaseClosed:
+		return 0, ErrClosed
+	case s.phase == phaseInFlight:
+		return 0, ErrPending
+	case s.session == 0:
+		return 0, ErrNoSession
+	case s.next == math.MaxUint64:
+		return 0, ErrExhausted
+	}
+	n := s.next
+	s.next++
+	if s.phase == phaseTransient {
+		s.phase, s.transient = phaseIdle, 0 // a new request abandons the replayable one, as Stamp does
+	}
+	return n, nil
 }
 
 // Bind binds session (non-zero; ErrState otherwise), read from the reply

@@ -30,18 +30,33 @@ type redactor struct {
 // distinct passwords still has each hidden where the login layout puts it.
 const maxSecrets = 1024
 
-// learn adds the password or token of a frame whose body reads as a login
-// to the known secrets, so that it is hidden wherever it appears later.
+// learn adds the secrets of a frame whose body reads as a login to the
+// known secrets, so that they are hidden wherever they appear later: the
+// password or token, read in the layout the body's version selects
+// (WIRE.md section 10.1), and a 0.11.1 login's or BIND_SESSION's bind
+// secret.
 func (r *redactor) learn(frame []byte) {
 	if len(frame) <= codec.HeaderSize {
 		return
 	}
 	body := frame[codec.HeaderSize:]
-	if l, _, err := codec.DecodeLoginRegister(body); err == nil {
-		r.add(l.Password.Bytes())
+	rev := codec.RevisionBase
+	if info, _, err := codec.DecodeClientVersionInfo(body); err == nil {
+		rev = codec.RevisionOf(info.Protocol)
 	}
-	if t, _, err := codec.DecodeLoginRegisterPAT(body); err == nil {
+	if l, _, err := codec.DecodeLoginRegisterRev(body, rev); err == nil {
+		r.add(l.Password.Bytes())
+		r.add(l.BindSecret.Bytes())
+	}
+	if t, _, err := codec.DecodeLoginRegisterPATRev(body, rev); err == nil {
 		r.add(t.Token.Bytes())
+		r.add(t.BindSecret.Bytes())
+	}
+	if h, err := codec.DecodeRequestHeader(frame); err == nil && h.Operation == codec.OperationNonReplicated &&
+		h.Code == codec.CodeBindSession {
+		if b, _, err := codec.DecodeBindSession(body); err == nil {
+			r.add(b.BindSecret.Bytes())
+		}
 	}
 }
 

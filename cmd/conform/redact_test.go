@@ -183,3 +183,30 @@ func TestSurfacedTextHidesSecretsInEveryForm(t *testing.T) {
 	r.add([]byte("tok-Zq9"))
 	assert.Equal(t, "the SDK said: ** is wrong", r.hideInText(canonSurfaced("the SDK said: tok-Zq9 is wrong")))
 }
+
+// A 0.11.1 login's password and bind secret, and a BIND_SESSION's bind
+// secret, are learned and hidden wherever they appear later.
+func TestRedactLearnsOf0111(t *testing.T) {
+	const password = "pw-0111-Lrn"
+	bind := bytes.Repeat([]byte{0xc5, 0x3a}, codec.BindSecretLen/2)
+	info := codec.ClientVersionInfo{Protocol: codec.Protocol0111, SDKName: []byte("sdk"), SDKVersion: []byte("1")}
+	body, err := codec.LoginRegister{Info: info, Revision: codec.RevisionBindSecret, BindSecret: codec.NewSecret(bind),
+		Username: []byte("s1"), Password: codec.NewSecret([]byte(password))}.AppendBinary(nil)
+	require.NoError(t, err)
+	r := &redactor{}
+	r.learn(registerFrame(t, body))
+	other := append(ping(codec.Uint128{Lo: 1}, 1, 0), append([]byte(password), bind...)...)
+	h := r.hex(other)
+	assert.NotContains(t, h, hexOf(password))
+	assert.NotContains(t, h, "c53ac53a")
+	assert.Equal(t, "the SDK said ** and **", r.hideInText("the SDK said "+password+" and "+string(bind)))
+
+	bind2 := bytes.Repeat([]byte{0x9e}, codec.BindSecretLen)
+	body, err = codec.BindSession{Info: info, ClientID: codec.Uint128{Lo: 1}, Session: 1, BindSecret: codec.NewSecret(bind2)}.AppendBinary(nil)
+	require.NoError(t, err)
+	f, err := codec.AppendRequestFrame(nil, codec.RequestHeader{Client: codec.Uint128{Lo: 1}, Request: 1,
+		Operation: codec.OperationNonReplicated, Code: codec.CodeBindSession}, body)
+	require.NoError(t, err)
+	r.learn(f)
+	assert.NotContains(t, r.hex(append(ping(codec.Uint128{Lo: 1}, 2, 0), bind2...)), "9e9e9e9e")
+}

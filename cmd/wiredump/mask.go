@@ -19,8 +19,9 @@ import (
 // secret's place is known from the length fields that come before it, so
 // wiredump first lays out every login shape (both revisions of both login
 // bodies, and BIND_SESSION) from the lengths alone, at every offset where
-// some reading takes a body to start, whether or not the body decodes: a
-// secret cut by the end of the input runs to the end. The union is the
+// some reading takes a body to start (see round), whether or not the body
+// decodes: a secret cut by the end of the input or of its frame runs to
+// that end. The union is the
 // mask, one table for the whole input, and it is applied before any
 // reading runs:
 //
@@ -99,26 +100,26 @@ func secretMask(src []byte) []bool {
 }
 
 // round lays out the shapes at every offset a reading takes a body to
-// start: the input's start and offset 256 (a body alone, a frame's body),
-// and the start and offset 256 of each frame of a stream (-kind frames and
-// auto), of each chunk of -kind conn and of each answer of -kind client.
+// start: the input's start (a body alone), offset 256 of each frame whose
+// size field is a frame size (a frame's body: -kind frame, request, every
+// and the frames of a stream; a frame whose size cannot be used has its
+// body read by nobody), and offset 256 of each chunk of -kind conn and of
+// each answer of -kind client (whose size the fuzz targets set).
 func (m *masker) round() {
 	n := len(m.src)
-	m.bodies(0, n)
-	// A stream of frames, delimited by their size fields (dumpFrames).
-	for off := 0; off < n; {
-		end := n
-		if n-off >= codec.HeaderSize {
-			if m.tainted(off+48, off+52) {
-				m.mark(off+48, n)
-				break
-			}
-			if size, err := codec.FrameSize(m.src[off:]); err == nil && size <= n-off {
-				end = off + size
-			}
+	m.body(0, n)
+	// Frames delimited by their size fields (dumpFrame, dumpFrames).
+	for off := 0; n-off >= codec.HeaderSize; {
+		if m.tainted(off+48, off+52) {
+			m.mark(off+48, n)
+			break
 		}
-		m.bodies(off, end)
-		off = end
+		size, err := codec.FrameSize(m.src[off:])
+		if err != nil {
+			break
+		}
+		m.body(off+codec.HeaderSize, min(off+size, n))
+		off += size
 	}
 	// [flags u8][len u16][frame] chunks (dumpConn).
 	for off := 0; n-off >= 3; {
@@ -127,7 +128,7 @@ func (m *masker) round() {
 			break
 		}
 		end := min(off+3+int(binary.LittleEndian.Uint16(m.src[off+1:])), n)
-		m.bodies(off+3, end)
+		m.body(off+3+codec.HeaderSize, end)
 		off = end
 	}
 	// [action u8] then a chunk (dumpClient).
@@ -137,25 +138,22 @@ func (m *masker) round() {
 			break
 		}
 		end := min(off+4+int(binary.LittleEndian.Uint16(m.src[off+2:])), n)
-		m.bodies(off+4, end)
+		m.body(off+4+codec.HeaderSize, end)
 		off = end
 	}
 }
 
-// bodies lays out the shapes of a body at start and of a frame's body at
-// start+256, each running to end at most.
-func (m *masker) bodies(start, end int) {
-	for _, b := range []int{start, start + codec.HeaderSize} {
-		if b >= end {
-			return
-		}
-		shapes := shapesBase
-		if b+4 > end || m.tainted(b, b+4) || codec.Version(binary.LittleEndian.Uint32(m.src[b:])) != codec.Protocol0110 {
-			shapes = append(slices.Clip(shapesBase), shapesBindSecret...)
-		}
-		for _, s := range shapes {
-			m.walk(s, b, end)
-		}
+// body lays out the shapes of a body at b, running to end at most.
+func (m *masker) body(b, end int) {
+	if b >= end {
+		return
+	}
+	shapes := shapesBase
+	if b+4 > end || m.tainted(b, b+4) || codec.Version(binary.LittleEndian.Uint32(m.src[b:])) != codec.Protocol0110 {
+		shapes = append(slices.Clip(shapesBase), shapesBindSecret...)
+	}
+	for _, s := range shapes {
+		m.walk(s, b, end)
 	}
 }
 
@@ -227,7 +225,8 @@ func (m *masker) u8(p, end int) (int, bool) {
 
 // tainted reports whether a byte of [from, to) is masked.
 func (m *masker) tainted(from, to int) bool {
-	return slices.Contains(m.taint[max(from, 0):min(to, len(m.taint))], true)
+	from, to = max(from, 0), min(to, len(m.taint))
+	return from < to && slices.Contains(m.taint[from:to], true)
 }
 
 func (m *masker) mark(from, to int) {

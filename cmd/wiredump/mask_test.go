@@ -163,7 +163,7 @@ func cuts(p secretPair) []int {
 // length: the outputs must be equal, and neither secret may show, as text
 // or as hex. A frame is cut with its size field as built and with it set to
 // the cut's length. A file under FuzzDifferential/ (read as every) is run
-// through the command for some cuts too.
+// through the command for some cuts too, and with -ref in one kind.
 func TestOutputIndependentOfSecrets(t *testing.T) {
 	pairs := secretPairs(t)
 	dumps := 0
@@ -194,7 +194,11 @@ func TestOutputIndependentOfSecrets(t *testing.T) {
 					require.NoError(t, os.WriteFile(crasher, src, 0o600))
 					_, text, _ := runWith(nil, crasher)
 					_, js, _ := runWith(nil, "-json", crasher)
-					outs[i] = text + js
+					_, ref, _ := runWith(nil, "-ref", "-kind", kinds()[n%len(kinds())], crasher)
+					outs[i] = text + js + ref
+					if s, ok := runs.holdsSecret(outs[i]); ok {
+						require.Failf(t, "a secret shows", "%s cut to %d under FuzzDifferential/ or with -ref: %q in\n%s", p.name, n, s, outs[i])
+					}
 					require.Contains(t, text, "read as every")
 				}
 				require.Equal(t, outs[0], outs[1], "%s cut to %d under FuzzDifferential/", p.name, n)

@@ -49,7 +49,9 @@ var noLeakSeeds = []struct {
 	shape uint8
 	edits []byte
 }{
-	{0, nil}, {1, nil}, {2, nil}, {3, nil}, {4, nil}, {5, nil}, {6, nil}, {7, nil}, {8, nil},
+	{0, nil}, {1, nil}, {2, nil}, {3, nil}, {4, nil}, {5, nil}, {6, nil}, {7, nil}, {8, nil}, {9, nil}, {10, nil},
+	{9, []byte{4, 0x10, 1, 0}},  // a long password cut at 272
+	{10, []byte{4, 0x00, 1, 0}}, // a long token cut at 256
 	{0, []byte{4, 0x20, 1, 0}},  // cut inside the password (frame offset 288)
 	{2, []byte{4, 40, 0, 0}},    // cut inside the password (body offset 40)
 	{2, []byte{4, 52, 0, 0}},    // cut inside context_len
@@ -65,7 +67,7 @@ var noLeakSeeds = []struct {
 }
 
 // The shapes FuzzNoLeak builds, and where a body starts in each.
-const noLeakShapes = 9
+const noLeakShapes = 11
 
 // noLeak runs FuzzNoLeak's check on one input and returns what leaked.
 func noLeak(t testing.TB, shape uint8, edits []byte) error {
@@ -125,16 +127,18 @@ func fill(src []byte, spans [][2]int, m string) []byte {
 
 // bodyPlace is where a body was planted: its start and its shape. A body
 // is read where the framing puts one: at the input's start, at offset 256
-// of a frame, at the start of the frame or chunk its predecessor's size
-// field delimits. A body that an insertion or deletion before it moved
-// (moved), or whose predecessor's size field no longer delimits it
-// (framed by the u32 at offset 48, or the u16 at offset 1 of a conn
-// chunk, whose value must be at), is read by nobody where it now lies.
+// of a frame whose size field is a frame size, in the frame or chunk its
+// predecessor's size field delimits. A body that an insertion or deletion
+// before it moved (moved), or whose framing no longer holds (framed: its
+// frame's size is not a frame size, its predecessor's size or chunk length
+// no longer ends where it starts), is read by nobody where it now lies.
 type bodyPlace struct {
 	at     int
 	shape  []step
 	moved  bool
 	framed func(src []byte) bool
+	frame  int  // where the body's frame starts, whose size ends the body; -1 for a body alone or a conn chunk's
+	chunk  bool // the body is in the conn chunk at offset 0, whose length ends it
 }
 
 // secrets returns where the length fields of p's shape, read in src, put
@@ -149,6 +153,18 @@ func (p bodyPlace) secrets(src []byte) [][2]int {
 	at, n := p.at, len(src)
 	if p.moved || at < 0 || at+4 > n || p.framed != nil && !p.framed(src) {
 		return nil
+	}
+	if p.frame >= 0 {
+		// The frame's size ends the body: bytes after it are the next
+		// frame's, whatever a length in the body claims.
+		size, err := codec.FrameSize(src[p.frame:])
+		if err != nil {
+			return nil
+		}
+		n = min(n, p.frame+size)
+	}
+	if p.chunk {
+		n = min(n, 3+int(binary.LittleEndian.Uint16(src[1:])))
 	}
 	shape := p.shape
 	if codec.Version(binary.LittleEndian.Uint32(src[at:])) == codec.Protocol0110 {
@@ -180,8 +196,10 @@ func (p bodyPlace) secrets(src []byte) [][2]int {
 		switch st {
 		case stepInfo:
 			at += 4
-			if !text() || !text() {
-				return out
+			for range 2 { // sdk_name, sdk_version
+				if !text() {
+					return out
+				}
 			}
 		case stepText8:
 			if !text() {
@@ -218,15 +236,19 @@ const neutral = "neutral,not-a-marker,24b"
 func plant(t testing.TB, shape uint8) ([]byte, []bodyPlace) {
 	login, pat := loginBody(t, neutral), patBody(t, neutral)
 	loginShape, patShape := shapesBase[0], shapesBase[1]
+	// A frame's body is read only when its size field is a frame size.
+	sized := func(at int) func([]byte) bool {
+		return func(src []byte) bool { _, err := codec.FrameSize(src[at:]); return err == nil }
+	}
 	switch shape {
 	case 0:
-		return requestFrame(t, codec.OperationRegister, login), []bodyPlace{{at: codec.HeaderSize, shape: loginShape}}
+		return requestFrame(t, codec.OperationRegister, login), []bodyPlace{{at: codec.HeaderSize, shape: loginShape, framed: sized(0)}}
 	case 1:
-		return requestFrame(t, codec.OperationRegister, pat), []bodyPlace{{at: codec.HeaderSize, shape: patShape}}
+		return requestFrame(t, codec.OperationRegister, pat), []bodyPlace{{at: codec.HeaderSize, shape: patShape, framed: sized(0)}}
 	case 2:
-		return login, []bodyPlace{{at: 0, shape: loginShape}}
+		return login, []bodyPlace{{at: 0, shape: loginShape, frame: -1}}
 	case 3:
-		return pat, []bodyPlace{{at: 0, shape: patShape}}
+		return pat, []bodyPlace{{at: 0, shape: patShape, frame: -1}}
 	case 4, 5: // protocol 0.11.1: a bind secret, then the password or token
 		in := info
 		in.Protocol = codec.Protocol0111
@@ -237,7 +259,7 @@ func plant(t testing.TB, shape uint8) ([]byte, []bodyPlace) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return b, []bodyPlace{{at: 0, shape: shapesBindSecret[0]}}
+			return b, []bodyPlace{{at: 0, shape: shapesBindSecret[0], frame: -1}}
 		}
 		b, err := codec.LoginRegisterPAT{Info: in, Revision: codec.RevisionBindSecret, BindSecret: bind,
 			Token: secret(neutral), Context: []byte("ctx")}.AppendBinary(nil)
@@ -245,12 +267,18 @@ func plant(t testing.TB, shape uint8) ([]byte, []bodyPlace) {
 			t.Fatal(err)
 		}
 		frame := requestFrame(t, codec.OperationRegister, b)
-		return frame, []bodyPlace{{at: codec.HeaderSize, shape: shapesBindSecret[1]}}
+		return frame, []bodyPlace{{at: codec.HeaderSize, shape: shapesBindSecret[1], framed: sized(0)}}
 	case 6:
 		first := requestFrame(t, codec.OperationRegister, login)
-		framed := func(src []byte) bool { return binary.LittleEndian.Uint32(src[48:]) == uint32(len(first)) }
+		framed := func(src []byte) bool {
+			return binary.LittleEndian.Uint32(src[48:]) == uint32(len(first)) && sized(len(first))(src)
+		}
 		return append(first, requestFrame(t, codec.OperationRegister, pat)...),
-			[]bodyPlace{{at: codec.HeaderSize, shape: loginShape}, {at: len(first) + codec.HeaderSize, shape: patShape, framed: framed}}
+			[]bodyPlace{{at: codec.HeaderSize, shape: loginShape, framed: sized(0)}, {at: len(first) + codec.HeaderSize, shape: patShape, framed: framed, frame: len(first)}}
+	case 9: // a body of 256 bytes or more: a header reading reads its password
+		return loginBody(t, strings.Repeat(neutral, 11)[:255]), []bodyPlace{{at: 0, shape: loginShape, frame: -1}}
+	case 10:
+		return patBody(t, strings.Repeat(neutral, 11)[:255]), []bodyPlace{{at: 0, shape: patShape, frame: -1}}
 	case 7:
 		b, err := codec.BindSession{Info: codec.ClientVersionInfo{Protocol: codec.Protocol0111, SDKName: []byte("go-sdk"),
 			SDKVersion: []byte("0.1.0")}, ClientID: codec.Uint128From(7), Session: 9,
@@ -258,12 +286,12 @@ func plant(t testing.TB, shape uint8) ([]byte, []bodyPlace) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return b, []bodyPlace{{at: 0, shape: shapesBindSecret[2]}}
+		return b, []bodyPlace{{at: 0, shape: shapesBindSecret[2], frame: -1}}
 	}
 	frame := requestFrame(t, codec.OperationRegister, pat)
 	conn := append([]byte{0}, byte(len(frame)), byte(len(frame)>>8))
 	framed := func(src []byte) bool { return int(binary.LittleEndian.Uint16(src[1:])) == len(frame) }
-	return append(conn, frame...), []bodyPlace{{at: 3 + codec.HeaderSize, shape: patShape, framed: framed}}
+	return append(conn, frame...), []bodyPlace{{at: 3 + codec.HeaderSize, shape: patShape, framed: framed, frame: -1, chunk: true}}
 }
 
 // mutate applies edits, 4 bytes each: [op][pos u16][value], and moves the
@@ -386,10 +414,27 @@ func dumpFile(t *testing.T, path string) [2]string {
 
 // TestNoLeakFindsPlantedBugs plants redaction bugs in Dump's mask and
 // runs FuzzNoLeak's check on its seeds: each bug must be found. The bugs
-// are the two ways the mask was once wrong: a secret cut by the end of the
-// input is not masked, and only a body that decodes is masked.
+// are the two ways the mask was once wrong (a secret cut by the end of the
+// input is not masked; only a body that decodes is masked), a body alone
+// left unmasked (only a frame's body masked), and an off-by-one.
 func TestNoLeakFindsPlantedBugs(t *testing.T) {
 	bugs := map[string]func([]byte) []bool{
+		"a body alone unmasked": func(src []byte) []bool {
+			mask := secretMask(src)
+			for i := range min(len(mask), codec.HeaderSize) {
+				mask[i] = false
+			}
+			return mask
+		},
+		"each run one byte short": func(src []byte) []bool {
+			mask := secretMask(src)
+			for i := len(mask) - 1; i >= 0; i-- {
+				if mask[i] && (i+1 == len(mask) || !mask[i+1]) {
+					mask[i] = false
+				}
+			}
+			return mask
+		},
 		"cut secrets unmasked": func(src []byte) []bool {
 			mask := secretMask(src)
 			for i := len(mask) - 1; i >= 0 && mask[i]; i-- {
