@@ -638,3 +638,42 @@ func TestHostileOneAccountFillsAddress(t *testing.T) {
 		a.checkBaseline()
 	})
 }
+
+// TestKnownAddressOutlastsStorm: at MaxPreLogin, the connections trimmed
+// are those from addresses where no login succeeded lately, while there
+// are any and the known hold at most half the line: a client whose address
+// logged in before keeps its place while 20 connections from fresh
+// addresses arrive after it (the soak's "reset-storm", whose connections
+// outrun their goroutines), and a line full of known connections still
+// lets a newcomer in.
+func TestKnownAddressOutlastsStorm(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a := startQuotaArena(t, tcp.ServeOptions{MaxPreLogin: 4})
+		client := net.IPv4(127, 0, 9, 1)
+		w := a.wire(client)
+		if _, err := w.loginAs("alice"); err != nil {
+			t.Fatalf("the first login: %v", err)
+		}
+		_ = w.nc.Close()
+		waiting := a.wire(client)
+		for i := range 20 {
+			a.wire(net.IPv4(127, 0, 10, byte(1+i)))
+		}
+		synctest.Wait()
+		if _, err := waiting.loginAs("alice"); err != nil {
+			t.Fatalf("the known address's connection, after 20 newer from fresh addresses: %v", err)
+		}
+		if n := a.rec.closedBy(tcp.CausePreLoginCap); n != 17 {
+			t.Fatalf("%d closed by the pre-login cap, want 17 (20 + 1 - 4)", n)
+		}
+		// Known connections are passed over only while they hold at most
+		// half the line: filling it with them locks no newcomer out.
+		for range 8 {
+			a.wire(client)
+		}
+		synctest.Wait()
+		if _, err := a.wire(net.IPv4(127, 0, 11, 1)).loginAs("iggy"); err != nil {
+			t.Fatalf("a newcomer from a fresh address, the line full of known connections: %v", err)
+		}
+	})
+}

@@ -39,6 +39,7 @@ type Listener struct {
 	closing  bool
 	conns    map[*peer]struct{}
 	preLogin list.List // *peer not logged in, oldest first
+	knownPre int       // of them, those known (peer.known)
 	loggedIn int
 	lastID   uint64
 	accounts map[uint32]int           // sessions logged in, per user id
@@ -46,6 +47,7 @@ type Listener struct {
 	userAddr map[userAddr]int         // sessions logged in, per user id and address
 	onTrial  map[netip.Addr]int       // connections on probation, per address
 	noTrial  map[netip.Addr]time.Time // addresses whose probation is off until then
+	loggedAt map[netip.Addr]time.Time // the last successful login from each address, within knownFor
 	refusing map[net.Conn]struct{}    // refused connections being answered
 	names    map[uint64]uint32        // the account a username (nameKey) last logged in as
 	drop     dropWatch
@@ -77,6 +79,7 @@ type peer struct {
 	user   uint32        // the account logged in as, while stateIn
 	everIn bool          // logged in at least once
 	trial  bool          // accepted over its address's accept budget, not logged in since
+	known  bool          // from an address where a login succeeded within knownFor, at its accept
 	ended  CloseCause    // why the Listener ended it, while stateEnded
 }
 
@@ -89,7 +92,7 @@ func NewListener(ln net.Listener, srv *lifecycle.Server, opts ServeOptions) *Lis
 		conns:  make(map[*peer]struct{}), done: make(chan struct{}),
 		accounts: make(map[uint32]int), addrs: make(map[netip.Addr]int),
 		userAddr: make(map[userAddr]int), onTrial: make(map[netip.Addr]int),
-		noTrial:  make(map[netip.Addr]time.Time),
+		noTrial: make(map[netip.Addr]time.Time), loggedAt: make(map[netip.Addr]time.Time),
 		refusing: make(map[net.Conn]struct{}), names: make(map[uint64]uint32), seed: maphash.MakeSeed()}
 	if opts.ReleaseMemory != nil {
 		l.release = &releaser{free: opts.ReleaseMemory}
@@ -194,6 +197,11 @@ func (l *Listener) sweepLoop() {
 			for key, until := range l.noTrial {
 				if !now.Before(until) {
 					delete(l.noTrial, key)
+				}
+			}
+			for key, at := range l.loggedAt {
+				if now.Sub(at) >= knownFor {
+					delete(l.loggedAt, key)
 				}
 			}
 			l.mu.Unlock()
@@ -302,6 +310,9 @@ func (l *Listener) admit(nc net.Conn, key netip.Addr, trial bool) (p *peer, refu
 		return &peer{info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}}, LimitAcceptRate, true
 	}
 	p = &peer{nc: nc, info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}, key: key, opened: now, kill: make(chan struct{})}
+	if at, ok := l.loggedAt[key]; ok && now.Sub(at) < knownFor {
+		p.known = true
+	}
 	switch {
 	case len(l.conns) >= l.opts.MaxConns:
 		return p, LimitConns, true
@@ -321,6 +332,9 @@ func (l *Listener) admit(nc net.Conn, key netip.Addr, trial bool) (p *peer, refu
 	} else {
 		p.elem = l.preLogin.PushBack(p)
 	}
+	if p.known {
+		l.knownPre++
+	}
 	l.trimPreLoginLocked()
 	l.wg.Add(1)
 	return p, 0, true
@@ -336,11 +350,29 @@ func (l *Listener) nextID() uint64 {
 
 // trimPreLoginLocked closes the oldest peers not logged in while there are
 // more than MaxPreLogin.
+//
+// Connections from an address where a login succeeded within knownFor
+// are passed over while they hold at most half the line: a storm of
+// connections from fresh addresses, accepted faster than their goroutines
+// run, pushes out its own before a client whose login waits unread to be
+// served, and a peer with credentials cannot fill the line with known
+// connections that newcomers could never push out.
 func (l *Listener) trimPreLoginLocked() {
 	for l.preLogin.Len() > l.opts.MaxPreLogin {
-		l.endLocked(l.preLogin.Front().Value.(*peer), CausePreLoginCap)
+		victim := l.preLogin.Front()
+		for e := victim; e != nil && 2*l.knownPre <= l.opts.MaxPreLogin; e = e.Next() {
+			if !e.Value.(*peer).known {
+				victim = e
+				break
+			}
+		}
+		l.endLocked(victim.Value.(*peer), CausePreLoginCap)
 	}
 }
+
+// knownFor is how long an address where a login succeeded is known, for
+// trimPreLoginLocked.
+const knownFor = 10 * time.Minute
 
 // moveLocked is the one place where a served connection's standing in the
 // Listener's accounts changes: a login (admitLogin, as Handle asks before
@@ -352,6 +384,9 @@ func (l *Listener) moveLocked(p *peer, to peerState, user uint32) {
 	case statePreLogin:
 		l.preLogin.Remove(p.elem)
 		p.elem = nil
+		if p.known {
+			l.knownPre--
+		}
 	case stateIn:
 		l.loggedIn--
 		l.leaveAccountLocked(p)
@@ -365,10 +400,16 @@ func (l *Listener) moveLocked(p *peer, to peerState, user uint32) {
 		// its login goes first when the line is trimmed, before any
 		// waiting for its first. So does one on probation (admit).
 		p.elem = l.preLogin.PushFront(p)
+		if p.known {
+			l.knownPre++
+		}
 		l.trimPreLoginLocked()
 	case stateIn:
 		l.loggedIn++
 		p.user, p.everIn = user, true
+		if _, ok := l.loggedAt[p.key]; ok || len(l.loggedAt) < maxThrottled {
+			l.loggedAt[p.key] = time.Now()
+		}
 		l.accounts[user]++
 		l.userAddr[userAddr{user, p.key}]++
 		l.endTrialLocked(p)
@@ -424,8 +465,8 @@ func (l *Listener) spoke(p *peer) {
 // and costs the churner what re-dialling would.
 func (l *Listener) logout(p *peer) CloseCause {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	if p.state != stateIn {
+		l.mu.Unlock()
 		return 0
 	}
 	// Charged even without a token left: the login gave back the token
@@ -434,16 +475,20 @@ func (l *Listener) logout(p *peer) CloseCause {
 	noToken := l.accepts != nil && l.accepts.charge(p.key, 1, time.Now()) < 0
 	if !noToken && l.preLogin.Len() < l.opts.MaxPreLogin {
 		l.moveLocked(p, statePreLogin, 0)
+		l.mu.Unlock()
 		return 0
 	}
 	if noToken {
 		// Its address churns faster than its accept rate: its
 		// re-dials must not come in on probation either.
 		l.banTrialLocked(p.key)
-		l.obs.limited(p.info, LimitAcceptRate)
 	}
 	l.moveLocked(p, stateEnded, 0)
 	p.ended = CausePreLoginCap
+	l.mu.Unlock()
+	if noToken {
+		l.obs.limited(p.info, LimitAcceptRate)
+	}
 	return CausePreLoginCap
 }
 
