@@ -559,3 +559,28 @@ func TestHostilePreLoginPingFlood(t *testing.T) {
 		}
 	})
 }
+
+// TestHostileResetStorm is the short form of the connect-and-reset storm
+// from distinct addresses (issue 36, cost 5; the soak's "reset-storm"):
+// 2,048 addresses each open a connection and reset it; once their
+// accept-rate buckets are full again, the next sweep forgets them, makes
+// the map anew and hands its memory back (ReleaseMemory), with no further
+// connection to set it off.
+func TestHostileResetStorm(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var released atomic.Int64
+		a := startPipeArena(t, nil, tcp.ServeOptions{ReleaseMemory: func() { released.Add(1) }})
+		from := func(i int) net.IP { return net.IPv4(127, 64, byte(i>>8), byte(i)) }
+		if n := attack.ResetStorm(a.dial, from, 2048, 16, nil); n != 2048 {
+			t.Fatalf("%d connections opened, want 2048", n)
+		}
+		synctest.Wait()
+		before := released.Load()
+		time.Sleep(2 * tcp.SweepEvery)
+		synctest.Wait()
+		if released.Load() == before {
+			t.Fatalf("no memory handed back %v after the storm", 2*tcp.SweepEvery)
+		}
+		a.checkBaseline()
+	})
+}
