@@ -64,13 +64,14 @@ var limitNames = [...]string{
 	LimitUserAddress: "user-address",
 }
 
-// String is a short lower-case name ("account"), or "limit-N" for a value
+// String is a short lower-case name ("account"), or "UNKNOWN_LIMIT_N", the form
+// every enum of the module prints an unknown value in, for a value
 // this package does not define.
 func (l Limit) String() string {
 	if int(l) < len(limitNames) && limitNames[l] != "" {
 		return limitNames[l]
 	}
-	return "limit-" + strconv.Itoa(int(l))
+	return "UNKNOWN_LIMIT_" + strconv.Itoa(int(l))
 }
 
 // guard is one connection's lifecycle.Guard, and the gate of its logins.

@@ -212,10 +212,10 @@ func TestQuotaNoOracle(t *testing.T) {
 		loginsAfter, limitedAfter := a.rec.snapshot()
 		checks := 0
 		for ; checks < 10; checks++ {
-			throttled := a.rec.loginsBy("throttled")
+			throttled := a.rec.loginsBy("Throttled")
 			_, _ = a.wire(nil).loginWith("alice", "wrong")
 			synctest.Wait()
-			if a.rec.loginsBy("throttled") > throttled {
+			if a.rec.loginsBy("Throttled") > throttled {
 				break
 			}
 		}

@@ -340,14 +340,6 @@ func (l *Listener) admit(nc net.Conn, key netip.Addr, trial bool) (p *peer, refu
 	return p, 0, true
 }
 
-// nextID hands out a connection id for a connection never served.
-func (l *Listener) nextID() uint64 {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.lastID++
-	return l.lastID
-}
-
 // trimPreLoginLocked closes the oldest peers not logged in while there are
 // more than MaxPreLogin.
 //
