@@ -12,9 +12,11 @@ import (
 //	c. its version selects a revision without a bind secret => status 3;
 //	d. the rest of the body does not decode => status 3 (a prefix decode,
 //	   as the reference's: bytes after the secret are ignored);
-//	e. no logical session of the body's client id => 58 for session 0,
-//	   else 40;
-//	f. that session ended, or the secret does not match => 40;
+//	e. no logical session of the body's client id => 40, session 0
+//	   included: a login here is decided synchronously, so an unknown
+//	   client id cannot become known by waiting;
+//	f. that session ended (a logout, or an eviction of a connection bound
+//	   to it), or the secret does not match => 40;
 //	g. a non-zero session that is not the logical session's => 14001;
 //	h. the Admit hook refuses => 40;
 //	i. success: status 0, body the bare login reply (user, session, the
@@ -39,7 +41,7 @@ func (c *Conn) bindSession(out []byte, h *codec.RequestHeader, body []byte, o *O
 	if err != nil {
 		return c.refuseBind(out, h, codec.StatusInvalidCommand, o)
 	}
-	userID, session, status := c.srv.logical().bind(b.ClientID, b.Session, b.BindSecret)
+	userID, session, live, status := c.srv.logical().bind(b.ClientID, b.Session, b.BindSecret)
 	if status == codec.StatusOK && c.admitted(userID) != 0 {
 		status = codec.StatusUnauthenticated
 	}
@@ -60,7 +62,7 @@ func (c *Conn) bindSession(out []byte, h *codec.RequestHeader, body []byte, o *O
 	if err != nil {
 		return out, err
 	}
-	c.bound, c.client, c.session, c.userID = true, b.ClientID, session, userID
+	c.bound, c.client, c.session, c.userID, c.live = true, b.ClientID, session, userID, live
 	o.Answer, o.Status = AnswerReply, codec.StatusOK
 	o.Login.OK, o.Login.UserID, o.Login.Session = true, userID, session
 	return out, nil

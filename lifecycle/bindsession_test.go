@@ -178,8 +178,8 @@ func TestBindSessionRefusals(t *testing.T) {
 		{"wrong secret", bindFrame(t, clientA, clientA, session, secretWrong, v0111), codec.StatusUnauthenticated},
 		{"wrong secret, session 0", bindFrame(t, clientA, clientA, 0, secretWrong, v0111), codec.StatusUnauthenticated},
 		{"unknown client", bindFrame(t, clientA, clientBindID, session, secretA, v0111), codec.StatusUnauthenticated},
-		{"unknown client, session 0", bindFrame(t, clientA, clientBindID, 0, secretA, v0111), codec.StatusTransientNotAccepted},
-		{"0.11.0 login's client", bindFrame(t, clientB, clientB, 0, secretA, v0111), codec.StatusTransientNotAccepted},
+		{"unknown client, session 0", bindFrame(t, clientA, clientBindID, 0, secretA, v0111), codec.StatusUnauthenticated},
+		{"0.11.0 login's client", bindFrame(t, clientB, clientB, 0, secretA, v0111), codec.StatusUnauthenticated},
 		{"another session", bindFrame(t, clientA, clientA, session+1, secretA, v0111), codec.StatusInvalidSession},
 	}
 	for _, c := range cases {
@@ -245,7 +245,7 @@ func TestBindSessionAfterLogout(t *testing.T) {
 
 // TestBindSessionForgetsOldest: past MaxSessions the oldest logical
 // session is forgotten, and binding it is answered as for an unknown
-// client.
+// client: 40, for good (WIRE.md section 10.4, case e).
 func TestBindSessionForgetsOldest(t *testing.T) {
 	srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111; c.MaxSessions = 2 })
 	ids := []codec.Uint128{{Lo: 1}, {Lo: 2}, {Lo: 3}}
@@ -254,7 +254,7 @@ func TestBindSessionForgetsOldest(t *testing.T) {
 		sessions[i] = login0111(t, srv.NewConn(), id, secretA)
 	}
 	h, _ := handle(t, srv.NewConn(), bindFrame(t, ids[0], ids[0], 0, secretA, v0111))
-	assert.Equal(t, codec.StatusTransientNotAccepted, h.Status, "the oldest is forgotten")
+	assert.Equal(t, codec.StatusUnauthenticated, h.Status, "the oldest is forgotten: 40, as for an unknown client, session 0 included")
 	for i := 1; i < len(ids); i++ {
 		h, _ := handle(t, srv.NewConn(), bindFrame(t, ids[i], ids[i], sessions[i], secretA, v0111))
 		assert.Equal(t, codec.StatusOK, h.Status)
@@ -281,4 +281,167 @@ func TestBindSessionNoSecretPrinted(t *testing.T) {
 			assert.NotContains(t, s, "3031323334", verb)
 		}
 	}
+}
+
+// TestLogoutEndsEveryBoundConn: a Logout ends the logical session for
+// every connection bound to it (WIRE.md section 10.4, case f), not only
+// for the one that sent it. The other connection is logged out from then
+// on: a ping is still answered, another command is 40, a replicated
+// request (a second Logout included) is eviction 1 (NoSession), and a
+// BIND_SESSION of the ended session is 40.
+func TestLogoutEndsEveryBoundConn(t *testing.T) {
+	createStream := codec.OperationForCode(codec.CodeCreateStream)
+	for _, tc := range []struct {
+		name      string
+		logoutOnB bool // the logout comes on the bound connection, the login's is the other one
+		connIDs   bool
+	}{
+		{"logout on the login's connection", false, false},
+		{"logout on the bound connection", true, false},
+		{"conn-id evictions", false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111; c.ConnIDEvictions = tc.connIDs })
+			a, b := srv.NewConn(), srv.NewConn()
+			session := login0111(t, a, clientA, secretA)
+			h, _ := handle(t, b, bindFrame(t, clientA, clientA, session, secretA, v0111))
+			require.Equal(t, codec.StatusOK, h.Status)
+			out, other := a, b
+			if tc.logoutOnB {
+				out, other = b, a
+			}
+			h, _ = handle(t, out, replicated(t, clientA, codec.OperationLogout, session, 1))
+			require.Equal(t, codec.StatusOK, h.Status)
+			assert.False(t, out.State().LoggedIn)
+			assert.Equal(t, lifecycle.ConnState{}, other.State(), "the other connection is logged out too")
+
+			h, _ = handle(t, other, nonReplicated(t, clientA, 2, codec.CodePing))
+			assert.Equal(t, codec.StatusOK, h.Status, "a ping needs no login")
+			h, _ = handle(t, other, nonReplicated(t, clientA, 2, codec.CodeGetClusterMetadata))
+			assert.Equal(t, codec.StatusUnauthenticated, h.Status, "a command after the logout: 40")
+			h, _ = handle(t, other, bindFrame(t, clientA, clientA, session, secretA, v0111))
+			assert.Equal(t, codec.StatusUnauthenticated, h.Status, "the ended session cannot be bound again")
+
+			for _, op := range []codec.Operation{createStream, codec.OperationLogout} {
+				conn := other
+				if op == codec.OperationLogout {
+					// The second Logout on a fresh copy of the scenario's
+					// state: the first replicated request closed other.
+					conn = srv.NewConn()
+					s := login0111(t, conn, clientB, secretWrong)
+					peer := srv.NewConn()
+					h, _ = handle(t, peer, bindFrame(t, clientB, clientB, s, secretWrong, v0111))
+					require.Equal(t, codec.StatusOK, h.Status)
+					h, _ = handle(t, peer, replicated(t, clientB, codec.OperationLogout, s, 1))
+					require.Equal(t, codec.StatusOK, h.Status)
+					got, o, err := conn.Handle(replicated(t, clientB, op, s, 1), nil)
+					require.NoError(t, err)
+					assert.Equal(t, lifecycle.PhaseOpen, o.Before, "logged out before the frame came")
+					assert.Equal(t, lifecycle.AnswerEviction, o.Answer, "a second Logout: %v", o)
+					assert.Equal(t, codec.ReasonNoSession, o.Reason)
+					want := clientB
+					if tc.connIDs {
+						want = conn.ID()
+					}
+					assert.Equal(t, evictionFrame(t, want, codec.ReasonNoSession), got)
+					continue
+				}
+				got, o, err := conn.Handle(replicated(t, clientA, op, session, 2), nil)
+				require.NoError(t, err)
+				assert.Equal(t, lifecycle.AnswerEviction, o.Answer, "a replicated request after the logout: %v", o)
+				assert.Equal(t, codec.ReasonNoSession, o.Reason)
+				want := clientA
+				if tc.connIDs {
+					want = conn.ID()
+				}
+				assert.Equal(t, evictionFrame(t, want, codec.ReasonNoSession), got)
+				assert.True(t, conn.Closed())
+			}
+		})
+	}
+}
+
+// TestLogoutLeavesOtherSessions: a logout ends only its own logical
+// session: a connection bound to another client id's session, and one
+// logged in by a 0.11.0 login (no logical session), are served on.
+func TestLogoutLeavesOtherSessions(t *testing.T) {
+	srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = windowBoth })
+	a := srv.NewConn()
+	sa := login0111(t, a, clientA, secretA)
+	b := srv.NewConn()
+	sb := login0111(t, b, clientB, secretA)
+	old := srv.NewConn()
+	h, body := handle(t, old, register(t, clientBindID, passwordBody(t, v011, "iggy", "iggy")))
+	require.Equal(t, codec.StatusOK, h.Status)
+	payload, _, err := codec.SplitResult(body)
+	require.NoError(t, err)
+	reply, err := codec.ParseLoginReply(payload)
+	require.NoError(t, err)
+	h, _ = handle(t, a, replicated(t, clientA, codec.OperationLogout, sa, 1))
+	require.Equal(t, codec.StatusOK, h.Status)
+	h, _ = handle(t, b, replicated(t, clientB, codec.OperationForCode(codec.CodeCreateStream), sb, 1))
+	assert.Equal(t, codec.StatusInvalidCommand, h.Status, "another session passes the fence")
+	h, _ = handle(t, old, replicated(t, clientBindID, codec.OperationForCode(codec.CodeCreateStream), reply.Session, 1))
+	assert.Equal(t, codec.StatusInvalidCommand, h.Status, "a 0.11.0 login passes the fence")
+}
+
+// TestEvictionEndsLogicalSession: an eviction of a connection bound to a
+// logical session ends that session as a logout does (WIRE.md section
+// 10.4, case f): BIND_SESSION of it is 40 and every other connection bound
+// to it is logged out. A connection closed without an eviction (a frame
+// whose size cannot be used) leaves the session to be resumed.
+func TestEvictionEndsLogicalSession(t *testing.T) {
+	createStream := codec.OperationForCode(codec.CodeCreateStream)
+	cases := []struct {
+		name   string
+		frame  func(session uint64) []byte
+		reason codec.EvictionReason
+	}{
+		{"legacy login code", func(uint64) []byte { return nonReplicated(t, clientA, 1, codec.CodeLoginUser) }, codec.ReasonMalformedLogin},
+		{"another client id", func(s uint64) []byte { return replicated(t, clientB, createStream, s, 1) }, codec.ReasonNoSession},
+		{"a session below the bound one", func(s uint64) []byte { return replicated(t, clientA, createStream, s-1, 1) }, codec.ReasonSessionTooLow},
+		{"a failed re-login", func(uint64) []byte {
+			return register(t, clientA, secretLoginBody(t, "iggy", "wrong", secretA))
+		}, codec.ReasonInvalidCredentials},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111 })
+			login0111(t, srv.NewConn(), clientB, secretWrong) // session 1: a session below A's exists
+			conn, other := srv.NewConn(), srv.NewConn()
+			session := login0111(t, conn, clientA, secretA)
+			h, _ := handle(t, other, bindFrame(t, clientA, clientA, session, secretA, v0111))
+			require.Equal(t, codec.StatusOK, h.Status)
+
+			_, o, err := conn.Handle(tc.frame(session), nil)
+			require.NoError(t, err)
+			require.Equal(t, lifecycle.AnswerEviction, o.Answer, "%v", o)
+			require.Equal(t, tc.reason, o.Reason)
+
+			assert.False(t, other.State().LoggedIn, "the other bound connection is logged out")
+			for _, s := range []uint64{session, 0} {
+				h, _ = handle(t, srv.NewConn(), bindFrame(t, clientA, clientA, s, secretA, v0111))
+				assert.Equal(t, codec.StatusUnauthenticated, h.Status, "bind of session %d after the eviction", s)
+			}
+		})
+	}
+	t.Run("closed without an eviction", func(t *testing.T) {
+		srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111 })
+		conn := srv.NewConn()
+		session := login0111(t, conn, clientA, secretA)
+		_, _, err := conn.Handle(make([]byte, 100), nil)
+		require.ErrorIs(t, err, codec.ErrSize)
+		require.True(t, conn.Closed())
+		h, _ := handle(t, srv.NewConn(), bindFrame(t, clientA, clientA, session, secretA, v0111))
+		assert.Equal(t, codec.StatusOK, h.Status, "a lost connection's session is resumed")
+	})
+	t.Run("an unbound connection's eviction", func(t *testing.T) {
+		srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111 })
+		session := login0111(t, srv.NewConn(), clientA, secretA)
+		_, o, err := srv.NewConn().Handle(replicated(t, clientA, createStream, session, 1), nil)
+		require.NoError(t, err)
+		require.Equal(t, codec.ReasonNoSession, o.Reason, "not logged in on this connection")
+		h, _ := handle(t, srv.NewConn(), bindFrame(t, clientA, clientA, session, secretA, v0111))
+		assert.Equal(t, codec.StatusOK, h.Status, "an eviction of a connection not bound to the session leaves it alone")
+	})
 }

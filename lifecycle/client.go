@@ -69,6 +69,10 @@ type Client struct {
 	secret  codec.Secret
 	resume  bool   // a bind-secret login was sent and its logical session has not ended
 	logical uint64 // the logical session's session, 0 until a reply said it
+	// waits counts the transient answers (57, 58) in a row to binds of
+	// session 0 since the login; at maxSessionZeroWaits the Client gives
+	// the logical session up (BindSession).
+	waits int
 }
 
 // ClientState is a snapshot of a Client, for tests and models.
@@ -85,7 +89,8 @@ type ClientState struct {
 	// Resumable: BindSession can resume the logical session on a new
 	// connection (protocol 0.11.1): a login with a bind secret was sent
 	// (its reply may have been lost) and no logout, eviction, refusal or
-	// new login ended that session since.
+	// new login ended that session since, nor did the Client give up
+	// waiting for it (MaxSessionZeroWaits).
 	Resumable bool
 }
 
@@ -189,7 +194,7 @@ func (c *Client) register(dst []byte, appendBody func([]byte, codec.Secret) ([]b
 		return dst, err
 	}
 	c.seq, c.idUsed, c.userID = seq, true, 0
-	c.secret, c.resume, c.logical = secret, c.rev == codec.RevisionBindSecret, 0
+	c.secret, c.resume, c.logical, c.waits = secret, c.rev == codec.RevisionBindSecret, 0, 0
 	return out, nil
 }
 

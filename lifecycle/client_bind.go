@@ -16,11 +16,14 @@ var ErrLoginAgain = errors.New("lifecycle: the session cannot be resumed: log in
 
 // BindRefusedError is a BIND_SESSION answered with a status that ends the
 // logical session (WIRE.md section 10.4): 40 Unauthenticated (a wrong
-// secret, a session ended by a logout, a client id the server does not
-// know, the server's admission refused), 14001 InvalidSession, 3
-// InvalidCommand or 14003 IncompatibleProtocolVersion. The caller must log
-// in again. It matches ErrLoginAgain and the *codec.IggyError of its
-// Status. The connection stays open.
+// secret, a session ended by a logout or an eviction, a client id the
+// server does not know, the server's admission refused), 14001
+// InvalidSession, 3 InvalidCommand or 14003 IncompatibleProtocolVersion;
+// or the last of MaxSessionZeroWaits transient answers (57 or 58) in a row
+// to a bind of session 0, after which the Client stops waiting for a login
+// the server may never have seen. The caller must log in again. It
+// matches ErrLoginAgain and the *codec.IggyError of its Status. The
+// connection stays open.
 type BindRefusedError struct {
 	Status codec.Status // the status of the refusal
 }
@@ -38,6 +41,17 @@ func (e *BindRefusedError) Is(target error) bool {
 	}
 	return target == ErrLoginAgain
 }
+
+// MaxSessionZeroWaits is how many transient answers (57 or 58) in a row
+// the Client takes to binds of session 0 (a login whose reply was lost)
+// before it gives the logical session up: the last one is a
+// *BindRefusedError, and the caller logs in again. Upstream answers 58 to
+// such a bind while the login is not visible yet, and also, for ever,
+// when its server never saw the login or has forgotten it (WIRE.md
+// section 10.4, case e); only a bound tells the two apart. A bind that
+// names its session (a login whose reply arrived) has no such bound: its
+// transient answers are the server's, about a session it knows.
+const MaxSessionZeroWaits = 3
 
 // BindSession appends a BIND_SESSION request (code 15, operation
 // NonReplicated; WIRE.md sections 10.3 and 10.4) that resumes the client's
@@ -59,7 +73,9 @@ func (e *BindRefusedError) Is(target error) bool {
 //     session than the one asked for is ErrMismatch, and the session is
 //     given up;
 //   - 57 or 58: a *TransientError; the logical session is kept, and the
-//     bind may be sent again (BindSession) or replayed (Replay);
+//     bind may be sent again (BindSession) or replayed (Replay), but for
+//     session 0 only up to MaxSessionZeroWaits answers in a row: the last
+//     is a *BindRefusedError;
 //   - any other status: a *BindRefusedError (ErrLoginAgain); the logical
 //     session is given up and the connection stays open for a login.
 func (c *Client) BindSession(dst []byte) ([]byte, error) {
@@ -92,6 +108,13 @@ func (c *Client) bound(r Response) (Response, error) {
 	case codec.StatusOK:
 	case codec.StatusTransientNotCommitted, codec.StatusTransientNotAccepted:
 		r.Body = nil
+		if c.logical == 0 {
+			if c.waits++; c.waits >= MaxSessionZeroWaits {
+				// Given up: nothing to replay either.
+				c.resume, c.seq.phase, c.seq.transient = false, phaseIdle, 0
+				return r, &BindRefusedError{Status: r.Status}
+			}
+		}
 		return r, &TransientError{Status: r.Status}
 	default:
 		r.Body = nil
@@ -112,7 +135,7 @@ func (c *Client) bound(r Response) (Response, error) {
 		return Response{}, c.fail(&malformedError{err})
 	}
 	r.Login = login
-	c.userID, c.logical = login.UserID, login.Session
+	c.userID, c.logical, c.waits = login.UserID, login.Session, 0
 	return r, nil
 }
 

@@ -182,12 +182,9 @@ func TestClientBindRefusals(t *testing.T) {
 		require.NoError(t, err)
 		req, err := c.BindSession(nil)
 		_, err = exchange(t, c, srv.NewConn(), req, err)
-		var te *lifecycle.TransientError
-		require.ErrorAs(t, err, &te)
-		assert.Equal(t, codec.StatusTransientNotAccepted, te.Status)
-		assert.True(t, c.State().Resumable, "57/58: the identity is kept")
-		assert.True(t, c.State().Replay)
-		require.NoError(t, c.Replay())
+		// This server decides a login before it answers: a client id it
+		// does not know is 40, not a 58 to wait out (WIRE.md 10.4, e).
+		refused(t, c, err, codec.StatusUnauthenticated)
 	})
 	t.Run("eviction ends it", func(t *testing.T) {
 		c, _ := login(t)
@@ -297,3 +294,97 @@ func TestClientBindSecretNeverPrinted(t *testing.T) {
 type readerFunc func([]byte) (int, error)
 
 func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
+
+// TestClientBindSessionZeroWaits: transient answers (57, 58) to binds of
+// session 0 keep the logical session up to MaxSessionZeroWaits in a row,
+// replays included; the last gives it up (a *BindRefusedError, nothing to
+// replay), so that a Client whose login the server never saw or forgot
+// (upstream answers 58 for ever) does not bind for ever. A bind that names
+// its session, and a bind that succeeded, are not counted.
+func TestClientBindSessionZeroWaits(t *testing.T) {
+	answer := func(t *testing.T, c *lifecycle.Client, req []byte, status codec.Status) error {
+		t.Helper()
+		h, err := codec.DecodeRequestHeader(req)
+		require.NoError(t, err)
+		_, err = c.Receive(refReply(c.ID(), h.Request, byte(codec.OperationNonReplicated), uint32(status)))
+		return err
+	}
+	t.Run("session 0 gives up", func(t *testing.T) {
+		c := new0111Client(t, nil)
+		_, err := c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy"))) // its reply is lost
+		require.NoError(t, err)
+		statuses := []codec.Status{codec.StatusTransientNotAccepted, codec.StatusTransientNotCommitted, codec.StatusTransientNotAccepted}
+		require.Equal(t, lifecycle.MaxSessionZeroWaits, len(statuses))
+		req, err := c.BindSession(nil)
+		require.NoError(t, err)
+		for i, status := range statuses {
+			err = answer(t, c, req, status)
+			if i < len(statuses)-1 {
+				var te *lifecycle.TransientError
+				require.ErrorAs(t, err, &te, "answer %d", i+1)
+				assert.True(t, c.State().Resumable, "answer %d: the identity is kept", i+1)
+				if i == 0 {
+					require.NoError(t, c.Replay(), "a replay counts too")
+				} else {
+					req, err = c.BindSession(nil)
+					require.NoError(t, err)
+				}
+				continue
+			}
+			var be *lifecycle.BindRefusedError
+			require.ErrorAs(t, err, &be)
+			assert.Equal(t, status, be.Status)
+			require.ErrorIs(t, err, lifecycle.ErrLoginAgain)
+			require.ErrorIs(t, err, status.Err())
+		}
+		st := c.State()
+		assert.False(t, st.Resumable || st.Replay || st.Pending || st.Closed, "log in again: %+v", st)
+		require.ErrorIs(t, c.Replay(), lifecycle.ErrNoReplay)
+		_, err = c.BindSession(nil)
+		require.ErrorIs(t, err, lifecycle.ErrLoginAgain)
+		// A new login counts afresh.
+		_, err = c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
+		require.NoError(t, err)
+		req, err = c.BindSession(nil)
+		require.NoError(t, err)
+		var te *lifecycle.TransientError
+		require.ErrorAs(t, answer(t, c, req, codec.StatusTransientNotAccepted), &te)
+		assert.True(t, c.State().Resumable)
+	})
+	t.Run("a named session waits on", func(t *testing.T) {
+		srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111 })
+		c := new0111Client(t, nil)
+		req, err := c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
+		_, err = exchange(t, c, srv.NewConn(), req, err)
+		require.NoError(t, err)
+		for i := 0; i < 2*lifecycle.MaxSessionZeroWaits; i++ {
+			req, err := c.BindSession(nil)
+			require.NoError(t, err)
+			var te *lifecycle.TransientError
+			require.ErrorAs(t, answer(t, c, req, codec.StatusTransientNotAccepted), &te)
+			assert.True(t, c.State().Resumable, "answer %d", i+1)
+		}
+		req, err = c.BindSession(nil)
+		_, err = exchange(t, c, srv.NewConn(), req, err)
+		require.NoError(t, err)
+	})
+	t.Run("success resets", func(t *testing.T) {
+		srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111 })
+		c := new0111Client(t, nil)
+		req, err := c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
+		require.NoError(t, err)
+		_, _, err = srv.NewConn().Handle(req, nil) // logged in; the reply is lost
+		require.NoError(t, err)
+		for i := 0; i < lifecycle.MaxSessionZeroWaits-1; i++ {
+			req, err := c.BindSession(nil)
+			require.NoError(t, err)
+			var te *lifecycle.TransientError
+			require.ErrorAs(t, answer(t, c, req, codec.StatusTransientNotAccepted), &te)
+		}
+		req, err = c.BindSession(nil)
+		_, err = exchange(t, c, srv.NewConn(), req, err)
+		require.NoError(t, err, "the session-0 bind that succeeds")
+		assert.NotZero(t, c.Session())
+		assert.True(t, c.State().Resumable)
+	})
+}

@@ -67,7 +67,7 @@ type vectorClient struct {
 
 // vectorStep is what the Client does for a step.
 type vectorStep struct {
-	do        string // login, pat, bind, replicated, logout, or refuse (the Client builds nothing)
+	do        string // login, pat, bind, replicated, logout, request (NonReplicated, the vector's code), or refuse (the Client builds nothing)
 	client    string
 	unsent    bool // a login is built first and never sent (its reply is lost)
 	lost      bool // the answer is lost: not read
@@ -108,9 +108,9 @@ var clientVectorScripts = map[int]struct {
 		{do: "logout", client: "a"},
 		{do: "refuse", client: "a", refuse: lifecycle.ErrLoginAgain},
 	}},
-	559: {map[string]vectorClient{"c": {0x3333, v0111, 0x5a}}, []vectorStep{
+	559: {map[string]vectorClient{"c": {0x3333, v0111, 0x5a}, "c2": {0x3333, v0111, 0x5a}}, []vectorStep{
 		{do: "bind", client: "c", unsent: true},
-		{do: "bind", client: "c", diff: []span{spanBindSession}},
+		{do: "bind", client: "c2", unsent: true, diff: []span{spanBindSession}},
 	}},
 	560: {map[string]vectorClient{"a": {0x1111, codec.Protocol0110, 0}}, []vectorStep{
 		{do: "login", client: "a"},
@@ -128,6 +128,25 @@ var clientVectorScripts = map[int]struct {
 	563: {map[string]vectorClient{"a": {0x1111, v0111, 0x5a}, "a2": {0x1111, v0111, 0x5a}}, []vectorStep{
 		{do: "bind", client: "a", unsent: true, diff: []span{spanProtocol}},
 		{do: "bind", client: "a2", unsent: true, diff: []span{spanProtocol}},
+	}},
+	// a logs in on connection 0; a2, the same logical session on
+	// connection 1 (its login's reply lost, so it binds session 0), is
+	// logged out by a's logout: a ping passes, a command is 40, a
+	// replicated request eviction 1.
+	564: {map[string]vectorClient{"a": {0x1111, v0111, 0x5a}, "a2": {0x1111, v0111, 0x5a}}, []vectorStep{
+		{do: "login", client: "a"},
+		{do: "bind", client: "a2", unsent: true, diff: []span{spanBindSession}},
+		{do: "logout", client: "a"},
+		{do: "request", client: "a2"},
+		{do: "request", client: "a2"},
+		{do: "replicated", client: "a2"},
+	}},
+	// an eviction ends the logical session: the Client no longer binds it,
+	// and the server refuses the bind too.
+	565: {map[string]vectorClient{"a": {0x1111, v0111, 0x5a}}, []vectorStep{
+		{do: "login", client: "a"},
+		{do: "request", client: "a"},
+		{do: "refuse", client: "a", refuse: lifecycle.ErrLoginAgain},
 	}},
 }
 
@@ -231,6 +250,8 @@ func buildVectorStep(c *lifecycle.Client, step vectorStep, in []byte) ([]byte, e
 		return c.Replicated(nil, codec.Operation(in[176]), body)
 	case "logout":
 		return c.Logout(nil)
+	case "request":
+		return c.Request(nil, codec.Code(binary.LittleEndian.Uint32(in[196:])), body)
 	}
 	return nil, errors.New("unknown step " + step.do)
 }

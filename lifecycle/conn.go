@@ -19,6 +19,10 @@ type Conn struct {
 	client  codec.Uint128
 	session uint64
 	userID  uint32
+	// live is the logical session the connection is bound to, when a
+	// bind-secret login or BIND_SESSION bound it: a logout on any
+	// connection ends it, and this one is then logged out too (sync).
+	live *liveSession
 	// guard, when set, stands in front of every credential check.
 	guard Guard
 	// admit, when set, decides whether a login that passed may bind.
@@ -32,7 +36,7 @@ type Conn struct {
 // ConnState is a snapshot of a Conn, for tests and models.
 type ConnState struct {
 	Closed   bool          // an eviction or an unusable frame size ended the connection
-	LoggedIn bool          // a login succeeded and no logout, eviction or close followed
+	LoggedIn bool          // a login or bind succeeded and no logout or eviction (on any connection of its logical session) nor close followed
 	Client   codec.Uint128 // the bound client id (zero unless LoggedIn)
 	Session  uint64        // the bound session (zero unless LoggedIn)
 	UserID   uint32        // the logged-in user (zero unless LoggedIn)
@@ -40,6 +44,7 @@ type ConnState struct {
 
 // State returns a snapshot of c.
 func (c *Conn) State() ConnState {
+	c.sync()
 	return ConnState{Closed: c.closed, LoggedIn: c.bound, Client: c.client, Session: c.session, UserID: c.userID}
 }
 
@@ -77,6 +82,7 @@ func (c *Conn) Handle(frame, out []byte) ([]byte, *Outcome, error) {
 	// bytes were copied on every frame, which cost a ping about 40 ns, as
 	// much as the rest of its handling.
 	o := &c.last
+	c.sync()
 	*o = Outcome{Before: c.phase()}
 	out, err := c.handle(frame, out, o)
 	o.After = c.phase()
@@ -162,7 +168,7 @@ func (c *Conn) replicated(out []byte, h *codec.RequestHeader, body []byte, o *Ou
 	if h.Operation == codec.OperationLogout {
 		// The logical session ends for every connection bound to it:
 		// BIND_SESSION cannot resume it (WIRE.md section 10.4, case f).
-		c.srv.logical().end(c.client, c.session)
+		c.endLogical()
 		c.unbind()
 		return reply(out, h, codec.StatusOK, nil, o)
 	}
@@ -202,6 +208,12 @@ func reply(out []byte, h *codec.RequestHeader, status codec.Status, body []byte,
 // comes from a valid request header) and its window is either zero or the
 // server's well-formed one, so encoding cannot fail.
 func (c *Conn) evict(out []byte, e codec.Eviction, o *Outcome) ([]byte, error) {
+	// An eviction is session-terminal (WIRE.md section 5): the logical
+	// session the connection was bound to ends as by a logout, for
+	// BIND_SESSION and for every other connection bound to it (section
+	// 10.4, case f). Closing without an eviction (an unusable frame size,
+	// a lost connection) leaves it to be resumed.
+	c.endLogical()
 	c.close()
 	e.Client = c.evictionClient(e)
 	o.Answer, o.Reason = AnswerEviction, e.Reason
@@ -219,5 +231,27 @@ func (c *Conn) close() {
 }
 
 func (c *Conn) unbind() {
-	c.bound, c.client, c.session, c.userID = false, codec.Uint128{}, 0, 0
+	c.bound, c.client, c.session, c.userID, c.live = false, codec.Uint128{}, 0, 0, nil
+}
+
+// endLogical ends the logical session c is bound to, if any: the table
+// refuses to bind it again and every connection bound to it is logged out
+// (sync). A connection bound by a 0.11.0 login has none.
+func (c *Conn) endLogical() {
+	if c.live != nil {
+		c.live.ended.Store(true)
+	}
+}
+
+// sync logs c out when the logical session it is bound to was ended by a
+// logout on another connection (WIRE.md section 10.4, case f): from then
+// on c answers as a connection that never logged in, so a replicated
+// request is eviction 1 (NoSession) and any other command but ping and
+// BIND_SESSION is status 40, as section 7 says for a connection not logged
+// in. The check is one atomic load; a connection bound by a 0.11.0 login
+// has no logical session and skips it.
+func (c *Conn) sync() {
+	if c.live != nil && c.live.ended.Load() {
+		c.unbind()
+	}
 }

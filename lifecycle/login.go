@@ -122,10 +122,11 @@ func (c *Conn) bind(out []byte, h *codec.RequestHeader, userID uint32, secret co
 	if err != nil {
 		return out, err
 	}
+	var live *liveSession
 	if !secret.IsZero() {
-		c.srv.logical().put(h.Client, userID, session, secret)
+		live = c.srv.logical().put(h.Client, userID, session, secret)
 	}
-	c.bound, c.client, c.session, c.userID = true, h.Client, session, userID
+	c.bound, c.client, c.session, c.userID, c.live = true, h.Client, session, userID, live
 	o.Answer, o.Status = AnswerReply, codec.StatusOK
 	o.Login.OK, o.Login.UserID, o.Login.Session = true, userID, session
 	o.Login.Reason = 0

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"hash"
 	"sync"
+	"sync/atomic"
 
 	"github.com/iggywire/iggywire/codec"
 )
@@ -18,7 +19,7 @@ const DefaultMaxSessions = 16384
 
 // sessionTable is what a Server keeps of each logical session a
 // bind-secret login created (WIRE.md section 10.6), keyed by the login's
-// client id: the user, the session, whether a logout ended it, and a
+// client id: the user, the session, whether a logout or an eviction ended it, and a
 // verifier of its bind secret, never the secret. It outlives the
 // connections: BIND_SESSION on a new connection finds the session here.
 //
@@ -41,8 +42,15 @@ type sessionTable struct {
 type logicalSession struct {
 	userID   uint32
 	session  uint64
-	ended    bool
+	live     *liveSession // shared with the connections bound to it
 	verifier [sha256.Size]byte
+}
+
+// liveSession is what a connection bound to a logical session holds of
+// it: whether a logout or an eviction, on any connection, has ended it. It holds nothing
+// else, so that a Conn printed by reflection shows no verifier.
+type liveSession struct {
+	ended atomic.Bool
 }
 
 // sessionRef names one put of the table, in order.
@@ -83,11 +91,12 @@ func (t *sessionTable) verifier(client codec.Uint128, userID uint32, secret code
 }
 
 // put records the logical session a bind-secret login created, replacing
-// any earlier one of the same client id.
-func (t *sessionTable) put(client codec.Uint128, userID uint32, session uint64, secret codec.Secret) {
+// any earlier one of the same client id, and returns what the connection
+// bound to it holds.
+func (t *sessionTable) put(client codec.Uint128, userID uint32, session uint64, secret codec.Secret) *liveSession {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	e := logicalSession{userID: userID, session: session}
+	e := logicalSession{userID: userID, session: session, live: new(liveSession)}
 	copy(e.verifier[:], t.verifier(client, userID, secret))
 	if t.n == len(t.order) {
 		old := t.order[t.head]
@@ -100,37 +109,31 @@ func (t *sessionTable) put(client codec.Uint128, userID uint32, session uint64, 
 	t.order[(t.head+t.n)%len(t.order)] = sessionRef{client, session}
 	t.n++
 	t.byID[client] = e
-}
-
-// end marks the logical session (client, session) ended by a logout; a
-// session that is not the current one of client is left alone.
-func (t *sessionTable) end(client codec.Uint128, session uint64) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if e, ok := t.byID[client]; ok && e.session == session {
-		e.ended = true
-		t.byID[client] = e
-	}
+	return e.live
 }
 
 // bind decides cases e to g of WIRE.md section 10.4 for BIND_SESSION of
 // (client, session) with secret: the user and session to bind, or the
 // status to refuse with. The secret is compared through its verifier, in
 // constant time; ended and unknown sessions are not secret and are told
-// apart first.
-func (t *sessionTable) bind(client codec.Uint128, session uint64, secret codec.Secret) (uint32, uint64, codec.Status) {
+// apart first. On success it also returns what the bound connection holds
+// of the session.
+func (t *sessionTable) bind(client codec.Uint128, session uint64, secret codec.Secret) (uint32, uint64, *liveSession, codec.Status) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	e, ok := t.byID[client]
 	switch {
-	case !ok && session == 0:
-		return 0, 0, codec.StatusTransientNotAccepted
 	case !ok:
-		return 0, 0, codec.StatusUnauthenticated
-	case e.ended || !hmac.Equal(e.verifier[:], t.verifier(client, e.userID, secret)):
-		return 0, 0, codec.StatusUnauthenticated
+		// 40 whatever the session: a login here is decided before its
+		// reply is written, so an unknown client id is never a login not
+		// visible yet (upstream's 58 for session 0), but one that never
+		// arrived, was refused, made no logical session (0.11.0) or was
+		// forgotten (WIRE.md section 10.4, case e).
+		return 0, 0, nil, codec.StatusUnauthenticated
+	case e.live.ended.Load() || !hmac.Equal(e.verifier[:], t.verifier(client, e.userID, secret)):
+		return 0, 0, nil, codec.StatusUnauthenticated
 	case session != 0 && session != e.session:
-		return 0, 0, codec.StatusInvalidSession
+		return 0, 0, nil, codec.StatusInvalidSession
 	}
-	return e.userID, e.session, codec.StatusOK
+	return e.userID, e.session, e.live, codec.StatusOK
 }

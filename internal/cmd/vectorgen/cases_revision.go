@@ -200,12 +200,20 @@ func (g *gen) revisionLifecycle() {
 	s.loggedIn(login11(cA, "iggy", "iggy", secret11), 1, "logged in").
 		answer(replicatedReq(cA, opLogout, 1, 1), replyFrame(cA, 1, opLogout, 0), "logout").
 		on(1).denied(bindFrame(cA, 1, cA, 1, 0x2C01, secret11), 40, "the right secret, after logout: 40")
-	s = g.life11("bind/unknown-client", "v0111", "10.4", "a client id with no logical session: 58 for session 0 (its login may not be visible yet), else 40", "lifecycle.10.bind.unknown")
-	s.denied(bindFrame(cC, 1, cC, 0, 0x2C01, secret11), 58, "session 0: 58 (TransientNotAccepted)").
+	s = g.life11("bind/logout-on-other-connection", "v0111", "10.4", "a logout on the login's connection ends the session for a connection bound to it by BIND_SESSION: that one is logged out",
+		"lifecycle.10.bind.logout", "lifecycle.6", "lifecycle.5")
+	s.loggedIn(login11(cA, "iggy", "iggy", secret11), 1, "logged in on connection 0").
+		on(1).bound(bindFrame(cA, 1, cA, 1, 0x2C01, secret11), 1, 1, "connection 1 bound to the same session").
+		on(0).answer(replicatedReq(cA, opLogout, 1, 1), replyFrame(cA, 1, opLogout, 0), "logout on connection 0").
+		on(1).answer(nonReplicated(cA, 1, 1, 1), replyFrame(cA, 1, opNonReplicated, 0), "connection 1: a ping is still answered").
+		denied(nonReplicated(cA, 1, 1, 12), 40, "connection 1: another command (GetClusterMetadata) is 40, as before any login").
+		evicted(replicatedReq(cA, 128, 1, 1), evictFrame(cA, 1), "connection 1: a replicated request of the ended session is eviction 1 (NoSession)")
+	s = g.life11("bind/unknown-client", "v0111", "10.4", "a client id with no logical session: 40, session 0 included (a login here is decided before its reply: an unknown client id stays unknown)", "lifecycle.10.bind.unknown")
+	s.denied(bindFrame(cC, 1, cC, 0, 0x2C01, secret11), 40, "session 0: 40, not 58 (nothing to wait for)").
 		denied(bindFrame(cC, 1, cC, 5, 0x2C01, secret11), 40, "session 5: 40")
 	s = g.life11("bind/0.11.0-login-has-none", "both", "10.4", "a 0.11.0 login has no secret and makes no logical session to bind", "lifecycle.10.bind.unknown")
 	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "a 0.11.0 login").
-		on(1).denied(bindFrame(cA, 1, cA, 0, 0x2C01, secret11), 58, "nothing to bind: as for an unknown client")
+		on(1).denied(bindFrame(cA, 1, cA, 0, 0x2C01, secret11), 40, "nothing to bind: as for an unknown client")
 	s = g.life11("bind/other-session", "v0111", "10.4", "a non-zero session that is not the logical session's: 14001 (InvalidSession)", "lifecycle.10.bind.session")
 	s.loggedIn(login11(cA, "iggy", "iggy", secret11), 1, "logged in").
 		on(1).denied(bindFrame(cA, 1, cA, 2, 0x2C01, secret11), 14001, "session + 1: 14001")
@@ -215,6 +223,11 @@ func (g *gen) revisionLifecycle() {
 	s.denied(short, 3, "one byte of the secret missing: 3").
 		denied(frame(request(opNonReplicated).u64(128, cA).u64(168, 1).u32(196, 15), cvi(0x2C01, "", "1")), 3, "an empty sdk_name: 3").
 		denied(bindFrame(cA, 1, cA, 0, 0x2C00, secret11), 3, "version 0.11.0, inside this window, has no BIND_SESSION: 3")
+	s = g.life11("bind/after-eviction", "v0111", "10.4", "an eviction ends the logical session of the connection it closes: binding it again is 40",
+		"lifecycle.10.bind.evicted", "lifecycle.2")
+	s.loggedIn(login11(cA, "iggy", "iggy", secret11), 1, "logged in on connection 0").
+		evicted(nonReplicated(cA, 1, 1, 38), evictFrame(cA, 15), "a legacy login code on the bound connection: eviction 15").
+		on(1).denied(bindFrame(cA, 1, cA, 1, 0x2C01, secret11), 40, "the right secret, after the eviction: 40")
 	s = g.life11("bind/window", "v0111", "10.4", "BIND_SESSION whose version is outside the window: a Reply with status 14003, not eviction 14", "lifecycle.10.bind.window")
 	s.denied(bindFrame(cA, 1, cA, 0, 0x2C00, secret11), 14003, "0.11.0 at a 0.11.1 server: 14003").
 		denied(bindFrame(cA, 1, cA, 0, 0x2C02, secret11), 14003, "0.11.2: 14003")

@@ -212,9 +212,11 @@ func revisionRules() []Rule {
 		l("lifecycle.10.login", "10.5", "a login is read in the layout its version selects; a 0.11.1 login logs in at a 0.11.0 default window, a 0.11.0 login at a 0.11.1 window gets eviction 14"),
 		l("lifecycle.10.bind.malformed", "10.4", "BIND_SESSION whose ClientVersionInfo or rest does not decode, or whose version selects the 0.11.0 layout => Reply status 3"),
 		l("lifecycle.10.bind.window", "10.4", "BIND_SESSION whose version is outside the window => Reply status 14003, not an eviction"),
-		l("lifecycle.10.bind.unknown", "10.4", "BIND_SESSION for a client id with no logical session => 58 for session 0, else 40"),
+		l("lifecycle.10.bind.unknown", "10.4", "BIND_SESSION for a client id with no logical session => 40, session 0 included (a server that decides each login before answering it; upstream's replicated server answers 58 for session 0)"),
 		l("lifecycle.10.bind.refused", "10.4", "BIND_SESSION with a wrong secret, or after the session's logout => status 40"),
 		l("lifecycle.10.bind.session", "10.4", "BIND_SESSION naming a non-zero session other than the logical session's => status 14001"),
 		l("lifecycle.10.bind.ok", "10.4", "BIND_SESSION with the login's secret => Reply status 0 whose body is the bare login reply (no result section); session 0 binds the login's session; the connection is logged in as it"),
+		l("lifecycle.10.bind.evicted", "10.4", "an eviction of a connection bound to a logical session ends that session as a logout does: BIND_SESSION of it => status 40"),
+		l("lifecycle.10.bind.logout", "10.4", "a Logout ends the logical session for every connection bound to it: another connection bound to it is logged out from then on (a replicated request => eviction 1, another command but ping and BIND_SESSION => 40)"),
 	}
 }
