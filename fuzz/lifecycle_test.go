@@ -10,10 +10,14 @@ import (
 )
 
 // serverConfig is the server of every FuzzConn execution: user iggy
-// (password iggy), an inactive user, and a token for each.
+// (password iggy), an inactive user, and a token for each. It keeps two
+// logical sessions, so that an input of a few 0.11.1 logins (which the
+// default window reads in their own layout) reaches the forgetting of the
+// oldest.
 func serverConfig() lifecycle.Config {
 	return lifecycle.Config{
-		Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)),
+		Window:      codec.DefaultWindow(codec.MustPack(0, 11, 0)),
+		MaxSessions: 2,
 		Auth: lifecycle.StaticAuth{
 			Users: []lifecycle.User{
 				{ID: 1, Name: "iggy", Password: codec.NewSecret([]byte("iggy"))},

@@ -3,6 +3,7 @@ package lifecycle_test
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/iggywire/iggywire/codec"
@@ -444,4 +445,152 @@ func TestEvictionEndsLogicalSession(t *testing.T) {
 		h, _ := handle(t, srv.NewConn(), bindFrame(t, clientA, clientA, session, secretA, v0111))
 		assert.Equal(t, codec.StatusOK, h.Status, "an eviction of a connection not bound to the session leaves it alone")
 	})
+}
+
+// TestBindSessionForgetsInPutOrder: the table of logical sessions grows
+// with the logins up to MaxSessions and then forgets the oldest; a client
+// id logged in again holds its newest session in the newest place, so the
+// one forgotten is the next oldest.
+func TestBindSessionForgetsInPutOrder(t *testing.T) {
+	srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = window0111; c.MaxSessions = 3 })
+	id := func(n uint64) codec.Uint128 { return codec.Uint128{Lo: n} }
+	sessions := map[uint64]uint64{}
+	for _, n := range []uint64{1, 2, 1, 3, 4} { // 1 again: it moves to the newest place
+		sessions[n] = login0111(t, srv.NewConn(), id(n), secretA)
+	}
+	for n, want := range map[uint64]codec.Status{1: codec.StatusOK, 2: codec.StatusUnauthenticated, 3: codec.StatusOK, 4: codec.StatusOK} {
+		h, _ := handle(t, srv.NewConn(), bindFrame(t, id(n), id(n), sessions[n], secretA, v0111))
+		assert.Equal(t, want, h.Status, "client %d", n)
+	}
+}
+
+// TestNewServerMaxSessions: MaxSessions outside 0..MaxSessionsLimit is
+// the configuration error, never a panic nor an allocation of its size,
+// and a Server pays nothing up front for its bound.
+func TestNewServerMaxSessions(t *testing.T) {
+	for _, n := range []int{-1, lifecycle.MaxSessionsLimit + 1, 1 << 50, int(^uint(0) >> 1)} {
+		_, err := lifecycle.NewServer(lifecycle.Config{Window: window0111, Auth: testAuth, MaxSessions: n})
+		require.Error(t, err, "MaxSessions %d", n)
+		assert.Contains(t, err.Error(), "MaxSessions", "MaxSessions %d", n)
+	}
+	for _, n := range []int{0, 1, lifecycle.MaxSessionsLimit} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		srv, err := lifecycle.NewServer(lifecycle.Config{Window: window0111, Auth: testAuth, MaxSessions: n})
+		runtime.ReadMemStats(&after)
+		require.NoError(t, err, "MaxSessions %d", n)
+		assert.LessOrEqual(t, float64(after.TotalAlloc-before.TotalAlloc), 16<<10, "MaxSessions %d: bytes allocated by NewServer", n)
+		login0111(t, srv.NewConn(), clientA, secretA)
+	}
+}
+
+// twoUsers is iggy (1) and mallory (7), each with a password and a token.
+var twoUsers = lifecycle.StaticAuth{
+	Users: []lifecycle.User{
+		{ID: 1, Name: "iggy", Password: codec.NewSecret([]byte("iggy"))},
+		{ID: 7, Name: "mallory", Password: codec.NewSecret([]byte("mal"))},
+	},
+	Tokens: []lifecycle.Token{{Value: codec.NewSecret([]byte("tok-mal")), User: "mallory"}},
+}
+
+// TestLoginTakesNoOtherUsersClientID: a login, of any revision, whose
+// client id holds another user's logical session (live or ended) is
+// evicted with 12 (SessionError) and leaves that session alone; a wrong
+// password is still 9. The same user may log in again with its client id,
+// and a forgotten session frees the id.
+func TestLoginTakesNoOtherUsersClientID(t *testing.T) {
+	srv := newServerWith(t, func(c *lifecycle.Config) { c.Window = windowBoth; c.Auth = twoUsers; c.MaxSessions = 2 })
+	victim := srv.NewConn()
+	session := login0111(t, victim, clientA, secretA)
+	for _, tc := range []struct {
+		name   string
+		body   []byte
+		reason codec.EvictionReason
+	}{
+		{"0.11.1 password", secretLoginBody(t, "mallory", "mal", secretWrong), codec.ReasonSessionError},
+		{"0.11.1 token", secretTokenBody(t, "tok-mal", secretWrong), codec.ReasonSessionError},
+		{"0.11.0 password", passwordBody(t, v011, "mallory", "mal"), codec.ReasonSessionError},
+		{"wrong password", secretLoginBody(t, "mallory", "nope", secretWrong), codec.ReasonInvalidCredentials},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			admitted := 0
+			conn := srv.NewConnWith(lifecycle.ConnConfig{Admit: func(uint32) codec.EvictionReason { admitted++; return 0 }})
+			out, o, err := conn.Handle(register(t, clientA, tc.body), nil)
+			require.NoError(t, err)
+			assert.Equal(t, 0, admitted, "refused before the Admit hook counts it")
+			require.Equal(t, lifecycle.AnswerEviction, o.Answer, "%v", o)
+			assert.Equal(t, tc.reason, o.Reason)
+			assert.Equal(t, evictionFrame(t, clientA, tc.reason), out)
+			assert.False(t, o.LoggedIn())
+			h, _ := handle(t, srv.NewConn(), bindFrame(t, clientA, clientA, session, secretA, v0111))
+			assert.Equal(t, codec.StatusOK, h.Status, "the victim's session binds on")
+			h, _ = handle(t, victim, replicated(t, clientA, codec.OperationForCode(codec.CodeCreateStream), session, 1))
+			assert.Equal(t, codec.StatusInvalidCommand, h.Status, "the victim's connection is served on")
+		})
+	}
+	// An ended session keeps its client id from other users too.
+	h, _ := handle(t, victim, replicated(t, clientA, codec.OperationLogout, session, 1))
+	require.Equal(t, codec.StatusOK, h.Status)
+	_, o, err := srv.NewConn().Handle(register(t, clientA, secretLoginBody(t, "mallory", "mal", secretWrong)), nil)
+	require.NoError(t, err)
+	assert.Equal(t, codec.ReasonSessionError, o.Reason, "after the victim's logout")
+	// The same user logs in again with its client id: a new session.
+	again := login0111(t, srv.NewConn(), clientA, secretWrong)
+	assert.True(t, again > session, "a new session")
+	// Once forgotten (MaxSessions 2), the id is free.
+	login0111(t, srv.NewConn(), clientB, secretA)
+	login0111(t, srv.NewConn(), clientBindID, secretA)
+	h, _ = handle(t, srv.NewConn(), register(t, clientA, secretLoginBody(t, "mallory", "mal", secretWrong)))
+	assert.Equal(t, codec.StatusOK, h.Status, "a forgotten session frees its client id")
+}
+
+// TestBindSessionPerUserBound: with MaxUserSessions, one user logging in
+// over and over forgets its own oldest logical sessions, never another
+// user's; a user's re-login with its client id takes no second place.
+func TestBindSessionPerUserBound(t *testing.T) {
+	srv := newServerWith(t, func(c *lifecycle.Config) {
+		c.Window = window0111
+		c.Auth = twoUsers
+		c.MaxSessions = 8
+		c.MaxUserSessions = 2
+	})
+	id := func(n uint64) codec.Uint128 { return codec.Uint128{Lo: 0x100 + n} }
+	victim := login0111(t, srv.NewConn(), clientA, secretA) // iggy
+	mallory := map[uint64]uint64{}
+	for n := uint64(1); n <= 20; n++ {
+		h, body := handle(t, srv.NewConn(), register(t, id(n), secretLoginBody(t, "mallory", "mal", secretWrong)))
+		require.Equal(t, codec.StatusOK, h.Status)
+		payload, _, err := codec.SplitResult(body)
+		require.NoError(t, err)
+		reply, err := codec.ParseLoginReply(payload)
+		require.NoError(t, err)
+		mallory[n] = reply.Session
+	}
+	h, _ := handle(t, srv.NewConn(), bindFrame(t, clientA, clientA, victim, secretA, v0111))
+	assert.Equal(t, codec.StatusOK, h.Status, "another user's 20 logins leave iggy's session")
+	for n, s := range mallory {
+		want := codec.StatusUnauthenticated
+		if n > 18 {
+			want = codec.StatusOK
+		}
+		h, _ := handle(t, srv.NewConn(), bindFrame(t, id(n), id(n), s, secretWrong, v0111))
+		assert.Equal(t, want, h.Status, "mallory's login %d", n)
+	}
+	// iggy: clientA, clientB twice (one place), then clientBindID: the
+	// second of clientB replaced the first, so clientA is the one that goes.
+	b1 := login0111(t, srv.NewConn(), clientB, secretA)
+	b2 := login0111(t, srv.NewConn(), clientB, secretA)
+	h, _ = handle(t, srv.NewConn(), bindFrame(t, clientA, clientA, victim, secretA, v0111))
+	assert.Equal(t, codec.StatusOK, h.Status, "clientB's second login took no second place")
+	h, _ = handle(t, srv.NewConn(), bindFrame(t, clientB, clientB, b1, secretA, v0111))
+	assert.Equal(t, codec.StatusInvalidSession, h.Status, "the replaced session")
+	login0111(t, srv.NewConn(), clientBindID, secretA)
+	h, _ = handle(t, srv.NewConn(), bindFrame(t, clientA, clientA, victim, secretA, v0111))
+	assert.Equal(t, codec.StatusUnauthenticated, h.Status, "iggy's oldest, at iggy's bound")
+	h, _ = handle(t, srv.NewConn(), bindFrame(t, clientB, clientB, b2, secretA, v0111))
+	assert.Equal(t, codec.StatusOK, h.Status)
+
+	_, err := lifecycle.NewServer(lifecycle.Config{Window: window0111, Auth: testAuth, MaxUserSessions: -1})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "MaxUserSessions")
 }

@@ -25,8 +25,10 @@ import (
 // context also decodes as a token body (the username becomes the token),
 // and a wrong empty password is answered 10, not 9.
 //
-// "Success logs in" is the reference's rule; a ConnConfig.Admit hook may
-// still refuse a login that passed, with the eviction it names (a quota).
+// "Success logs in" is the reference's rule; a login whose client id holds
+// another user's logical session is refused with eviction 12 (WIRE.md
+// section 10.6), and a ConnConfig.Admit hook may still refuse a login that
+// passed, with the eviction it names (a quota).
 func (c *Conn) login(out []byte, h *codec.RequestHeader, body []byte, o *Outcome) ([]byte, error) {
 	info, _, err := codec.DecodeClientVersionInfo(body)
 	if err != nil {
@@ -102,11 +104,31 @@ func (c *Conn) check(a Attempt, o *Outcome, run func() (uint32, error)) (uint32,
 // keyed by its client id, with a verifier of the secret (WIRE.md section
 // 10.6); the secret itself is not kept.
 func (c *Conn) bind(out []byte, h *codec.RequestHeader, userID uint32, secret codec.Secret, o *Outcome) ([]byte, error) {
+	// A client id that holds another user's logical session is not this
+	// login's to take, whatever its revision: taking it would end that
+	// session unseen (upstream: ClientIdOwnedByAnotherUser, a terminal
+	// refusal sent as eviction 12, WIRE.md section 10.6). Asked before the
+	// Admit hook, which counts the login as a session.
+	if c.srv.logical().owned(h.Client, userID) {
+		o.Login.UserID = userID
+		return c.evict(out, codec.NewEviction(h.Client, codec.ReasonSessionError), o)
+	}
 	if reason := c.admitted(userID); reason != 0 {
 		o.Login.UserID = userID
 		return c.evict(out, codec.NewEviction(h.Client, reason), o)
 	}
 	session := c.srv.nextSession()
+	var live *liveSession
+	if !secret.IsZero() {
+		// Recorded before the reply is written, as a login is committed
+		// before it is answered: a reply that cannot be written is then a
+		// lost reply, and a bind of session 0 finds the session.
+		var ok bool
+		if live, ok = c.srv.logical().put(h.Client, userID, session, secret); !ok {
+			o.Login.UserID = userID // another user's login took the id since owned
+			return c.evict(out, codec.NewEviction(h.Client, codec.ReasonSessionError), o)
+		}
+	}
 	out, err := codec.AppendLoginReplyFrame(out, codec.ReplyHeader{
 		RequestChecksum: h.RequestChecksum,
 		Client:          h.Client,
@@ -121,10 +143,6 @@ func (c *Conn) bind(out []byte, h *codec.RequestHeader, userID uint32, secret co
 	})
 	if err != nil {
 		return out, err
-	}
-	var live *liveSession
-	if !secret.IsZero() {
-		live = c.srv.logical().put(h.Client, userID, session, secret)
 	}
 	c.bound, c.client, c.session, c.userID, c.live = true, h.Client, session, userID, live
 	o.Answer, o.Status = AnswerReply, codec.StatusOK

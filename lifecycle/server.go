@@ -62,8 +62,20 @@ type Config struct {
 	Transient Transient
 	// MaxSessions is how many logical sessions of 0.11.1 logins the server
 	// keeps for BIND_SESSION (WIRE.md section 10.6); past it the oldest is
-	// forgotten. 0 means DefaultMaxSessions; a negative value is an error.
+	// forgotten. 0 means DefaultMaxSessions; a negative value, or one above
+	// MaxSessionsLimit, is an error. The memory grows with the sessions
+	// held, up to this bound; none is taken up front.
 	MaxSessions int
+	// MaxUserSessions, when not 0, is how many of those logical sessions
+	// one user keeps: a login past it forgets that user's oldest session,
+	// never another user's, so that one account logging in over and over
+	// cannot make the server forget everyone else's (MaxSessions still
+	// bounds them all). 0 means no bound per user; a negative value is an
+	// error. A server with one account for every client leaves it 0; a
+	// server whose accounts are its tenants sets it at what one tenant
+	// may resume, for instance a multiple of its per-account connection
+	// quota.
+	MaxUserSessions int
 }
 
 // Transient is a number of logins to answer with a transient result code
@@ -107,11 +119,12 @@ type Server struct {
 
 // Configuration errors of NewServer.
 var (
-	errWindow    = errors.New("lifecycle: config: window is not well-formed (1 <= min <= max)")
-	errNoAuth    = errors.New("lifecycle: config: no Authenticator")
-	errVersion   = errors.New("lifecycle: config: server version must be UTF-8 of 1..255 bytes")
-	errTransient = errors.New("lifecycle: config: a transient login code must be 57 or 58")
-	errSessions  = errors.New("lifecycle: config: MaxSessions must not be negative")
+	errWindow       = errors.New("lifecycle: config: window is not well-formed (1 <= min <= max)")
+	errNoAuth       = errors.New("lifecycle: config: no Authenticator")
+	errVersion      = errors.New("lifecycle: config: server version must be UTF-8 of 1..255 bytes")
+	errTransient    = errors.New("lifecycle: config: a transient login code must be 57 or 58")
+	errUserSessions = errors.New("lifecycle: config: MaxUserSessions must not be negative")
+	errSessions     = fmt.Errorf("lifecycle: config: MaxSessions must be 0 (the default, %d) or 1..%d", DefaultMaxSessions, MaxSessionsLimit)
 )
 
 // NewServer checks cfg and returns a Server.
@@ -137,12 +150,15 @@ func NewServer(cfg Config) (*Server, error) {
 		cfg.Handler = Deny
 	}
 	switch {
-	case cfg.MaxSessions < 0:
+	case cfg.MaxSessions < 0 || cfg.MaxSessions > MaxSessionsLimit:
 		return nil, errSessions
 	case cfg.MaxSessions == 0:
 		cfg.MaxSessions = DefaultMaxSessions
 	}
-	table, err := newSessionTable(cfg.MaxSessions)
+	if cfg.MaxUserSessions < 0 {
+		return nil, errUserSessions
+	}
+	table, err := newSessionTable(cfg.MaxSessions, cfg.MaxUserSessions)
 	if err != nil {
 		return nil, err
 	}
