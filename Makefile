@@ -240,7 +240,7 @@ fuzz-one: ## one fuzz target: make fuzz-one T=FuzzX [FUZZTIME=1m]
 	@$(FUZZLIST) | grep -qx '$(T)' || { echo "fuzz-one: no fuzz target '$(T)' in ./fuzz/ (T=FuzzX)"; exit 2; }; \
 	targets='$(T)'; $(GOFUZZ)
 
-corpus-seed: ## regenerate the seed files in corpus/ (reproducible)
+corpus-seed: ## regenerate the vec-* seed files in corpus/ from the cases of vectors/ (reproducible)
 	$(GO) run ./internal/cmd/corpusseed -out corpus
 
 .PHONY: vectors

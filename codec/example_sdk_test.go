@@ -31,6 +31,26 @@ func ExamplePutRequestHeader() {
 	// Output: SendMessages true true
 }
 
+// An SDK's operation table: every operation codec knows, and which ones are
+// replicated (they need a bound session; WIRE.md section 7). DeleteSegments
+// and Logout are replicated although neither is metadata nor partition.
+func ExampleOperations() {
+	replicated := 0
+	for _, op := range codec.Operations() {
+		if op.IsReplicated() {
+			replicated++
+		}
+	}
+	fmt.Println(len(codec.Operations()), replicated)
+	del := codec.OperationForCode(codec.CodeDeleteSegments)
+	fmt.Println(del, del.IsReplicated(), del.IsMetadata() || del.IsPartition())
+	fmt.Println(codec.OperationForCode(codec.CodePing).IsReplicated())
+	// Output:
+	// 34 31
+	// DeleteSegments true false
+	// false
+}
+
 // A reply is matched with its request by client id and request number,
 // read from the header before anything is judged.
 func ExampleHeader() {

@@ -67,11 +67,11 @@ func fastCases(t *testing.T) []fastCase {
 	for i := range secret {
 		secret[i] = byte(0x80 + i)
 	}
-	info11 := info
-	info11.Protocol = Protocol0111
+	info11, info11UTF8 := info, infoUTF8
+	info11.Protocol, info11UTF8.Protocol = Protocol0111, Protocol0111
 	for _, l := range []LoginRegister{
 		{Info: info11, Revision: RevisionBindSecret, BindSecret: NewSecret(secret), Username: []byte("iggy"), Password: NewSecret([]byte("iggy"))},
-		{Info: infoUTF8, Revision: RevisionBindSecret, BindSecret: NewSecret(make([]byte, 32)), Username: []byte("jü"), Context: []byte("日本")},
+		{Info: info11UTF8, Revision: RevisionBindSecret, BindSecret: NewSecret(make([]byte, 32)), Username: []byte("jü"), Context: []byte("日本")},
 	} {
 		cases = append(cases, fastCase{"login-0.11.1", enc(l), revFast[LoginRegister](RevisionBindSecret),
 			func(r *reader) any { return r.loginRegister(RevisionBindSecret) }})

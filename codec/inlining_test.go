@@ -36,6 +36,7 @@ func TestInlining(t *testing.T) {
 		"or32", "reqPadding", "repPadding", "checkSize",
 		// header rules
 		"Uint128.IsZero", "Window.IsValid", "EvictionReason.IsKnown", "Operation.IsKnown",
+		"(*RequestHeader).wellFormed", "(*ReplyHeader).wellFormed",
 		// body fast path and encoders
 		"ascii", "asciiTop", "fitsU32", "(*scan).u32", "(*scan).take", "(*scan).text8",
 		"appendText8", "appendText32", "ClientVersionInfo.lengthsOK", "ClientVersionInfo.appendTo",

@@ -13,8 +13,14 @@ package codec
 type LoginRegister struct {
 	Info ClientVersionInfo // the client's protocol and SDK
 	// Revision is the body's layout. The zero value is RevisionBase, the
-	// 0.11.0 layout, which has no bind secret. A client sets
-	// RevisionOf(Info.Protocol); a decoder sets the revision it was given.
+	// 0.11.0 layout, which has no bind secret. It must be
+	// RevisionOf(Info.Protocol): the encoders refuse any other (ErrField,
+	// rule body.revision.version), since a server reads a body in the
+	// layout its version selects (WIRE.md section 10.1), so a client that
+	// sets Info.Protocol to Protocol0111 sets RevisionBindSecret and a
+	// BindSecret with it. A decoder sets the revision it was given,
+	// whatever the version: a value decoded in the other revision than
+	// its version's does not encode again.
 	Revision Revision
 	// BindSecret is the bind secret of RevisionBindSecret, exactly 32
 	// bytes; empty in RevisionBase. A client draws a fresh one from a
@@ -31,14 +37,15 @@ func (l LoginRegister) EncodedLen() int {
 }
 
 // Validate returns the first broken rule of l, in field order, or nil: the
-// ClientVersionInfo's, a Revision that is not known, a BindSecret whose
-// length is not the revision's (32 or none), then the fields after it.
+// ClientVersionInfo's, a Revision that is not known or is not
+// RevisionOf(Info.Protocol), a BindSecret whose length is not the
+// revision's (32 or none), then the fields after it.
 func (l LoginRegister) Validate() error {
 	if err := l.Info.validate(0); err != nil {
 		return withRevision(err, l.Revision)
 	}
 	off := l.Info.EncodedLen()
-	if err := checkBindSecret(l.Revision, l.BindSecret, off, ruleLoginBindSecretLength); err != nil {
+	if err := checkBindSecret(l.Revision, l.Info.Protocol, l.BindSecret, off, ruleLoginBindSecretLength); err != nil {
 		return err
 	}
 	off += l.Revision.secretLen()
@@ -57,7 +64,7 @@ func (l LoginRegister) Validate() error {
 // l.Revision, to dst. On error it returns dst unchanged.
 func (l LoginRegister) AppendBinary(dst []byte) ([]byte, error) {
 	if !l.Info.lengthsOK() || uint(len(l.Username)-1) >= 255 || l.Password.Len() > 255 || !fitsU32(l.Context) ||
-		l.BindSecret.Len() != l.Revision.secretLen() || !l.Revision.IsKnown() {
+		l.BindSecret.Len() != l.Revision.secretLen() || l.Revision != RevisionOf(l.Info.Protocol) {
 		return dst, l.Validate()
 	}
 	out := l.Info.appendTo(dst)

@@ -32,7 +32,7 @@ func (l LoginRegisterPAT) Validate() error {
 		return withRevision(err, l.Revision)
 	}
 	off := l.Info.EncodedLen()
-	if err := checkBindSecret(l.Revision, l.BindSecret, off, rulePATBindSecretLength); err != nil {
+	if err := checkBindSecret(l.Revision, l.Info.Protocol, l.BindSecret, off, rulePATBindSecretLength); err != nil {
 		return err
 	}
 	off += l.Revision.secretLen()
@@ -47,7 +47,7 @@ func (l LoginRegisterPAT) Validate() error {
 // l.Revision, to dst. On error it returns dst unchanged.
 func (l LoginRegisterPAT) AppendBinary(dst []byte) ([]byte, error) {
 	if !l.Info.lengthsOK() || l.Token.Len() > 255 || !fitsU32(l.Context) ||
-		l.BindSecret.Len() != l.Revision.secretLen() || !l.Revision.IsKnown() {
+		l.BindSecret.Len() != l.Revision.secretLen() || l.Revision != RevisionOf(l.Info.Protocol) {
 		return dst, l.Validate()
 	}
 	out := l.Info.appendTo(dst)

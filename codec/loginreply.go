@@ -1,6 +1,9 @@
 package codec
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
 
 // LoginReply is the body of a successful login's Reply, after the result
 // section (see SplitResult and AppendLoginReplyFrame):
@@ -91,8 +94,16 @@ func ParseLoginReply(src []byte) (LoginReply, error) {
 
 // fastLoginReply is the fast path of both decoders (see fast.go), written
 // out for the reply's fixed layout: the length tests, the session, and the
-// version string's ASCII test, one masked word when it is short. It
-// returns the fields, which travel in registers (see fastClientInfo).
+// version string's test: ASCII in one masked word when it is short, UTF-8
+// otherwise. It returns the fields, which travel in registers (see
+// fastClientInfo).
+//
+// A long version string is tested for what the reader requires of it,
+// UTF-8, rather than for ASCII as the other bodies' fast paths test their
+// text: it is the body's one text field, so multi-byte text would fail the
+// ASCII test only to be read again from the start by the reader, which
+// runs the same utf8.Valid (Decode/LoginReplyMax paid both). utf8.Valid
+// tests ASCII a word at a time itself, so ASCII text costs no more.
 func fastLoginReply(src []byte, whole bool) (uint32, uint64, Version, []byte, int, bool) {
 	const text = offReplyServerVersion + 1
 	if len(src) <= text {
@@ -107,7 +118,7 @@ func fastLoginReply(src []byte, whole bool) (uint32, uint64, Version, []byte, in
 		if !asciiTop(binary.LittleEndian.Uint64(src[end-8:end]), n) {
 			return 0, 0, 0, nil, 0, false
 		}
-	} else if !ascii(src[text:end]) {
+	} else if !utf8.Valid(src[text:end]) {
 		return 0, 0, 0, nil, 0, false
 	}
 	user := binary.LittleEndian.Uint32(src[offReplyUserID:])

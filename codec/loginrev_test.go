@@ -125,7 +125,10 @@ func TestLoginRevisionEncodeErrors(t *testing.T) {
 	}{
 		{"0.11.1 without a secret", with(func(l *codec.LoginRegister) { l.BindSecret = codec.Secret{} }), codec.ErrLength, "bind_secret", 17, "login.bind_secret.length"},
 		{"0.11.1 with 31 bytes", with(func(l *codec.LoginRegister) { l.BindSecret = codec.NewSecret(make([]byte, 31)) }), codec.ErrLength, "bind_secret", 17, "login.bind_secret.length"},
-		{"0.11.0 with a secret", with(func(l *codec.LoginRegister) { l.Revision = codec.RevisionBase }), codec.ErrLength, "bind_secret", 17, "login.bind_secret.length"},
+		{"0.11.0 with a secret", with(func(l *codec.LoginRegister) { l.Info.Protocol, l.Revision = codec.Protocol0110, codec.RevisionBase }), codec.ErrLength, "bind_secret", 17, "login.bind_secret.length"},
+		{"0.11.1 info, revision left at its zero value", with(func(l *codec.LoginRegister) { l.Revision, l.BindSecret = codec.RevisionBase, codec.Secret{} }), codec.ErrField, "revision", 17, "body.revision.version"},
+		{"0.11.0 info, bind-secret revision", with(func(l *codec.LoginRegister) { l.Info.Protocol = codec.Protocol0110 }), codec.ErrField, "revision", 17, "body.revision.version"},
+		{"0.11.2 info, bind-secret revision", with(func(l *codec.LoginRegister) { l.Info.Protocol = codec.Protocol0111 + 1 }), codec.ErrField, "revision", 17, "body.revision.version"},
 		{"unknown revision", with(func(l *codec.LoginRegister) { l.Revision = 3 }), codec.ErrField, "revision", 17, "body.revision"},
 		{"0.11.1, bad username after the secret", with(func(l *codec.LoginRegister) { l.Username = []byte("\xff") }), codec.ErrUTF8, "username", 50, "login.username.utf8"},
 		{"0.11.1, bad info first", with(func(l *codec.LoginRegister) { l.Info.SDKName, l.BindSecret = nil, codec.Secret{} }), codec.ErrLength, "sdk_name_len", 4, "cvi.sdk_name.length"},
@@ -196,4 +199,59 @@ func TestWindowCountPatch(t *testing.T) {
 	back, err := codec.DecodeEviction(b)
 	require.NoError(t, err)
 	assert.Equal(t, e, back)
+}
+
+// TestLoginRevisionFollowsVersion: the encoders write a login body only in
+// the revision its version selects (WIRE.md section 10.1). An SDK that set
+// Info.Protocol to 0.11.1 and left Revision at its zero value gets an error
+// naming the field to fix and both values, not a body that every 0.11.1
+// server reads with the bind secret swallowing the username; and a 0.11.0
+// body in the bind-secret layout (what upstream development builds send)
+// is refused too.
+func TestLoginRevisionFollowsVersion(t *testing.T) {
+	info11 := bindValue().Info
+	info10 := info11
+	info10.Protocol = codec.Protocol0110
+	secret := codec.NewSecret(hx(bindSecretHex))
+	forgot := codec.LoginRegister{Info: info11, Username: []byte("iggy"), Password: codec.NewSecret([]byte("iggy"))}
+	devLogin := codec.LoginRegister{Info: info10, Revision: codec.RevisionBindSecret, BindSecret: secret, Username: []byte("iggy")}
+	forgotPAT := codec.LoginRegisterPAT{Info: info11, Token: codec.NewSecret([]byte("tok"))}
+	devPAT := codec.LoginRegisterPAT{Info: info10, Revision: codec.RevisionBindSecret, BindSecret: secret}
+	cases := []struct {
+		name     string
+		validate func() error
+		appendTo func([]byte) ([]byte, error)
+		want     []string
+	}{
+		{"login 0.11.1 base", forgot.Validate, forgot.AppendBinary, []string{"RevisionOf(protocol_version 0.11.1) == 0.11.1, not 0.11.0"}},
+		{"login 0.11.0 bind secret", devLogin.Validate, devLogin.AppendBinary, []string{"RevisionOf(protocol_version 0.11.0) == 0.11.0, not 0.11.1", "in the 0.11.1 layout"}},
+		{"pat 0.11.1 base", forgotPAT.Validate, forgotPAT.AppendBinary, []string{"RevisionOf(protocol_version 0.11.1) == 0.11.1, not 0.11.0"}},
+		{"pat 0.11.0 bind secret", devPAT.Validate, devPAT.AppendBinary, []string{"RevisionOf(protocol_version 0.11.0) == 0.11.0, not 0.11.1"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := c.appendTo([]byte{7})
+			assert.Equal(t, []byte{7}, out)
+			for _, e := range []error{c.validate(), err} {
+				wantErr(t, e, codec.ErrField, "revision", 17)
+				assert.Equal(t, "body.revision.version", codecError(t, e).Rule)
+				for _, w := range c.want {
+					assert.Contains(t, e.Error(), w)
+				}
+			}
+		})
+	}
+	// With the revision the version selects, each encodes.
+	forgot.Revision, forgot.BindSecret = codec.RevisionOf(forgot.Info.Protocol), secret
+	_, err := forgot.AppendBinary(nil)
+	assert.NoError(t, err)
+	devLogin.Revision, devLogin.BindSecret = codec.RevisionOf(devLogin.Info.Protocol), codec.Secret{}
+	_, err = devLogin.AppendBinary(nil)
+	assert.NoError(t, err)
+	// A version the window may accept that selects the 0.11.0 layout
+	// (0.11.2) is written in that layout, as a server reads it.
+	l := codec.LoginRegister{Info: info11, Username: []byte("iggy")}
+	l.Info.Protocol = codec.Protocol0111 + 1
+	_, err = l.AppendBinary(nil)
+	assert.NoError(t, err)
 }

@@ -171,3 +171,28 @@ func (o Operation) IsPartition() bool {
 func (o Operation) inMetadataRange() bool {
 	return opMetadataFirst <= o && o <= opMetadataLast
 }
+
+// IsReplicated reports whether a request on o is a replicated one in the
+// sense of WIRE.md section 7 (points 5, 7 and 9): every known operation
+// but Reserved, Register and NonReplicated, that is Logout, the internal
+// operations 64..68, 128..149 (DeleteSegments included) and the partition
+// operations 160..162. A replicated request needs a bound session and is
+// fenced by it; before login it is answered with Eviction 1. It is not
+// IsMetadata() || IsPartition(), which leaves out DeleteSegments (138)
+// and Logout.
+func (o Operation) IsReplicated() bool {
+	return o == OperationLogout || o.IsInternal() || o.inMetadataRange() || o.IsPartition()
+}
+
+// Operations returns every known operation (IsKnown), Reserved included,
+// in ascending order: 34 values. The slice is the caller's own, built anew
+// on each call, so that a caller may sort or trim it; an SDK builds its
+// tables from it once instead of scanning 0..255.
+func Operations() []Operation {
+	names := operationNames()
+	ops := make([]Operation, len(names))
+	for i, n := range names {
+		ops[i] = Operation(n.first)
+	}
+	return ops
+}

@@ -200,3 +200,61 @@ func TestOperationNamesEveryKnownValue(t *testing.T) {
 		}
 	}
 }
+
+// TestOperationIsReplicated holds IsReplicated to WIRE.md section 7
+// (points 5 and 9): every known operation but Reserved, Register and
+// NonReplicated; so Logout, the internal operations and DeleteSegments,
+// which IsMetadata() || IsPartition() leaves out, are replicated. Every
+// command of the section 6 table rides a replicated operation.
+func TestOperationIsReplicated(t *testing.T) {
+	for o := range 256 {
+		op := codec.Operation(o)
+		want := o == 3 || 64 <= o && o <= 68 || 128 <= o && o <= 149 || 160 <= o && o <= 162
+		if got := op.IsReplicated(); got != want {
+			t.Fatalf("Operation(%d).IsReplicated() = %v, want %v", o, got, want)
+		}
+		if op.IsReplicated() && !op.IsKnown() {
+			t.Fatalf("Operation(%d) is replicated but not known", o)
+		}
+	}
+	for _, r := range wireTable() {
+		if !r.op.IsReplicated() {
+			t.Errorf("%s (%d) rides %d, which IsReplicated says is not replicated", r.name, r.code, r.op)
+		}
+	}
+	for _, op := range []codec.Operation{codec.OperationDeleteSegments, codec.OperationLogout} {
+		if !op.IsReplicated() || op.IsMetadata() || op.IsPartition() {
+			t.Errorf("%v: IsReplicated %v, IsMetadata %v, IsPartition %v; want replicated and neither class",
+				op, op.IsReplicated(), op.IsMetadata(), op.IsPartition())
+		}
+	}
+	for _, code := range []codec.Code{codec.CodePing, codec.CodeLoginRegister, codec.CodeLoginRegisterPAT, 12, 0} {
+		if codec.OperationForCode(code).IsReplicated() {
+			t.Errorf("code %d rides %v, which is not replicated", code, codec.OperationForCode(code))
+		}
+	}
+}
+
+// TestOperations: Operations lists exactly the known values, in ascending
+// order, once each, and hands out a fresh slice each call.
+func TestOperations(t *testing.T) {
+	ops := codec.Operations()
+	var want []codec.Operation
+	for o := range 256 {
+		if codec.Operation(o).IsKnown() {
+			want = append(want, codec.Operation(o))
+		}
+	}
+	if len(ops) != len(want) || len(ops) != 34 {
+		t.Fatalf("Operations() has %d values, want %d known (34)", len(ops), len(want))
+	}
+	for i := range ops {
+		if ops[i] != want[i] {
+			t.Fatalf("Operations()[%d] = %d, want %d", i, ops[i], want[i])
+		}
+	}
+	ops[0] = 99
+	if again := codec.Operations(); again[0] != codec.OperationReserved {
+		t.Fatalf("Operations() shares its slice: a caller's write shows as %d", again[0])
+	}
+}

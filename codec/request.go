@@ -113,8 +113,9 @@ func (h RequestHeader) AppendBinary(dst []byte) ([]byte, error) {
 	*(*[HeaderSize - offReqOperation]byte)(b[offReqOperation:]) = [HeaderSize - offReqOperation]byte{}
 	b[offReqOperation] = byte(h.Operation)
 	put64(b, offReqSession, h.Session)
-	put32(b, offReqUserID, h.UserID)
-	put32(b, offReqCode, uint32(h.Code)) // 0 unless the operation is NonReplicated (wellFormed)
+	// The user id and the code (0 unless the operation is NonReplicated,
+	// per wellFormed) are neighbours: one word, one store.
+	put64(b, offReqUserID, uint64(h.UserID)|uint64(h.Code)<<32)
 	return dst, nil
 }
 
@@ -174,7 +175,10 @@ func (h *RequestHeader) Decode(src []byte) error {
 // (TestWellFormedAgreesWithValidate): AppendBinary returns validate's error
 // whenever wellFormed is false.
 func (h *RequestHeader) wellFormed() bool {
-	if h.Size < HeaderSize || h.Size > MaxFrameSize || h.Client.IsZero() {
+	// Written to stay under the compiler's inlining budget (TestInlining):
+	// a call here cost Decode and AppendBinary a few ns each. The size
+	// test is one unsigned comparison (a size below 256 wraps around).
+	if h.Size-HeaderSize > MaxFrameSize-HeaderSize || h.Client.IsZero() {
 		return false
 	}
 	switch h.Operation {
@@ -183,5 +187,18 @@ func (h *RequestHeader) wellFormed() bool {
 	case OperationNonReplicated:
 		return h.Code != 0
 	}
-	return h.Operation.IsKnown() && h.Operation != OperationReserved && h.Session != 0 && h.Request != 0 && h.Code == 0
+	return requestOps[h.Operation>>6]>>(h.Operation&63)&1 != 0 && h.Session != 0 && h.Request != 0 && h.Code == 0
 }
+
+// requestOps is the set of operations a request may carry (known, not
+// Reserved) as a 256-bit set, built from IsKnown so that the two cannot
+// disagree: one load and a shift where IsKnown's four range tests would
+// push wellFormed over the inlining budget.
+var requestOps = func() (set [4]uint64) {
+	for o := 1; o < 256; o++ {
+		if Operation(o).IsKnown() {
+			set[o>>6] |= 1 << (o & 63)
+		}
+	}
+	return set
+}()

@@ -44,7 +44,7 @@ func RevisionOf(v Version) Revision {
 	return RevisionBase
 }
 
-// Known reports whether r is one of the revisions above.
+// IsKnown reports whether r is one of the revisions above.
 func (r Revision) IsKnown() bool { return r <= RevisionBindSecret }
 
 // Protocol returns the protocol version that introduced r (0.11.0 or
@@ -78,12 +78,18 @@ func (r Revision) secretLen() int {
 const wantRevision = "a known revision (0.11.0 or 0.11.1)"
 
 // checkBindSecret is the encoders' rule for a login body's revision and
-// bind secret at offset off: the revision must be known, and the secret
-// exactly as long as it says (none, or 32 bytes); rule is the body's
-// length rule. The error names the revision.
-func checkBindSecret(rev Revision, secret Secret, off int, rule string) error {
+// bind secret at offset off, in the order the reference checks them: the
+// revision must be known, then the one the body's version v selects
+// (RevisionOf: an encoder writes no body that a server of v would read in
+// the other layout), then the secret exactly as long as it says (none, or
+// 32 bytes); rule is the body's length rule. The error names the
+// revision.
+func checkBindSecret(rev Revision, v Version, secret Secret, off int, rule string) error {
 	if !rev.IsKnown() {
 		return withRevision(newError(ErrField, "revision", off, ruleBodyRevision, wantRevision), rev)
+	}
+	if want := RevisionOf(v); rev != want {
+		return withRevision(newError(ErrField, "revision", off, ruleBodyRevisionVersion, wantRevisionOf(want, rev, v)), rev)
 	}
 	if secret.Len() == rev.secretLen() {
 		return nil
@@ -93,6 +99,14 @@ func checkBindSecret(rev Revision, secret Secret, off int, rule string) error {
 		want = wantBindSecretLen
 	}
 	return withRevision(newError(ErrLength, "bind_secret", off, rule, want), rev)
+}
+
+// wantRevisionOf is the Want of a revision that contradicts the body's
+// version: it names both, and the version, so that a caller who bumped
+// Info.Protocol and left Revision at its zero value reads which field to
+// fix. Built on the error path only.
+func wantRevisionOf(want, got Revision, v Version) string {
+	return "revision == RevisionOf(protocol_version " + v.String() + ") == " + want.String() + ", not " + got.String()
 }
 
 // withRevision sets the revision an error of a body of revision rev names;

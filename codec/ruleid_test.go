@@ -242,15 +242,26 @@ func ruleSites() []ruleSite {
 		}, "body.revision"},
 		{"login Validate revision 9", func() error { return with(func(l *codec.LoginRegister) { l.Revision = 9 }).Validate() }, "body.revision"},
 		{"login Validate 0.11.1 without a secret", func() error {
-			return with(func(l *codec.LoginRegister) { l.Revision = codec.RevisionBindSecret }).Validate()
+			return with(func(l *codec.LoginRegister) {
+				l.Info.Protocol, l.Revision = codec.Protocol0111, codec.RevisionBindSecret
+			}).Validate()
 		}, "login.bind_secret.length"},
+		{"login Validate 0.11.1 info, base revision", func() error {
+			return with(func(l *codec.LoginRegister) { l.Info.Protocol = codec.Protocol0111 }).Validate()
+		}, "body.revision.version"},
+		{"pat AppendBinary 0.11.0 info, bind-secret revision", func() error {
+			_, err := withPAT(func(l *codec.LoginRegisterPAT) {
+				l.Revision, l.BindSecret = codec.RevisionBindSecret, codec.NewSecret(make([]byte, 32))
+			}).AppendBinary(nil)
+			return err
+		}, "body.revision.version"},
 		{"login AppendBinary 0.11.0 with a secret", func() error {
 			_, err := with(func(l *codec.LoginRegister) { l.BindSecret = codec.NewSecret(make([]byte, 32)) }).AppendBinary(nil)
 			return err
 		}, "login.bind_secret.length"},
 		{"pat Validate 0.11.1 with a 31-byte secret", func() error {
 			return withPAT(func(l *codec.LoginRegisterPAT) {
-				l.Revision, l.BindSecret = codec.RevisionBindSecret, codec.NewSecret(make([]byte, 31))
+				l.Info.Protocol, l.Revision, l.BindSecret = codec.Protocol0111, codec.RevisionBindSecret, codec.NewSecret(make([]byte, 31))
 			}).Validate()
 		}, "pat.bind_secret.length"},
 		{"pat AppendBinary revision 2", func() error {

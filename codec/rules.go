@@ -47,6 +47,9 @@ const (
 	ruleLoginBindSecretLength = "login.bind_secret.length" // encoding rule
 	rulePATBindSecretLength   = "pat.bind_secret.length"   // encoding rule
 	ruleBodyRevision          = "body.revision"            // encoding rule
+	// ruleBodyRevisionVersion: an encoder refuses a login body whose
+	// Revision is not the one its Info.Protocol selects (RevisionOf).
+	ruleBodyRevisionVersion = "body.revision.version" // encoding rule
 
 	// BIND_SESSION (section 10.3), after its ClientVersionInfo prefix.
 	ruleBindTruncated    = "bind.truncated"

@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"encoding/binary"
 	"fmt"
 	"reflect"
 	"testing"
@@ -20,6 +21,11 @@ type bodyAPI[T any] struct {
 	validate   func(T) error
 	clone      func(T) T
 	fields     func(T) [][]byte // every byte field, in wire order
+	// relabel, for a login body, reports whether v's Revision is not the
+	// one its version selects (a decoder was told the other one), and
+	// returns v with the version of its revision, and that version. nil
+	// for other bodies.
+	relabel func(v T) (T, codec.Version, bool)
 }
 
 // checkBody holds one input to every invariant of a body's API.
@@ -41,6 +47,17 @@ func checkBody[T any](t *testing.T, api bodyAPI[T], src []byte) {
 	if got := api.encodedLen(v); got != n {
 		t.Fatalf("%s: EncodedLen %d, Decode used %d", api.name, got, n)
 	}
+	enc := src[:n]
+	if api.relabel != nil {
+		if rv, ver, ok := api.relabel(v); ok {
+			// The encoders write no body that a server would read in the
+			// other layout: the one value a decoder returns that does not
+			// encode again, until its version is its revision's.
+			checkRevisionRefused(t, api, v, src)
+			v, enc = rv, append([]byte(nil), src[:n]...)
+			binary.LittleEndian.PutUint32(enc, uint32(ver))
+		}
+	}
 	if err := api.validate(v); err != nil {
 		t.Fatalf("%s: decoded value fails Validate: %v", api.name, err)
 	}
@@ -48,8 +65,8 @@ func checkBody[T any](t *testing.T, api bodyAPI[T], src []byte) {
 	if err != nil {
 		t.Fatalf("%s: decoded value fails AppendBinary: %v", api.name, err)
 	}
-	checkAppended(t, api.name, out, src[:n])
-	checkAPIs(t, api.name, v, src[:n])
+	checkAppended(t, api.name, out, enc)
+	checkAPIs(t, api.name, v, enc)
 	for i, fld := range api.fields(v) {
 		checkAlias(t, fmt.Sprintf("%s field %d", api.name, i), src[:n], fld)
 	}
@@ -60,6 +77,41 @@ func checkBody[T any](t *testing.T, api bodyAPI[T], src []byte) {
 	for i, fld := range api.fields(c) {
 		checkDetached(t, fmt.Sprintf("%s clone field %d", api.name, i), src, fld)
 	}
+}
+
+// checkRevisionRefused: Validate and AppendBinary refuse v, a login body
+// decoded from src in the revision its version does not select, with
+// ErrField at the offset after its ClientVersionInfo, rule
+// body.revision.version.
+func checkRevisionRefused[T any](t *testing.T, api bodyAPI[T], v T, src []byte) {
+	t.Helper()
+	off := 4 + 1 + int(src[4]) + 1 + int(src[5+int(src[4])])
+	out, aerr := api.appendTo(v, append([]byte(nil), prefix...))
+	checkUnchanged(t, api.name+": a body in the other revision than its version's", out)
+	for _, err := range []error{api.validate(v), aerr} {
+		ce, ok := err.(*codec.Error)
+		if !ok || ce.Err != codec.ErrField || ce.Field != "revision" || ce.Offset != off || ce.Rule != "body.revision.version" {
+			t.Fatalf("%s: a body in the other revision than its version's: %v, want ErrField revision at %d (rule body.revision.version)", api.name, err, off)
+		}
+	}
+}
+
+// relabelLogin is the relabel of LoginRegister in either revision.
+func relabelLogin(l codec.LoginRegister) (codec.LoginRegister, codec.Version, bool) {
+	if codec.RevisionOf(l.Info.Protocol) == l.Revision {
+		return l, l.Info.Protocol, false
+	}
+	l.Info.Protocol = l.Revision.Protocol()
+	return l, l.Info.Protocol, true
+}
+
+// relabelPAT is relabelLogin for LoginRegisterPAT.
+func relabelPAT(l codec.LoginRegisterPAT) (codec.LoginRegisterPAT, codec.Version, bool) {
+	if codec.RevisionOf(l.Info.Protocol) == l.Revision {
+		return l, l.Info.Protocol, false
+	}
+	l.Info.Protocol = l.Revision.Protocol()
+	return l, l.Info.Protocol, true
 }
 
 // checkParseAgrees: Decode used n bytes, so Parse succeeds with the same
@@ -104,6 +156,7 @@ var loginRegisterAPI = bodyAPI[codec.LoginRegister]{
 	fields: func(l codec.LoginRegister) [][]byte {
 		return [][]byte{l.Info.SDKName, l.Info.SDKVersion, l.Username, l.Password.Bytes(), l.Context}
 	},
+	relabel: relabelLogin,
 }
 
 var loginRegisterPATAPI = bodyAPI[codec.LoginRegisterPAT]{
@@ -117,6 +170,7 @@ var loginRegisterPATAPI = bodyAPI[codec.LoginRegisterPAT]{
 	fields: func(l codec.LoginRegisterPAT) [][]byte {
 		return [][]byte{l.Info.SDKName, l.Info.SDKVersion, l.Token.Bytes(), l.Context}
 	},
+	relabel: relabelPAT,
 }
 
 var loginReplyAPI = bodyAPI[codec.LoginReply]{

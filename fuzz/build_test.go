@@ -53,11 +53,13 @@ func normInfo(c codec.ClientVersionInfo) codec.ClientVersionInfo {
 	return codec.ClientVersionInfo{Protocol: c.Protocol, SDKName: nilIfEmpty(c.SDKName), SDKVersion: nilIfEmpty(c.SDKVersion)}
 }
 
-// tooLong reports whether err is the one rule a raw encoding cannot show:
-// a field longer than its u8 length can say.
+// tooLong reports whether err is one of the rules a raw encoding cannot
+// show: a field longer than its u8 length can say, or a revision other
+// than the one the body's version selects (a decoder reads the raw bytes
+// in the revision it is told).
 func tooLong(err error) bool {
 	var ce *codec.Error
-	return errors.As(err, &ce) && ce.Err == codec.ErrLength && ce.Want == "len <= 255"
+	return errors.As(err, &ce) && (ce.Err == codec.ErrLength && ce.Want == "len <= 255" || ce.Rule == "body.revision.version")
 }
 
 // checkBuilt holds a built body to the encode/decode contract. raw is its

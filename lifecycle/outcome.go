@@ -151,16 +151,17 @@ type Login struct {
 	Bind bool
 }
 
-// Label is a short name of the login's outcome for metrics and logs:
-// "ok", "throttled", the transient result's name ("TransientNotCommitted"),
-// or the eviction reason's name ("InvalidCredentials"). It is one of a
-// fixed set, so it is safe as a metrics label.
+// Label is a short name of the login's outcome for metrics and logs, every
+// one in the CamelCase of codec's names: "OK", "Throttled", the transient
+// result's name ("TransientNotCommitted"), or the eviction reason's name
+// ("InvalidCredentials"). It is one of a fixed set, so it is safe as a
+// metrics label.
 func (l Login) Label() string {
 	switch {
 	case l.OK:
-		return "ok"
+		return "OK"
 	case l.Throttled:
-		return "throttled"
+		return "Throttled"
 	case l.Result != 0:
 		return l.Result.String()
 	}

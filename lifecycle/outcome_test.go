@@ -198,7 +198,7 @@ func TestGuard(t *testing.T) {
 		if err != nil || !o.Login.Throttled || o.Reason != tc.reason || o.LoggedIn() {
 			t.Errorf("refused by the guard: %+v, %v; want throttled with eviction %v", o.Login, err, tc.reason)
 		}
-		if o.Login.Label() != "throttled" {
+		if o.Login.Label() != "Throttled" {
 			t.Errorf("Label() = %q, want throttled", o.Login.Label())
 		}
 	}

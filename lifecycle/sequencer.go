@@ -50,7 +50,21 @@ var (
 // the header or, for a login, in the result section) leaves the request
 // replayable: Replay arms the fence again for the same request number, and
 // the transport resends the identical bytes, which the server deduplicates
-// by request number. Stamping a new request instead abandons it.
+// by request number. Stamping a new request instead abandons it. A request
+// that will never be answered (a timeout, a cancelled call) is dropped with
+// Abandon.
+//
+// The fence holds for every operation, NonReplicated ones too, although
+// WIRE.md does not forbid writing a request before the last one is
+// answered: NonReplicated and partition requests all carry the watermark
+// (point 9), so two of them in flight carry the same number, and a reply,
+// correlated by client id and request number alone, cannot say which it
+// answers; WIRE.md promises no order of answers, and a server drops some
+// frames without any answer (section 7, points 7 and 8), after which
+// matching answers by order would hand each caller another's reply. A
+// transport that pipelines correlates by its own means (one connection,
+// and so one Sequencer, per request in flight, or its own order-keeping
+// over codec's headers); the Sequencer will not guess.
 //
 // A Sequencer is not safe for concurrent use. Its methods do not allocate
 // but on the error paths. The zero Sequencer is not usable; get one from
@@ -64,6 +78,9 @@ type Sequencer struct {
 	code      codec.Code
 	phase     seqPhase
 	transient codec.Status // 57 or 58 in phaseTransient
+	// scratch is the header Stamp fills and hands to the codec; it is no
+	// part of the state (State, restore and Reset ignore what it holds).
+	scratch codec.RequestHeader
 }
 
 // seqPhase is where a Sequencer is between two requests.
@@ -158,19 +175,26 @@ func (s *Sequencer) State() SequencerState {
 //
 // It refuses, leaving frame and s unchanged: ErrClosed after an eviction or
 // a mismatch (Reset first); ErrPending while a request is in flight;
-// ErrNoSession for a replicated request (a metadata or partition operation,
-// Logout) without a bound session; ErrExhausted when the watermark would
-// wrap; a *codec.Error for a header the codec refuses (a frame shorter than
-// a header or over 64 MiB, a NonReplicated code of 0).
+// ErrNoSession for a replicated request (codec.Operation.IsReplicated: a
+// metadata or partition operation, DeleteSegments, Logout) without a bound
+// session; ErrExhausted when the watermark would wrap; a *codec.Error for
+// a header the codec refuses (a frame shorter than a header or over
+// 64 MiB, a NonReplicated code of 0).
 func (s *Sequencer) Stamp(frame []byte, code codec.Code) (uint64, error) {
 	h, err := s.header(codec.OperationForCode(code), code)
 	if err != nil {
 		return 0, err
 	}
-	if err := codec.PutRequestHeader(frame, h); err != nil {
+	if len(frame) < codec.HeaderSize || len(frame) > codec.MaxFrameSize {
+		return 0, codec.PutRequestHeader(frame, *h) // the codec's own error for the length
+	}
+	// PutRequestHeader's work without its copy of h: h is s's scratch, so
+	// its Size may be set here, and AppendBinary validates and writes.
+	h.Size = uint32(len(frame))
+	if _, err := h.AppendBinary(frame[:0:codec.HeaderSize]); err != nil {
 		return 0, err
 	}
-	return s.sent(&h), nil
+	return s.sent(h), nil
 }
 
 // StampHeader is Stamp for a transport that keeps the header apart from
@@ -195,31 +219,36 @@ func (s *Sequencer) stampHeader(hdr *codec.Header, op codec.Operation, code code
 	if _, err := h.AppendBinary(hdr[:0]); err != nil {
 		return 0, err
 	}
-	return s.sent(&h), nil
+	return s.sent(h), nil
 }
 
-// header is the request header of op that s would stamp now, Size unset,
-// or why it may not.
-func (s *Sequencer) header(op codec.Operation, code codec.Code) (codec.RequestHeader, error) {
+// header fills s's scratch request header with the header of op that s
+// would stamp now, Size unset, and returns it, or why s may not stamp it.
+// The scratch lives in s, so that a stamp neither zeroes nor returns a
+// RequestHeader (about 140 bytes) on each call: only the five fields a
+// request varies in are written; the rest stay zero from the start.
+func (s *Sequencer) header(op codec.Operation, code codec.Code) (*codec.RequestHeader, error) {
 	switch s.phase {
 	case phaseClosed:
-		return codec.RequestHeader{}, ErrClosed
+		return nil, ErrClosed
 	case phaseInFlight:
-		return codec.RequestHeader{}, ErrPending
+		return nil, ErrPending
 	}
-	h := codec.RequestHeader{Client: s.client, Operation: op}
+	h := &s.scratch
+	h.Client, h.Operation, h.Code = s.client, op, 0
 	switch op {
 	case codec.OperationRegister:
-		return h, nil // request 0, session 0
+		h.Request, h.Session = 0, 0
+		return h, nil
 	case codec.OperationNonReplicated:
 		h.Code, h.Request, h.Session = code, s.next, s.session
 		return h, nil
 	}
 	if s.session == 0 {
-		return h, ErrNoSession
+		return nil, ErrNoSession
 	}
 	if consumes(op) && s.next == math.MaxUint64 {
-		return h, ErrExhausted
+		return nil, ErrExhausted
 	}
 	h.Request, h.Session = s.next, s.session
 	return h, nil
@@ -347,6 +376,84 @@ func (s *Sequencer) Replay() (uint64, error) {
 		return 0, ErrClosed
 	}
 	return 0, ErrNoReplay
+}
+
+// Abandon forgets the request in flight, or the one waiting for Replay,
+// for a transport that will never read its answer (a read timeout, a
+// cancelled call): the next Stamp is no longer ErrPending. It returns the
+// abandoned request's number and true, or 0 and false when nothing was in
+// flight or replayable (a closed s included), so a transport's cleanup may
+// call it whatever happened.
+//
+// The abandoned request's number stays used: no later request carries it.
+// A request that consumed its number (metadata, DeleteSegments, Logout)
+// already moved the watermark past it; a NonReplicated or partition
+// request, which carries the watermark without consuming it, consumes it
+// when abandoned in flight, so the next request carries the number after
+// it. The server allows the gap: its client table executes any request
+// number above the last one it saw ("watermark, not contiguity"). A late
+// answer to the abandoned request, should the transport read one after
+// all, then correlates with nothing: Receive reports ErrMismatch and
+// closes s, and the transport drops the connection (WIRE.md section 7,
+// point 9). Without that consumption, the late answer to an abandoned
+// read would be taken for the answer to the next request carrying the
+// same number.
+//
+// The server may still execute an abandoned request. A transport that
+// goes on with the same client id on a new connection (NewSequencer with
+// State's Client and Next) carries the consumed number over. When the
+// watermark cannot move (it is at its maximum), s is closed instead, as
+// for ErrExhausted: Reset.
+func (s *Sequencer) Abandon() (uint64, bool) {
+	switch s.phase {
+	case phaseInFlight:
+		if s.operation != codec.OperationRegister && !consumes(s.operation) && s.request == s.next {
+			if s.next == math.MaxUint64 {
+				request := s.request
+				s.close()
+				return request, true
+			}
+			s.next++
+		}
+	case phaseTransient:
+		// The answer came (57 or 58): nothing is left to arrive, and the
+		// number, never executed, need not be consumed.
+	default:
+		return 0, false
+	}
+	request := s.request
+	s.phase, s.transient = phaseIdle, 0
+	return request, true
+}
+
+// ConsumeRequest consumes a request number without stamping a request,
+// as stamping a request that consumes one (a metadata operation) would: it
+// returns the watermark and moves it on by one. It is for a transport that
+// writes its headers itself and needs the number first (the Iggy Go SDK's
+// NextRequestID); a transport that stamps through s never needs it. The
+// server allows the gap a consumed number leaves unused (see Abandon). It
+// is refused, leaving s unchanged, with ErrClosed on a closed s,
+// ErrPending while a request is in flight (the fence: a number is taken
+// for the next request, and there is one at a time), ErrNoSession without a
+// bound session (a number is consumed only by replicated requests), and
+// ErrExhausted when the watermark would wrap.
+func (s *Sequencer) ConsumeRequest() (uint64, error) {
+	switch {
+	case s.phase == phaseClosed:
+		return 0, ErrClosed
+	case s.phase == phaseInFlight:
+		return 0, ErrPending
+	case s.session == 0:
+		return 0, ErrNoSession
+	case s.next == math.MaxUint64:
+		return 0, ErrExhausted
+	}
+	n := s.next
+	s.next++
+	if s.phase == phaseTransient {
+		s.phase, s.transient = phaseIdle, 0 // a new request abandons the replayable one, as Stamp does
+	}
+	return n, nil
 }
 
 // Bind binds session (non-zero; ErrState otherwise), read from the reply

@@ -30,6 +30,21 @@ func BenchmarkSequencerStamp(b *testing.B) {
 	}
 }
 
+// BenchmarkSequencerStampAlone: the stamp of a SendMessages header without
+// its answer (Abandon opens the fence again), to set beside an SDK's own
+// stamping, which keeps no fence and reads no answer.
+func BenchmarkSequencerStampAlone(b *testing.B) {
+	s, _ := lifecycle.NewSequencer(id(7), 2, 1)
+	frame := make([]byte, codec.HeaderSize+1024)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Stamp(frame, 101); err != nil {
+			b.Fatal(err)
+		}
+		s.Abandon()
+	}
+}
+
 // BenchmarkSequencerStampHeader: a header stamped into the transport's
 // fixed array and its answer correlated.
 func BenchmarkSequencerStampHeader(b *testing.B) {

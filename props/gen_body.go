@@ -20,8 +20,11 @@ func GenClientVersionInfo() gopter.Gen {
 	)
 }
 
-// GenLoginRegister generates a valid LOGIN_REGISTER body: username 1..255,
-// password 0..255 (empty included), context absent, short or long.
+// GenLoginRegister generates a valid LOGIN_REGISTER body of the 0.11.0
+// layout (RevisionBase): username 1..255, password 0..255 (empty
+// included), context absent, short or long. Its version is any but 0.11.1,
+// which selects the bind-secret layout (codec.RevisionOf): a generated
+// 0.11.1 becomes 0.11.0.
 func GenLoginRegister() gopter.Gen { return genLoginRegister(GenSecret()) }
 
 // GenMarkedLoginRegister is GenLoginRegister with a password from
@@ -31,7 +34,7 @@ func GenMarkedLoginRegister() gopter.Gen { return genLoginRegister(GenMarkedSecr
 func genLoginRegister(password gopter.Gen) gopter.Gen {
 	return derive(
 		func(info codec.ClientVersionInfo, user, pass, ctx []byte) codec.LoginRegister {
-			return codec.LoginRegister{Info: info, Username: user, Password: codec.NewSecret(pass), Context: ctx}
+			return codec.LoginRegister{Info: baseInfo(info), Username: user, Password: codec.NewSecret(pass), Context: ctx}
 		},
 		func(l codec.LoginRegister) (codec.ClientVersionInfo, []byte, []byte, []byte) {
 			return l.Info, l.Username, l.Password.Bytes(), l.Context
@@ -40,8 +43,9 @@ func genLoginRegister(password gopter.Gen) gopter.Gen {
 	)
 }
 
-// GenLoginRegisterPAT generates a valid LOGIN_REGISTER_WITH_PAT body:
-// token 0..255 (empty included), context absent, short or long.
+// GenLoginRegisterPAT generates a valid LOGIN_REGISTER_WITH_PAT body of
+// the 0.11.0 layout: token 0..255 (empty included), context absent, short
+// or long; its version is any but 0.11.1, as GenLoginRegister's.
 func GenLoginRegisterPAT() gopter.Gen { return genLoginRegisterPAT(GenSecret()) }
 
 // GenMarkedLoginRegisterPAT is GenLoginRegisterPAT with a token from
@@ -51,13 +55,23 @@ func GenMarkedLoginRegisterPAT() gopter.Gen { return genLoginRegisterPAT(GenMark
 func genLoginRegisterPAT(token gopter.Gen) gopter.Gen {
 	return derive(
 		func(info codec.ClientVersionInfo, tok, ctx []byte) codec.LoginRegisterPAT {
-			return codec.LoginRegisterPAT{Info: info, Token: codec.NewSecret(tok), Context: ctx}
+			return codec.LoginRegisterPAT{Info: baseInfo(info), Token: codec.NewSecret(tok), Context: ctx}
 		},
 		func(l codec.LoginRegisterPAT) (codec.ClientVersionInfo, []byte, []byte) {
 			return l.Info, l.Token.Bytes(), l.Context
 		},
 		GenClientVersionInfo(), token, GenContext(),
 	)
+}
+
+// baseInfo is info with a version that selects the 0.11.0 layout: the
+// encoders refuse a RevisionBase body of 0.11.1 (rule
+// body.revision.version), so 0.11.1 becomes 0.11.0.
+func baseInfo(info codec.ClientVersionInfo) codec.ClientVersionInfo {
+	if codec.RevisionOf(info.Protocol) != codec.RevisionBase {
+		info.Protocol = codec.Protocol0110
+	}
+	return info
 }
 
 // GenLoginReply generates a valid login reply: a session of 1..2^64-1

@@ -26,6 +26,7 @@ type clientOptions struct {
 	EvictOwnID bool // evictions 1 and 13 may carry the server's own id
 	Cases      []clientCase
 	Redact     *redactor
+	Vectors    string // where Cases came from, for the report
 }
 
 // player runs client mode: each case on a connection of its own, with the
@@ -41,7 +42,7 @@ type player struct {
 // runClient plays every case and returns the report.
 func runClient(opts clientOptions) *Report {
 	p := &player{opts: opts, started: time.Now(), userIDs: map[uint32]uint32{}}
-	r := &Report{Tool: toolName, Mode: "client", Agent: opts.Agent, Target: opts.Addr, Protocol: opts.Window.String(), Started: p.started}
+	r := &Report{Tool: toolName, Mode: "client", Agent: opts.Agent, Target: opts.Addr, Protocol: opts.Window.String(), Vectors: opts.Vectors, Started: p.started}
 	salt := runSalt()
 	for i, c := range opts.Cases {
 		r.Cases = append(r.Cases, p.play(isolate(c, salt, i+1)))

@@ -80,8 +80,8 @@ func cmdClient(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if err := c.checkCases(func(id string) bool { return ids[id] }, len(cases), "client"); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "conform: client mode against %s (window %s), %d cases\n", *addr, w, len(cases))
-	r := runClient(clientOptions{Addr: *addr, Agent: c.agent, Wait: c.wait, Stall: *stall, Window: w, Version: *version,
+	fmt.Fprintf(stdout, "conform: client mode against %s (window %s), %d cases, vectors %s\n", *addr, w, len(cases), vs.Dir)
+	r := runClient(clientOptions{Addr: *addr, Agent: c.agent, Wait: c.wait, Stall: *stall, Window: w, Version: *version, Vectors: vs.Dir,
 		Accounts: &a, EvictOwnID: *evictOwnID, Cases: cases, Redact: &redactor{secrets: a.secrets()}})
 	return finishRun(r, c.out, stdout)
 }

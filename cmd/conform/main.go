@@ -93,7 +93,7 @@ type common struct {
 func (c *common) register(fs *flag.FlagSet, agent string) {
 	fs.StringVar(&c.agent, "agent", agent, "the implementation's `NAME` in the reports")
 	fs.StringVar(&c.out, "out", "conform-reports", "`DIR` to write the reports to")
-	fs.StringVar(&c.vectors, "vectors", "", "the vectors `DIR` (default: the nearest vectors/ above the working directory, else the ones built into the kit)")
+	fs.StringVar(&c.vectors, "vectors", "", "the vectors `DIR` (default: in a checkout the nearest vectors/ above the working directory, else, and always for an installed kit, the ones built into it)")
 	fs.StringVar(&c.cases, "cases", "", "run only these case `IDS` (comma-separated)")
 	fs.DurationVar(&c.wait, "wait", 2*time.Second, "how long to wait for the peer's next frame before calling it silent")
 }
@@ -105,6 +105,11 @@ func (c *common) load() (*vectorSet, *registry, error) {
 	switch dir := c.vectors; {
 	case dir != "":
 		vs, err = loadVectors(dir)
+	case installed():
+		// A released kit runs the vectors of its release, whatever
+		// vectors/ lies above the working directory (an SDK's own copy,
+		// stale or edited, would otherwise pass for the release's).
+		vs, err = loadVectorsFS(vectors.FS(), builtIn)
 	default:
 		if dir, err = findVectors(); err == nil {
 			vs, err = loadVectors(dir)
@@ -190,8 +195,8 @@ func cmdServer(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	r, err := runServer(ctx, serverOptions{Listen: *listen, Control: *controlAddr, AllowRemote: *allowRemote, Wait: c.wait, Stall: *stall, Agent: c.agent, Cases: cases,
-		Protocol: proto, Redact: &redactor{}, Ready: func(a, control net.Addr) {
-			fmt.Fprintf(stdout, "conform: server mode on %s, %d cases, protocol %s; log in once per case with the case id as username (conform list server)\n", a, len(cases), proto)
+		Protocol: proto, Vectors: vs.Dir, Redact: &redactor{}, Ready: func(a, control net.Addr) {
+			fmt.Fprintf(stdout, "conform: server mode on %s, %d cases, protocol %s, vectors %s; log in once per case with the case id as username (conform list server)\n", a, len(cases), proto, vs.Dir)
 			if control != nil {
 				fmt.Fprintf(stdout, "conform: control endpoint http://%s (GET /cases, POST /result?case=ID&surfaced=X, POST /finish)\n", control)
 			}
@@ -251,13 +256,22 @@ func cmdDrive(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	d := driver{Addr: *addr, Control: *controlAddr, Timeout: *timeout, Protocol: proto}
+	reached := 0
 	for _, id := range ids {
-		_ = d.run(id) // the kit judges the wire, not the error
+		// The kit judges the wire, not the error; a case whose first
+		// connection could not even be made never reached it.
+		var op *net.OpError
+		if err := d.run(id); !errors.As(err, &op) || op.Op != "dial" {
+			reached++
+		}
 	}
-	fmt.Fprintf(stdout, "conform drive: %d cases driven\n", len(ids))
+	fmt.Fprintf(stdout, "conform drive: %d cases driven, %d reached the kit at %s\n", len(ids), reached, *addr)
 	// The kit ends a full run by itself once every case has run; a
 	// finish it no longer accepts is that.
 	_ = d.finish()
+	if reached == 0 && len(ids) > 0 {
+		return fmt.Errorf("no case reached a kit at %s: is conform server running there?", *addr)
+	}
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -201,4 +202,37 @@ func TestLoadFallsBackToBuiltInVectors(t *testing.T) {
 	for k, f := range fromDir.Files {
 		require.Equal(t, len(f.Cases), len(vs.Files[k].Cases), k)
 	}
+}
+
+// TestInstalledBuild: only a build with a module version and no VCS
+// checkout (go install ...@vX) counts as installed, and so runs its
+// built-in vectors whatever lies above the working directory.
+func TestInstalledBuild(t *testing.T) {
+	for _, c := range []struct {
+		version  string
+		settings []debug.BuildSetting
+		want     bool
+	}{
+		{"v0.1.0", nil, true},
+		{"(devel)", nil, false},
+		{"", nil, false},
+		{"v0.1.1-0.20261207120000-abcdefabcdef+dirty", []debug.BuildSetting{{Key: "vcs.revision", Value: "abcdef"}}, false},
+	} {
+		bi := &debug.BuildInfo{Main: debug.Module{Path: "github.com/iggywire/iggywire/cmd", Version: c.version}, Settings: c.settings}
+		assert.Equal(t, c.want, installedBuild(bi), "%+v", c)
+	}
+}
+
+// TestDriveAgainstNothingFails: a driver that reached no kit says so and
+// fails, instead of reporting the cases as driven.
+func TestDriveAgainstNothingFails(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close()) // nothing listens there now
+	var out, errb bytes.Buffer
+	err = cmdDrive([]string{"-addr", addr, "-control", "", "-cases", "s1,s2", "-timeout", "500ms"}, &out, &errb)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "no case reached a kit")
+	assert.Contains(t, out.String(), "2 cases driven, 0 reached the kit")
 }

@@ -26,7 +26,10 @@ type Report struct {
 	Target string `json:"target,omitempty"`
 	// Protocol is the revision the run spoke: the version the kit served
 	// (server mode), or the server's window (client mode).
-	Protocol string       `json:"protocol,omitempty"`
+	Protocol string `json:"protocol,omitempty"`
+	// Vectors is where the run's cases came from: a directory, or
+	// "(built in)" for the vectors of the kit's own release.
+	Vectors  string       `json:"vectors,omitempty"`
 	Started  time.Time    `json:"started"`
 	Duration float64      `json:"duration_seconds"`
 	Summary  Summary      `json:"summary"`

@@ -30,6 +30,7 @@ type serverOptions struct {
 	Wait        time.Duration // how long the kit waits for the client's next frame before it closes
 	Stall       time.Duration // how long a stalled or delayed answer waits
 	Agent       string
+	Vectors     string // where the cases came from, for the report
 	// Protocol is the version the kit's own login replies announce
 	// (-protocol: 0.11.0 or 0.11.1). A login is read in the layout its
 	// own version selects, whatever Protocol says (WIRE.md section 10.5).

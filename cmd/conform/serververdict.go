@@ -16,7 +16,7 @@ func uitoa(n uint64) string { return strconv.FormatUint(n, 10) }
 func (k *kitServer) report() *Report {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	r := &Report{Tool: toolName, Mode: "server", Agent: k.opts.Agent, Target: k.ln.Addr().String(), Protocol: k.protocol().String(), Started: k.started}
+	r := &Report{Tool: toolName, Mode: "server", Agent: k.opts.Agent, Target: k.ln.Addr().String(), Protocol: k.protocol().String(), Vectors: k.opts.Vectors, Started: k.started}
 	for _, c := range k.opts.Cases {
 		r.Cases = append(r.Cases, k.judge(k.cases[c.ID]))
 	}

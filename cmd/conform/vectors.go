@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 )
@@ -249,4 +250,25 @@ func (e vectorExpect) uint(name string) (uint64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// installed reports whether the kit is a released build (go install
+// .../cmd/conform@vX): the main module has a version and the build recorded
+// no VCS checkout. A build in a clone (go run, go build, go test) is not.
+func installed() bool {
+	bi, ok := debug.ReadBuildInfo()
+	return ok && installedBuild(bi)
+}
+
+// installedBuild is installed on given build information.
+func installedBuild(bi *debug.BuildInfo) bool {
+	if v := bi.Main.Version; v == "" || v == "(devel)" {
+		return false
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" {
+			return false
+		}
+	}
+	return true
 }

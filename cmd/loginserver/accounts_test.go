@@ -149,7 +149,7 @@ func TestUsersFileLogin(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := logs.String()
-	if loggedEvents(out, "login", "outcome=ok") != 2 {
+	if loggedEvents(out, "login", "outcome=OK") != 2 {
 		t.Errorf("want two good logins in the log:\n%s", out)
 	}
 	if strings.Contains(out, password) || strings.Contains(out, token) {

@@ -248,7 +248,7 @@ func (a *aggregator) run(ctx context.Context) {
 	}
 }
 
-// nounOf is "logins (outcome=throttled)".
+// nounOf is "logins (outcome=Throttled)".
 func nounOf(noun, label string) string {
 	if label == "" {
 		return noun

@@ -42,10 +42,10 @@ func TestAggregatorFirstThenSummary(t *testing.T) {
 	a, buf, clock := newTestAggregator()
 	from := tcpAddr("127.0.0.3:40000")
 	for i := range 1234 {
-		a.note(kindLogin, "outcome=throttled", from, account{name: []string{"iggy", "bob"}[i%2]}, attrsOf("n", i))
+		a.note(kindLogin, "outcome=Throttled", from, account{name: []string{"iggy", "bob"}[i%2]}, attrsOf("n", i))
 	}
-	a.note(kindLogin, "outcome=throttled", tcpAddr("127.0.0.4:1"), account{}, attrsOf("n", "other address"))
-	a.note(kindLogin, "outcome=ok", from, account{}, attrsOf("n", "other label"))
+	a.note(kindLogin, "outcome=Throttled", tcpAddr("127.0.0.4:1"), account{}, attrsOf("n", "other address"))
+	a.note(kindLogin, "outcome=OK", from, account{}, attrsOf("n", "other label"))
 	out := buf.String()
 	require.Equal(t, 3, strings.Count(out, "\n"), out)
 	require.Contains(t, out, "msg=login n=0\n")
@@ -54,17 +54,17 @@ func TestAggregatorFirstThenSummary(t *testing.T) {
 	require.Contains(t, out, `msg=login n="other label"`)
 	a.flush()
 	out = buf.String()
-	require.Contains(t, out, `level=INFO msg="1,233 logins (outcome=throttled) from 127.0.0.3 in the last 10s" event=login outcome=throttled remote=127.0.0.3 count=1233 users=bob,iggy`)
+	require.Contains(t, out, `level=INFO msg="1,233 logins (outcome=Throttled) from 127.0.0.3 in the last 10s" event=login outcome=Throttled remote=127.0.0.3 count=1233 users=bob,iggy`)
 	require.Equal(t, 4, strings.Count(out, "\n"), "the keys with only their first event need no summary:\n%s", out)
-	require.Equal(t, 1233, loggedEvents(out, "login", "outcome=throttled"), "this test's lines one by one carry no label: the summary's count")
+	require.Equal(t, 1233, loggedEvents(out, "login", "outcome=Throttled"), "this test's lines one by one carry no label: the summary's count")
 
 	// A key that saw an event in the last interval is remembered: its next
 	// event is counted, not written again.
-	a.note(kindLogin, "outcome=throttled", from, account{}, attrsOf("n", "again"))
+	a.note(kindLogin, "outcome=Throttled", from, account{}, attrsOf("n", "again"))
 	require.NotContains(t, buf.String(), `n=again`)
 	a.flush()
 	a.flush() // an interval with nothing from the .4 key, and now none from .3: both forgotten
-	a.note(kindLogin, "outcome=throttled", from, account{}, attrsOf("n", "after a quiet interval"))
+	a.note(kindLogin, "outcome=Throttled", from, account{}, attrsOf("n", "after a quiet interval"))
 	require.Contains(t, buf.String(), `n="after a quiet interval"`)
 }
 

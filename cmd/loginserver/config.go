@@ -186,7 +186,7 @@ func (c *config) serveFlags(fs *flag.FlagSet, raw *rawFlags) {
 	fs.IntVar(&o.MaxSessionsPerUserAddr, "max-sessions-per-user-addr", o.MaxSessionsPerUserAddr, "most connections logged in as one account from one address (IPv6: one /64); one more login is refused as a wrong password is (0: a quarter of -max-conns-per-addr, at least 8; negative: no cap)")
 	fs.IntVar(&o.MaxConnsPerAddr, "max-conns-per-addr", o.MaxConnsPerAddr, "most connections open from one address (IPv6: one /64); one more is refused (0: an eighth of -max-conns, at least 8; negative: no cap)")
 	fs.IntVar(&o.ReservedConns, "reserved-conns", o.ReservedConns, "connections of -max-conns kept for accounts with no session yet (0: an eighth of -max-conns; negative: none)")
-	fs.IntVar(&o.AcceptBurst, "accept-burst", o.AcceptBurst, "connections an address may open at once without logging in before more are on probation (8 at once, 2s to log in) or reset (0: 64; negative: no limit)")
+	fs.IntVar(&o.AcceptBurst, "accept-burst", o.AcceptBurst, "connections an address may open at once without logging in before more are on probation (32 at once, 2s to log in) or reset (0: 64; negative: no limit)")
 	fs.Float64Var(&o.AcceptRate, "accept-rate", o.AcceptRate, "connections per second an address may open without logging in after its burst (0: 32)")
 	fs.IntVar(&o.SocketReadBuffer, "socket-read-buffer", o.SocketReadBuffer, "kernel receive buffer of each connection in `bytes` (negative: the kernel's sizing)")
 	fs.IntVar(&o.SocketWriteBuffer, "socket-write-buffer", o.SocketWriteBuffer, "kernel send buffer of each connection in `bytes`, which bounds the answers a peer leaves unread (negative: the kernel's sizing)")

@@ -87,9 +87,9 @@ func TestRunQuietLogs(t *testing.T) {
 	require.Equal(t, 1, strings.Count(out, "msg=open "))
 	require.Equal(t, 1, strings.Count(out, "msg=login "))
 	require.Contains(t, out, `msg="19 connections opened from 127.0.0.1 in the last 1s" event=open remote=127.0.0.1 count=19`)
-	require.Contains(t, out, `msg="19 logins (outcome=ok) from 127.0.0.1 in the last 1s" event=login outcome=ok remote=127.0.0.1 count=19 users=iggy`)
+	require.Contains(t, out, `msg="19 logins (outcome=OK) from 127.0.0.1 in the last 1s" event=login outcome=OK remote=127.0.0.1 count=19 users=iggy`)
 	require.Equal(t, 20, loggedEvents(out, "open", ""))
-	require.Equal(t, 20, loggedEvents(out, "login", "outcome=ok"))
+	require.Equal(t, 20, loggedEvents(out, "login", "outcome=OK"))
 	require.Equal(t, 20, loggedEvents(out, "close", ""))
 	require.Regexp(t, `msg=close conn=\d+ remote=127\.0\.0\.1:\d+ cause=(peer-closed|shutdown) logged_in=true logins=1 frames=51`, out)
 	require.NotContains(t, out, "dir=in", "no frame lines without -trace")
@@ -97,7 +97,7 @@ func TestRunQuietLogs(t *testing.T) {
 }
 
 // loggedEvents counts the events of a kind (its message, "login") whose
-// line has label ("outcome=ok"; "" for any) in a log: the lines written one
+// line has label ("outcome=OK"; "" for any) in a log: the lines written one
 // by one plus the counts of the summaries.
 func loggedEvents(log, msg, label string) int {
 	n := 0
@@ -191,7 +191,7 @@ func TestRunMetrics(t *testing.T) {
 		hold = append(hold, nc)
 	}
 	want := []string{
-		`loginserver_logins_total{outcome="ok"} 1`,
+		`loginserver_logins_total{outcome="OK"} 1`,
 		`loginserver_logins_total{outcome="InvalidCredentials"} 1`,
 		`loginserver_evictions_total{reason="InvalidCredentials"} 1`,
 		`loginserver_admission_limited_total{limit="conns"} 1`,
@@ -241,20 +241,20 @@ func TestRunLogFlood(t *testing.T) {
 	require.Equal(t, tries, loggedEvents(out, "open", ""), out)
 	// A login that did not bind names nobody (lifecycle.Login.Username).
 	require.Regexp(t, `msg=login conn=\d+ remote=127\.0\.0\.1:\d+ outcome=InvalidCredentials\n`, out)
-	require.Contains(t, out, `event=login outcome=throttled remote=127.0.0.1 count=`)
+	require.Contains(t, out, `event=login outcome=Throttled remote=127.0.0.1 count=`)
 	require.Contains(t, out, "users=iggy")
 	require.NotContains(t, out, "wrong-pw")
 	require.NotContains(t, out, "right-pw")
 }
 
 // TestRunAcceptRateLimited: connections over an address's accept budget
-// and its 8 probation slots (held open here) are counted by limit in the
+// and its 32 probation slots (held open here) are counted by limit in the
 // metrics and logged once, then summed up, not a line each.
 func TestRunAcceptRateLimited(t *testing.T) {
 	s := startRun(t, "-user", "iggy:iggy", "-metrics", "127.0.0.1:0", "-accept-burst", "2", "-accept-rate", "0.01")
 	m := regexp.MustCompile(`msg=metrics addr=(\S+)`).FindStringSubmatch(s.logs.String())
 	require.NotNil(t, m, "the metrics address is logged:\n%s", s.logs.String())
-	const tries = 40
+	const tries = 64
 	for range tries {
 		nc, err := net.DialTimeout("tcp", s.addr.String(), 10*time.Second)
 		if err == nil {
@@ -271,7 +271,7 @@ func TestRunAcceptRateLimited(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		body = string(b)
 		return strings.Contains(body, `loginserver_admission_limited_total{limit="accept-rate"} 30`)
-	}, 10*time.Second, 20*time.Millisecond, "2 accepted, 8 on probation, 30 limited:\n%s", body)
+	}, 10*time.Second, 20*time.Millisecond, "2 accepted, 32 on probation, 30 limited:\n%s", body)
 	s.stop(t)
 	out := s.logs.String()
 	require.Equal(t, 1, strings.Count(out, "msg=limited "), "the first limited connection in full, once:\n%s", out)
@@ -381,5 +381,5 @@ func TestRunUnknownNameNotLogged(t *testing.T) {
 	require.NotContains(t, out, "Tr0ub4dor", out)
 	require.Regexp(t, `msg=login conn=\d+ remote=127\.0\.0\.1:\d+ outcome=InvalidCredentials\n`, out)
 	require.NotRegexp(t, `outcome=InvalidCredentials[^\n]*user`, out)
-	require.Regexp(t, `msg=login conn=\d+ remote=127\.0\.0\.1:\d+ outcome=ok user=iggy `, out)
+	require.Regexp(t, `msg=login conn=\d+ remote=127\.0\.0\.1:\d+ outcome=OK user=iggy `, out)
 }

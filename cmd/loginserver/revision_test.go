@@ -136,7 +136,7 @@ func TestRun0111(t *testing.T) {
 			metrics, err := io.ReadAll(resp.Body)
 			resp.Body.Close()
 			require.NoError(t, err)
-			assert.Contains(t, string(metrics), `loginserver_binds_total{outcome="ok"} 1`)
+			assert.Contains(t, string(metrics), `loginserver_binds_total{outcome="OK"} 1`)
 			assert.Contains(t, string(metrics), `loginserver_binds_total{outcome="Unauthenticated"} 2`)
 			s.stop(t)
 			for _, out := range []string{s.logs.String(), string(metrics)} {
@@ -144,7 +144,7 @@ func TestRun0111(t *testing.T) {
 				assert.NotContains(t, out, "bind-secret")
 				assert.NotContains(t, out, "pw-s3cret")
 			}
-			assert.Contains(t, s.logs.String(), "request=bind_session outcome=ok")
+			assert.Contains(t, s.logs.String(), "request=bind_session outcome=OK")
 		})
 	}
 }

@@ -71,7 +71,19 @@ var errUnknownKind = errors.New("unknown kind")
 // fields delimit it exactly (see tiling); otherwise the kind is not
 // determined and only the length is shown. The only error is an unknown
 // kind: decode failures are part of the report (OK false).
-func Dump(src []byte, kind string) (Report, error) {
+func Dump(src []byte, kind string) (Report, error) { return dumpWith(src, kind, maskOf, false) }
+
+// DumpTrustingVersion is Dump with -trust-version: a body whose version
+// is 0.11.0 is taken to have 0.11.0's layout, as a released build sends
+// it, so its username and lengths are read and shown. A development build
+// that sends a bind secret under 0.11.0 would have it read as those
+// fields (WIRE.md section 10.1): Dump masks every body in both layouts.
+func DumpTrustingVersion(src []byte, kind string) (Report, error) {
+	return dumpWith(src, kind, versionMask, true)
+}
+
+// dumpWith is Dump with the mask maskOf gives; trusting is -trust-version.
+func dumpWith(src []byte, kind string, maskOf func([]byte) []bool, trusting bool) (Report, error) {
 	if k, ok := kindAliases[kind]; ok {
 		kind = k
 	}
@@ -81,6 +93,11 @@ func Dump(src []byte, kind string) (Report, error) {
 	}
 	// From here on, only the masked copy is read (mask.go).
 	mask := maskOf(src)
+	if !trusting {
+		if note := labelledNote(labelled0110(src, mask)); note != "" {
+			r.Notes = append(r.Notes, note)
+		}
+	}
 	src = masked(src, mask)
 	switch {
 	case kind == kindConn:

@@ -14,7 +14,7 @@ import (
 
 func TestRegisterFrameShowsFieldsNotThePassword(t *testing.T) {
 	frame := requestFrame(t, codec.OperationRegister, loginBody(t, marker))
-	r, out := dumpText(t, frame, kindAuto)
+	r, out := dumpTrusting(t, frame, kindAuto)
 	require.True(t, r.OK)
 	assert.NotContains(t, out, marker)
 	login := section(t, r, "LoginRegister")
@@ -71,7 +71,7 @@ func TestUndecodedBodyIsOnlyItsLength(t *testing.T) {
 func TestSecretOfOneShapeRedactsTheOther(t *testing.T) {
 	body := append(patBody(t, marker)[:len(patBody(t, marker))-3-4], 0, 0, 0, 0, 0)
 	frame := requestFrame(t, codec.OperationRegister, body)
-	r, out := dumpText(t, frame, kindAuto)
+	r, out := dumpTrusting(t, frame, kindAuto)
 	require.True(t, r.OK)
 	assert.NotContains(t, out, marker)
 	assert.Equal(t, statusOK, section(t, r, "LoginRegisterPAT").Status)
@@ -80,16 +80,16 @@ func TestSecretOfOneShapeRedactsTheOther(t *testing.T) {
 
 func TestOtherBodiesAndTrailingBytesAreNotShown(t *testing.T) {
 	frame := requestFrame(t, codec.OperationNonReplicated, []byte(marker))
-	_, out := dumpText(t, append(frame, marker...), kindFrame)
+	_, out := dumpTrusting(t, append(frame, marker...), kindFrame)
 	assert.NotContains(t, out, marker)
 	assert.Contains(t, out, "   256   48  bytes  not shown\n", "body and trailing bytes, one run")
 
 	login := append(requestFrame(t, codec.OperationRegister, loginBody(t, "pw")), marker...)
-	r, out := dumpText(t, login, kindFrame)
+	r, out := dumpTrusting(t, login, kindFrame)
 	assert.NotContains(t, out, marker)
 	assert.True(t, r.OK, "bytes after the frame are not an error")
 
-	r, out = dumpText(t, login, kindAuto)
+	r, out = dumpTrusting(t, login, kindAuto)
 	assert.Equal(t, statusUndetermined, r.Sections[0].Status, "size %d is not the length %d:\n%s", len(login)-len(marker), len(login), out)
 	assert.False(t, r.OK)
 }
@@ -131,7 +131,7 @@ func TestWrongCommandAndSize(t *testing.T) {
 // its length alone shows. With its kind it decodes.
 func TestBodyIsReadOnlyAsItsKind(t *testing.T) {
 	body := loginBody(t, marker)
-	r, out := dumpText(t, body, kindAuto)
+	r, out := dumpTrusting(t, body, kindAuto)
 	assert.False(t, r.OK)
 	assert.Equal(t, []Section{undetermined(body)}, r.Sections)
 	assert.Equal(t, []Field{{Name: "bytes", Size: len(body), Value: notShown}}, r.Sections[0].Fields)
@@ -139,17 +139,17 @@ func TestBodyIsReadOnlyAsItsKind(t *testing.T) {
 	assert.Contains(t, out, "give -kind KIND")
 	assert.Contains(t, out, "result: kind not determined")
 
-	r, out = dumpText(t, body, kindLogin)
+	r, out = dumpTrusting(t, body, kindLogin)
 	require.True(t, r.OK)
 	assert.NotContains(t, out, marker)
 	assert.Equal(t, statusOK, section(t, r, "LoginRegister ").Status)
-	r, _ = dumpText(t, body, kindClientInfo)
+	r, _ = dumpTrusting(t, body, kindClientInfo)
 	assert.Equal(t, statusOK, section(t, r, "ClientVersionInfo").Status)
 
-	r, _ = dumpText(t, []byte{1, 2}, kindLoginReply)
+	r, _ = dumpTrusting(t, []byte{1, 2}, kindLoginReply)
 	assert.False(t, r.OK)
 	assert.Equal(t, statusFailed, section(t, r, "LoginReply").Status)
-	r, _ = dumpText(t, nil, kindAuto)
+	r, _ = dumpTrusting(t, nil, kindAuto)
 	assert.Equal(t, statusUndetermined, r.Sections[0].Status)
 }
 
@@ -165,7 +165,7 @@ func TestConnCutsFrames(t *testing.T) {
 	frame := requestFrame(t, codec.OperationRegister, loginBody(t, marker))
 	src := append([]byte{0, byte(len(frame)), byte(len(frame) >> 8)}, frame...)
 	src = append(src, 1, 2, 0, 9, 9)
-	r, out := dumpText(t, src, kindConn)
+	r, out := dumpTrusting(t, src, kindConn)
 	assert.NotContains(t, out, marker)
 	assert.Contains(t, out, "== frame at input offset 3 (flags 0x00, 310 bytes; offsets below count from it)\n")
 	assert.Contains(t, out, "== frame at input offset 316 (flags 0x01, 2 bytes")
@@ -214,7 +214,7 @@ func TestChecksumsAreNotShown(t *testing.T) {
 		for _, off := range []int{0, 16, 144} { // checksum, checksum_body, request_checksum
 			f[off+3] = sum
 		}
-		r, out := dumpText(t, f, kindAuto)
+		r, out := dumpTrusting(t, f, kindAuto)
 		require.True(t, r.OK)
 		for _, name := range []string{"checksum", "checksum_body", "request_checksum"} {
 			assert.True(t, strings.HasPrefix(value(t, r.Sections[0], name).Value, "NON-ZERO, not shown"), name)
@@ -222,7 +222,7 @@ func TestChecksumsAreNotShown(t *testing.T) {
 		return out
 	}
 	assert.Equal(t, out(0x5a), out(0xa5))
-	r, _ := dumpText(t, frame, kindAuto)
+	r, _ := dumpTrusting(t, frame, kindAuto)
 	assert.Equal(t, "0x00000000000000000000000000000000", value(t, r.Sections[0], "checksum_body").Value)
 }
 
@@ -232,7 +232,7 @@ func TestChecksumsAreNotShown(t *testing.T) {
 func TestStreamOfFrames(t *testing.T) {
 	login := requestFrame(t, codec.OperationRegister, loginBody(t, marker))
 	src := append(bytes.Clone(login), eviction14(t)...)
-	r, out := dumpText(t, src, kindAuto)
+	r, out := dumpTrusting(t, src, kindAuto)
 	require.True(t, r.OK, out)
 	assert.NotContains(t, out, marker)
 	assert.Contains(t, r.Notes[0], "a stream of 2 frames")
@@ -242,9 +242,9 @@ func TestStreamOfFrames(t *testing.T) {
 	assert.Equal(t, 310, ev.Base)
 	assert.Equal(t, "14 (IncompatibleProtocol)", value(t, ev, "reason").Value)
 
-	r, _ = dumpText(t, append(src, 0), kindAuto)
+	r, _ = dumpTrusting(t, append(src, 0), kindAuto)
 	assert.Equal(t, statusUndetermined, r.Sections[0].Status)
-	r, out = dumpText(t, append(src, 0), kindFrames)
+	r, out = dumpTrusting(t, append(src, 0), kindFrames)
 	assert.Contains(t, out, "== frame 3 at input offset 566 (1 bytes; offsets below count from it)\n")
 	last := r.Sections[len(r.Sections)-2] // then the byte, not shown
 	assert.Equal(t, Section{Title: "frame", Status: statusFailed, Base: 566}, Section{Title: last.Title, Status: last.Status, Base: last.Base})
@@ -265,14 +265,14 @@ func TestErrorsInsideSecretsAreWithheld(t *testing.T) {
 		if i >= 0 {
 			body[bytes.Index(body, []byte(marker))+i] = 0xff
 		}
-		_, out := dumpText(t, body, kindLoginPAT)
+		_, out := dumpTrusting(t, body, kindLoginPAT)
 		return out
 	}
 	assert.Equal(t, badAt(-1), badAt(3))
 	assert.Equal(t, badAt(-1), badAt(17))
 
 	// The token shape reads the password's first bytes as its context_len.
-	r, _ := dumpText(t, requestFrame(t, codec.OperationRegister, loginBody(t, marker)), kindAuto)
+	r, _ := dumpTrusting(t, requestFrame(t, codec.OperationRegister, loginBody(t, marker)), kindAuto)
 	assert.Equal(t, "context: fails inside bytes that may hold a password, token or bind secret; its offset and rule are not shown",
 		section(t, r, "LoginRegisterPAT").Error)
 }

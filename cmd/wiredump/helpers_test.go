@@ -26,6 +26,17 @@ func loginBody(t testing.TB, password string) []byte {
 	return b
 }
 
+// loginSecretBody is loginBody in the bind-secret layout of 0.11.1, with
+// a bind secret of printable letters.
+func loginSecretBody(t testing.TB, password string) []byte {
+	in := info
+	in.Protocol = codec.Protocol0111
+	b, err := codec.LoginRegister{Info: in, Revision: codec.RevisionBindSecret, BindSecret: secret("BIND-secret-0123456789-abcdefghi"),
+		Username: []byte("iggy"), Password: secret(password), Context: []byte("ctx")}.AppendBinary(nil)
+	require.NoError(t, err)
+	return b
+}
+
 func patBody(t testing.TB, token string) []byte {
 	b, err := codec.LoginRegisterPAT{Info: info, Token: secret(token), Context: []byte("ctx")}.AppendBinary(nil)
 	require.NoError(t, err)
@@ -68,6 +79,18 @@ func withSize(frame []byte, size uint32) []byte {
 // dumpText returns the text output of src read as kind.
 func dumpText(t testing.TB, src []byte, kind string) (Report, string) {
 	r, err := Dump(src, kind)
+	require.NoError(t, err)
+	var out bytes.Buffer
+	require.NoError(t, r.WriteText(&out))
+	return r, out.String()
+}
+
+// dumpTrusting is dumpText with -trust-version: a 0.11.0 body is laid out
+// in 0.11.0's shapes alone, so that its fields decode (the tests of how a
+// decoded body prints use it; without it a login body shows its
+// client_version_info and little else).
+func dumpTrusting(t testing.TB, src []byte, kind string) (Report, string) {
+	r, err := DumpTrustingVersion(src, kind)
 	require.NoError(t, err)
 	var out bytes.Buffer
 	require.NoError(t, r.WriteText(&out))

@@ -42,11 +42,11 @@ func main() {
 type options struct {
 	kind, hexText, path string
 	hasHex, json, raw   bool
-	ref                 bool
+	ref, trustVersion   bool
 }
 
-const usageText = `usage: wiredump [-kind KIND] [-json] [-raw] [-ref] FILE|-
-       wiredump [-kind KIND] [-json] [-raw] [-ref] -hex HEX
+const usageText = `usage: wiredump [-kind KIND] [-json] [-raw] [-ref] [-trust-version] FILE|-
+       wiredump [-kind KIND] [-json] [-raw] [-ref] [-trust-version] -hex HEX
 
 Shows an Iggy connection-lifecycle frame, body or version text as named
 fields (offset, size, value). FILE holds raw bytes or a "go test fuzz v1"
@@ -63,7 +63,15 @@ Where a password, token or bind secret can be is found from the length
 fields before anything decodes, in every login shape, whether or not the
 body decodes; every reading of every kind then reads those bytes as "~",
 and any field over them, a header number too, prints [REDACTED n=N]. A
-note gives their offsets.
+note gives their offsets. Every body is laid out in both layouts, 0.11.0's
+and 0.11.1's, whatever its version says, since upstream development builds
+send 0.11.1's bind secret under version 0.11.0: so a login body shows its
+client_version_info and little else.
+
+-trust-version reads a body whose version is 0.11.0 in the 0.11.0 layout
+only, so that its username, lengths and context show. Use it only on
+captures of released builds: a bind secret sent under 0.11.0 would be read
+as a username and a password's length, and can be printed.
 
 -raw adds a hex dump of every input byte: it PRINTS PASSWORDS AND TOKENS in
 the clear, and every checksum. Use it only on inputs you know hold no
@@ -134,6 +142,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case err != nil:
 	case isStructured && kind == kindAuto && opts.path != "":
 		r = structured(target, len(src))
+	case opts.trustVersion:
+		r, err = DumpTrustingVersion(src, kind)
+		r.Notes = append(r.Notes, "-trust-version: a body whose version is 0.11.0 is read in the 0.11.0 layout only; "+
+			"a bind secret sent under 0.11.0 (a development build) would be read as its username")
 	default:
 		r, err = Dump(src, kind)
 	}
@@ -183,6 +195,8 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	})
 	fs.BoolVar(&opts.json, "json", false, "print one JSON object instead of text")
 	fs.BoolVar(&opts.ref, "ref", false, "also decode with the reference codec (internal/refcodec) and say, per section, whether it agrees")
+	fs.BoolVar(&opts.trustVersion, "trust-version", false, "read a body whose version is 0.11.0 in the 0.11.0 layout only, so that its username and lengths show; "+
+		"without it every body is masked as both layouts, since development builds send the bind secret under 0.11.0")
 	fs.BoolVar(&opts.raw, "raw", false, "also print every input byte as hex: this PRINTS PASSWORDS AND TOKENS")
 	wantVersion := fs.Bool("version", false, "print the release version and build of wiredump, then exit")
 	fs.Usage = func() {

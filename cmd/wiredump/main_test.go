@@ -43,13 +43,16 @@ func TestGolden(t *testing.T) {
 	bad[256+11] = 0xf8
 	token := patBody(t, strings.Repeat(marker, 11)[:255])
 	token[60] = '\r' // a token byte where a header has its command: 13, Eviction
+	// The bind-secret layout labelled 0.11.0, as upstream development
+	// builds send it: masked as the 0.11.1 body it is.
+	devBuild := requestFrame(t, codec.OperationRegister, relabel0110(loginSecretBody(t, marker)))
 	for _, tc := range []struct {
 		name  string
 		input []byte
 		code  int
 		args  []string
 	}{
-		{"register_login", login, exitOK, nil},
+		{"register_login", login, exitDecode, nil},
 		{"register_undecoded", bad, exitDecode, nil},
 		{"eviction_14", eviction14(t), exitOK, nil},
 		{"reply_login", replyFrame(t), exitOK, nil},
@@ -57,7 +60,9 @@ func TestGolden(t *testing.T) {
 		{"register_cut_as_request", login[:len(login)-1], exitDecode, []string{"-kind", "request"}},
 		{"token_body", token, exitDecode, nil},
 		{"token_body_as_pat", token, exitDecode, []string{"-kind", "login_register_pat"}},
-		{"stream", append(bytes.Clone(login), eviction14(t)...), exitOK, nil},
+		{"stream", append(bytes.Clone(login), eviction14(t)...), exitDecode, nil},
+		{"register_login_trust_version", login, exitOK, []string{"-trust-version"}},
+		{"register_dev_build", devBuild, exitDecode, nil},
 	} {
 		code, out, stderr := runWith(nil, append(tc.args, writeFile(t, "in", tc.name, tc.input))...)
 		require.Equal(t, tc.code, code, stderr)
@@ -79,7 +84,7 @@ func TestRawAloneShowsSecrets(t *testing.T) {
 	for _, args := range [][]string{{path}, {"-json", path}, {"-as", "request", path}} {
 		_, out, _ := runWith(nil, args...)
 		assert.NotContains(t, out, marker[:8], "%v", args)
-		code, out, _ := runWith(nil, append(args, "-raw")...)
+		code, out, _ := runWith(nil, append(args, "-raw", "-trust-version")...)
 		assert.Equal(t, exitOK, code)
 		assert.True(t, bytes.Contains([]byte(out), []byte(marker[:8])) ||
 			bytes.Contains([]byte(out), []byte(hex.EncodeToString([]byte(marker)))), "%v -raw", args)
@@ -91,13 +96,13 @@ func TestRawAloneShowsSecrets(t *testing.T) {
 
 func TestInputs(t *testing.T) {
 	body := loginBody(t, marker)
-	_, fromFile, _ := runWith(nil, "-as", "login", writeFile(t, "in", "raw", body))
-	_, fromHex, _ := runWith(nil, "-as", "login", "-hex", "0x"+hex.EncodeToString(body[:4])+" "+hex.EncodeToString(body[4:]))
-	_, fromStdin, _ := runWith(body, "-", "-as", "login")
+	_, fromFile, _ := runWith(nil, "-trust-version", "-as", "login", writeFile(t, "in", "raw", body))
+	_, fromHex, _ := runWith(nil, "-trust-version", "-as", "login", "-hex", "0x"+hex.EncodeToString(body[:4])+" "+hex.EncodeToString(body[4:]))
+	_, fromStdin, _ := runWith(body, "-", "-trust-version", "-as", "login")
 	assert.Equal(t, fromFile, fromHex)
 	assert.Equal(t, fromFile, fromStdin)
 
-	code, fromTarget, _ := runWith(nil, writeFile(t, "FuzzLoginRegister", "crash", fuzzload.Encode(body)))
+	code, fromTarget, _ := runWith(nil, "-trust-version", writeFile(t, "FuzzLoginRegister", "crash", fuzzload.Encode(body)))
 	assert.Equal(t, exitOK, code)
 	assert.Contains(t, fromTarget, "read as login_register: the input of FuzzLoginRegister")
 	assert.Contains(t, fromTarget, "== LoginRegister body (code 40): decoded")
@@ -118,7 +123,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestJSON(t *testing.T) {
-	code, out, _ := runWith(nil, "-json", writeFile(t, "in", "f", requestFrame(t, codec.OperationRegister, loginBody(t, marker))))
+	code, out, _ := runWith(nil, "-trust-version", "-json", writeFile(t, "in", "f", requestFrame(t, codec.OperationRegister, loginBody(t, marker))))
 	require.Equal(t, exitOK, code)
 	var r Report
 	require.NoError(t, json.Unmarshal([]byte(out), &r))

@@ -37,13 +37,20 @@ import (
 // rule). The output is therefore the same for every value of the secrets'
 // bytes, not only free of them; TestOutputIndependentOfSecrets holds it.
 //
-// The protocol version selects the shapes, as it selects the layout the
-// server reads (WIRE.md section 10.1): a body whose version is 0.11.0 is
-// laid out only as 0.11.0's two login bodies; any other version, or one
-// that lies in masked bytes, in every shape of both revisions. In 0.11.1
-// the bind secret right after the ClientVersionInfo (login bodies) and
-// the one 32 bytes later (BIND_SESSION) cover every byte after the prefix,
-// so such a body shows its ClientVersionInfo and little else.
+// Every body start is laid out in every shape of both revisions, whatever
+// its version says. The version selects the layout a server reads (WIRE.md
+// section 10.1), but not the layout a client wrote: upstream development
+// builds send the bind-secret layout under version 0.11.0, and an SDK that
+// forgot to bump its version does the same, so a 0.11.0 body may carry a
+// bind secret right after its ClientVersionInfo, and a mask chosen by the
+// version would leave it to be printed (as a chunk's flags, a step's
+// action) or to steer a reading (as a username length). The cost is that
+// a true 0.11.0 body is over-redacted: the 32 bytes after its prefix, and
+// what the bind-secret shapes lay out from them, are masked too, so such
+// a body shows its ClientVersionInfo and little else, like every body of
+// 0.11.1, whose bind secret right after the ClientVersionInfo (login
+// bodies) and 32 bytes later (BIND_SESSION) covers every byte after the
+// prefix.
 
 // filler is what every reading sees in place of a masked byte: printable
 // ASCII, so that a password or token read as one still decodes as the
@@ -73,9 +80,11 @@ var (
 // masker computes one round of the mask: the secret places of every body
 // start, reading only bytes outside taint.
 type masker struct {
-	src   []byte
-	taint []bool // the previous round's mask: never read
-	out   []bool
+	src       []byte
+	taint     []bool // the previous round's mask: never read
+	out       []bool
+	byVersion bool  // -trust-version: a 0.11.0 body in 0.11.0's shapes alone
+	labelled  []int // the body starts whose version, unmasked, is 0.11.0 (labelled0110)
 }
 
 // maskOf is the mask Dump applies: secretMask, which a test replaces with
@@ -87,10 +96,20 @@ var maskOf = secretMask
 // one round from the previous round's mask until nothing is added; a
 // round only adds, and a byte once masked is never read, so the result is
 // the same whatever the masked bytes hold.
-func secretMask(src []byte) []bool {
+func secretMask(src []byte) []bool { return layMask(src, false) }
+
+// versionMask is the mask of -trust-version: secretMask, except that a
+// body whose version is 0.11.0 is laid out in 0.11.0's shapes alone, so
+// that it decodes. A bind secret sent under 0.11.0 (an upstream
+// development build) is then read as a username and a password's length,
+// and can be printed: only for captures of released builds.
+func versionMask(src []byte) []bool { return layMask(src, true) }
+
+// layMask is secretMask, or versionMask when byVersion.
+func layMask(src []byte, byVersion bool) []bool {
 	taint := make([]bool, len(src))
 	for {
-		m := &masker{src: src, taint: taint, out: slices.Clone(taint)}
+		m := &masker{src: src, taint: taint, out: slices.Clone(taint), byVersion: byVersion}
 		m.round()
 		if slices.Equal(m.out, taint) {
 			return taint
@@ -143,14 +162,25 @@ func (m *masker) round() {
 	}
 }
 
-// body lays out the shapes of a body at b, running to end at most.
+// allShapes are the shapes every body start is laid out in: both
+// revisions, whatever the version says (see the top of this file).
+var allShapes = append(slices.Clip(shapesBase), shapesBindSecret...)
+
+// body lays out the shapes of a body at b, running to end at most. Only
+// with -trust-version (m.byVersion) does a body whose version is 0.11.0
+// get 0.11.0's shapes alone, as a released build writes it.
 func (m *masker) body(b, end int) {
 	if b >= end {
 		return
 	}
-	shapes := shapesBase
-	if b+4 > end || m.tainted(b, b+4) || codec.Version(binary.LittleEndian.Uint32(m.src[b:])) != codec.Protocol0110 {
-		shapes = append(slices.Clip(shapesBase), shapesBindSecret...)
+	shapes := allShapes
+	if b+4 <= end && !m.tainted(b, b+4) && codec.Version(binary.LittleEndian.Uint32(m.src[b:])) == codec.Protocol0110 {
+		if !slices.Contains(m.labelled, b) {
+			m.labelled = append(m.labelled, b)
+		}
+		if m.byVersion {
+			shapes = shapesBase
+		}
 	}
 	for _, s := range shapes {
 		m.walk(s, b, end)
@@ -233,6 +263,32 @@ func (m *masker) mark(from, to int) {
 	for i := max(from, 0); i < min(to, len(m.out)); i++ {
 		m.out[i] = true
 	}
+}
+
+// labelled0110 returns the body starts of src whose version is 0.11.0,
+// under mask: one more round from the mask, which adds nothing (it is a
+// fixpoint) and reads no masked byte, so the starts and their version
+// bytes say nothing of a secret.
+func labelled0110(src []byte, mask []bool) []int {
+	m := &masker{src: src, taint: mask, out: slices.Clone(mask)}
+	m.round()
+	slices.Sort(m.labelled)
+	return m.labelled
+}
+
+// labelledNote is the note of a dump without -trust-version on bodies
+// labelled 0.11.0 (at their offsets), or "".
+func labelledNote(starts []int) string {
+	if len(starts) == 0 {
+		return ""
+	}
+	var at []string
+	for _, b := range starts {
+		at = append(at, fmt.Sprint(b))
+	}
+	return "the body at offset " + strings.Join(at, ", ") + " says version 0.11.0, and is masked in the 0.11.1 layout too: " +
+		"upstream development builds send a bind secret under 0.11.0, and a version cannot tell them apart from a released " +
+		"build; -trust-version reads a 0.11.0 body in the 0.11.0 layout alone, for captures of released builds only"
 }
 
 // maskedByte is what a title says of a byte it would print that is

@@ -58,7 +58,7 @@ func dumpClient(src []byte, mask []bool) []Section {
 		if slices.Contains(mask[off:off+3], true) {
 			title.Notes[len(title.Notes)-1] = fmt.Sprintf("its answer at input offset %d: flags and length %s", off+3, maskedByte)
 		}
-		if flags&2 != 0 {
+		if flags&2 != 0 && !mask[off] { // a masked flags byte reads as filler: say nothing of its bits
 			title.Notes = append(title.Notes, "flags bit 1: the target writes the ids the client waits for into the answer before the client reads it")
 		}
 		secs = append(secs, title)

@@ -15,7 +15,7 @@ import (
 )
 
 func TestEveryReadsTheInputAsEachKind(t *testing.T) {
-	r, out := dumpText(t, loginBody(t, marker), kindEvery)
+	r, out := dumpTrusting(t, loginBody(t, marker), kindEvery)
 	assert.NotContains(t, out, marker)
 	assert.Equal(t, statusOK, section(t, r, "as login_register: LoginRegister").Status)
 	for _, title := range []string{"as frame:", "as login_register_pat:", "as login_reply:", "as version:"} {
@@ -60,7 +60,7 @@ func TestStructuredInputsAreNotRead(t *testing.T) {
 		assert.Contains(t, out, "go test ./fuzz -run '^"+target+"$' -v", target)
 		assert.NotContains(t, out, marker, target)
 		assert.NotContains(t, out, "iggy", target)
-		code, out, _ = runWith(nil, "-kind", kindLogin, writeFile(t, target, "x", loginBody(t, marker)))
+		code, out, _ = runWith(nil, "-trust-version", "-kind", kindLogin, writeFile(t, target, "x", loginBody(t, marker)))
 		assert.Equal(t, exitOK, code, "-kind still reads it: %s", out)
 	}
 }

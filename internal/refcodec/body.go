@@ -324,6 +324,7 @@ func EncodeClientVersionInfo(v ClientVersionInfo) ([]byte, error) {
 }
 
 // EncodeLoginRegister validates v in field order (the ClientVersionInfo,
+// a version that selects the 0.11.0 layout (not 0.11.1, else Field),
 // username 1..255, password 0..255, context 0..MaxUint32 bytes, each valid
 // UTF-8) and encodes it.
 func EncodeLoginRegister(v LoginRegister) ([]byte, error) {
@@ -331,10 +332,14 @@ func EncodeLoginRegister(v LoginRegister) ([]byte, error) {
 }
 
 // encodeLoginRegister is EncodeLoginRegister, writing v.BindSecret after
-// the ClientVersionInfo when secret is set (0.11.1); the secret must be
+// the ClientVersionInfo when secret is set (0.11.1); the layout must be the
+// one v's version selects (SecretLayout), else Field; the secret must be
 // exactly as long as the layout says (none, or 32 bytes), else Length.
 func encodeLoginRegister(v LoginRegister, secret bool) ([]byte, error) {
 	if err := checkClientVersionInfo(v.Info); err != nil {
+		return nil, err
+	}
+	if err := checkLayout(v.Info, secret); err != nil {
 		return nil, err
 	}
 	if err := checkBindSecret(v.BindSecret, secret); err != nil {
@@ -359,7 +364,8 @@ func encodeLoginRegister(v LoginRegister, secret bool) ([]byte, error) {
 }
 
 // EncodeLoginRegisterPAT validates v in field order (the ClientVersionInfo,
-// token 0..255, context 0..MaxUint32 bytes, each valid UTF-8) and encodes it.
+// a version that selects the 0.11.0 layout, token 0..255, context
+// 0..MaxUint32 bytes, each valid UTF-8) and encodes it.
 func EncodeLoginRegisterPAT(v LoginRegisterPAT) ([]byte, error) {
 	return encodeLoginRegisterPAT(v, false)
 }
@@ -368,6 +374,9 @@ func EncodeLoginRegisterPAT(v LoginRegisterPAT) ([]byte, error) {
 // 0.11.1 when secret is set; see encodeLoginRegister.
 func encodeLoginRegisterPAT(v LoginRegisterPAT, secret bool) ([]byte, error) {
 	if err := checkClientVersionInfo(v.Info); err != nil {
+		return nil, err
+	}
+	if err := checkLayout(v.Info, secret); err != nil {
 		return nil, err
 	}
 	if err := checkBindSecret(v.BindSecret, secret); err != nil {

@@ -34,6 +34,16 @@ func readBytes(r *bytes.Reader, n int) ([]byte, error) {
 	return buf, nil
 }
 
+// checkLayout is the encoders' rule for the layout: the one the body's
+// version selects (WIRE.md section 10.1), else Field. A body written in
+// the other layout would be read by every server with its fields shifted.
+func checkLayout(info ClientVersionInfo, secret bool) error {
+	if SecretLayout(info.Protocol) != secret {
+		return Field
+	}
+	return nil
+}
+
 // checkBindSecret is the encoders' rule for the bind secret: none in the
 // 0.11.0 layout, exactly 32 bytes in 0.11.1's; else Length.
 func checkBindSecret(b []byte, secret bool) error {
@@ -75,9 +85,9 @@ func ParseLoginRegisterPATSecret(src []byte) (LoginRegisterPAT, error) {
 	return whole(src, DecodeLoginRegisterPATSecret)
 }
 
-// EncodeLoginRegisterSecret validates v (as EncodeLoginRegister, with a
-// bind secret of exactly 32 bytes after the ClientVersionInfo, else
-// Length) and encodes it in the 0.11.1 layout.
+// EncodeLoginRegisterSecret validates v (as EncodeLoginRegister, with
+// version 0.11.1, else Field, and a bind secret of exactly 32 bytes after
+// the ClientVersionInfo, else Length) and encodes it in the 0.11.1 layout.
 func EncodeLoginRegisterSecret(v LoginRegister) ([]byte, error) {
 	return encodeLoginRegister(v, true)
 }

@@ -43,9 +43,17 @@ func TestLoginRegisterSecretGolden(t *testing.T) {
 	// byte (0xa0 = 160) for the username's length: a different body.
 	_, err = ParseLoginRegister(src)
 	assert.Error(t, err)
-	// The layouts' encoders refuse a secret that does not fit them.
+	// The 0.11.0 layout's encoder refuses a version that selects the
+	// other layout (WIRE.md section 10.1), before the secret.
 	_, err = EncodeLoginRegister(want)
+	assert.Equal(t, Field, ClassOf(err))
+	// The layouts' encoders refuse a secret that does not fit them.
+	base := want
+	base.Info.Protocol = 0x2C00
+	_, err = EncodeLoginRegister(base)
 	assert.Equal(t, Length, ClassOf(err))
+	_, err = EncodeLoginRegisterSecret(base)
+	assert.Equal(t, Field, ClassOf(err), "a 0.11.0 body in the bind-secret layout")
 	noSecret := want
 	noSecret.BindSecret = nil
 	_, err = EncodeLoginRegisterSecret(noSecret)
@@ -67,7 +75,13 @@ func TestLoginRegisterPATSecretGolden(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, src, enc)
 	_, err = EncodeLoginRegisterPAT(want)
+	assert.Equal(t, Field, ClassOf(err))
+	base := want
+	base.Info.Protocol = 0x2C00
+	_, err = EncodeLoginRegisterPAT(base)
 	assert.Equal(t, Length, ClassOf(err))
+	_, err = EncodeLoginRegisterPATSecret(base)
+	assert.Equal(t, Field, ClassOf(err))
 }
 
 func TestBindSessionGolden(t *testing.T) {

@@ -64,13 +64,14 @@ var limitNames = [...]string{
 	LimitUserAddress: "user-address",
 }
 
-// String is a short lower-case name ("account"), or "limit-N" for a value
+// String is a short lower-case name ("account"), or "UNKNOWN_LIMIT_N", the form
+// every enum of the module prints an unknown value in, for a value
 // this package does not define.
 func (l Limit) String() string {
 	if int(l) < len(limitNames) && limitNames[l] != "" {
 		return limitNames[l]
 	}
-	return "limit-" + strconv.Itoa(int(l))
+	return "UNKNOWN_LIMIT_" + strconv.Itoa(int(l))
 }
 
 // guard is one connection's lifecycle.Guard, and the gate of its logins.
@@ -287,9 +288,37 @@ func decrement[K comparable](m map[K]int, k K) {
 // must dial trialSlots connections every trialTimeout, each a goroutine
 // for at most that long.
 const (
-	trialSlots   = 8
+	trialSlots   = 32
 	trialTimeout = 2 * time.Second
 )
+
+// A connection that breaks the protocol before it ever logged in
+// (evicted for its request, an unusable frame size, the pre-VSR framing)
+// costs its address a whole AcceptBurst of accept tokens and its
+// probation for trialBan, as sshd's PerSourcePenalties do: probation is
+// for a client that logs in, and a connection evicted at once costs the
+// server a goroutine and its buffers for nothing, which a flood from a
+// few addresses would otherwise repeat at the accept rate.
+const trialBan = 10 * time.Second
+
+// misbehaved reports whether a connection that ended so broke the
+// protocol: a login refused (9 to 12, 14) did not.
+func misbehaved(how Closing) bool {
+	switch how.Reason {
+	case codec.ReasonInvalidCredentials, codec.ReasonInvalidToken, codec.ReasonUserInactive,
+		codec.ReasonSessionError, codec.ReasonIncompatibleProtocol:
+		return false
+	}
+	return how.Cause == CauseEvicted || how.Cause == CauseFrameSize || how.Cause == CauseLegacyFraming
+}
+
+// banTrialLocked ends key's probation for trialBan.
+func (l *Listener) banTrialLocked(key netip.Addr) {
+	if _, known := l.noTrial[key]; !known && len(l.noTrial) >= maxThrottled {
+		return // bounded: past it, probation stays on
+	}
+	l.noTrial[key] = time.Now().Add(trialBan)
+}
 
 // endTrialLocked takes p off probation: it logged in, or it is gone.
 func (l *Listener) endTrialLocked(p *peer) {

@@ -9,13 +9,13 @@ import (
 	"io"
 	"maps"
 	"net"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/attack"
 	"github.com/iggywire/iggywire/internal/lifecycletest"
 	"github.com/iggywire/iggywire/lifecycle"
 	"github.com/iggywire/iggywire/lifecycle/tcp"
@@ -212,10 +212,10 @@ func TestQuotaNoOracle(t *testing.T) {
 		loginsAfter, limitedAfter := a.rec.snapshot()
 		checks := 0
 		for ; checks < 10; checks++ {
-			throttled := a.rec.loginsBy("throttled")
+			throttled := a.rec.loginsBy("Throttled")
 			_, _ = a.wire(nil).loginWith("alice", "wrong")
 			synctest.Wait()
-			if a.rec.loginsBy("throttled") > throttled {
+			if a.rec.loginsBy("Throttled") > throttled {
 				break
 			}
 		}
@@ -384,37 +384,33 @@ func TestListenerRefusedAnswered(t *testing.T) {
 }
 
 // TestHostileAcceptChurn is the short form of connect/reset churn from
-// addresses a legitimate client shares (issue 36, lock-out 2): each
-// churning address spends its AcceptBurst, then every connection over it
-// is served on probation, and as each is closed at once none keeps a
-// slot, so a client on a churning address logs in meanwhile. An address
+// an address a legitimate client shares (issue 36, lock-out 2; the soak's
+// "shared-address"): the churn spends the address's AcceptBurst, then
+// every connection over it is served on probation, and as each is reset
+// at once none keeps a slot, so the client there logs in every time. An address
 // that holds TrialSlots connections open on probation gets the next one
 // reset at accept (no Opened), and the held ones are closed TrialTimeout
 // after their accept. Connections that log in give their accept back.
 func TestHostileAcceptChurn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		const burst, rate, churners, per = 8, 4.0, 4, 50
+		const burst, rate = 8, 4.0
 		a := startQuotaArena(t, tcp.ServeOptions{AcceptBurst: burst, AcceptRate: rate, MaxPreLogin: 1000})
-		for i := range per {
-			for c := range churners {
-				nc, err := a.dial(net.IPv4(127, 0, 3, byte(1+c)))
-				if err != nil {
-					t.Fatalf("Dial: %v", err)
-				}
-				_ = nc.Close()
-			}
-			if i == per/2 {
-				w := a.wire(net.IPv4(127, 0, 3, 1))
-				if _, err := w.loginAs("alice"); err != nil {
-					t.Fatalf("a client on a churning address: %v", err)
-				}
-				_ = w.nc.Close()
-			}
-			time.Sleep(10 * time.Millisecond) // 100 connections a second per address
+		shared := net.IPv4(127, 0, 3, 1)
+		stop, done := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(done)
+			attack.ResetChurn(a.dial, shared, 200, stop)
+		}()
+		legit := attack.Legit{From: shared, User: "alice", Password: "alice", Think: 100 * time.Millisecond, Every: 200 * time.Millisecond, Tries: 10}
+		r := legit.Run(a.dial, nil)
+		close(stop)
+		<-done
+		if r.Failed != 0 {
+			t.Fatalf("a client on an address reset at 200/s: %d logins of %d failed (first: %v)", r.Failed, r.OK+r.Failed, r.FirstErr)
 		}
 		synctest.Wait()
 		if n := a.rec.limitedBy(tcp.LimitAcceptRate); n != 0 {
-			t.Fatalf("connections closed at once took the probation's slots: %d reset at accept", n)
+			t.Fatalf("connections reset at once took the probation's slots: %d reset at accept", n)
 		}
 		held := make([]*wire, 0, tcp.TrialSlots)
 		for range burst + tcp.TrialSlots {
@@ -587,129 +583,97 @@ func TestListenerAddrQuotaIPv6(t *testing.T) {
 }
 
 // TestHostileLogoutChurn is the short form of one account's login/logout
-// churn (issue 36, lock-out 1): 16 connections from 2 addresses log in as
-// mallory, log out, stay logged out 5 ms, and again, dialling anew when
-// the server closes them, against a pre-login line of 8 and an accept
-// budget of 2 and 2/s per address. A connection that logs out goes to the
-// front of the line, or is closed when the line is full or its address
-// has no token left; dialling anew costs a token. So once the churn has
-// spent its burst, a client that connects, thinks 100 ms and logs in gets
-// in every one of 20 times.
+// churn (issue 36, lock-out 1; the soak's "logout-churn"): 16 connections
+// from 2 addresses log in as mallory, log out, stay logged out 5 ms, and
+// again, dialling anew when the server closes them, against a pre-login
+// line of 8 and an accept budget of 2 and 2/s per address. A connection
+// that logs out goes to the front of the line, or is closed when the line
+// is full or its address has no token left; dialling anew costs a token.
+// So once the churn has spent its burst, a client that connects, thinks
+// 100 ms and logs in gets in every one of 10 times.
 func TestHostileLogoutChurn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		const churners, line, tries = 16, 8, 10
-		a := startQuotaArena(t, tcp.ServeOptions{MaxPreLogin: line, MaxSessionsPerUser: -1, MaxSessionsPerUserAddr: -1,
+		a := startQuotaArena(t, tcp.ServeOptions{MaxPreLogin: 8, MaxSessionsPerUser: -1, MaxSessionsPerUserAddr: -1,
 			AcceptBurst: 2, AcceptRate: 2})
-		stop := make(chan struct{})
-		var wg sync.WaitGroup
-		var cycles, dials atomic.Int64
-		end := sync.OnceFunc(func() { close(stop); wg.Wait() })
-		defer end()
-		for i := range churners {
-			from := net.IPv4(127, 0, 5, byte(1+i%2))
-			wg.Go(func() {
-				var nc net.Conn
-				defer func() {
-					if nc != nil {
-						_ = nc.Close()
-					}
-				}()
-				for {
-					select {
-					case <-stop:
-						return
-					default:
-					}
-					if nc == nil {
-						var err error
-						if nc, err = a.dial(from); err != nil {
-							return
-						}
-						dials.Add(1)
-					}
-					if logoutCycle(nc, "mallory") != nil {
-						_ = nc.Close()
-						nc = nil
-						time.Sleep(time.Millisecond)
-						continue
-					}
-					cycles.Add(1)
-					time.Sleep(5 * time.Millisecond) // logged out: in the pre-login line
-				}
-			})
-		}
+		stop, done := make(chan struct{}), make(chan struct{})
+		defer func() { close(stop); <-done }()
+		go func() {
+			defer close(done)
+			attack.LogoutChurn(a.dial, []net.IP{net.IPv4(127, 0, 5, 1), net.IPv4(127, 0, 5, 2)}, 16, "mallory", "mallory", 5*time.Millisecond, stop)
+		}()
 		time.Sleep(time.Second)
-		for i := range tries {
-			w := a.wire(net.IPv4(127, 0, 6, 1))
-			time.Sleep(100 * time.Millisecond)
-			if _, err := w.loginAs("alice"); err != nil {
-				t.Fatalf("login %d of a client thinking 100 ms: %v (churn: %d cycles, %d dials)", i, err, cycles.Load(), dials.Load())
-			}
-			_ = w.nc.Close()
+		legit := attack.Legit{From: net.IPv4(127, 0, 6, 1), User: "alice", Password: "alice", Think: 100 * time.Millisecond, Every: 200 * time.Millisecond, Tries: 10}
+		if r := legit.Run(a.dial, nil); r.Failed != 0 {
+			t.Fatalf("a client thinking 100 ms during the churn: %d logins of %d failed (first: %v)", r.Failed, r.OK+r.Failed, r.FirstErr)
 		}
-		end()
-		synctest.Wait()
-		t.Logf("churn: %d login/logout cycles, %d dials", cycles.Load(), dials.Load())
-		a.checkBaseline()
 	})
 }
 
-// logoutCycle logs in on nc as name (whose password is its name), with a
-// client of its own, and logs out.
-func logoutCycle(nc net.Conn, name string) error {
-	c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0"})
-	if err != nil {
-		return err
-	}
-	frame, err := c.Login(nil, []byte(name), codec.NewSecret([]byte(name)))
-	if err != nil {
-		return err
-	}
-	if err := exchange(nc, c, frame, nil); err != nil {
-		return err
-	}
-	frame, err = c.Logout(nil)
-	if err != nil {
-		return err
-	}
-	return exchange(nc, c, frame, nil)
-}
-
 // TestHostileOneAccountFillsAddress is the short form of one account
-// filling an address others share (issue 36, lock-out 3): mallory logs in
-// all it can from one address, and holds MaxSessionsPerUserAddr, each
-// further login refused (LimitUserAddress) as a wrong password is; alice,
-// on the same address, logs in every time.
+// filling an address others share (issue 36, lock-out 3; the soak's
+// "account-address"): mallory logs in all it can from one address and
+// holds MaxSessionsPerUserAddr, each further login refused
+// (LimitUserAddress) as a wrong password is; alice, on the same address,
+// logs in every time.
 func TestHostileOneAccountFillsAddress(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const perAddr, perUser = 32, 8
 		a := startQuotaArena(t, tcp.ServeOptions{MaxConnsPerAddr: perAddr, MaxSessionsPerUserAddr: perUser, MaxSessionsPerUser: -1})
 		shared := net.IPv4(127, 0, 7, 1)
-		held := 0
-		for range perAddr {
-			w := a.wire(shared)
-			if _, err := w.loginAs("mallory"); err == nil {
-				held++
-				continue
-			}
-			_ = w.nc.Close()
-		}
-		if held != perUser {
-			t.Fatalf("one account holds %d sessions from the address, want %d", held, perUser)
+		held, refused := attack.HoldSessions(a.dial, shared, "mallory", "mallory", perAddr)
+		if len(held) != perUser || refused != perAddr-perUser {
+			t.Fatalf("one account holds %d sessions from the address (%d refused), want %d", len(held), refused, perUser)
 		}
 		if n := a.rec.limitedBy(tcp.LimitUserAddress); n != perAddr-perUser {
 			t.Fatalf("Limited(user-address) called %d times, want %d", n, perAddr-perUser)
 		}
-		synctest.Wait()
-		for i := range perUser {
-			for _, name := range []string{"alice", "iggy"} {
-				if _, err := a.wire(shared).loginAs(name); err != nil {
-					t.Fatalf("login %d of %s on the shared address: %v", i, name, err)
-				}
-			}
+		synctest.Wait() // the refused connections' ends are seen
+		legit := attack.Legit{From: shared, User: "alice", Password: "alice", Think: 100 * time.Millisecond, Every: 200 * time.Millisecond, Tries: 10}
+		if r := legit.Run(a.dial, nil); r.Failed != 0 {
+			t.Fatalf("another account on the shared address: %d logins of %d failed (first: %v)", r.Failed, r.OK+r.Failed, r.FirstErr)
 		}
-		if _, err := a.wire(net.IPv4(127, 0, 7, 2)).loginAs("mallory"); err != nil {
-			t.Fatalf("the account from another address: %v", err)
+		for _, nc := range held {
+			_ = nc.Close()
+		}
+		a.checkBaseline()
+	})
+}
+
+// TestKnownAddressOutlastsStorm: at MaxPreLogin, the connections trimmed
+// are those from addresses where no login succeeded lately, while there
+// are any and the known hold at most half the line: a client whose address
+// logged in before keeps its place while 20 connections from fresh
+// addresses arrive after it (the soak's "reset-storm", whose connections
+// outrun their goroutines), and a line full of known connections still
+// lets a newcomer in.
+func TestKnownAddressOutlastsStorm(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a := startQuotaArena(t, tcp.ServeOptions{MaxPreLogin: 4})
+		client := net.IPv4(127, 0, 9, 1)
+		w := a.wire(client)
+		if _, err := w.loginAs("alice"); err != nil {
+			t.Fatalf("the first login: %v", err)
+		}
+		_ = w.nc.Close()
+		waiting := a.wire(client)
+		for i := range 20 {
+			a.wire(net.IPv4(127, 0, 10, byte(1+i)))
+		}
+		synctest.Wait()
+		if _, err := waiting.loginAs("alice"); err != nil {
+			t.Fatalf("the known address's connection, after 20 newer from fresh addresses: %v", err)
+		}
+		if n := a.rec.closedBy(tcp.CausePreLoginCap); n != 17 {
+			t.Fatalf("%d closed by the pre-login cap, want 17 (20 + 1 - 4)", n)
+		}
+		// Known connections are passed over only while they hold at most
+		// half the line: filling it with them locks no newcomer out.
+		for range 8 {
+			a.wire(client)
+		}
+		synctest.Wait()
+		if _, err := a.wire(net.IPv4(127, 0, 11, 1)).loginAs("iggy"); err != nil {
+			t.Fatalf("a newcomer from a fresh address, the line full of known connections: %v", err)
 		}
 	})
 }

@@ -58,7 +58,7 @@ func ExampleListener() {
 	fmt.Println("observer:", r.Label(), "user", r.UserID)
 	// Output:
 	// client: <nil> session 1
-	// observer: ok user 1
+	// observer: OK user 1
 }
 
 // Resolved shows the options a Listener uses: zero fields take their

@@ -8,3 +8,6 @@ const (
 	TrialSlots   = trialSlots
 	TrialTimeout = trialTimeout
 )
+
+// SweepEvery is how often the throttles are swept (throttle.go).
+const SweepEvery = sweepEvery

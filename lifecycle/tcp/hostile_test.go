@@ -377,7 +377,7 @@ func TestHostileLoggedInPeers(t *testing.T) {
 			every(100*time.Millisecond, stop, func() error { return ping(nc, c) })
 		})
 	}
-	awaitEqual(t, func() int { return a.rec.loginsBy("ok") }, peers, "%d logins told the observer, want %d")
+	awaitEqual(t, func() int { return a.rec.loginsBy("OK") }, peers, "%d logins told the observer, want %d")
 	pre, loggedIn := a.l.Conns()
 	if pre != 0 {
 		t.Fatalf("Conns() not logged in = %d, want 0", pre)
@@ -536,7 +536,7 @@ func TestHostileGuessing(t *testing.T) {
 	if n := auth.checks.Load(); n != burst {
 		t.Fatalf("credential checks from one address = %d, want %d", n, burst)
 	}
-	awaitEqual(t, func() int { return a.rec.loginsBy("throttled") }, guesses-burst, "%d throttled logins told the observer, want %d")
+	awaitEqual(t, func() int { return a.rec.loginsBy("Throttled") }, guesses-burst, "%d throttled logins told the observer, want %d")
 
 	w := a.wire(attacker)
 	_, err = w.login()

@@ -39,14 +39,17 @@ type Listener struct {
 	closing  bool
 	conns    map[*peer]struct{}
 	preLogin list.List // *peer not logged in, oldest first
+	knownPre int       // of them, those known (peer.known)
 	loggedIn int
 	lastID   uint64
-	accounts map[uint32]int        // sessions logged in, per user id
-	addrs    map[netip.Addr]int    // connections open, per address
-	userAddr map[userAddr]int      // sessions logged in, per user id and address
-	onTrial  map[netip.Addr]int    // connections on probation, per address
-	refusing map[net.Conn]struct{} // refused connections being answered
-	names    map[uint64]uint32     // the account a username (nameKey) last logged in as
+	accounts map[uint32]int           // sessions logged in, per user id
+	addrs    map[netip.Addr]int       // connections open, per address
+	userAddr map[userAddr]int         // sessions logged in, per user id and address
+	onTrial  map[netip.Addr]int       // connections on probation, per address
+	noTrial  map[netip.Addr]time.Time // addresses whose probation is off until then
+	loggedAt map[netip.Addr]time.Time // the last successful login from each address, within knownFor
+	refusing map[net.Conn]struct{}    // refused connections being answered
+	names    map[uint64]uint32        // the account a username (nameKey) last logged in as
 	drop     dropWatch
 	wg       sync.WaitGroup // one per connection goroutine
 	done     chan struct{}  // closed by stop
@@ -76,6 +79,7 @@ type peer struct {
 	user   uint32        // the account logged in as, while stateIn
 	everIn bool          // logged in at least once
 	trial  bool          // accepted over its address's accept budget, not logged in since
+	known  bool          // from an address where a login succeeded within knownFor, at its accept
 	ended  CloseCause    // why the Listener ended it, while stateEnded
 }
 
@@ -88,6 +92,7 @@ func NewListener(ln net.Listener, srv *lifecycle.Server, opts ServeOptions) *Lis
 		conns:  make(map[*peer]struct{}), done: make(chan struct{}),
 		accounts: make(map[uint32]int), addrs: make(map[netip.Addr]int),
 		userAddr: make(map[userAddr]int), onTrial: make(map[netip.Addr]int),
+		noTrial: make(map[netip.Addr]time.Time), loggedAt: make(map[netip.Addr]time.Time),
 		refusing: make(map[net.Conn]struct{}), names: make(map[uint64]uint32), seed: maphash.MakeSeed()}
 	if opts.ReleaseMemory != nil {
 		l.release = &releaser{free: opts.ReleaseMemory}
@@ -188,6 +193,18 @@ func (l *Listener) sweepLoop() {
 		case <-l.done:
 			return
 		case now := <-t.C:
+			l.mu.Lock()
+			for key, until := range l.noTrial {
+				if !now.Before(until) {
+					delete(l.noTrial, key)
+				}
+			}
+			for key, at := range l.loggedAt {
+				if now.Sub(at) >= knownFor {
+					delete(l.loggedAt, key)
+				}
+			}
+			l.mu.Unlock()
 			freed := false
 			for _, th := range [...]*throttle{l.accepts, l.throttle} {
 				if th != nil && th.sweep(now) {
@@ -287,10 +304,16 @@ func (l *Listener) admit(nc net.Conn, key netip.Addr, trial bool) (p *peer, refu
 		return nil, 0, false
 	}
 	l.lastID++
-	p = &peer{nc: nc, info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}, key: key, opened: time.Now(), kill: make(chan struct{})}
+	now := time.Now()
+	if trial && (l.onTrial[key] >= trialSlots || now.Before(l.noTrial[key])) {
+		// Reset at accept: nothing is made for it but its info.
+		return &peer{info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}}, LimitAcceptRate, true
+	}
+	p = &peer{nc: nc, info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}, key: key, opened: now, kill: make(chan struct{})}
+	if at, ok := l.loggedAt[key]; ok && now.Sub(at) < knownFor {
+		p.known = true
+	}
 	switch {
-	case trial && l.onTrial[key] >= trialSlots:
-		return p, LimitAcceptRate, true
 	case len(l.conns) >= l.opts.MaxConns:
 		return p, LimitConns, true
 	case l.addrFullLocked(key):
@@ -309,26 +332,39 @@ func (l *Listener) admit(nc net.Conn, key netip.Addr, trial bool) (p *peer, refu
 	} else {
 		p.elem = l.preLogin.PushBack(p)
 	}
+	if p.known {
+		l.knownPre++
+	}
 	l.trimPreLoginLocked()
 	l.wg.Add(1)
 	return p, 0, true
 }
 
-// nextID hands out a connection id for a connection never served.
-func (l *Listener) nextID() uint64 {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.lastID++
-	return l.lastID
-}
-
 // trimPreLoginLocked closes the oldest peers not logged in while there are
 // more than MaxPreLogin.
+//
+// Connections from an address where a login succeeded within knownFor
+// are passed over while they hold at most half the line: a storm of
+// connections from fresh addresses, accepted faster than their goroutines
+// run, pushes out its own before a client whose login waits unread to be
+// served, and a peer with credentials cannot fill the line with known
+// connections that newcomers could never push out.
 func (l *Listener) trimPreLoginLocked() {
 	for l.preLogin.Len() > l.opts.MaxPreLogin {
-		l.endLocked(l.preLogin.Front().Value.(*peer), CausePreLoginCap)
+		victim := l.preLogin.Front()
+		for e := victim; e != nil && 2*l.knownPre <= l.opts.MaxPreLogin; e = e.Next() {
+			if !e.Value.(*peer).known {
+				victim = e
+				break
+			}
+		}
+		l.endLocked(victim.Value.(*peer), CausePreLoginCap)
 	}
 }
+
+// knownFor is how long an address where a login succeeded is known, for
+// trimPreLoginLocked.
+const knownFor = 10 * time.Minute
 
 // moveLocked is the one place where a served connection's standing in the
 // Listener's accounts changes: a login (admitLogin, as Handle asks before
@@ -340,6 +376,9 @@ func (l *Listener) moveLocked(p *peer, to peerState, user uint32) {
 	case statePreLogin:
 		l.preLogin.Remove(p.elem)
 		p.elem = nil
+		if p.known {
+			l.knownPre--
+		}
 	case stateIn:
 		l.loggedIn--
 		l.leaveAccountLocked(p)
@@ -353,10 +392,16 @@ func (l *Listener) moveLocked(p *peer, to peerState, user uint32) {
 		// its login goes first when the line is trimmed, before any
 		// waiting for its first. So does one on probation (admit).
 		p.elem = l.preLogin.PushFront(p)
+		if p.known {
+			l.knownPre++
+		}
 		l.trimPreLoginLocked()
 	case stateIn:
 		l.loggedIn++
 		p.user, p.everIn = user, true
+		if _, ok := l.loggedAt[p.key]; ok || len(l.loggedAt) < maxThrottled {
+			l.loggedAt[p.key] = time.Now()
+		}
 		l.accounts[user]++
 		l.userAddr[userAddr{user, p.key}]++
 		l.endTrialLocked(p)
@@ -386,6 +431,19 @@ func (l *Listener) endedBy(p *peer) CloseCause {
 	return CauseShutdown
 }
 
+// spoke moves p, which has sent its first bytes, to the back of the
+// pre-login line, behind the connections that have sent nothing yet: when
+// the line is trimmed, a storm of connections that connect and reset (or
+// never speak) goes before a client whose login is waiting to be read.
+// One that paid no accept token (on probation) stays where it is.
+func (l *Listener) spoke(p *peer) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if p.state == statePreLogin && !p.trial && !p.everIn {
+		l.preLogin.MoveToBack(p.elem)
+	}
+}
+
 // logout moves p back to the pre-login line after Handle answered its
 // logout, before the reply is written: a client that reads it and logs in
 // elsewhere finds its account's place free. A connection that logs out has
@@ -399,20 +457,30 @@ func (l *Listener) endedBy(p *peer) CloseCause {
 // and costs the churner what re-dialling would.
 func (l *Listener) logout(p *peer) CloseCause {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	if p.state != stateIn {
+		l.mu.Unlock()
 		return 0
 	}
-	noToken := l.accepts != nil && !l.acceptAllowed(p.key)
+	// Charged even without a token left: the login gave back the token
+	// its dial took, and a logout closed for want of one must not leave
+	// the re-dial free.
+	noToken := l.accepts != nil && l.accepts.charge(p.key, 1, time.Now()) < 0
 	if !noToken && l.preLogin.Len() < l.opts.MaxPreLogin {
 		l.moveLocked(p, statePreLogin, 0)
+		l.mu.Unlock()
 		return 0
 	}
 	if noToken {
-		l.obs.limited(p.info, LimitAcceptRate)
+		// Its address churns faster than its accept rate: its
+		// re-dials must not come in on probation either.
+		l.banTrialLocked(p.key)
 	}
 	l.moveLocked(p, stateEnded, 0)
 	p.ended = CausePreLoginCap
+	l.mu.Unlock()
+	if noToken {
+		l.obs.limited(p.info, LimitAcceptRate)
+	}
 	return CausePreLoginCap
 }
 
@@ -422,9 +490,16 @@ func (l *Listener) untrack(p *peer, how Closing) {
 	l.moveLocked(p, stateEnded, 0) // uncounted from the line or its account
 	delete(l.conns, p)
 	l.leaveAddrLocked(p)
+	penalty := !p.everIn && misbehaved(how)
+	if penalty {
+		l.banTrialLocked(p.key)
+	}
 	l.endTrialLocked(p)
 	l.shrankLocked(len(l.conns))
 	l.mu.Unlock()
+	if penalty && l.accepts != nil {
+		l.accepts.charge(p.key, l.opts.AcceptBurst, time.Now())
+	}
 	_ = p.nc.Close()
 	how.Duration = time.Since(p.opened)
 	l.obs.closed(p.info, how)

@@ -182,13 +182,14 @@ var causeNames = [...]string{
 	CauseLegacyFraming: "legacy-framing",
 }
 
-// String is a short lower-case name ("login-timeout"), or "cause-N" for a
+// String is a short lower-case name ("login-timeout"), or "UNKNOWN_CAUSE_N", the form
+// every enum of the module prints an unknown value in, for a
 // value this package does not define.
 func (c CloseCause) String() string {
 	if int(c) < len(causeNames) && causeNames[c] != "" {
 		return causeNames[c]
 	}
-	return "cause-" + strconv.Itoa(int(c))
+	return "UNKNOWN_CAUSE_" + strconv.Itoa(int(c))
 }
 
 // Closing describes the end of a connection.

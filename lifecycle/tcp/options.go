@@ -108,7 +108,7 @@ type ServeOptions struct {
 	// connections that never log in spend it, and that a logout spends
 	// again (a connection that logs out is one a client would otherwise
 	// dial anew). Over budget, a connection is taken on probation while
-	// its address has fewer than 8 on it: it has 2 s (or LoginTimeout) to
+	// its address has fewer than 32 on it: it has 2 s (or LoginTimeout) to
 	// log in, so that a neighbour spending a shared address's budget with
 	// connections it resets does not lock a legitimate client there out.
 	// Past that, it is reset as soon as it is accepted, before it costs a

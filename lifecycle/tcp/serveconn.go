@@ -86,6 +86,7 @@ type connLoop struct {
 	loginBy   time.Time // when a connection not logged in is closed
 	preBytes  float64   // what is left of the pre-login read budget (preLoginRate), as of preAt
 	preAt     time.Time
+	spoke     bool        // a byte has arrived (Listener.spoke was told)
 	loggedOut bool        // the last change of login state was a logout
 	turn      int         // frames served in a row without waiting for the peer
 	pause     *time.Timer // of yield, made on its first use
@@ -237,6 +238,10 @@ func (c *connLoop) await(n int) CloseCause {
 		c.in = c.in[:len(c.in)+k]
 		if !loggedIn {
 			c.preBytes -= float64(k)
+			if k > 0 && !c.spoke {
+				c.spoke = true
+				c.l.spoke(c.p)
+			}
 		}
 		if err != nil && c.buffered() < n {
 			return c.failed(err, why)

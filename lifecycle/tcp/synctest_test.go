@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/attack"
 	"github.com/iggywire/iggywire/internal/lifecycletest"
 	"github.com/iggywire/iggywire/lifecycle"
 	"github.com/iggywire/iggywire/lifecycle/tcp"
@@ -430,7 +431,8 @@ func TestHostileGuessingRefill(t *testing.T) {
 // a BIND_SESSION is read up to a header's worth of body: a ping with 256
 // body bytes is answered, one with 257 gets Eviction 6 from its header
 // alone and the connection is closed without its body being read (beyond
-// the one read that brought its header); a login
+// the one read that brought its header), and its address pays a whole
+// accept burst and its probation for it; a login
 // body of any size up to MaxFrame is read.
 func TestPreLoginBodyBound(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -466,7 +468,19 @@ func TestPreLoginBodyBound(t *testing.T) {
 		if n := <-wrote; n > 4<<10 {
 			t.Fatalf("the server read %d bytes of the 70 KiB frame, want at most one read into its 4 KiB buffer", n)
 		}
-		w = a.wire(nil)
+		// The eviction cost the address its accept budget and its
+		// probation: its next connection is reset at accept.
+		again, err := a.dial(nil)
+		if err != nil {
+			t.Fatalf("Dial: %v", err)
+		}
+		if _, err := again.Read(make([]byte, 1)); err == nil {
+			t.Fatalf("the next connection of an address evicted before login is served")
+		}
+		if n := a.rec.limitedBy(tcp.LimitAcceptRate); n != 1 {
+			t.Fatalf("Limited(accept-rate) called %d times, want 1", n)
+		}
+		w = a.wire(net.IPv4(127, 0, 0, 2))
 		// The client's id is minted by Login; the frame carries it.
 		if _, err := w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy"))); err != nil {
 			t.Fatalf("Login: %v", err)
@@ -515,6 +529,57 @@ func TestPreLoginReadRate(t *testing.T) {
 		}
 		if d := flood(w); d != 0 {
 			t.Fatalf("logged in, %d pings answered in %v, want 0", pings, d)
+		}
+		a.checkBaseline()
+	})
+}
+
+// TestHostilePreLoginPingFlood is the short form of the pre-login PING
+// flood with 70 KiB bodies (issue 36, cost 4; the soak's "ping-flood"):
+// each flooder's first ping is evicted from its header, so the flood costs
+// a header read per connection, and a client logs in every time.
+func TestHostilePreLoginPingFlood(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a := startPipeArena(t, nil, tcp.ServeOptions{AcceptBurst: -1})
+		stop, done := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(done)
+			attack.PingFlood(a.dial, []net.IP{net.IPv4(127, 0, 8, 1)}, 8, 70<<10, stop)
+		}()
+		legit := attack.Legit{From: net.IPv4(127, 0, 8, 2), User: "iggy", Password: "iggy", Every: 100 * time.Millisecond, Tries: 10}
+		r := legit.Run(a.dial, nil)
+		close(stop)
+		<-done
+		if r.Failed != 0 {
+			t.Fatalf("logins during the flood: %d of %d failed (first: %v)", r.Failed, r.OK+r.Failed, r.FirstErr)
+		}
+		a.checkBaseline()
+		if n := a.rec.reasons[codec.ReasonInvalidRequestBodySize]; n == 0 {
+			t.Fatalf("no flooder was evicted with 6")
+		}
+	})
+}
+
+// TestHostileResetStorm is the short form of the connect-and-reset storm
+// from distinct addresses (issue 36, cost 5; the soak's "reset-storm"):
+// 2,048 addresses each open a connection and reset it; once their
+// accept-rate buckets are full again, the next sweep forgets them, makes
+// the map anew and hands its memory back (ReleaseMemory), with no further
+// connection to set it off.
+func TestHostileResetStorm(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var released atomic.Int64
+		a := startPipeArena(t, nil, tcp.ServeOptions{ReleaseMemory: func() { released.Add(1) }})
+		from := func(i int) net.IP { return net.IPv4(127, 64, byte(i>>8), byte(i)) }
+		if n := attack.ResetStorm(a.dial, from, 2048, 16, nil); n != 2048 {
+			t.Fatalf("%d connections opened, want 2048", n)
+		}
+		synctest.Wait()
+		before := released.Load()
+		time.Sleep(2 * tcp.SweepEvery)
+		synctest.Wait()
+		if released.Load() == before {
+			t.Fatalf("no memory handed back %v after the storm", 2*tcp.SweepEvery)
 		}
 		a.checkBaseline()
 	})

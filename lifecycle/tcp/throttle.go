@@ -225,6 +225,18 @@ func (t *throttle) refund(key netip.Addr, account uint64, s spent, now time.Time
 	}
 }
 
+// charge takes n tokens of key's bucket, below zero if need be: a penalty
+// that its refill must make good before key is let through again. It
+// returns the tokens left.
+func (t *throttle) charge(key netip.Addr, n int, now time.Time) float64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b, _ := t.refill(key, now)
+	b.tokens -= float64(n)
+	t.buckets[key] = b
+	return b.tokens
+}
+
 // failed records a check that failed at now.
 func (t *throttle) failed(key netip.Addr, now time.Time) {
 	t.mu.Lock()
@@ -265,7 +277,7 @@ func (t *throttle) pruneAccounts(now time.Time) {
 // sweepEvery is how often a Listener forgets the buckets that are full
 // again (sweep), so that the memory of a storm from many addresses comes
 // back once it is over, not only when the next storm reaches maxThrottled.
-const sweepEvery = 10 * time.Second
+const sweepEvery = 5 * time.Second
 
 // shrinkFrom is the least peak of buckets whose map is made anew once it
 // has fallen to half of it: a Go map keeps its largest size after its

@@ -61,6 +61,10 @@ func paths() []path {
 		// size: shown beside a copy of 1 MiB; memGoals holds what it
 		// allocates, the goal of this path.
 		{"Frame/ReadFrameBody1MiB", "Floor/Copy1MiB", 0},
+		// lifecycle: an SDK's stamp of a request header in front of its
+		// payload and the correlation of the answer, beside a copy of a
+		// header; shown, not held.
+		{"SequencerStamp", "Floor/Copy256", 0},
 	}
 }
 

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math/rand/v2"
+	"math"
 	"net"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/attack"
 )
 
 // connAttacks is the second round's table: each row at the size it names.
@@ -20,9 +21,9 @@ func (s *soak) connAttacks() []scenario {
 		{id: "nonreaders", name: "200 logged-in clients ping flat out and never read", attack: nonReaders(200)},
 		{id: "pipeline", name: "50 logged-in connections pipeline pings flat out", attack: pipeline(50)},
 		{id: "throughput", name: "lockstep pinging clients, login server vs an echo server of the same framing", dur: time.Millisecond, noProbe: true, attack: throughputScenario},
-		{id: "churn", name: "connect/close churn, 32 addresses, 4.3k/s", attack: churn(32, 4300, 0)},
+		{id: "churn", name: "connect/reset churn, 32 addresses, flat out", attack: churn(32)},
 		{id: "guess-account", name: "wrong passwords for one account from 200 addresses; probe: that account's right password", probeAs: "iggy", attack: guessAccount(200)},
-		{id: "prelogin-churn", name: "pre-login connect/close churn flat out (7-19k/s asked), 64 addresses, with 20 clients logging in", attack: preLoginChurn},
+		{id: "prelogin-churn", name: "pre-login connect/reset churn flat out, 64 addresses, with 20 clients logging in", attack: preLoginChurn},
 		{id: "stalled-large", name: "8 unauthenticated connections announce 1 MiB frames and stall; a logged-in 200 KiB frame every 0.5 s", attack: stalledLarge},
 		{id: "scrapers", name: "metrics port: 500 concurrent scrapers", maxFDs: maxMetricsFDs, attack: scrapers(500)},
 		{id: "keepalive", name: "metrics port: 2,000 keep-alive connections after one request each", dur: 15 * time.Second, maxFDs: maxMetricsFDs, attack: keepAlive(2000)},
@@ -40,49 +41,34 @@ func loopbackIPs(b byte, n int) []net.IP {
 	return ips
 }
 
-// accountHold: n connections from addrs addresses all log in as iggy and
-// hold; then they all close.
+// accountHold: n connections from addrs addresses all log in as iggy
+// (attack.HoldSessions from each address at once) and hold; then they all
+// close.
 func accountHold(n, addrs int) func(e *env) func() outcome {
 	return func(e *env) func() outcome {
-		ips := loopbackIPs(1, addrs)
-		var mu sync.Mutex
-		held := make([]*client, 0, n)
-		var refused atomic.Int64
-		var firstErr atomic.Value
-		slots := make(chan struct{}, 128)
-		var wg sync.WaitGroup
-		start := time.Now()
-		for i := range n {
-			slots <- struct{}{}
-			spawn(&wg, func() {
-				defer func() { <-slots }()
-				c, err := dial(e.srv.addr, ips[i%len(ips)])
-				if err == nil {
-					if err = c.login("iggy"); err != nil {
-						_ = c.nc.Close()
-					}
-				}
-				if err != nil {
-					refused.Add(1)
-					firstErr.CompareAndSwap(nil, err.Error())
-					return
-				}
-				mu.Lock()
-				held = append(held, c)
-				mu.Unlock()
-			})
+		type got struct {
+			held    []net.Conn
+			refused int
 		}
-		wg.Wait()
+		each := make(chan got, addrs)
+		start := time.Now()
+		for _, ip := range loopbackIPs(1, addrs) {
+			go func() {
+				held, refused := attack.HoldSessions(dialer(e.srv.addr), ip, "iggy", "iggy", n/addrs)
+				each <- got{held, refused}
+			}()
+		}
+		var all got
+		for range addrs {
+			g := <-each
+			all.held, all.refused = append(all.held, g.held...), all.refused+g.refused
+		}
 		took := time.Since(start)
 		return func() outcome {
-			m := e.srv.scrape()
-			for _, c := range held {
-				_ = c.nc.Close()
+			for _, nc := range all.held {
+				_ = nc.Close()
 			}
-			o := outcome{result: fmt.Sprintf("%d of %d logged in and held (in %v), %d refused (first: %v); refused at the cap %.0f",
-				len(held), n, took.Round(100*time.Millisecond), refused.Load(), firstErr.Load(),
-				m[`loginserver_connections_refused_total{cause="total-cap"}`])}
-			return o
+			return outcome{result: fmt.Sprintf("%d of %d logged in and held (in %v), %d refused", len(all.held), n, took.Round(100*time.Millisecond), all.refused)}
 		}
 	}
 }
@@ -102,7 +88,7 @@ func nonReaders(n int) func(e *env) func() outcome {
 				}
 				closeOnStop(c, e.stop, func() {
 					for {
-						k, err := c.nc.Write(batch)
+						k, err := c.NC.Write(batch)
 						written.Add(int64(k))
 						if err != nil {
 							return
@@ -129,16 +115,16 @@ func pingBatch(e *env, local net.IP) (*client, []byte, bool) {
 	if err != nil {
 		return nil, nil, false
 	}
-	if c.login("iggy") != nil {
-		_ = c.nc.Close()
+	if c.Login("iggy", "iggy") != nil {
+		_ = c.NC.Close()
 		return nil, nil, false
 	}
-	ping, err := c.c.Ping(nil) // after the login: it carries the session
+	ping, err := c.C.Ping(nil) // after the login: it carries the session
 	if err != nil {
-		_ = c.nc.Close()
+		_ = c.NC.Close()
 		return nil, nil, false
 	}
-	_ = c.nc.SetDeadline(time.Time{})
+	_ = c.NC.SetDeadline(time.Time{})
 	return c, bytes.Repeat(ping, 64), true
 }
 
@@ -159,7 +145,7 @@ func pipeline(n int) func(e *env) func() outcome {
 				go func() {
 					buf := make([]byte, 0, 4096)
 					for {
-						f, err := codec.ReadFrame(c.nc, buf[:0], codec.MaxFrameSize)
+						f, err := codec.ReadFrame(c.NC, buf[:0], codec.MaxFrameSize)
 						if err != nil {
 							return
 						}
@@ -169,7 +155,7 @@ func pipeline(n int) func(e *env) func() outcome {
 				}()
 				closeOnStop(c, e.stop, func() {
 					for {
-						if _, err := c.nc.Write(batch); err != nil {
+						if _, err := c.NC.Write(batch); err != nil {
 							return
 						}
 					}
@@ -183,43 +169,17 @@ func pipeline(n int) func(e *env) func() outcome {
 	}
 }
 
-// churn: connections from addrs addresses open and close at rate a second
-// (0: as fast as they can), each held for up to hold first.
-func churn(addrs int, rate float64, hold time.Duration) func(e *env) func() outcome {
+// churn: connections from addrs addresses opened and reset flat out, 64
+// at a time (attack.ResetStorm over a few addresses).
+func churn(addrs int) func(e *env) func() outcome {
 	return func(e *env) func() outcome {
 		ips := loopbackIPs(4, addrs)
-		var done atomic.Int64
-		var wg sync.WaitGroup
-		start := time.Now()
-		const workers = 64
-		for w := range workers {
-			spawn(&wg, func() {
-				for i := 0; ; i++ {
-					if rate > 0 {
-						// Each worker's share of the rate, on a schedule.
-						due := start.Add(time.Duration(float64(done.Load()+1) / rate * float64(time.Second)))
-						if !pause(time.Until(due), e.stop) {
-							return
-						}
-					} else if !pause(0, e.stop) {
-						return
-					}
-					d := attackDialer(ips[(w+i*workers)%len(ips)], ioTimeout)
-					nc, err := d.Dial("tcp", e.srv.addr)
-					if err != nil {
-						continue
-					}
-					if hold > 0 {
-						time.Sleep(rand.N(hold))
-					}
-					_ = nc.Close()
-					done.Add(1)
-				}
-			})
-		}
+		done, start := make(chan int64, 1), time.Now()
+		go func() {
+			done <- attack.ResetStorm(dialer(e.srv.addr), func(i int) net.IP { return ips[i%len(ips)] }, math.MaxInt, 64, e.stop)
+		}()
 		return func() outcome {
-			wg.Wait()
-			return outcome{result: fmt.Sprintf("%.0f connections/s opened and closed", float64(done.Load())/time.Since(start).Seconds())}
+			return outcome{result: fmt.Sprintf("%.0f connections/s opened and reset", float64(<-done)/time.Since(start).Seconds())}
 		}
 	}
 }
@@ -230,49 +190,34 @@ func guessAccount(n int) func(e *env) func() outcome {
 	return func(e *env) func() outcome { return guessFrom(e, loopbackIPs(5, n), 1) }
 }
 
-// preLoginChurn: connections from 64 addresses open and close flat out,
-// each held up to 2 ms so that they fill the pre-login list, while 20
-// clients from 127.0.0.250 log in, ping and log out in a loop. Logged-in
-// sessions closed by the pre-login cap must be none.
+// preLoginChurn: connections from 64 addresses opened and reset flat out
+// fill the pre-login line, while 20 clients from 127.0.0.250 log in and
+// ping in a loop. Their logins must all succeed, and logged-in sessions
+// closed by the pre-login cap must be none.
 func preLoginChurn(e *env) func() outcome {
-	endChurn := churn(64, 0, 2*time.Millisecond)(e)
-	var ok, bad atomic.Int64
-	var firstErr sync.Once
-	var why string
-	var wg sync.WaitGroup
+	endChurn := churn(64)(e)
+	results := make(chan attack.Result, 20)
 	for range 20 {
-		spawn(&wg, func() {
-			for pause(0, e.stop) {
-				c, err := dialClient(e.srv.addr, net.IPv4(127, 0, 0, 250))
-				if err == nil {
-					err = c.login("iggy")
-					if err == nil {
-						err = c.do(c.c.Ping(nil))
-					}
-					if err == nil {
-						err = c.do(c.c.Logout(nil))
-					}
-					_ = c.nc.Close()
-				}
-				if err != nil {
-					bad.Add(1)
-					firstErr.Do(func() { why = err.Error() })
-				} else {
-					ok.Add(1)
-				}
-			}
-		})
+		go func() {
+			l := attack.Legit{From: net.IPv4(127, 0, 0, 250), User: "iggy", Password: "iggy"}
+			results <- l.Run(dialer(e.srv.addr), e.stop)
+		}()
 	}
 	return func() outcome {
 		churned := endChurn()
-		wg.Wait()
-		m := e.srv.scrape()
-		wrong := m[`loginserver_sessions_closed_total{cause="prelogin-cap"}`]
-		total := ok.Load() + bad.Load()
-		o := outcome{result: fmt.Sprintf("%s; legitimate logins %d ok, %d failed (%.1f%%); logged-in sessions closed by the pre-login cap: %.0f",
-			churned.result, ok.Load(), bad.Load(), 100*float64(bad.Load())/float64(max(total, 1)), wrong)}
-		if bad.Load() > 0 {
-			o.misses = append(o.misses, fmt.Sprintf("%d legitimate logins failed (the first: %s)", bad.Load(), why))
+		var all attack.Result
+		for range 20 {
+			r := <-results
+			all.OK, all.Failed = all.OK+r.OK, all.Failed+r.Failed
+			if all.FirstErr == nil {
+				all.FirstErr = r.FirstErr
+			}
+		}
+		wrong := e.srv.scrape()[`loginserver_sessions_closed_total{cause="prelogin-cap"}`]
+		o := outcome{result: fmt.Sprintf("%s; legitimate logins %d ok, %d failed; logged-in sessions closed by the pre-login cap: %.0f",
+			churned.result, all.OK, all.Failed, wrong)}
+		if all.Failed > 0 {
+			o.misses = append(o.misses, fmt.Sprintf("%d legitimate logins failed (the first: %v)", all.Failed, all.FirstErr))
 		}
 		if wrong != 0 {
 			o.misses = append(o.misses, fmt.Sprintf("%.0f logged-in sessions closed as pre-login", wrong))
@@ -291,7 +236,7 @@ func stalledLarge(e *env) func() outcome {
 		if err != nil {
 			return failed(err)
 		}
-		small, err := c.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
+		small, err := c.C.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
 		if err != nil {
 			return failed(err)
 		}
@@ -304,7 +249,7 @@ func stalledLarge(e *env) func() outcome {
 		if err != nil {
 			return failed(err)
 		}
-		if _, err := c.nc.Write(append(hdr, small[codec.HeaderSize:]...)); err != nil {
+		if _, err := c.NC.Write(append(hdr, small[codec.HeaderSize:]...)); err != nil {
 			return failed(err)
 		}
 		stalled = append(stalled, c)
@@ -316,14 +261,14 @@ func stalledLarge(e *env) func() outcome {
 	go func() {
 		defer close(done)
 		c, err := dialClient(e.srv.addr, net.IPv4(127, 0, 6, 11))
-		if err != nil || c.login("iggy") != nil {
+		if err != nil || c.Login("iggy", "iggy") != nil {
 			fails++
 			return
 		}
-		defer c.nc.Close()
+		defer c.NC.Close()
 		body := make([]byte, 200<<10)
-		for pause(500*time.Millisecond, e.stop) {
-			frame, err := c.c.Request(nil, codec.CodeGetClusterMetadata, body)
+		for attack.Pause(500*time.Millisecond, e.stop) {
+			frame, err := c.C.Request(nil, codec.CodeGetClusterMetadata, body)
 			if err != nil {
 				fails++
 				return
@@ -331,7 +276,7 @@ func stalledLarge(e *env) func() outcome {
 			start := time.Now()
 			// A denial (status 3) is an answer; anything else ends the test.
 			var denied *codec.IggyError
-			if err := c.do(frame, nil); err != nil && !errors.As(err, &denied) {
+			if err := c.Do(frame, nil); err != nil && !errors.As(err, &denied) {
 				fails++
 				return
 			}
@@ -341,7 +286,7 @@ func stalledLarge(e *env) func() outcome {
 	return func() outcome {
 		<-done
 		for _, c := range stalled {
-			_ = c.nc.Close()
+			_ = c.NC.Close()
 		}
 		p99 := percentile(lat, 0.99)
 		o := outcome{result: fmt.Sprintf("logged-in 200 KiB frames: %d answered, p50 %s ms, p99 %s ms, %d failed", len(lat), ms(percentile(lat, 0.5)), ms(p99), fails)}

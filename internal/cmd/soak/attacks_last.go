@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/iggywire/iggywire/internal/attack"
 )
 
 // lastRound is the first round's attacks, which must keep holding.
@@ -67,7 +69,7 @@ func largeFrames(e *env) func() outcome {
 	var bad atomic.Int64
 	for _, c := range clients {
 		spawn(&wg, func() {
-			if c.sendLogin(body) != nil {
+			if sendLogin(c, body) != nil {
 				bad.Add(1)
 			}
 		})
@@ -76,7 +78,7 @@ func largeFrames(e *env) func() outcome {
 	took := time.Since(start)
 	return func() outcome {
 		for _, c := range clients {
-			_ = c.nc.Close()
+			_ = c.NC.Close()
 		}
 		o := outcome{result: fmt.Sprintf("%d/%d answered in %v", conns-int(bad.Load()), conns, took.Round(time.Millisecond))}
 		if bad.Load() > 0 {
@@ -109,10 +111,10 @@ func guessFrom(e *env, addrs []net.IP, perAddr int) func() outcome {
 	for _, ip := range addrs {
 		for range perAddr {
 			spawn(&wg, func() {
-				for pause(0, e.stop) {
+				for attack.Pause(0, e.stop) {
 					if c, err := dial(e.srv.addr, ip); err == nil {
-						_ = c.login("wrong")
-						_ = c.nc.Close()
+						_ = c.Login("iggy", "wrong")
+						_ = c.NC.Close()
 						attempts.Add(1)
 					}
 				}
@@ -151,11 +153,11 @@ func quietLogs(e *env) func() outcome {
 	for range clients {
 		spawn(&wg, func() {
 			c, err := dial(e.srv.addr, nil)
-			if err != nil || c.login("iggy") != nil {
+			if err != nil || c.Login("iggy", "iggy") != nil {
 				return
 			}
 			closeOnStop(c, e.stop, func() {
-				for c.do(c.c.Ping(nil)) == nil {
+				for c.Do(c.C.Ping(nil)) == nil {
 					pings.Add(1)
 				}
 			})

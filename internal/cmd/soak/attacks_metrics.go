@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/iggywire/iggywire/internal/attack"
 )
 
 // metricsIdle is how long after its answer the soak expects a keep-alive
@@ -33,7 +35,7 @@ func scrapers(n int) func(e *env) func() outcome {
 				tr := &http.Transport{MaxConnsPerHost: 1, DialContext: attackDialer(nil, ioTimeout).DialContext}
 				defer tr.CloseIdleConnections()
 				cl := &http.Client{Transport: tr, Timeout: 30 * time.Second}
-				for pause(0, e.stop) {
+				for attack.Pause(0, e.stop) {
 					resp, err := cl.Get("http://" + e.srv.metrics + "/metrics")
 					if err != nil {
 						bad.Add(1)

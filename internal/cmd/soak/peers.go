@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/attack"
 	"github.com/iggywire/iggywire/lifecycle"
 )
 
@@ -23,10 +24,7 @@ const ioTimeout = 10 * time.Second
 const reconnectPause = time.Second
 
 // client is one connection with its lifecycle.Client.
-type client struct {
-	nc net.Conn
-	c  *lifecycle.Client
-}
+type client = attack.Peer
 
 // attackBuffer is the kernel buffer, each way, of an attacker's socket.
 // Attacker and server share the machine's kernel here, and the soak
@@ -69,36 +67,18 @@ func dialWith(d *net.Dialer, addr string) (*client, error) {
 		_ = nc.Close()
 		return nil, err
 	}
-	return &client{nc: nc, c: c}, nil
-}
-
-// do sends a frame the client built and reads what it means.
-func (c *client) do(frame []byte, err error) error {
-	if err != nil {
-		return err
-	}
-	_ = c.nc.SetDeadline(time.Now().Add(ioTimeout))
-	if _, err := c.nc.Write(frame); err != nil {
-		return err
-	}
-	return c.receive()
+	return &client{NC: nc, C: c}, nil
 }
 
 // receive reads the answer to what was just sent and hands it to the
 // client.
-func (c *client) receive() error {
-	answer, err := codec.ReadFrame(c.nc, nil, codec.MaxFrameSize)
+func receive(c *client) error {
+	answer, err := codec.ReadFrame(c.NC, nil, codec.MaxFrameSize)
 	if err != nil {
 		return err
 	}
-	_, err = c.c.Receive(answer)
+	_, err = c.C.Receive(answer)
 	return err
-}
-
-func (c *client) login(password string) error { return c.loginAs("iggy", password) }
-
-func (c *client) loginAs(user, password string) error {
-	return c.do(c.c.Login(nil, []byte(user), codec.NewSecret([]byte(password))))
 }
 
 // crowd is a set of hostile peers, each running its behaviour in a loop
@@ -122,7 +102,7 @@ func startCrowd(addr string, n int, b behaviour) *crowd {
 					closeOnStop(c, cr.stop, func() { b(c, cr.stop) })
 				}
 				// Jittered, so that the peers do not reconnect in waves.
-				if !pause(reconnectPause/2+rand.N(reconnectPause), cr.stop) {
+				if !attack.Pause(reconnectPause/2+rand.N(reconnectPause), cr.stop) {
 					return
 				}
 			}
@@ -139,7 +119,7 @@ func closeOnStop(c *client, stop <-chan struct{}, f func()) {
 		case <-stop:
 		case <-done:
 		}
-		_ = c.nc.Close()
+		_ = c.NC.Close()
 	}()
 	f()
 	close(done)
@@ -150,32 +130,20 @@ func (cr *crowd) end() {
 	cr.wg.Wait()
 }
 
-// pause waits d, reporting false if stop came first.
-func pause(d time.Duration, stop <-chan struct{}) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-stop:
-		return false
-	}
-}
-
 // idle says nothing and waits for the server to close the connection.
 func idle(c *client, _ <-chan struct{}) {
-	_ = c.nc.SetReadDeadline(time.Time{})
-	_, _ = c.nc.Read(make([]byte, 1))
+	_ = c.NC.SetReadDeadline(time.Time{})
+	_, _ = c.NC.Read(make([]byte, 1))
 }
 
 // drip sends a ping frame one byte per second.
 func drip(c *client, stop <-chan struct{}) {
-	frame, err := c.c.Ping(nil)
+	frame, err := c.C.Ping(nil)
 	if err != nil {
 		return
 	}
 	for _, b := range frame {
-		if _, err := c.nc.Write([]byte{b}); err != nil || !pause(time.Second, stop) {
+		if _, err := c.NC.Write([]byte{b}); err != nil || !attack.Pause(time.Second, stop) {
 			return
 		}
 	}
@@ -184,10 +152,10 @@ func drip(c *client, stop <-chan struct{}) {
 // pingEvery pings every d, after logging in if login is set.
 func pingEvery(d time.Duration, login bool) behaviour {
 	return func(c *client, stop <-chan struct{}) {
-		if login && c.login("iggy") != nil {
+		if login && c.Login("iggy", "iggy") != nil {
 			return
 		}
-		for c.do(c.c.Ping(nil)) == nil && pause(d, stop) {
+		for c.Do(c.C.Ping(nil)) == nil && attack.Pause(d, stop) {
 		}
 	}
 }
@@ -225,20 +193,20 @@ func probeEach(addr string, local net.IP, user string, interval time.Duration, s
 		var lat, pingLat time.Duration
 		c, err := dialClient(addr, local)
 		if err == nil {
-			err = c.loginAs(user, user)
+			err = c.Login(user, user)
 			lat = time.Since(start)
 			if err == nil {
 				sent := time.Now()
-				err = c.do(c.c.Ping(nil))
+				err = c.Do(c.C.Ping(nil))
 				pingLat = time.Since(sent)
 			}
 			if err == nil {
-				err = c.do(c.c.Logout(nil))
+				err = c.Do(c.C.Logout(nil))
 			}
-			_ = c.nc.Close()
+			_ = c.NC.Close()
 		}
 		report(lat, pingLat, err)
-		if !pause(max(0, interval-time.Since(start)), stop) {
+		if !attack.Pause(max(0, interval-time.Since(start)), stop) {
 			return
 		}
 	}
@@ -259,8 +227,8 @@ func paddedLogin(size int) ([]byte, error) {
 
 // sendLogin sends the header of the login c would build, with body in
 // place of its own, and reads the answer.
-func (c *client) sendLogin(body []byte) error {
-	small, err := c.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
+func sendLogin(c *client, body []byte) error {
+	small, err := c.C.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy")))
 	if err != nil {
 		return err
 	}
@@ -273,12 +241,12 @@ func (c *client) sendLogin(body []byte) error {
 	if err != nil {
 		return err
 	}
-	_ = c.nc.SetDeadline(time.Now().Add(ioTimeout))
+	_ = c.NC.SetDeadline(time.Now().Add(ioTimeout))
 	bufs := net.Buffers{hdr, body}
-	if _, err := bufs.WriteTo(c.nc); err != nil {
+	if _, err := bufs.WriteTo(c.NC); err != nil {
 		return err
 	}
-	return c.receive()
+	return receive(c)
 }
 
 // spawn runs f on a goroutine that wg waits for.

@@ -17,6 +17,9 @@ type scenario struct {
 	probeAs string        // the probe's account ("probe" unless set)
 	noProbe bool
 	maxFDs  int // the server's descriptors must stay at most this (0: not checked)
+	// maxRSSFactor, when set, bounds the RSS after the attack to this
+	// many times the baseline.
+	maxRSSFactor float64
 	// attack sets the attack up against e.srv (it may take a while: it
 	// returns once the attack is in place) and returns what ends it. The
 	// attack must end by itself once e.stop is closed too.
@@ -101,6 +104,9 @@ func (s *soak) scenario(sc scenario) (row, error) {
 		r.misses = append(r.misses, fmt.Sprintf("stopped early: kernel TCP memory passed %s over the baseline", mib(abortTCPMem)))
 	}
 	r.misses = append(r.misses, r.commonMisses(!sc.noProbe)...)
+	if sc.maxRSSFactor > 0 && float64(r.rssAfter) > sc.maxRSSFactor*float64(r.baseRSS) {
+		r.misses = append(r.misses, fmt.Sprintf("RSS %s after, baseline %s: over %.0fx", mib(r.rssAfter), mib(r.baseRSS), sc.maxRSSFactor))
+	}
 	if sc.maxFDs > 0 && r.fds > sc.maxFDs {
 		r.misses = append(r.misses, fmt.Sprintf("%d server descriptors > %d", r.fds, sc.maxFDs))
 	}
@@ -141,5 +147,5 @@ func (r row) commonMisses(probed bool) []string {
 
 // scenarios lists every attack: the last round's, then this round's table.
 func (s *soak) scenarios() []scenario {
-	return append(s.lastRound(), s.connAttacks()...)
+	return append(append(s.lastRound(), s.connAttacks()...), s.lockoutAttacks()...)
 }

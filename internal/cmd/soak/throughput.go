@@ -88,13 +88,13 @@ func lockstep(addr string, n int, login bool, d time.Duration) (int64, time.Dura
 		if err != nil {
 			return 0, 0, err
 		}
-		conns = append(conns, c.nc)
+		conns = append(conns, c.NC)
 		if login {
-			if err := c.login("iggy"); err != nil {
+			if err := c.Login("iggy", "iggy"); err != nil {
 				return 0, 0, err
 			}
 		}
-		ping, err := c.c.Ping(nil)
+		ping, err := c.C.Ping(nil)
 		if err != nil {
 			return 0, 0, err
 		}

@@ -203,6 +203,7 @@ func revisionRules() []Rule {
 	return []Rule{
 		rule("revision.of", "10.1", ClassAcceptance, "a body's version selects its layout: 0.11.1 the bind-secret layout, every other version the 0.11.0 layout; a decoder is told the layout, never guesses it"),
 		encoding("body.revision", "10.1", codec.ErrField, "a login body is read and written in a known revision (0.11.0 or 0.11.1): the revision is the caller's argument, not a wire field"),
+		encoding("body.revision.version", "10.1", codec.ErrField, "a login body is written in the revision its protocol_version selects (revision.of): an encoder refuses a Revision that contradicts the body's version, since every server would read that body in the other layout"),
 		encoding("login.bind_secret.length", "10.2", codec.ErrLength, "the bind secret of LOGIN_REGISTER is exactly 32 bytes in the 0.11.1 layout and absent in 0.11.0's (missing bytes break login.truncated)"),
 		encoding("pat.bind_secret.length", "10.2", codec.ErrLength, "the bind secret of LOGIN_REGISTER_WITH_PAT is exactly 32 bytes in the 0.11.1 layout and absent in 0.11.0's (missing bytes break pat.truncated)"),
 		validity("bind.truncated", "10.3", codec.ErrTruncated, "every BIND_SESSION field lies within the input: client_id, session, metadata_watermark, then the 32-byte bind_secret"),

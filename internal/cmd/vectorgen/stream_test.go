@@ -79,15 +79,16 @@ func TestStreamRunnerNeedsTheData(t *testing.T) {
 }
 
 // serveVectors serves a case configuration on a loopback port: no failed
-// login throttle (the cases fail logins on purpose, from one address) and
-// frames up to the wire's 64 MiB.
+// login throttle and no accept-rate limit (the cases fail logins and break
+// the protocol on purpose, from one address, which costs an address its
+// accept budget on a default server) and frames up to the wire's 64 MiB.
 func serveVectors(t *testing.T, cfg ServerConfig) string {
 	t.Helper()
 	srv, err := newServerWith(cfg, true)
 	require.NoError(t, err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	l := tcp.NewListener(ln, srv, tcp.ServeOptions{LoginBurst: -1, MaxFrame: codec.MaxFrameSize})
+	l := tcp.NewListener(ln, srv, tcp.ServeOptions{LoginBurst: -1, AcceptBurst: -1, MaxFrame: codec.MaxFrameSize})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- l.Serve(ctx) }()
