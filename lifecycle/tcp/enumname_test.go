@@ -1,6 +1,7 @@
 package tcp_test
 
 import (
+	"fmt"
 	"strconv"
 	"testing"
 
@@ -11,32 +12,24 @@ import (
 // value the package does not define prints in the module's one form for
 // unknown values, UNKNOWN_<KIND>_N, never as a defined name.
 func TestEnumNames(t *testing.T) {
+	checkEnumNames(t, "CAUSE", func(v uint8) fmt.Stringer { return tcp.CloseCause(v) })
+	checkEnumNames(t, "LIMIT", func(v uint8) fmt.Stringer { return tcp.Limit(v) })
+}
+
+func checkEnumNames(t *testing.T, kind string, of func(uint8) fmt.Stringer) {
+	t.Helper()
 	seen := map[string]bool{}
-	for c := tcp.CloseCause(0); c < 64; c++ {
-		name := c.String()
-		if name == "UNKNOWN_CAUSE_"+strconv.Itoa(int(c)) {
+	for v := 0; v < 64; v++ {
+		name := of(uint8(v)).String()
+		if name == "UNKNOWN_"+kind+"_"+strconv.Itoa(v) {
 			continue
 		}
 		if seen[name] {
-			t.Errorf("CloseCause %d: name %q used twice", c, name)
+			t.Errorf("%s %d: name %q used twice", kind, v, name)
 		}
 		seen[name] = true
 	}
-	if got := tcp.CloseCause(250).String(); got != "UNKNOWN_CAUSE_250" {
-		t.Errorf("CloseCause(250) = %q, want UNKNOWN_CAUSE_250", got)
-	}
-	seen = map[string]bool{}
-	for l := tcp.Limit(0); l < 64; l++ {
-		name := l.String()
-		if name == "UNKNOWN_LIMIT_"+strconv.Itoa(int(l)) {
-			continue
-		}
-		if seen[name] {
-			t.Errorf("Limit %d: name %q used twice", l, name)
-		}
-		seen[name] = true
-	}
-	if got := tcp.Limit(250).String(); got != "UNKNOWN_LIMIT_250" {
-		t.Errorf("Limit(250) = %q, want UNKNOWN_LIMIT_250", got)
+	if got, want := of(250).String(), "UNKNOWN_"+kind+"_250"; got != want {
+		t.Errorf("%s 250 = %q, want %q", kind, got, want)
 	}
 }
