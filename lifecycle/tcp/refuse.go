@@ -52,11 +52,20 @@ func (l *Listener) answerRefused(nc net.Conn) {
 		l.mu.Unlock()
 		_ = nc.Close()
 	}()
-	_ = nc.SetDeadline(time.Now().Add(refuseTimeout))
 	var header [codec.HeaderSize]byte
-	// What arrived may be a pre-VSR login, password included, or a frame
-	// cut short: it goes, as a served connection's buffer does.
+	var drain [refuseDrain]byte
+	answerRefusal(nc, &header, &drain)
+}
+
+// answerRefusal is answerRefused's exchange, through buffers the caller
+// gives (so that a test can look at them after). What arrived may be a
+// pre-VSR login, password included, a login's body, or a frame cut short:
+// both buffers are cleared before it returns, as a served connection's
+// buffer is.
+func answerRefusal(nc net.Conn, header *[codec.HeaderSize]byte, drain *[refuseDrain]byte) {
 	defer clear(header[:])
+	defer clear(drain[:])
+	_ = nc.SetDeadline(time.Now().Add(refuseTimeout))
 	if _, err := io.ReadFull(nc, header[:]); err != nil {
 		return
 	}
@@ -65,7 +74,7 @@ func (l *Listener) answerRefused(nc net.Conn) {
 		return
 	}
 	size, _ := codec.FrameSize(header[:])
-	if !drainBody(nc, min(size-codec.HeaderSize, refuseBody)) {
+	if !drainBody(nc, min(size-codec.HeaderSize, refuseBody), drain) {
 		return
 	}
 	if answer, err := refusal(header[:0], &h); err == nil {
@@ -95,12 +104,11 @@ func refusal(dst []byte, h *codec.RequestHeader) ([]byte, error) {
 	}, section[:])
 }
 
-// drainBody reads and discards n bytes of nc, reporting whether they all
-// came. They may be a login's credentials: they go through a buffer of
-// the caller's goroutine, cleared after, never io.Discard's shared ones.
-func drainBody(nc net.Conn, n int) bool {
-	var buf [refuseDrain]byte
-	defer clear(buf[:])
+// drainBody reads and discards n bytes of nc through buf, reporting
+// whether they all came. They may be a login's credentials: they go
+// through the caller's buffer, which it clears, never io.Discard's shared
+// ones.
+func drainBody(nc net.Conn, n int, buf *[refuseDrain]byte) bool {
 	for n > 0 {
 		k, err := nc.Read(buf[:min(n, len(buf))])
 		n -= k
