@@ -155,12 +155,13 @@ func (h *RequestHeader) Decode(src []byte) error {
 	h.Operation = Operation(b[offReqOperation])
 	h.Session = le64(b, offReqSession)
 	h.UserID = le32(b, offReqUserID)
-	h.Code = 0
+	var code Code // chosen in a register and stored once
 	reserved := offReqReserved
 	if h.Operation == OperationNonReplicated {
-		h.Code = Code(le32(b, offReqCode))
+		code = Code(le32(b, offReqCode))
 		reserved += sizeReqCode
 	}
+	h.Code = code
 	// One test of every rule for the common, valid header; only a header
 	// that fails it goes through validate and the reserved-area checks,
 	// which name the first broken rule in the reference's order.
