@@ -33,7 +33,7 @@ func TestInlining(t *testing.T) {
 	want := []string{
 		// header reads and writes at constant offsets
 		"le32", "le64", "le128", "put32", "put64", "put128", "header", "growHeader", "getSums", "getFrame", "putSums", "putFrame",
-		"or32", "reqPadding", "repPadding", "checkSize",
+		"or32", "reqPadding", "repPadding", "checkSize", "copy128", "get128",
 		// header rules
 		"Uint128.IsZero", "Window.IsValid", "EvictionReason.IsKnown", "Operation.IsKnown",
 		"(*RequestHeader).wellFormed", "(*ReplyHeader).wellFormed",

@@ -100,3 +100,28 @@ func TestReplyValidate(t *testing.T) {
 		t.Fatalf("EncodedLen() = %d, want 256", got)
 	}
 }
+
+// TestReplyDecodeAndLenientReadAlike: ReplyHeader.Decode reads the fields
+// itself (for speed) and DecodeReplyHeaderLenient reads them through load;
+// with every field set to a distinct value, both return the header encoded,
+// the lenient form also when a rule is broken (an unknown operation).
+func TestReplyDecodeAndLenientReadAlike(t *testing.T) {
+	u := func(x uint64) codec.Uint128 { return codec.Uint128{Lo: x, Hi: x << 8} }
+	want := codec.ReplyHeader{
+		Checksum: u(1), ChecksumBody: u(2), Cluster: u(3), Size: 300, View: 4, Release: 5, Replica: 6,
+		RequestChecksum: u(7), Context: u(8), Client: u(9), Op: 10, Commit: 11, Timestamp: 12, Request: 13,
+		Operation: codec.OperationSendMessages,
+	}
+	b, err := want.AppendBinary(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := codec.DecodeReplyHeader(b); err != nil || got != want {
+		t.Fatalf("DecodeReplyHeader = %+v, %v; want %+v", got, err, want)
+	}
+	b[208] = 99 // an unknown operation
+	want.Operation = 99
+	if got, err := codec.DecodeReplyHeaderLenient(b); err == nil || got != want {
+		t.Fatalf("DecodeReplyHeaderLenient = %+v, %v; want %+v and an error", got, err, want)
+	}
+}

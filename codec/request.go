@@ -104,10 +104,13 @@ func (h RequestHeader) AppendBinary(dst []byte) ([]byte, error) {
 		return dst, h.validate()
 	}
 	dst, b := growHeader(dst)
-	putSums(b, h.Checksum, h.ChecksumBody, h.Cluster)
+	// The 128-bit fields move as 16-byte arrays (copy128).
+	copy128(b, offChecksum, &h.Checksum)
+	copy128(b, offChecksumBody, &h.ChecksumBody)
+	copy128(b, offCluster, &h.Cluster)
 	putFrame(b, h.Size, h.View, h.Release, CommandRequest, h.Replica)
-	put128(b, offReqClient, h.Client)
-	put128(b, offReqRequestChecksum, h.RequestChecksum)
+	copy128(b, offReqClient, &h.Client)
+	copy128(b, offReqRequestChecksum, &h.RequestChecksum)
 	put64(b, offReqTimestamp, h.Timestamp)
 	put64(b, offReqRequest, h.Request)
 	*(*[HeaderSize - offReqOperation]byte)(b[offReqOperation:]) = [HeaderSize - offReqOperation]byte{}
@@ -140,21 +143,25 @@ func (h *RequestHeader) Decode(src []byte) error {
 		*h = RequestHeader{}
 		return err
 	}
-	h.Checksum, h.ChecksumBody, h.Cluster = getSums(b)
+	// The 128-bit fields move as 16-byte arrays (get128).
+	get128(&h.Checksum, b, offChecksum)
+	get128(&h.ChecksumBody, b, offChecksumBody)
+	get128(&h.Cluster, b, offCluster)
 	h.Size, h.View, h.Release, h.Replica = getFrame(b)
-	h.Client = le128(b, offReqClient)
-	h.RequestChecksum = le128(b, offReqRequestChecksum)
+	get128(&h.Client, b, offReqClient)
+	get128(&h.RequestChecksum, b, offReqRequestChecksum)
 	h.Timestamp = le64(b, offReqTimestamp)
 	h.Request = le64(b, offReqRequest)
 	h.Operation = Operation(b[offReqOperation])
 	h.Session = le64(b, offReqSession)
 	h.UserID = le32(b, offReqUserID)
-	h.Code = 0
+	var code Code // chosen in a register and stored once
 	reserved := offReqReserved
 	if h.Operation == OperationNonReplicated {
-		h.Code = Code(le32(b, offReqCode))
+		code = Code(le32(b, offReqCode))
 		reserved += sizeReqCode
 	}
+	h.Code = code
 	// One test of every rule for the common, valid header; only a header
 	// that fails it goes through validate and the reserved-area checks,
 	// which name the first broken rule in the reference's order.
