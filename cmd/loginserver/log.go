@@ -64,8 +64,22 @@ func (l connLog) Opened(c tcp.ConnInfo) {
 // accept rate, an account's quota, the reserve) refused a connection or a
 // login.
 func (l connLog) Limited(c tcp.ConnInfo, lim tcp.Limit) {
-	l.agg.note(kindLimited, "limit="+lim.String(), c.Remote, account{}, func() []any { return connAttrs(c, "limit", lim.String()) })
+	var label string
+	if int(lim) < len(limitLabels) {
+		label = limitLabels[lim] // no allocation: a reconnect storm is refused thousands of times a second
+	} else {
+		label = "limit=" + lim.String()
+	}
+	l.agg.note(kindLimited, label, c.Remote, account{}, func() []any { return connAttrs(c, "limit", lim.String()) })
 }
+
+// limitLabels are Limited's labels, made once.
+var limitLabels = func() (ls [8]string) {
+	for i := range ls {
+		ls[i] = "limit=" + tcp.Limit(i).String()
+	}
+	return ls
+}()
 
 func (l connLog) Closed(c tcp.ConnInfo, how tcp.Closing) {
 	label := "cause=" + how.Cause.String()

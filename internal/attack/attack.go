@@ -7,7 +7,6 @@ package attack
 
 import (
 	"net"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,19 +23,6 @@ type Result struct {
 	OK, Failed int
 	Lat        []time.Duration // of each login that succeeded, request to reply
 	FirstErr   error
-}
-
-// Rate is the share of logins that succeeded, in [0, 1].
-func (r Result) Rate() float64 { return float64(r.OK) / float64(max(r.OK+r.Failed, 1)) }
-
-// P99 is the 99th percentile of the login latencies (0 without one).
-func (r Result) P99() time.Duration {
-	if len(r.Lat) == 0 {
-		return 0
-	}
-	l := slices.Clone(r.Lat)
-	slices.Sort(l)
-	return l[min(len(l)-1, len(l)*99/100)]
 }
 
 // Legit is the legitimate client of the lock-outs: it connects from From,

@@ -164,18 +164,18 @@ func (l *Listener) Serve(ctx context.Context) error {
 		backoff = 0
 		key := throttleKey(nc.RemoteAddr())
 		trial := l.accepts != nil && !l.acceptAllowed(key)
-		p, refused, ok := l.admit(nc, key, trial)
+		p, info, refused, ok := l.admit(nc, key, trial)
 		switch {
 		case !ok: // stopping
 			_ = nc.Close()
 			return nil
 		case refused == LimitAcceptRate:
 			shed(nc)
-			l.obs.limited(p.info, refused)
+			l.obs.limited(info, refused)
 			continue
 		case refused != 0:
 			l.refuse(nc)
-			l.obs.limited(p.info, refused)
+			l.obs.limited(info, refused)
 			continue
 		}
 		go l.serveConn(p)
@@ -291,33 +291,36 @@ func (l *Listener) sleep(d time.Duration) {
 
 // admit registers nc, from key, as a peer not yet logged in, closing the
 // oldest such peer if that passes MaxPreLogin; or refuses it at MaxConns
-// or MaxConnsPerAddr, with the peer's info for the Observer. A connection
+// or MaxConnsPerAddr. info is the connection's, for the Observer. A connection
 // over its address's accept budget (trial) is taken on probation while
 // the address has fewer than trialSlots on it, and refused with
 // LimitAcceptRate otherwise. ok is false when the listener is stopping.
 // The WaitGroup is added to under the same lock that stop takes, so no
 // Add can follow the final Wait.
-func (l *Listener) admit(nc net.Conn, key netip.Addr, trial bool) (p *peer, refused Limit, ok bool) {
+func (l *Listener) admit(nc net.Conn, key netip.Addr, trial bool) (p *peer, info ConnInfo, refused Limit, ok bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closing {
-		return nil, 0, false
+		return nil, info, 0, false
 	}
 	l.lastID++
 	now := time.Now()
+	info = ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}
 	if trial && (l.onTrial[key] >= trialSlots || now.Before(l.noTrial[key])) {
-		// Reset at accept: nothing is made for it but its info.
-		return &peer{info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}}, LimitAcceptRate, true
-	}
-	p = &peer{nc: nc, info: ConnInfo{ID: l.lastID, Remote: nc.RemoteAddr()}, key: key, opened: now, kill: make(chan struct{})}
-	if at, ok := l.loggedAt[key]; ok && now.Sub(at) < knownFor {
-		p.known = true
+		// Reset at accept: nothing is made for it but its info, not
+		// even a peer: under a reconnect storm, these are most of what
+		// the accept loop allocates, and so of the server's GC.
+		return nil, info, LimitAcceptRate, true
 	}
 	switch {
 	case len(l.conns) >= l.opts.MaxConns:
-		return p, LimitConns, true
+		return nil, info, LimitConns, true
 	case l.addrFullLocked(key):
-		return p, LimitAddress, true
+		return nil, info, LimitAddress, true
+	}
+	p = &peer{nc: nc, info: info, key: key, opened: now, kill: make(chan struct{})}
+	if at, ok := l.loggedAt[key]; ok && now.Sub(at) < knownFor {
+		p.known = true
 	}
 	if trial {
 		p.trial = true
@@ -337,7 +340,7 @@ func (l *Listener) admit(nc net.Conn, key netip.Addr, trial bool) (p *peer, refu
 	}
 	l.trimPreLoginLocked()
 	l.wg.Add(1)
-	return p, 0, true
+	return p, info, 0, true
 }
 
 // trimPreLoginLocked closes the oldest peers not logged in while there are

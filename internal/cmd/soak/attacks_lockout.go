@@ -55,19 +55,15 @@ func dialer(addr string) attack.Dial {
 	return func(local net.IP) (net.Conn, error) { return attackDialer(local, ioTimeout).Dial("tcp", addr) }
 }
 
-// lockout runs the legitimate client (as probe, every 200 ms, thinking
-// think, from its address) during run's attack, and requires it to log in
-// minLegitRate of the time with a p99 under maxP99.
+// lockout runs the legitimate client (legitProcess) during run's attack,
+// and requires it to log in minLegitRate of the time with a p99 under
+// maxP99.
 func lockout(think time.Duration, from net.IP, run func(e *env, stop <-chan struct{}) string) func(e *env) func() outcome {
 	return func(e *env) func() outcome {
 		stop, shown := make(chan struct{}), make(chan string, 1)
 		go func() { shown <- run(e, stop) }()
 		time.Sleep(time.Second) // the attack in place
-		legit := make(chan attack.Result, 1)
-		go func() {
-			l := attack.Legit{From: from, User: "probe", Password: "probe", Think: think, Every: 200 * time.Millisecond}
-			legit <- l.Run(dialer(e.srv.addr), e.stop)
-		}()
+		legit := legitProcess(e, from, think)
 		return func() outcome {
 			r := <-legit
 			close(stop)
@@ -76,15 +72,32 @@ func lockout(think time.Duration, from net.IP, run func(e *env, stop <-chan stru
 	}
 }
 
+// legitProcess runs the legitimate client (as probe, every 200 ms,
+// thinking think, from its address) until e.stop in a process of its own,
+// as the probe: in the soak's, it waited behind the attackers' goroutines.
+func legitProcess(e *env, from net.IP, think time.Duration) <-chan probeResult {
+	legit := make(chan probeResult, 1)
+	go func() {
+		r, err := probeProcess(e.srv.addr, from, "probe", 200*time.Millisecond, e.stop, "-probe-think", think.String())
+		if err != nil && r.firstErr == "" {
+			r.fails, r.firstErr = r.fails+1, err.Error()
+		}
+		legit <- r
+	}()
+	return legit
+}
+
 // legitOutcome reports the attack and the client's logins against the
 // must-holds.
-func legitOutcome(shown string, r attack.Result, rate float64, p99 time.Duration) outcome {
-	o := outcome{result: fmt.Sprintf("%s; client logins %d/%d (%.1f%%), p99 %s ms", shown, r.OK, r.OK+r.Failed, 100*r.Rate(), ms(r.P99()))}
-	if r.Rate() < rate {
-		o.misses = append(o.misses, fmt.Sprintf("client logged in %.1f%% < %.0f%% (first error: %v)", 100*r.Rate(), 100*rate, r.FirstErr))
+func legitOutcome(shown string, r probeResult, rate float64, p99 time.Duration) outcome {
+	n := len(r.lat) + r.fails
+	got, p := float64(len(r.lat))/float64(max(n, 1)), r.pct(0.99)
+	o := outcome{result: fmt.Sprintf("%s; client logins %d/%d (%.1f%%), p99 %s ms", shown, len(r.lat), n, 100*got, ms(p))}
+	if got < rate {
+		o.misses = append(o.misses, fmt.Sprintf("client logged in %.1f%% < %.0f%% (first error: %s)", 100*got, 100*rate, r.firstErr))
 	}
-	if r.P99() >= p99 {
-		o.misses = append(o.misses, fmt.Sprintf("client login p99 %s ms >= %s ms", ms(r.P99()), ms(p99)))
+	if p >= p99 {
+		o.misses = append(o.misses, fmt.Sprintf("client login p99 %s ms >= %s ms", ms(p), ms(p99)))
 	}
 	return o
 }
@@ -129,11 +142,7 @@ func pingFlood(e *env) func() outcome {
 	idle := (g1 - g0) / t1.Sub(t0).Seconds()
 	stop, sent := make(chan struct{}), make(chan int64, 1)
 	go func() { sent <- attack.PingFlood(dialer(e.srv.addr), loopbackIPs(33, 8), 64, 70<<10, stop) }()
-	legit := make(chan attack.Result, 1)
-	go func() {
-		l := attack.Legit{From: legitIP, User: "probe", Password: "probe", Every: 200 * time.Millisecond}
-		legit <- l.Run(dialer(e.srv.addr), e.stop)
-	}()
+	legit := legitProcess(e, legitIP, 0)
 	return func() outcome {
 		r := <-legit
 		close(stop)

@@ -63,6 +63,7 @@ func main() {
 	probeAddr := flag.String("probe", "", "be the probe process: log in to this address (the soak runs itself so)")
 	probeFrom := flag.String("probe-from", "", "the probe process's source address")
 	probeAs := flag.String("probe-as", "", "the probe process's account")
+	think := flag.Duration("probe-think", -1, "with -probe: be the lock-outs' legitimate client (internal/attack's Legit), thinking this long")
 	echo := flag.Bool("echo", false, "be the echo server of the throughput scenario (the soak runs itself so)")
 	flag.Parse()
 	if *echo {
@@ -70,7 +71,7 @@ func main() {
 		return
 	}
 	if *probeAddr != "" {
-		probeMain(*probeAddr, *probeFrom, *probeAs, s.interval)
+		probeMain(*probeAddr, *probeFrom, *probeAs, s.interval, *think)
 		return
 	}
 	if *list {

@@ -70,17 +70,6 @@ func dialWith(d *net.Dialer, addr string) (*client, error) {
 	return &client{NC: nc, C: c}, nil
 }
 
-// receive reads the answer to what was just sent and hands it to the
-// client.
-func receive(c *client) error {
-	answer, err := codec.ReadFrame(c.NC, nil, codec.MaxFrameSize)
-	if err != nil {
-		return err
-	}
-	_, err = c.C.Receive(answer)
-	return err
-}
-
 // crowd is a set of hostile peers, each running its behaviour in a loop
 // (reconnecting after reconnectPause) until stopped.
 type crowd struct {
@@ -241,12 +230,7 @@ func sendLogin(c *client, body []byte) error {
 	if err != nil {
 		return err
 	}
-	_ = c.NC.SetDeadline(time.Now().Add(ioTimeout))
-	bufs := net.Buffers{hdr, body}
-	if _, err := bufs.WriteTo(c.NC); err != nil {
-		return err
-	}
-	return receive(c)
+	return c.Do(append(hdr, body...), nil)
 }
 
 // spawn runs f on a goroutine that wg waits for.

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/iggywire/iggywire/internal/attack"
 )
 
 // The probe runs in a process of its own (the soak started again with
@@ -19,32 +21,46 @@ import (
 
 // probeMain is the probe process: it probes until its standard input
 // closes, writing "ok LOGIN_NANOSECONDS PING_NANOSECONDS" or "fail ERROR"
-// a line per login.
-func probeMain(addr, from, user string, interval time.Duration) {
+// a line per login. With think >= 0 it is the lock-outs' legitimate client
+// instead, in a process of its own for the same reason, and writes its
+// logins so when it ends.
+func probeMain(addr, from, user string, interval, think time.Duration) {
 	stop := make(chan struct{})
 	go func() {
 		_, _ = io.Copy(io.Discard, os.Stdin)
 		close(stop)
 	}()
 	w := bufio.NewWriter(os.Stdout)
-	probeEach(addr, net.ParseIP(from), user, interval, stop, func(lat, ping time.Duration, err error) {
+	report := func(lat, ping time.Duration, err error) {
 		if err != nil {
 			fmt.Fprintf(w, "fail %s\n", strings.ReplaceAll(err.Error(), "\n", " "))
 		} else {
 			fmt.Fprintf(w, "ok %d %d\n", lat.Nanoseconds(), ping.Nanoseconds())
 		}
 		_ = w.Flush()
-	})
+	}
+	if think < 0 {
+		probeEach(addr, net.ParseIP(from), user, interval, stop, report)
+		return
+	}
+	r := attack.Legit{From: net.ParseIP(from), User: user, Password: user, Think: think, Every: interval}.Run(dialer(addr), stop)
+	for _, lat := range r.Lat {
+		report(lat, 0, nil)
+	}
+	for range r.Failed {
+		report(0, 0, r.FirstErr)
+	}
 }
 
-// probeProcess runs the probe in a process of its own until stop.
-func probeProcess(addr string, local net.IP, user string, interval time.Duration, stop <-chan struct{}) (probeResult, error) {
+// probeProcess runs the probe in a process of its own until stop; with
+// extra "-probe-think", think, the legitimate client.
+func probeProcess(addr string, local net.IP, user string, interval time.Duration, stop <-chan struct{}, extra ...string) (probeResult, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return probeResult{}, err
 	}
-	cmd := exec.Command(self, "-probe", addr, "-probe-from", local.String(), "-probe-as", user,
-		"-probe-every", interval.String())
+	cmd := exec.Command(self, append([]string{"-probe", addr, "-probe-from", local.String(), "-probe-as", user,
+		"-probe-every", interval.String()}, extra...)...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return probeResult{}, err
