@@ -543,6 +543,9 @@ func (c *connLoop) overCap(header []byte, drain bool) CloseCause {
 	c.out, _ = codec.NewEviction(h.Client, codec.ReasonInvalidRequestBodySize).AppendBinary(c.out) // a valid request's client is never zero
 	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(header), Out: c.out[before:], Err: codec.ErrFrameTooLarge, Closed: true})
 	c.how.Reason = codec.ReasonInvalidRequestBodySize
+	// An eviction ends the logical session of a bound connection (WIRE.md
+	// section 10.4, case f), this one sent here rather than by Handle.
+	c.conn.Evicted()
 	if h.Operation == codec.OperationRegister {
 		c.l.obs.login(c.p.info, lifecycle.Login{Reason: codec.ReasonInvalidRequestBodySize})
 	}
