@@ -102,7 +102,7 @@ return reservedError(h, offReservedFrame, offKind, "reserved_frame", ruleEvReser
 			Find: `r == ReasonIncompatibleProtocol && w.IsValid()`, Repl: `r == ReasonIncompatibleProtocol`,
 			Catch: "Eviction|Differential|Canonical", Why: "reason 14 is accepted with an ill-formed window"},
 		{Name: "request-decode-keeps-stale-code", File: "request.go", Func: "(*RequestHeader).Decode",
-			Find: `h.Code = 0`, Repl: ``,
+			Find: `h.Code = code`, Repl: `h.Code |= code`,
 			Catch: "DecodeInPlace", Why: "decoding a Register request in place keeps the code of the header decoded before it"},
 		{Name: "eviction-decode-error-keeps-value", File: "eviction.go", Func: "(*Eviction).Decode",
 			Find: "err = evictionError(b, size, e)\n*e = Eviction{}", Repl: "err = evictionError(b, size, e)",
