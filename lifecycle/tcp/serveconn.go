@@ -267,10 +267,17 @@ func (c *connLoop) paceRead() CloseCause {
 	if cause := c.flush(); cause != 0 {
 		return cause
 	}
+	return c.sleep(wait)
+}
+
+// sleep waits d on the connection's one timer, or until the Listener's end
+// or the connection's own; it returns 0 when d passed, else the cause that
+// ended the connection.
+func (c *connLoop) sleep(d time.Duration) CloseCause {
 	if c.pause == nil {
-		c.pause = time.NewTimer(wait)
+		c.pause = time.NewTimer(d)
 	} else {
-		c.pause.Reset(wait)
+		c.pause.Reset(d)
 	}
 	select {
 	case <-c.pause.C:
@@ -355,19 +362,7 @@ func (c *connLoop) yield() CloseCause {
 	if waited <= contendedWait {
 		return 0
 	}
-	if c.pause == nil {
-		c.pause = time.NewTimer(min(waited, maxGiveWay))
-	} else {
-		c.pause.Reset(min(waited, maxGiveWay))
-	}
-	select {
-	case <-c.pause.C:
-		return 0
-	case <-c.p.kill:
-	case <-c.l.done:
-	}
-	c.pause.Stop()
-	return c.l.endedBy(c.p)
+	return c.sleep(min(waited, maxGiveWay))
 }
 
 // flush writes the answers pending.
