@@ -10,6 +10,7 @@ import (
 // TestChunks: next reads back what appendChunk wrote, fixes the size field
 // unless flags bit 0 is set, and never writes into its input.
 func TestChunks(t *testing.T) {
+	unitTest(t)
 	frame := make([]byte, 300)
 	short := []byte{1, 2, 3}
 	in := appendChunk(appendChunk(appendChunk(nil, frame, 0), frame, 1), short, 2)

@@ -66,6 +66,16 @@ func seed(f *testing.F) {
 	})
 }
 
+// unitTest skips a plain test of this package in a coverage run: the
+// profile a coverage binary writes is its target's alone, and a unit test
+// that runs there would count what it reaches as the target's.
+func unitTest(t *testing.T) {
+	t.Helper()
+	if _, ok := os.LookupEnv(corpusDirEnv); ok {
+		t.Skipf("coverage run of %s", filepath.Base(os.Args[0]))
+	}
+}
+
 // coverageSeeds seeds the target a coverage binary is named after with
 // the raw files of dir (the engine's corpus, as libFuzzer wrote it) and
 // skips every other target, so the profile is that target's alone.

@@ -24,3 +24,6 @@ func fuzzBytes(f *testing.F, body func(t *testing.T, data []byte)) {
 // OSS-Fuzz's seed zip) and calls the target once per input, so anything
 // here would run on every input.
 func seed(*testing.F) {}
+
+// unitTest does nothing under libFuzzer, which runs a fuzz target only.
+func unitTest(*testing.T) {}

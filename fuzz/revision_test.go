@@ -84,6 +84,7 @@ func FuzzLoginRegisterPATSecret(f *testing.F) {
 // to every invariant but one: the encoders refuse it (rule
 // body.revision.version) until its version is its revision's.
 func TestBodyInTheOtherRevision(t *testing.T) {
+	unitTest(t)
 	info := codec.ClientVersionInfo{Protocol: codec.Protocol0111, SDKName: []byte("go-sdk"), SDKVersion: []byte("0.1.0")}
 	// A secret that reads, in the 0.11.0 layout, as username "abcd", an
 	// empty password and no context (a token "abcd" and no context), the

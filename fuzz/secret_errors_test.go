@@ -11,6 +11,7 @@ import (
 // lies, in both revisions, from the decoders and from Validate: where in a
 // secret its first bad byte lies would say something about the secret.
 func TestSecretUTF8ErrorsNameTheField(t *testing.T) {
+	unitTest(t)
 	const n = 24
 	info := func(v codec.Version) codec.ClientVersionInfo {
 		return codec.ClientVersionInfo{Protocol: v, SDKName: []byte("go-sdk"), SDKVersion: []byte("0.1.0")}
