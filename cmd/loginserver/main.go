@@ -152,7 +152,10 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		logger.Info("metrics", "addr", maddr.String(), "path", "/metrics", "max_conns", cfg.MetricsMaxConns)
 	}
 	used := opts.Resolved()
-	logger.Info("listening", "addr", ln.Addr().String(), "window", srv.Window().String(),
+	// The window's text is its two ends, as an Eviction 14 carries them;
+	// whether the patch counts between them changes which clients get in
+	// (0.11.0 alone lets 0.11.7 in, the list 0.11.0,0.11.0 does not).
+	logger.Info("listening", "addr", ln.Addr().String(), "window", srv.Window().String(), "window_counts_patch", srv.Window().CountPatch,
 		"users", userNames(cfg.Auth.Users), "tokens", len(cfg.Auth.Tokens),
 		"max_conns", used.MaxConns, "max_sessions_per_user", used.MaxSessionsPerUser, "max_conns_per_addr", used.MaxConnsPerAddr,
 		"reserved_conns", used.ReservedConns, "max_prelogin", opts.MaxPreLogin, "login_timeout", opts.LoginTimeout.String(),

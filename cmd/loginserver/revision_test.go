@@ -162,3 +162,18 @@ func TestRun0110At0111(t *testing.T) {
 	assert.Equal(t, uint32(0x2C01), binary.LittleEndian.Uint32(answer[148:]), "min")
 	assert.True(t, bytes.Contains(answer[128:144], []byte{0xC1}))
 }
+
+// TestListeningLineSaysWhetherPatchCounts: two servers whose windows print
+// alike ([0.11.0, 0.11.0]) let different clients in; the start-up line
+// says which counts the patch.
+func TestListeningLineSaysWhetherPatchCounts(t *testing.T) {
+	for _, c := range []struct{ protocol, want string }{
+		{"0.11.0", `window="[0.11.0, 0.11.0]" window_counts_patch=false`},
+		{"0.11.0,0.11.0", `window="[0.11.0, 0.11.0]" window_counts_patch=true`},
+		{"0.11.1", `window="[0.11.1, 0.11.1]" window_counts_patch=true`},
+	} {
+		s := startRun(t, "-protocol", c.protocol)
+		s.stop(t)
+		assert.Contains(t, s.logs.String(), c.want, c.protocol)
+	}
+}
