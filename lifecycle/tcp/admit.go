@@ -204,13 +204,38 @@ func (l *Listener) learnNameLocked(key uint64, user uint32) {
 // Most refusals never get here: Allow refuses a known name at a quota
 // before its check.
 func (l *Listener) admitLogin(g *guard, user uint32) codec.EvictionReason {
+	return l.admitSession(g, user, sessKey{})
+}
+
+// admitBind is the connection's lifecycle.ConnConfig.AdmitBind. A bind of
+// a logical session that another connection of the Listener is logged in
+// on (a login's, or a bind's it admitted) resumes a session already
+// counted: it is admitted without the per-account limits and is not
+// counted again (the connections on it stay open; the session is counted
+// once while any of them is logged in). A bind of a session no connection
+// is counted for is admitted as a login is.
+func (l *Listener) admitBind(g *guard, b lifecycle.BindAdmission) codec.EvictionReason {
+	return l.admitSession(g, b.UserID, sessKey{b.UserID, b.Client, b.Session})
+}
+
+// admitSession decides a login of user, or a bind of the logical session sess
+// (zero for a login), and moves p in when it is admitted.
+func (l *Listener) admitSession(g *guard, user uint32, sess sessKey) codec.EvictionReason {
 	p := g.p
 	l.mu.Lock()
-	_, ok := l.loginLimitLocked(p, user)
+	var ok bool
+	if sess != (sessKey{}) && l.sessions[sess] > 0 && p.state != stateEnded {
+		ok = true // its session is counted already
+	} else {
+		_, ok = l.loginLimitLocked(p, user)
+	}
 	// A connection on probation took no accept token: it has none to get back.
 	refund := ok && !p.everIn && !p.trial
 	if ok {
 		l.moveLocked(p, stateIn, user)
+		if sess != (sessKey{}) {
+			l.joinSessionLocked(p, sess)
+		}
 		if g.passed && g.name != 0 {
 			l.learnNameLocked(g.name, user)
 		}
@@ -260,14 +285,67 @@ type userAddr struct {
 	addr netip.Addr
 }
 
-// leaveAccountLocked uncounts p from its account's sessions.
-func (l *Listener) leaveAccountLocked(p *peer) {
-	if n := l.accounts[p.user] - 1; n > 0 {
-		l.accounts[p.user] = n
-	} else {
-		delete(l.accounts, p.user)
+// sessKey names a logical session (WIRE.md section 10.4) of a user.
+type sessKey struct {
+	user    uint32
+	client  codec.Uint128
+	session uint64
+}
+
+// boundTo records that p, which a login just logged in, is on the logical
+// session sess, so that a bind of it on another connection is not counted
+// as a new session (admitBind).
+func (l *Listener) boundTo(p *peer, sess sessKey) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if p.state == stateIn && p.user == sess.user && p.sess == (sessKey{}) {
+		l.joinSessionLocked(p, sess)
 	}
-	decrement(l.userAddr, userAddr{p.user, p.key})
+}
+
+// joinSessionLocked puts p, logged in and counted by moveLocked, on the
+// logical session sess. Of the connections logged in on one session,
+// exactly one is counted in accounts and userAddr; the others are shared
+// and counted nowhere but loggedIn and sessions.
+func (l *Listener) joinSessionLocked(p *peer, sess sessKey) {
+	if l.sessions[sess] > 0 {
+		l.leaveCountLocked(p.user, p.key)
+		p.shared = true
+	}
+	l.sessions[sess]++
+	p.sess = sess
+}
+
+// leaveAccountLocked uncounts p, which leaves stateIn, from its account's
+// sessions and from its logical session. When p was the one counted for a
+// session other connections are still logged in on, the count passes to
+// one of them.
+func (l *Listener) leaveAccountLocked(p *peer) {
+	sess, shared := p.sess, p.shared
+	p.sess, p.shared = sessKey{}, false
+	if sess != (sessKey{}) {
+		decrement(l.sessions, sess)
+	}
+	if shared {
+		return
+	}
+	if sess != (sessKey{}) && l.sessions[sess] > 0 {
+		for q := range l.conns {
+			if q.state == stateIn && q.shared && q.sess == sess {
+				q.shared = false
+				decrement(l.userAddr, userAddr{p.user, p.key})
+				l.userAddr[userAddr{q.user, q.key}]++
+				return
+			}
+		}
+	}
+	l.leaveCountLocked(p.user, p.key)
+}
+
+// leaveCountLocked uncounts one session of user at addr.
+func (l *Listener) leaveCountLocked(user uint32, addr netip.Addr) {
+	decrement(l.accounts, user)
+	decrement(l.userAddr, userAddr{user, addr})
 }
 
 // decrement takes one from m[k], deleting it at zero.

@@ -45,6 +45,7 @@ type Listener struct {
 	accounts map[uint32]int           // sessions logged in, per user id
 	addrs    map[netip.Addr]int       // connections open, per address
 	userAddr map[userAddr]int         // sessions logged in, per user id and address
+	sessions map[sessKey]int          // connections logged in, per logical session (admitBind)
 	onTrial  map[netip.Addr]int       // connections on probation, per address
 	noTrial  map[netip.Addr]time.Time // addresses whose probation is off until then
 	loggedAt map[netip.Addr]time.Time // the last successful login from each address, within knownFor
@@ -81,6 +82,8 @@ type peer struct {
 	trial  bool          // accepted over its address's accept budget, not logged in since
 	known  bool          // from an address where a login succeeded within knownFor, at its accept
 	ended  CloseCause    // why the Listener ended it, while stateEnded
+	sess   sessKey       // the logical session it is bound to, while stateIn (zero until known)
+	shared bool          // stateIn on a logical session another connection is counted for
 }
 
 // NewListener returns a Listener serving srv on ln. It takes ownership of
@@ -91,7 +94,7 @@ func NewListener(ln net.Listener, srv *lifecycle.Server, opts ServeOptions) *Lis
 		budget: newFrameBudget(int64(opts.LargeFrameMemory), int64(opts.PreLoginFrameMemory)),
 		conns:  make(map[*peer]struct{}), done: make(chan struct{}),
 		accounts: make(map[uint32]int), addrs: make(map[netip.Addr]int),
-		userAddr: make(map[userAddr]int), onTrial: make(map[netip.Addr]int),
+		userAddr: make(map[userAddr]int), sessions: make(map[sessKey]int), onTrial: make(map[netip.Addr]int),
 		noTrial: make(map[netip.Addr]time.Time), loggedAt: make(map[netip.Addr]time.Time),
 		refusing: make(map[net.Conn]struct{}), names: make(map[uint64]uint32), seed: maphash.MakeSeed()}
 	if opts.ReleaseMemory != nil {

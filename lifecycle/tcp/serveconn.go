@@ -108,7 +108,9 @@ type frame struct {
 // serveConn serves p until it ends.
 func (l *Listener) serveConn(p *peer) {
 	g := &guard{l: l, p: p}
-	cfg := lifecycle.ConnConfig{Guard: g, Admit: func(user uint32) codec.EvictionReason { return l.admitLogin(g, user) }}
+	cfg := lifecycle.ConnConfig{Guard: g,
+		Admit:     func(user uint32) codec.EvictionReason { return l.admitLogin(g, user) },
+		AdmitBind: func(b lifecycle.BindAdmission) codec.EvictionReason { return l.admitBind(g, b) }}
 	wait := l.opts.LoginTimeout
 	if p.trial {
 		wait = min(wait, trialTimeout)
@@ -504,6 +506,10 @@ func (c *connLoop) settle(o *lifecycle.Outcome, err error) (ended CloseCause) {
 	case o.LoggedIn():
 		c.how.Logins++
 		c.loggedOut = false
+		if !o.IsBind() {
+			// A bind named its session to admitBind; a login's is known now.
+			c.l.boundTo(c.p, sessKey{o.Login.UserID, o.Client, o.Login.Session})
+		}
 	case o.LoggedOut():
 		ended = c.l.logout(c.p)
 		c.loginBy = time.Now().Add(c.l.opts.LoginTimeout)
