@@ -210,10 +210,11 @@ func (l *Listener) admitLogin(g *guard, user uint32) codec.EvictionReason {
 // admitBind is the connection's lifecycle.ConnConfig.AdmitBind. A bind of
 // a logical session that another connection of the Listener is logged in
 // on (a login's, or a bind's it admitted) resumes a session already
-// counted: it is admitted without the per-account limits and is not
-// counted again (the connections on it stay open; the session is counted
-// once while any of them is logged in). A bind of a session no connection
-// is counted for is admitted as a login is.
+// counted: it is admitted without the per-account quotas
+// (MaxSessionsPerUser, MaxSessionsPerUserAddr; the reserve still applies)
+// and is not counted again (the connections on it stay open; the session
+// is counted once while any of them is logged in). A bind of a session no
+// connection is counted for is admitted as a login is.
 func (l *Listener) admitBind(g *guard, b lifecycle.BindAdmission) codec.EvictionReason {
 	return l.admitSession(g, b.UserID, sessKey{b.UserID, b.Client, b.Session})
 }
@@ -225,7 +226,11 @@ func (l *Listener) admitSession(g *guard, user uint32, sess sessKey) codec.Evict
 	l.mu.Lock()
 	var ok bool
 	if sess != (sessKey{}) && l.sessions[sess] > 0 && p.state != stateEnded {
-		ok = true // its session is counted already
+		// Its session is counted already: only the reserve, which counts
+		// connections, still applies, so that an account cannot bind its
+		// way into the connections kept for other accounts' first sessions.
+		o := &l.opts
+		ok = p.state == stateIn || o.ReservedConns <= 0 || l.loggedIn < o.MaxConns-o.ReservedConns
 	} else {
 		_, ok = l.loginLimitLocked(p, user)
 	}

@@ -102,3 +102,25 @@ func TestBindOfUncountedSessionCountedAtQuota(t *testing.T) {
 	}
 	waitLoggedIn(t, l, 1)
 }
+
+// TestBindOfCountedSessionKeepsReserve: a bind of a counted session is
+// spared the account quota, not the reserve, which counts connections:
+// once MaxConns-ReservedConns connections are logged in, it is refused (40)
+// as another login of an account holding a session is.
+func TestBindOfCountedSessionKeepsReserve(t *testing.T) {
+	l := startListener(t, tcp.ServeOptions{MaxConns: 3, ReservedConns: 1, MaxSessionsPerUser: -1, MaxSessionsPerUserAddr: -1, MaxConnsPerAddr: -1})
+	c := newClient0111(t)
+	if _, err := dial(t, l.Addr(), c).login(); err != nil {
+		t.Fatalf("login on A: %v", err)
+	}
+	if _, err := dial(t, l.Addr(), newClient0111(t)).login(); err != nil {
+		t.Fatalf("second login of the account: %v", err)
+	}
+	waitLoggedIn(t, l, 2)
+	_, err := dial(t, l.Addr(), c).do(c.BindSession(nil))
+	var refused *lifecycle.BindRefusedError
+	if !errors.As(err, &refused) || refused.Status != codec.StatusUnauthenticated {
+		t.Fatalf("bind into the reserve: %v, want refused 40", err)
+	}
+	waitLoggedIn(t, l, 2)
+}
