@@ -57,15 +57,7 @@ func (w *wire) loginAs(name string) ([]byte, error) {
 	if err != nil {
 		w.t.Fatalf("Login: %v", err)
 	}
-	if _, err := w.nc.Write(frame); err != nil {
-		return nil, err
-	}
-	answer, err := codec.ReadFrame(w.nc, nil, codec.MaxFrameSize)
-	if err != nil {
-		return nil, err
-	}
-	_, err = w.c.Receive(answer)
-	return answer, err
+	return w.exchange(frame)
 }
 
 // wantTransientRefusal checks that answer, read to the end of a refused
