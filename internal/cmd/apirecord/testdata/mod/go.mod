@@ -1,3 +1,0 @@
-module example.com/apitest
-
-go 1.22
