@@ -1,492 +1,218 @@
 // Command importcheck checks that importing the product costs an importer
 // nothing. For each product package (codec, lifecycle, lifecycle/tcp) it
-// writes a scratch module in a temporary directory that imports only that
-// package, points github.com/iggywire/iggywire at this checkout with a
-// replace, and runs go mod tidy there offline (GOPROXY=off, GOWORK=off,
-// GOFLAGS=-mod=mod, the module cache as it is). The scratch module starts at
-// this module's own go line. It fails if, after the tidy, the scratch go.mod
-// requires any module but this one, has a toolchain line or a different go
+// writes a scratch module at this module's go line that imports only that
+// package, with a replace of github.com/iggywire/iggywire by this checkout,
+// and runs go mod tidy there offline. It fails if the scratch go.mod then
+// requires any module but this one, has a toolchain line or another go
 // line, or if its go.sum has a line at all: with the replace, this module
 // itself needs none, so every line is a module the importer would be made
-// to download and trust. A failure names the modules and the files of this
-// module that import them.
+// to download and trust. go mod why -m says how it reaches each.
 //
-// Then an importer like an SDK: one that already requires older versions
-// of two of the workbench's test tools (testify v1.9.0, go-cmp v0.6.0) and
-// uses them in its tests. Minimal version selection raises those to the
-// versions this go.mod requires, by design (docs/importing.md): the check
-// prints every require the tidy raised or added, and fails if its go line
-// moved, it gained a toolchain line, or a require went to a version this
-// go.mod does not name. Its old versions' go.mod files are fetched through
-// GOPROXY once when the module cache lacks them.
+// Then an importer like an SDK, that requires older versions of two of the
+// workbench's test tools (testify, go-cmp) and uses them in its tests:
+// minimal version selection raises those to this go.mod's, by design
+// (docs/importing.md). The check prints every require the tidy changed,
+// and fails if the go line moved, a toolchain line came, or a require went
+// to a version this go.mod does not name. The old versions' go.mod files
+// are fetched through GOPROXY once when the module cache lacks them.
 //
-//	go run ./internal/cmd/importcheck [-keep] [-v]
-//
-// Run it from the root module (make importcheck does). It takes a few
-// seconds, and needs no network once the module cache holds the old
-// versions.
+//	go run ./internal/cmd/importcheck [-keep]   # in the root module
 package main
 
 import (
-	"bufio"
-	"bytes"
+	"cmp"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"go/parser"
-	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
-	"strconv"
+	"slices"
 	"strings"
 )
 
 // products are the packages an importer may import, each checked alone.
 var products = []string{"codec", "lifecycle", "lifecycle/tcp"}
 
+// olderRequires are older versions of two of the workbench's test tools,
+// required by the Iggy Go SDK (testify) and many modules; olderTest uses both.
+var olderRequires = []require{{"github.com/stretchr/testify", "v1.9.0"}, {"github.com/google/go-cmp", "v0.6.0"}}
+
+const olderTest = "import (\n\t\"testing\"\n\n\t\"github.com/google/go-cmp/cmp\"\n\t" +
+	"\"github.com/stretchr/testify/require\"\n)\n\nfunc TestDiff(t *testing.T) { require.Empty(t, cmp.Diff(1, 1)) }\n"
+
+var (
+	keep    = flag.Bool("keep", false, "keep the scratch modules and print where they are")
+	root, _ = os.Getwd() // the root module's directory
+	own     goMod        // its go.mod
+)
+
 func main() {
-	keep := flag.Bool("keep", false, "keep the scratch modules and print where they are")
-	verbose := flag.Bool("v", false, "print each scratch go.mod after the tidy")
 	flag.Parse()
-	root, err := loadRoot()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "importcheck:", err)
-		os.Exit(2)
+	var err error
+	if own, err = readGoMod(filepath.Join(root, "go.mod")); err != nil {
+		fatal(2, "importcheck: %v (run it in the root module)", err)
 	}
 	failed := false
+	var all []string
 	for _, rel := range products {
-		pkg := root.path + "/" + rel
-		res, err := check(root, pkg, *keep)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "importcheck: %s: %v\n", pkg, err)
-			os.Exit(2)
+		pkg := own.Module.Path + "/" + rel
+		all = append(all, pkg)
+		f, err := check("the importer of "+pkg+" gains nothing (go "+own.Go+" kept, no other require, an empty go.sum)", []string{pkg}, nil, "", nil)
+		if failed = failed || f; err != nil {
+			fatal(2, "importcheck: %v", err)
 		}
-		if *keep {
-			fmt.Printf("importcheck: %s: scratch module kept in %s\n", pkg, res.dir)
-		}
-		if *verbose {
-			fmt.Printf("--- %s: go.mod after go mod tidy\n%s", pkg, res.goMod)
-		}
-		if len(res.problems) == 0 {
-			fmt.Printf("ok   importing %s adds nothing to the importer (go %s, no other require, empty go.sum)\n", pkg, root.goVersion)
-			continue
-		}
-		failed = true
-		fmt.Printf("FAIL importing %s costs the importer:\n", pkg)
-		for _, p := range res.problems {
-			fmt.Printf("  - %s\n", p)
-		}
-		if len(res.modules) > 0 {
-			fmt.Printf("  why (the imports of %s and of its tests, which go mod tidy keeps sums for):\n", pkg)
-			for _, line := range explain(root, pkg, res.modules) {
-				fmt.Printf("    %s\n", line)
-			}
-		}
+	}
+	f, err := check("an importer of every product package that requires older testify and go-cmp is raised only to this go.mod's versions (docs/importing.md)",
+		all, olderRequires, olderTest, own.versions())
+	if failed = failed || f; err != nil {
+		fatal(2, "importcheck: %v", err)
 	}
 	if failed {
-		fmt.Println("importcheck: FAIL: a product package must import, in its code and in its tests, only the standard library and this module's own packages")
-		os.Exit(1)
+		fatal(1, "importcheck: FAIL: a product package must import, in its code and in its tests, only the standard library and this module's own packages; an importer may be raised only to the versions this go.mod requires, and keep its go line")
 	}
-	res, err := checkOlder(root, *keep)
+}
+
+var verdict = map[bool]string{false: "ok  ", true: "FAIL"} // has it problems
+
+func fatal(code int, format string, args ...any) {
+	fmt.Fprintf(os.Stderr, format+"\n", args...)
+	os.Exit(code)
+}
+
+// goCmd runs go with args in dir: in one module, with no toolchain switch,
+// go.mod updates allowed, and no network unless online (then GOPROXY and
+// GOSUMDB are the caller's).
+func goCmd(dir string, online bool, args ...string) ([]byte, error) {
+	cmd := exec.Command("go", args...)
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
+	if !online {
+		cmd.Env = append(cmd.Env, "GOPROXY=off", "GOSUMDB=off") // the last of a name wins
+	}
+	out, err := cmd.Output()
+	if exit := (*exec.ExitError)(nil); errors.As(err, &exit) {
+		err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, strings.TrimSpace(string(exit.Stderr)))
+	}
+	return out, err
+}
+
+// goMod is what go mod edit -json says of a go.mod.
+type goMod struct {
+	Module        struct{ Path string }
+	Go, Toolchain string
+	Require       []require
+}
+
+type require struct{ Path, Version string }
+
+func readGoMod(file string) (m goMod, err error) {
+	out, err := goCmd("", false, "mod", "edit", "-json", file)
+	if err == nil {
+		err = json.Unmarshal(out, &m)
+	}
+	return m, err
+}
+
+func (m goMod) versions() map[string]string {
+	v := map[string]string{}
+	for _, r := range m.Require {
+		v[r.Path] = r.Version
+	}
+	return v
+}
+
+// check writes a scratch module at this module's go line that requires
+// this module (replaced by its checkout) and extra, imports pkgs and has
+// test; runs go mod tidy there, offline (once more through GOPROXY if that
+// fails with extra requires: no dependency of this module, a module cache
+// its builds filled lacks them); prints what judge says against allowed,
+// and go mod why -m of the modules a problem names; says if it failed.
+func check(title string, pkgs []string, extra []require, test string, allowed map[string]string) (failed bool, err error) {
+	dir, err := os.MkdirTemp("", "importcheck")
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "importcheck: an importer with older requires: %v\n", err)
-		os.Exit(2)
+		return false, err
 	}
 	if *keep {
-		fmt.Printf("importcheck: an importer with older requires: scratch module kept in %s\n", res.dir)
+		fmt.Printf("importcheck: %s: scratch module kept in %s\n", pkgs, dir)
+	} else {
+		defer os.RemoveAll(dir)
 	}
-	if *verbose {
-		fmt.Printf("--- an importer with older requires: go.mod after go mod tidy\n%s", res.goMod)
-	}
-	status := "ok  "
-	if len(res.problems) > 0 {
-		status = "FAIL"
-	}
-	fmt.Printf("%s an importer requiring %s that imports every product package pays (docs/importing.md):\n", status, strings.Join(olderRequires, ", "))
-	for _, c := range res.changes {
-		fmt.Printf("  - %s\n", c)
-	}
-	for _, p := range res.problems {
-		fmt.Printf("  - FAIL: %s\n", p)
-	}
-	if len(res.problems) > 0 {
-		fmt.Println("importcheck: FAIL: an importer may be raised only to the versions this go.mod requires, and keep its go line")
-		os.Exit(1)
-	}
-}
-
-// olderRequires are what the second importer requires before it imports
-// the product: older versions of two of the workbench's test tools, as
-// the Iggy Go SDK did (testify) and many modules do.
-var olderRequires = []string{"github.com/stretchr/testify v1.9.0", "github.com/google/go-cmp v0.6.0"}
-
-// module is the root module as go list -m sees it.
-type module struct {
-	path, dir, goVersion string
-}
-
-// goEnv is the environment every go command here runs with: one module,
-// no toolchain switch, go.mod updates allowed, and no network unless
-// online (then GOPROXY and GOSUMDB are the caller's).
-func goEnv(online bool) []string {
-	env := []string{}
-	for _, kv := range os.Environ() {
-		switch k := strings.SplitN(kv, "=", 2)[0]; k {
-		case "GOWORK", "GOFLAGS", "GOTOOLCHAIN":
-			continue
-		case "GOPROXY", "GOSUMDB":
-			if !online {
-				continue
-			}
-		}
-		env = append(env, kv)
-	}
-	env = append(env, "GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
-	if !online {
-		env = append(env, "GOPROXY=off", "GOSUMDB=off")
-	}
-	return env
-}
-
-func goCmd(dir string, args ...string) ([]byte, error) { return goCmdEnv(dir, false, args...) }
-
-func goCmdEnv(dir string, online bool, args ...string) ([]byte, error) {
-	cmd := exec.Command("go", args...)
-	cmd.Dir = dir
-	cmd.Env = goEnv(online)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return out, fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
-	}
-	return out, nil
-}
-
-func loadRoot() (module, error) {
-	out, err := goCmd("", "list", "-m", "-f", "{{.Path}}\t{{.Dir}}\t{{.GoVersion}}")
-	if err != nil {
-		return module{}, err
-	}
-	f := strings.Split(strings.TrimSpace(string(out)), "\t")
-	if len(f) != 3 || f[2] == "" {
-		return module{}, fmt.Errorf("go list -m: unexpected output %q (run from the root module)", out)
-	}
-	return module{path: f[0], dir: f[1], goVersion: f[2]}, nil
-}
-
-// result is what one scratch module ended with.
-type result struct {
-	dir      string
-	goMod    string
-	problems []string
-	modules  []string // modules the importer was made to require or sum
-	changes  []string // the requires the tidy raised or added (checkOlder)
-}
-
-func check(root module, pkg string, keep bool) (result, error) {
-	res, _, sum, err := scratch(root, []string{pkg}, nil, "", keep)
-	if err != nil {
-		return res, fmt.Errorf("%v\n(offline: every module the tidy needs must already be in the module cache; `go mod download` in the root module fills it)", err)
-	}
-	res.problems, res.modules = judge(root, parseGoMod(res.goMod), sum)
-	return res, nil
-}
-
-// checkOlder tidies a scratch module that requires olderRequires, imports
-// every product package, and uses testify and go-cmp in its test, as an SDK
-// does; judgeOlder says what the tidy did to its go.mod.
-func checkOlder(root module, keep bool) (result, error) {
-	var pkgs []string
-	for _, rel := range products {
-		pkgs = append(pkgs, root.path+"/"+rel)
-	}
-	res, before, _, err := scratch(root, pkgs, olderRequires, "import (\n\t\"testing\"\n\n\t\"github.com/google/go-cmp/cmp\"\n\t"+
-		"\"github.com/stretchr/testify/require\"\n)\n\nfunc TestDiff(t *testing.T) { require.Empty(t, cmp.Diff(1, 1)) }\n", keep)
-	if err != nil {
-		return res, err
-	}
-	own, err := os.ReadFile(filepath.Join(root.dir, "go.mod"))
-	if err != nil {
-		return res, err
-	}
-	res.changes, res.problems = judgeOlder(root, parseGoMod(before), parseGoMod(res.goMod), parseGoMod(string(own)))
-	return res, nil
-}
-
-// scratch writes a module at this module's go line that requires this one
-// (replaced by the checkout) and requires, imports pkgs in main.go and has
-// test (when not "") after its package clause in main_test.go; then it runs
-// go mod tidy there, offline. When that fails and requires is not empty,
-// it runs it once more through GOPROXY: the older versions are no
-// dependency of this module, so a module cache its builds filled lacks
-// them. It returns the go.mod before the tidy and the go.sum after.
-func scratch(root module, pkgs, requires []string, test string, keep bool) (res result, before, sum string, err error) {
-	if res.dir, err = os.MkdirTemp("", "importcheck"); err != nil {
-		return res, "", "", err
-	}
-	if !keep {
-		defer os.RemoveAll(res.dir)
-	}
-	var reqs, imports string
-	for _, r := range requires {
-		reqs += "\t" + r + "\n"
+	before := goMod{Go: own.Go, Require: append([]require{{own.Module.Path, "v0.0.0"}}, extra...)}
+	files := map[string]string{"go.mod": fmt.Sprintf("module example.com/importcheck\n\ngo %s\n\nreplace %s => %q\n", before.Go, own.Module.Path, root),
+		"main.go": "package main\n\nfunc main() {}\n", "imports.go": "package main\n", "main_test.go": "package main\n\n" + test, "go.sum": ""}
+	for _, r := range before.Require {
+		files["go.mod"] += fmt.Sprintf("\nrequire %s %s\n", r.Path, r.Version)
 	}
 	for _, p := range pkgs {
-		imports += fmt.Sprintf("\t_ %q\n", p)
-	}
-	before = fmt.Sprintf("module example.com/importcheck\n\ngo %s\n\nrequire (\n\t%s v0.0.0\n%s)\n\nreplace %s => %s\n",
-		root.goVersion, root.path, reqs, root.path, strconv.Quote(root.dir))
-	files := map[string]string{"go.mod": before, "main.go": "package main\n\nimport (\n" + imports + ")\n\nfunc main() {}\n"}
-	if test != "" {
-		files["main_test.go"] = "package main\n\n" + test
+		files["imports.go"] += fmt.Sprintf("\nimport _ %q\n", p)
 	}
 	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(res.dir, name), []byte(text), 0o644); err != nil {
-			return res, before, "", err
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			return false, err
 		}
 	}
-	if _, err = goCmd(res.dir, "mod", "tidy"); err != nil && len(requires) > 0 {
+	if _, err = goCmd(dir, false, "mod", "tidy"); err != nil && len(extra) > 0 {
 		fmt.Println("importcheck: the module cache lacks the older requires; fetching them through GOPROXY")
-		_, err = goCmdEnv(res.dir, true, "mod", "tidy")
+		_, err = goCmd(dir, true, "mod", "tidy")
 	}
-	if err != nil {
-		return res, before, "", err
+	after, err2 := readGoMod(filepath.Join(dir, "go.mod"))
+	sum, err3 := os.ReadFile(filepath.Join(dir, "go.sum")) // written empty, so it is there
+	if err = errors.Join(err, err2, err3); err != nil {
+		return false, fmt.Errorf("%s: %v\n(offline: every module the tidy needs must already be in the module cache; `go mod download` in the root module fills it)", pkgs, err)
 	}
-	after, err := os.ReadFile(filepath.Join(res.dir, "go.mod"))
-	if err != nil {
-		return res, before, "", err
+	changes, problems, modules := judge(before, after, allowed, string(sum))
+	fmt.Printf("%s %s\n", verdict[len(problems) > 0], title)
+	for _, c := range changes {
+		fmt.Printf("  - %s\n", c)
 	}
-	res.goMod = string(after)
-	b, err := os.ReadFile(filepath.Join(res.dir, "go.sum"))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return res, before, "", err
+	for _, p := range problems {
+		fmt.Printf("  - FAIL: %s\n", p)
 	}
-	return res, before, string(b), nil
+	if len(modules) > 0 {
+		why, err := goCmd(dir, false, append([]string{"mod", "why", "-m"}, modules...)...)
+		if err != nil {
+			why = []byte(err.Error())
+		}
+		fmt.Printf("  why (go mod why -m: the importer reaches each through the product's imports and its tests', which go mod tidy keeps sums for):\n    %s\n",
+			strings.ReplaceAll(strings.TrimSpace(string(why)), "\n", "\n    "))
+	}
+	return len(problems) > 0, nil
 }
 
-// judgeOlder lists each require the tidy raised, added or dropped, and as
-// problems a moved go line, a toolchain line, and a require raised or added
-// at a version other than the one own (this module's go.mod) requires.
-func judgeOlder(root module, before, after, own goModFile) (changes, problems []string) {
-	versions := func(mf goModFile) map[string]string {
-		m := map[string]string{}
-		for _, r := range mf.requires {
-			f := strings.Fields(r)
-			m[f[0]] = f[1]
-		}
-		return m
+// judge says what go mod tidy did to a scratch module that started as
+// before and ended as after: the requires it raised, added or dropped
+// (changes), and as problems a moved go line, a toolchain line, and a
+// require at a version allowed (this module's go.mod) does not name; with
+// allowed nil, every go.sum line too. modules are those problems name.
+func judge(before, after goMod, allowed map[string]string, sum string) (changes, problems, modules []string) {
+	if after.Go != before.Go {
+		problems = append(problems, fmt.Sprintf("its go line went from go %s to go %s", before.Go, after.Go))
 	}
-	was, ours := versions(before), versions(own)
-	if after.goVersion != before.goVersion {
-		problems = append(problems, fmt.Sprintf("its go line went from go %s to go %s", before.goVersion, after.goVersion))
+	if after.Toolchain != "" {
+		problems = append(problems, "it gained a toolchain line: toolchain "+after.Toolchain)
 	}
-	if after.toolchain != "" {
-		problems = append(problems, "it gained a toolchain line: toolchain "+after.toolchain)
-	}
-	for _, r := range after.requires {
-		f := strings.Fields(r)
-		path, v := f[0], f[1]
-		old, had := was[path]
-		delete(was, path)
-		switch {
-		case path == root.path || had && old == v:
-			continue
-		case had:
-			changes = append(changes, fmt.Sprintf("%s raised from %s to %s", path, old, v))
-		default:
-			changes = append(changes, fmt.Sprintf("%s %s added", path, v))
-		}
-		if ours[path] != v {
-			problems = append(problems, fmt.Sprintf("%s went to %s, a version this go.mod does not require", path, v))
-		}
-	}
-	for path, v := range was {
-		changes = append(changes, fmt.Sprintf("%s %s dropped", path, v))
-	}
-	sort.Strings(changes)
-	return changes, problems
-}
-
-// goModFile is the part of a go.mod this check looks at.
-type goModFile struct {
-	goVersion string
-	toolchain string
-	requires  []string // "path version"
-}
-
-// parseGoMod reads the go, toolchain and require lines of a go.mod,
-// single-line and block forms, ignoring comments.
-func parseGoMod(text string) goModFile {
-	var mf goModFile
-	inRequire := false
-	s := bufio.NewScanner(strings.NewReader(text))
-	for s.Scan() {
-		line := s.Text()
-		if i := strings.Index(line, "//"); i >= 0 {
-			line = line[:i]
-		}
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		if inRequire {
-			if f[0] == ")" {
-				inRequire = false
-			} else if len(f) >= 2 {
-				mf.requires = append(mf.requires, f[0]+" "+f[1])
-			}
-			continue
-		}
-		switch {
-		case f[0] == "go" && len(f) == 2:
-			mf.goVersion = f[1]
-		case f[0] == "toolchain" && len(f) == 2:
-			mf.toolchain = f[1]
-		case f[0] == "require" && len(f) == 2 && f[1] == "(":
-			inRequire = true
-		case f[0] == "require" && len(f) >= 3:
-			mf.requires = append(mf.requires, f[1]+" "+f[2])
-		}
-	}
-	return mf
-}
-
-// judge lists what the tidied scratch module gained, and the modules that
-// brought it.
-func judge(root module, mf goModFile, sum string) (problems, modules []string) {
-	seen := map[string]bool{}
-	add := func(m string) {
-		if !seen[m] {
-			seen[m] = true
-			modules = append(modules, m)
-		}
-	}
-	if mf.goVersion != root.goVersion {
-		problems = append(problems, fmt.Sprintf("its go line went from go %s to go %s", root.goVersion, mf.goVersion))
-	}
-	if mf.toolchain != "" {
-		problems = append(problems, fmt.Sprintf("it gained a toolchain line: toolchain %s", mf.toolchain))
-	}
-	for _, r := range mf.requires {
-		path := strings.Fields(r)[0]
-		if path == root.path {
-			continue
-		}
-		problems = append(problems, "go.mod gained: require "+r)
-		add(path)
-	}
-	var lines []string
-	for _, l := range strings.Split(sum, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
-			add(strings.Fields(l)[0])
-		}
-	}
-	if len(lines) > 0 {
-		problems = append(problems, fmt.Sprintf("go.sum has %d lines (it must have none):\n      %s",
-			len(lines), strings.Join(lines, "\n      ")))
-	}
-	sort.Strings(modules)
-	return problems, modules
-}
-
-// listed is one package of go list -deps -test.
-type listed struct {
-	importPath, module, dir string
-	imports                 []string
-	files                   []string
-}
-
-// explain says, for each module, which packages in the import graph of pkg
-// and its tests import a package of it, and for this module's own
-// packages in which files.
-func explain(root module, pkg string, modules []string) []string {
-	out, err := goCmd(root.dir, "list", "-e", "-deps", "-test", "-f",
-		"{{.ImportPath}}\t{{with .Module}}{{.Path}}{{end}}\t{{.Dir}}\t{{join .Imports \" \"}}\t{{join .GoFiles \" \"}} {{join .TestGoFiles \" \"}} {{join .XTestGoFiles \" \"}}",
-		pkg)
-	if err != nil {
-		return []string{fmt.Sprintf("(could not list the imports: %v)", err)}
-	}
-	var pkgs []listed
-	moduleOf := map[string]string{}
-	s := bufio.NewScanner(bytes.NewReader(out))
-	s.Buffer(nil, 1<<20)
-	for s.Scan() {
-		f := strings.Split(s.Text(), "\t")
-		if len(f) != 5 {
-			continue
-		}
-		p := listed{importPath: f[0], module: f[1], dir: f[2], imports: strings.Fields(f[3]), files: strings.Fields(f[4])}
-		pkgs = append(pkgs, p)
-		// A test variant "p [q.test]" is the same package as p.
-		moduleOf[strings.SplitN(f[0], " ", 2)[0]] = f[1]
-	}
-	var lines []string
-	for _, m := range modules {
-		var why []string
-		for _, p := range pkgs {
-			if p.module == m {
+	was, now := before.versions(), after.versions()
+	for _, versions := range []map[string]string{was, now} {
+		for path := range versions {
+			if was[path] == now[path] {
 				continue
 			}
-			for _, imp := range p.imports {
-				if moduleOf[imp] != m {
-					continue
-				}
-				if p.module == root.path {
-					for _, file := range importingFiles(p, imp) {
-						rel, err := filepath.Rel(root.dir, file)
-						if err != nil {
-							rel = file
-						}
-						why = append(why, fmt.Sprintf("%s imports %s", rel, imp))
-					}
-				} else {
-					why = append(why, fmt.Sprintf("%s (module %s) imports %s", p.importPath, p.module, imp))
-				}
-			}
-		}
-		why = dedupe(why)
-		if len(why) == 0 {
-			lines = append(lines, m+": no package of it is imported; go mod tidy keeps its go.mod sum for the module graph")
-			continue
-		}
-		lines = append(lines, m+":")
-		for _, w := range why {
-			lines = append(lines, "    "+w)
-		}
-	}
-	return lines
-}
-
-// importingFiles returns the files of p that import imp.
-func importingFiles(p listed, imp string) []string {
-	var files []string
-	for _, name := range p.files {
-		path := filepath.Join(p.dir, name)
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
-		if err != nil {
-			continue
-		}
-		for _, is := range f.Imports {
-			if v, err := strconv.Unquote(is.Path.Value); err == nil && v == imp {
-				files = append(files, path)
-				break
+			changes = append(changes, fmt.Sprintf("%s: %s -> %s", path, cmp.Or(was[path], "none"), cmp.Or(now[path], "none")))
+			if now[path] != "" && allowed[path] != now[path] {
+				problems = append(problems, fmt.Sprintf("go.mod gained: require %s %s, a version this module's go.mod does not require", path, now[path]))
+				modules = append(modules, path)
 			}
 		}
 	}
-	return files
-}
-
-func dedupe(s []string) []string {
-	sort.Strings(s)
-	out := s[:0]
-	for i, v := range s {
-		if i == 0 || v != s[i-1] {
-			out = append(out, v)
+	for _, l := range strings.Split(strings.TrimSpace(sum), "\n") {
+		if l != "" && allowed == nil {
+			problems = append(problems, "go.sum gained: "+l)
+			modules = append(modules, strings.Fields(l)[0])
 		}
 	}
-	return out
+	slices.Sort(changes) // each change was found from both sides
+	slices.Sort(problems)
+	slices.Sort(modules)
+	return slices.Compact(changes), slices.Compact(problems), slices.Compact(modules)
 }
