@@ -14,10 +14,8 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 )
 
@@ -30,10 +28,14 @@ func main() {
 		os.Exit(2)
 	}
 	rows, ok := table(runs, paths())
-	write(os.Stdout, rows)
+	fmt.Println("| path | ns/op | floor | floor ns/op | ratio | goal | |")
+	fmt.Println("|---|---:|---|---:|---:|---:|---|")
+	for _, r := range rows {
+		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s |\n", r.path.Name, ns(r.ns), r.path.Floor, ns(r.floorNS),
+			orDash("%.2fx", r.ratio), orDash("<= %.1fx", r.path.Goal), r.verdict)
+	}
 	mem, memOK := memRows(runs, memGoals())
-	fmt.Println()
-	fmt.Println("| path | allocations | bytes | |")
+	fmt.Println("\n| path | allocations | bytes | |")
 	fmt.Println("|---|---:|---:|---|")
 	for _, line := range mem {
 		fmt.Println(line)
@@ -43,38 +45,18 @@ func main() {
 	}
 }
 
-// write prints rows as a Markdown table.
-func write(w io.Writer, rows []row) {
-	bw := bufio.NewWriter(w)
-	defer bw.Flush()
-	fmt.Fprintln(bw, "| path | ns/op | floor | floor ns/op | ratio | goal | |")
-	fmt.Fprintln(bw, "|---|---:|---|---:|---:|---:|---|")
-	for _, r := range rows {
-		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s |\n",
-			r.path.Name, ns(r.ns), r.path.Floor, ns(r.floorNS), ratio(r), goal(r.path.Goal), r.verdict)
-	}
-}
-
+// ns writes a figure in ns/op (or allocs/op, B/op).
 func ns(v float64) string {
-	if v == 0 {
-		return "—"
-	}
 	if v >= 100 {
 		return fmt.Sprintf("%.0f", v)
 	}
-	return fmt.Sprintf("%.1f", v)
+	return orDash("%.1f", v)
 }
 
-func ratio(r row) string {
-	if r.ratio == 0 {
+// orDash writes v in format, or a dash for 0: not measured, or no goal.
+func orDash(format string, v float64) string {
+	if v == 0 {
 		return "—"
 	}
-	return fmt.Sprintf("%.2fx", r.ratio)
-}
-
-func goal(g float64) string {
-	if g == 0 {
-		return "—"
-	}
-	return fmt.Sprintf("<= %.1fx", g)
+	return fmt.Sprintf(format, v)
 }
