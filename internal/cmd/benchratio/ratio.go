@@ -91,7 +91,7 @@ func memRows(runs map[string][]float64, gs []memGoal) ([]string, bool) {
 	ok := true
 	var out []string
 	for _, g := range gs {
-		a, ab := runs[g.Name+allocsSuffix], runs[g.Name+bytesSuffix]
+		a, ab := runs[g.Name+"#allocs/op"], runs[g.Name+"#B/op"]
 		verdict := "ok"
 		switch {
 		case len(a) == 0 || len(ab) == 0:
@@ -105,14 +105,9 @@ func memRows(runs map[string][]float64, gs []memGoal) ([]string, bool) {
 	return out, ok
 }
 
-// The keys under which parse keeps a benchmark's -benchmem figures.
-const (
-	bytesSuffix  = "#B/op"
-	allocsSuffix = "#allocs/op"
-)
-
-// parse collects the ns/op figures of every benchmark line by name, without
-// the "Benchmark" prefix and the -GOMAXPROCS suffix.
+// parse collects the figures of every benchmark line by name, without the
+// "Benchmark" prefix and the -GOMAXPROCS suffix: ns/op under the name, the
+// others (-benchmem's B/op and allocs/op) under name#unit.
 func parse(r io.Reader) (map[string][]float64, error) {
 	runs := map[string][]float64{}
 	sc := bufio.NewScanner(r)
@@ -121,22 +116,19 @@ func parse(r io.Reader) (map[string][]float64, error) {
 		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") || f[3] != "ns/op" {
 			continue
 		}
-		v, err := strconv.ParseFloat(f[2], 64)
-		if err != nil {
-			continue
-		}
 		name := strings.TrimPrefix(f[0], "Benchmark")
 		if i := strings.LastIndexByte(name, '-'); i > 0 {
 			if _, err := strconv.Atoi(name[i+1:]); err == nil {
 				name = name[:i]
 			}
 		}
-		runs[name] = append(runs[name], v)
-		for i := 4; i+1 < len(f); i++ {
-			if unit := f[i+1]; unit == "B/op" || unit == "allocs/op" {
-				if m, err := strconv.ParseFloat(f[i], 64); err == nil {
-					runs[name+"#"+unit] = append(runs[name+"#"+unit], m)
-				}
+		for i := 2; i+1 < len(f); i += 2 { // value unit, value unit, ...
+			key := name + "#" + f[i+1]
+			if f[i+1] == "ns/op" {
+				key = name
+			}
+			if v, err := strconv.ParseFloat(f[i], 64); err == nil {
+				runs[key] = append(runs[key], v)
 			}
 		}
 	}
