@@ -12,7 +12,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"go/importer"
@@ -41,11 +40,11 @@ func main() {
 }
 
 // record writes the record of the module in dir to out, one file a
-// package (codec.txt, lifecycle_tcp.txt), after deleting the .txt files
-// there so that a package gone leaves none. The packages are those of
-// ./... not main nor under an internal/ directory; their types come from
-// the compiler's export data, so that a package that does not compile is
-// an error naming it. GOWORK=off: the module as its own go.mod builds it.
+// package (codec.txt, lifecycle_tcp.txt), and deletes out's other .txt
+// files. The packages are those of ./... not main nor under an internal/
+// directory; their types come from the compiler's export data, so that a
+// package that does not compile is an error naming it. GOWORK=off: the
+// module as its own go.mod builds it.
 func record(dir, out string) error {
 	cmd := exec.Command("go", "list", "-e", "-export", "-f",
 		"{{.ImportPath}}\t{{.Name}}\t{{.Export}}\t{{.Module.Path}}\t{{.GoFiles}}\t{{with .Error}}{{printf \"%q\" .Err}}{{end}}", "./...")
@@ -54,25 +53,18 @@ func record(dir, out string) error {
 	if err != nil {
 		return fmt.Errorf("go list: %v", err)
 	}
-	old, _ := filepath.Glob(filepath.Join(out, "*.txt")) // the pattern is valid
-	for _, f := range old {
-		if err := os.Remove(f); err != nil {
-			return err
-		}
-	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
+	written := map[string]bool{}
 	for _, line := range strings.Split(string(listed), "\n") {
 		f := strings.Split(line, "\t") // path, name, export data, module, Go files, error
 		switch {
 		case len(f) != 6 || strings.Contains("/"+f[0]+"/", "/internal/") || f[1] == "main" || f[4] == "[]" && f[5] == "":
 			continue // whatever state they are in, they are no API
-		case f[5] != "":
+		case f[5] != "" || f[2] == "":
 			msg, _ := strconv.Unquote(f[5])
-			return errors.New(f[0] + ": " + msg)
-		case f[2] == "":
-			return errors.New(f[0] + ": no export data (does it compile?)")
+			return fmt.Errorf("%s: no export data: it or a package it imports does not compile\n%s", f[0], msg)
 		}
 		// A package's export data holds what it uses of its dependencies:
 		// its importer reads no other file.
@@ -84,7 +76,16 @@ func record(dir, out string) error {
 		}
 		if lines := features(pkg); len(lines) > 0 {
 			name := strings.ReplaceAll(strings.TrimPrefix(f[0], f[3]+"/"), "/", "_") + ".txt"
+			written[name] = true
 			if err := os.WriteFile(filepath.Join(out, name), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	old, _ := filepath.Glob(filepath.Join(out, "*.txt")) // the pattern is valid
+	for _, f := range old {
+		if !written[filepath.Base(f)] {
+			if err := os.Remove(f); err != nil {
 				return err
 			}
 		}
