@@ -17,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 )
 
 func main() {
@@ -28,16 +29,8 @@ func main() {
 		os.Exit(2)
 	}
 	rows, ok := table(runs, paths())
-	fmt.Println("| path | ns/op | floor | floor ns/op | ratio | goal | |")
-	fmt.Println("|---|---:|---|---:|---:|---:|---|")
-	for _, r := range rows {
-		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s |\n", r.path.Name, ns(r.ns), r.path.Floor, ns(r.floorNS),
-			orDash("%.2fx", r.ratio), orDash("<= %.1fx", r.path.Goal), r.verdict)
-	}
-	mem, memOK := memRows(runs, memGoals())
-	fmt.Println("\n| path | allocations | bytes | |")
-	fmt.Println("|---|---:|---:|---|")
-	for _, line := range mem {
+	mem, memOK := memTable(runs, memGoals())
+	for _, line := range slices.Concat(rows, []string{""}, mem) {
 		fmt.Println(line)
 	}
 	if *check && !(ok && memOK) {

@@ -86,10 +86,11 @@ func memGoals() []memGoal {
 	}
 }
 
-// memRows checks memGoals against runs; a missing figure is a miss.
-func memRows(runs map[string][]float64, gs []memGoal) ([]string, bool) {
+// memTable writes the Markdown table of gs, and reports whether every
+// goal holds (a missing figure is a miss).
+func memTable(runs map[string][]float64, gs []memGoal) ([]string, bool) {
 	ok := true
-	var out []string
+	out := []string{"| path | allocations | bytes | |", "|---|---:|---:|---|"}
 	for _, g := range gs {
 		a, ab := runs[g.Name+"#allocs/op"], runs[g.Name+"#B/op"]
 		verdict := "ok"
@@ -148,14 +149,6 @@ func median(v []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// row is one line of the table.
-type row struct {
-	path        path
-	ns, floorNS float64
-	ratio       float64 // 0 when either is not measured
-	verdict     string
-}
-
 // pairedRatio is the median of the per-round ratios path[i]/floor[i]: make
 // bench runs every benchmark once per round, so the i-th figures of a path
 // and of its floor were measured seconds apart, and a machine whose speed
@@ -175,26 +168,26 @@ func pairedRatio(path, floor []float64) float64 {
 	return median(rs)
 }
 
-// table builds the rows and reports whether every goal holds (a missing
-// benchmark is a miss).
-func table(runs map[string][]float64, ps []path) ([]row, bool) {
+// table writes the Markdown table of ps, and reports whether every goal
+// holds (a missing benchmark is a miss).
+func table(runs map[string][]float64, ps []path) ([]string, bool) {
 	ok := true
-	rows := make([]row, 0, len(ps))
+	out := []string{"| path | ns/op | floor | floor ns/op | ratio | goal | |", "|---|---:|---|---:|---:|---:|---|"}
 	for _, p := range ps {
-		r := row{path: p, ns: median(runs[p.Name]), floorNS: median(runs[p.Floor]),
-			ratio: pairedRatio(runs[p.Name], runs[p.Floor])}
+		ratio, verdict := pairedRatio(runs[p.Name], runs[p.Floor]), ""
 		switch {
-		case r.ratio == 0:
-			r.verdict = "not measured"
+		case ratio == 0:
+			verdict = "not measured"
 			ok = ok && p.Goal == 0
 		case p.Goal == 0:
-		case r.ratio <= p.Goal:
-			r.verdict = "ok"
+		case ratio <= p.Goal:
+			verdict = "ok"
 		default:
-			r.verdict = "MISS"
+			verdict = "MISS"
 			ok = false
 		}
-		rows = append(rows, r)
+		out = append(out, fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s |", p.Name, ns(median(runs[p.Name])), p.Floor,
+			ns(median(runs[p.Floor])), orDash("%.2fx", ratio), orDash("<= %.1fx", p.Goal), verdict))
 	}
-	return rows, ok
+	return out, ok
 }

@@ -36,12 +36,12 @@ func TestTableVerdicts(t *testing.T) {
 	}
 	rows, ok := table(runs, ps)
 	assert.False(t, ok)
-	assert.Equal(t, "ok", rows[0].verdict)
-	assert.Equal(t, "MISS", rows[1].verdict)
+	assert.Equal(t, "| Decode/Eviction | 10.0 | Floor/Equal256 | 5.0 | 2.00x | <= 2.0x | ok |", rows[2])
+	assert.Equal(t, "| Decode/RequestHeader | 20.0 | Floor/Equal256 | 5.0 | 4.00x | <= 2.5x | MISS |", rows[3])
 
 	rows, ok = table(runs, ps[:1])
 	assert.True(t, ok)
-	assert.Len(t, rows, 1)
+	assert.Len(t, rows, 3, "the header, its rule and one row")
 
 	_, ok = table(runs, []path{{"Decode/ReplyHeader", "Floor/Equal256", 2.5}})
 	assert.False(t, ok, "a missing benchmark with a goal is a miss")
@@ -73,13 +73,13 @@ func TestMemGoals(t *testing.T) {
 		"BenchmarkFrame/OperationForCode-2 \t 100\t 26 ns/op\t 0 B/op\t 0 allocs/op\n"
 	runs, err := parse(strings.NewReader(in))
 	require.NoError(t, err)
-	lines, ok := memRows(runs, memGoals())
+	lines, ok := memTable(runs, memGoals())
 	assert.True(t, ok, "%v", lines)
 	runs["Frame/ReadFrameBody1MiB#allocs/op"] = []float64{5}
-	_, ok = memRows(runs, memGoals())
+	_, ok = memTable(runs, memGoals())
 	assert.False(t, ok, "5 allocations miss")
 	delete(runs, "Frame/OperationForCode#B/op")
 	runs["Frame/ReadFrameBody1MiB#allocs/op"] = []float64{1}
-	_, ok = memRows(runs, memGoals())
+	_, ok = memTable(runs, memGoals())
 	assert.False(t, ok, "a missing figure misses")
 }
