@@ -115,8 +115,8 @@ release-check: ## the release rehearsed: go install conform, loginserver and wir
 	test "$$n" -gt 0; \
 	echo "release-check: v$(RELEASE) installs (a rehearsal: docs/release.md says how to tag it)"
 
-# The record in api/ is internal/cmd/apirecord's (cmd/api's format, one
-# feature a line); on a difference make api also prints what apidiff,
+# The record in api/ is internal/cmd/apirecord's (one feature a line, as
+# go/types spells it, sorted); on a difference make api also prints what apidiff,
 # pinned here, classifies as compatible or incompatible against the last
 # commit (git archive HEAD). apidiff keeps no readable record itself.
 APIDIFF     := golang.org/x/exp/cmd/apidiff@v0.0.0-20261113113407-e3970619a1a4
