@@ -1,10 +1,8 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/iggywire/iggywire/internal/fuzzload"
 )
@@ -16,7 +14,8 @@ type crasher struct {
 	data   []byte
 }
 
-// loadCrashers reads every file under root/crashers/<Target>/, sorted.
+// loadCrashers reads every input under root/crashers/<Target>/ with the
+// fuzz targets' own loader, by target and then by name.
 func loadCrashers(root string) ([]crasher, error) {
 	dirs, err := os.ReadDir(filepath.Join(root, fuzzload.CrashersDir))
 	if err != nil {
@@ -27,23 +26,14 @@ func loadCrashers(root string) ([]crasher, error) {
 		if !d.IsDir() {
 			continue
 		}
-		files, err := os.ReadDir(filepath.Join(root, fuzzload.CrashersDir, d.Name()))
+		inputs, err := fuzzload.ReadDir(filepath.Join(root, fuzzload.CrashersDir, d.Name()))
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range files {
-			raw, err := os.ReadFile(filepath.Join(root, fuzzload.CrashersDir, d.Name(), f.Name()))
-			if err != nil {
-				return nil, err
-			}
-			data, err := fuzzload.Decode(raw)
-			if err != nil {
-				return nil, fmt.Errorf("%s/%s: %w", d.Name(), f.Name(), err)
-			}
-			out = append(out, crasher{target: d.Name(), name: f.Name(), data: data})
+		for _, in := range inputs {
+			out = append(out, crasher{target: d.Name(), name: filepath.Base(in.Path), data: in.Data})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].target+"/"+out[i].name < out[j].target+"/"+out[j].name })
 	return out, nil
 }
 

@@ -3,7 +3,8 @@ package main
 import (
 	"fmt"
 	"slices"
-	"strings"
+
+	"github.com/iggywire/iggywire/codec"
 )
 
 // breaker breaks one rule of a header: apply changes a valid header of one
@@ -299,15 +300,8 @@ func (g *gen) headerGoldens() {
 		if r == 1 || r == 14 {
 			continue
 		}
-		g.okEviction(fmt.Sprintf("reason/%d", r), "a valid eviction with reason "+reasonName(r), eviction(r), "eviction.reason")
+		g.okEviction(fmt.Sprintf("reason/%d", r), fmt.Sprintf("a valid eviction with reason %d (%s)", r, codec.EvictionReason(r)), eviction(r), "eviction.reason")
 	}
-}
-
-func reasonName(r byte) string {
-	names := strings.Fields("Reserved NoSession ClientReleaseTooLow ClientReleaseTooHigh InvalidRequestOperation InvalidRequestBody " +
-		"InvalidRequestBodySize SessionTooLow SessionReleaseMismatch InvalidCredentials InvalidToken UserInactive " +
-		"SessionError StaleClient IncompatibleProtocol MalformedLogin")
-	return fmt.Sprintf("%d (%s)", r, names[r])
 }
 
 func (g *gen) headerBoundaries() {

@@ -119,19 +119,6 @@ func (f *Frame) bytes() []byte {
 	return append(b, make([]byte, f.Fill)...)
 }
 
-// zeros reads n zero bytes.
-type zeros struct{ n int }
-
-func (z *zeros) Read(p []byte) (int, error) {
-	if z.n == 0 {
-		return 0, io.EOF
-	}
-	k := min(len(p), z.n)
-	clear(p[:k])
-	z.n -= k
-	return k, nil
-}
-
 // observeFrame reads a header case's frame as a stream reader does
 // (codec.ReadFrame: the header, then the body its size announces) and
 // decodes the header of the case's kind from the whole frame.
@@ -140,8 +127,7 @@ func observeFrame(kind string, f *Frame) (*Expect, error) {
 	if err != nil {
 		return nil, fmt.Errorf("frame input: %w", err)
 	}
-	r := io.MultiReader(bytes.NewReader(in), &zeros{n: f.Fill})
-	frame, err := codec.ReadFrame(r, nil, codec.MaxFrameSize)
+	frame, err := codec.ReadFrame(bytes.NewReader(f.bytes()), nil, codec.MaxFrameSize)
 	var e *Expect
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):

@@ -9,11 +9,9 @@ import (
 	"github.com/iggywire/iggywire/lifecycle"
 )
 
-// newServer builds the lifecycle.Server a case's configuration states.
-func newServer(cfg ServerConfig) (*lifecycle.Server, error) { return newServerWith(cfg, false) }
-
-// newServerWith is newServer; connIDs makes it put its own id for the
-// connection on evictions 1 and 13, as the reference server does.
+// newServerWith builds the lifecycle.Server a case's configuration states;
+// connIDs makes it put its own id for the connection on evictions 1 and
+// 13, as the reference server does.
 func newServerWith(cfg ServerConfig, connIDs bool) (*lifecycle.Server, error) {
 	w, err := parseWindow(cfg.Window)
 	if err != nil {
@@ -36,7 +34,7 @@ func newServerWith(cfg ServerConfig, connIDs bool) (*lifecycle.Server, error) {
 // a fresh Server, frame i through connection conns[i] (the first when
 // conns is nil), and returns what happened at each step.
 func replay(cfg ServerConfig, ins [][]byte, conns []int) ([]Step, error) {
-	srv, err := newServer(cfg)
+	srv, err := newServerWith(cfg, false)
 	if err != nil {
 		return nil, err
 	}

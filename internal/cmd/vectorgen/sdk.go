@@ -8,9 +8,8 @@ import (
 	"github.com/iggywire/iggywire/codec"
 )
 
-// WIRE.md section 8: the error codes an SDK maps frames to. 57 and 58 are
-// result codes of a Register reply; codec.Status does not name them, so
-// the table is written here from WIRE.md.
+// WIRE.md section 8: the error codes an SDK maps frames to (57 and 58 are
+// result codes of a Register reply).
 const (
 	codeOK                    = 0
 	codeInvalidCommand        = 3
@@ -21,20 +20,6 @@ const (
 // incompatibleName is what eviction 14 with a well-formed window means: an
 // error without a numeric code, carrying the client version and window.
 const incompatibleName = "IncompatibleProtocolVersion"
-
-// sdkName names a code of section 8; other codes print as codec.Status
-// does (UNKNOWN_STATUS_N).
-func sdkName(code uint32) string {
-	switch code {
-	case codeOK:
-		return "OK"
-	case codeTransientNotCommitted:
-		return "TransientNotCommitted"
-	case codeTransientNotAccepted:
-		return "TransientNotAccepted"
-	}
-	return codec.Status(code).String()
-}
 
 // sdkRetry says what a client does after a transient result code.
 func sdkRetry(code uint32) string {
@@ -47,9 +32,9 @@ func sdkRetry(code uint32) string {
 	return ""
 }
 
-// withSDK sets the code an SDK surfaces.
+// withSDK sets the code an SDK surfaces, named as codec.Status names it.
 func withSDK(e *Expect, code uint32) *Expect {
-	e.SDKCode, e.SDKError, e.Retry = intp(int(code)), sdkName(code), sdkRetry(code)
+	e.SDKCode, e.SDKError, e.Retry = intp(int(code)), codec.Status(code).String(), sdkRetry(code)
 	return e
 }
 
