@@ -160,10 +160,6 @@ func at(cmd byte, name string) int {
 	panic("vectorgen: no header field " + name)
 }
 
-func layoutRequest(h []byte) map[string]any  { return headerFields(cmdRequest, h) }
-func layoutReply(h []byte) map[string]any    { return headerFields(cmdReply, h) }
-func layoutEviction(h []byte) map[string]any { return headerFields(cmdEviction, h) }
-
 // Fields of the bodies, from the values a case wrote.
 func infoF(proto uint32, name, version string) map[string]any {
 	return map[string]any{"protocol_version": proto, "sdk_name": name, "sdk_version": version}

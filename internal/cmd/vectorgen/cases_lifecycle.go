@@ -33,13 +33,12 @@ type script struct {
 
 func (g *gen) life(name, server, note string, rules ...string) *script {
 	srv := lifecycleServers()[server]
-	minV, err1 := parseVersionText(srv.Window.Min)
-	maxV, err2 := parseVersionText(srv.Window.Max)
-	if err1 != nil || err2 != nil {
+	w, err := parseWindow(srv.Window)
+	if err != nil {
 		g.failf("%s: server %q window", name, server)
 	}
 	c := g.add(Case{Name: "lifecycle/" + name, Kind: KindLifecycle, Section: "7", Rules: rules, Note: note, Server: server})
-	return &script{c: c, srv: srv, window: [2]uint32{uint32(maxV), uint32(minV)}}
+	return &script{c: c, srv: srv, window: [2]uint32{uint32(w.Max), uint32(w.Min)}}
 }
 
 func (s *script) step(in []byte, out, then, note string) *script {

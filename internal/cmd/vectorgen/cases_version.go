@@ -1,6 +1,10 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/iggywire/iggywire/codec"
+)
 
 // versionCases: the text grammar, the window rules on both sides of 0.x
 // and 1.0.0, and the default window (WIRE.md section 1).
@@ -100,8 +104,8 @@ func (g *gen) windowCases() {
 	} {
 		in := u32b(w.v)
 		reserved := w.v&0xC000_0000 == 0
-		minV, _ := parseVersionText(w.min)
-		maxV, _ := parseVersionText(w.max)
+		minV, _ := codec.ParseVersion(w.min)
+		maxV, _ := codec.ParseVersion(w.max)
 		wellFormed := 1 <= minV && minV <= maxV
 		c := g.ok(KindWindow, "window/"+w.name, "1", w.note, in, map[string]any{
 			"version_valid": reserved, "well_formed": wellFormed, "accepts": w.accepts,

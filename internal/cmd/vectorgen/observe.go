@@ -95,23 +95,14 @@ func observeWindow(in []byte, w *TextRange) (*Expect, error) {
 	}}, nil
 }
 
-// parseWindow reads a window written as text; "0x" followed by eight hex
-// digits is a raw u32 (for windows whose versions carry reserved bits).
+// parseWindow reads a window written as text.
 func parseWindow(w TextRange) (codec.Window, error) {
-	lo, err := parseVersionText(w.Min)
+	lo, err := codec.ParseVersion(w.Min)
 	if err != nil {
 		return codec.Window{}, err
 	}
-	hi, err := parseVersionText(w.Max)
+	hi, err := codec.ParseVersion(w.Max)
 	return codec.Window{Min: lo, Max: hi, CountPatch: w.CountPatch}, err
-}
-
-func parseVersionText(s string) (codec.Version, error) {
-	if len(s) == 10 && s[:2] == "0x" {
-		v, err := strconv.ParseUint(s[2:], 16, 32)
-		return codec.Version(v), err
-	}
-	return codec.ParseVersion(s)
 }
 
 func observeDefaultWindow(in []byte) (*Expect, error) {

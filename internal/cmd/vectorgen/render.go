@@ -3,9 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 )
 
 // Files written under vectors/ besides one <kind>.json per kind.
@@ -25,7 +25,7 @@ func render(root, outDir string) (map[string][]byte, error) {
 	g := generate(crashers)
 	g.verify()
 	if len(g.errs) > 0 {
-		return nil, joinErrs(g.errs)
+		return nil, fmt.Errorf("%d problem(s):\n%w", len(g.errs), errors.Join(g.errs...))
 	}
 	reg, err := loadRegistry(filepath.Join(outDir, registryFile))
 	if err != nil {
@@ -78,10 +78,10 @@ func (g *gen) verify() {
 	for i := range g.cases {
 		c := &g.cases[i]
 		if c.Kind == KindLifecycle {
-			if err := replayCase(g.servers, c); err != nil {
+			if err := replay(g.servers, c, 0); err != nil {
 				g.failf("%s: %v", c.Name, err)
 			}
-			if err := replayElsewhere(g.servers, c, elsewhereShift); err != nil {
+			if err := replay(g.servers, c, elsewhereShift); err != nil {
 				g.failf("%s: played against another server: %v", c.Name, err)
 			}
 			continue
@@ -130,16 +130,6 @@ func marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-func joinErrs(errs []error) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d problem(s):", len(errs))
-	for _, e := range errs {
-		b.WriteString("\n  ")
-		b.WriteString(e.Error())
-	}
-	return fmt.Errorf("%s", b.String())
 }
 
 func kindDescription(k string) string {
