@@ -73,13 +73,17 @@ func (s *script) closed(in []byte, note string) *script {
 // loggedIn expects a successful login of user by the Register in.
 func (s *script) loggedIn(in []byte, user uint32, note string) *script {
 	s.session++
-	h := in[:256]
-	out := cat(newHdr(cmdReply).u32(48, uint32(256+4+16+1+len(s.srv.Version))).
-		u64(128, le.Uint64(h[144:])).u64(136, le.Uint64(h[152:])). // request_checksum echoed
-		u64(160, le.Uint64(h[128:])).u64(168, le.Uint64(h[136:])). // client echoed
-		u64(176, s.session).u64(184, s.session).u8(208, opRegister),
-		u32b(0), replyBody(user, s.session, s.window[0], s.srv.Version))
+	out := echo(in, opRegister, cat(u32b(0), replyBody(user, s.session, s.window[0], s.srv.Version)))
+	hdr(out).u64(176, s.session).u64(184, s.session) // op and commit
 	return s.answer(in, out, note)
+}
+
+// echo is the Reply to the request in under op, carrying body: the
+// request's checksum, client and request number echoed.
+func echo(in []byte, op byte, body []byte) []byte {
+	h := in[:256]
+	return frame(newHdr(cmdReply).u64(128, le.Uint64(h[144:])).u64(136, le.Uint64(h[152:])).
+		u64(160, le.Uint64(h[128:])).u64(168, le.Uint64(h[136:])).u64(200, le.Uint64(h[168:])).u8(208, op), body)
 }
 
 // Request frames. Clients are u64 values in the low half.

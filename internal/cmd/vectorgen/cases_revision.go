@@ -146,13 +146,7 @@ func bindFrame(hc, req, client, session uint64, proto uint32, secret []byte) []b
 
 // bound expects the reply to a BIND_SESSION that bound session of user.
 func (s *script) bound(in []byte, user uint32, session uint64, note string) *script {
-	h := in[:256]
-	body := replyBody(user, session, s.window[0], s.srv.Version)
-	out := cat(newHdr(cmdReply).u32(48, uint32(256+len(body))).
-		u64(128, le.Uint64(h[144:])).u64(136, le.Uint64(h[152:])).
-		u64(160, le.Uint64(h[128:])).u64(168, le.Uint64(h[136:])).
-		u64(200, le.Uint64(h[168:])).u8(208, opNonReplicated), body)
-	return s.answer(in, out, note)
+	return s.answer(in, echo(in, opNonReplicated, replyBody(user, session, s.window[0], s.srv.Version)), note)
 }
 
 // denied expects a Reply with status to a NonReplicated request.
