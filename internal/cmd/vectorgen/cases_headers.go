@@ -247,28 +247,13 @@ func (g *gen) okHeader(hk headerKind, name, note string, h []byte, rules ...stri
 	return g.ok(hk.kind, hk.prefix+name, "5", note, h, headerFields(hk.cmd, h), rules...)
 }
 
-// evictionCode is section 8 for a valid eviction.
-func evictionCode(reason byte) (uint32, bool) {
-	switch reason {
-	case 1, 7, 8, 11, 12:
-		return 40, true
-	case 2, 3, 4, 5, 6:
-		return 3, true
-	case 9:
-		return 42, true
-	case 10:
-		return 53, true
-	case 13:
-		return 30, true
-	case 15:
-		return 4, true
-	}
-	return 0, false // 14: IncompatibleProtocolVersion, no numeric code
-}
+// evictionCodes is section 8 for a valid eviction, by reason; 14 has no
+// numeric code (IncompatibleProtocolVersion).
+var evictionCodes = map[byte]uint32{1: 40, 7: 40, 8: 40, 11: 40, 12: 40, 2: 3, 3: 3, 4: 3, 5: 3, 6: 3, 9: 42, 10: 53, 13: 30, 15: 4}
 
 func (g *gen) okEviction(name, note string, h hdr, rules ...string) {
 	c := g.okHeader(evK, name, note, h, rules...)
-	if code, ok := evictionCode(h[255]); ok {
+	if code, ok := evictionCodes[h[255]]; ok {
 		c.sdk(code)
 		c.Rules = append(c.Rules, fmt.Sprintf("sdk.%d", code))
 	} else {

@@ -21,20 +21,14 @@ const (
 // error without a numeric code, carrying the client version and window.
 const incompatibleName = "IncompatibleProtocolVersion"
 
-// sdkRetry says what a client does after a transient result code.
-func sdkRetry(code uint32) string {
-	switch code {
-	case codeTransientNotCommitted:
-		return "replay" // the same request, same connection, same client id
-	case codeTransientNotAccepted:
-		return "reissue" // the login may go anywhere, even under a fresh client id
-	}
-	return ""
-}
+// sdkRetry says what a client does after a transient result code: replay
+// the same request (same connection, same client id) after 57; reissue the
+// login, anywhere, even under a fresh client id, after 58.
+var sdkRetry = map[uint32]string{codeTransientNotCommitted: "replay", codeTransientNotAccepted: "reissue"}
 
 // withSDK sets the code an SDK surfaces, named as codec.Status names it.
 func withSDK(e *Expect, code uint32) *Expect {
-	e.SDKCode, e.SDKError, e.Retry = intp(int(code)), codec.Status(code).String(), sdkRetry(code)
+	e.SDKCode, e.SDKError, e.Retry = intp(int(code)), codec.Status(code).String(), sdkRetry[code]
 	return e
 }
 
