@@ -1,6 +1,9 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"maps"
+)
 
 // frameCases: the result section of a Register reply and whole login reply
 // frames as an SDK reads them (WIRE.md sections 4, 5 and 8).
@@ -31,18 +34,14 @@ func (g *gen) resultCases() {
 }
 
 // loginFrame is a Reply frame answering a Register to client 5 with body.
-func loginFrame(body []byte) []byte {
-	return cat(reply(opRegister).u32(48, uint32(256+len(body))), body)
-}
+func loginFrame(body []byte) []byte { return frame(reply(opRegister), body) }
 
 // okLoginFrame adds a successful login reply frame.
 func (g *gen) okLoginFrame(name, note string, user uint32, session uint64, version string, rules ...string) *Case {
 	in := loginFrame(cat(u32b(0), replyBody(user, session, 0x2C00, version)))
 	f := headerFields(cmdReply, in)
 	f["result_code"] = uint32(0)
-	for k, v := range replyF(user, session, 0x2C00, version) {
-		f[k] = v
-	}
+	maps.Copy(f, replyF(user, session, 0x2C00, version))
 	return g.ok(KindLoginFrame, "login-reply-frame/"+name, "4", note, in, f, rules...).sdk(codeOK)
 }
 
@@ -76,12 +75,10 @@ func (g *gen) loginFrameCases() {
 		cat(u32b(1), u32b(0), u32b(0), replyBody(1, 3, 0x2C00, "")), "login_reply.server_version.length", "server_version_len", 256+12+16)
 	// The size is read first, from a header of any kind, to find the body:
 	// one outside 256..64 MiB breaks the frame's rule, not the Reply's.
-	tooBig := g.bad(KindLoginFrame, "login-reply-frame/size-above-cap", "size 64 MiB + 1: the body cannot be found, so the frame is refused before its header is decoded",
-		cat(reply(opRegister).u32(48, 64<<20+1), u32b(0), replyBody(1, 42, 0x2C00, "0.6.0")), "frame.size", "size", 48, "sdk.3")
-	tooBig.sdk(codeInvalidCommand)
-	bad := g.bad(KindLoginFrame, "login-reply-frame/header-reserved", "the reply header breaks a rule: a malformed reply",
-		cat(reply(opRegister).u32(48, 282).u8(220, 1), u32b(0), replyBody(1, 42, 0x2C00, "0.6.0")), "reply.reserved", "reserved", 220, "sdk.3")
-	bad.sdk(codeInvalidCommand)
+	g.bad(KindLoginFrame, "login-reply-frame/size-above-cap", "size 64 MiB + 1: the body cannot be found, so the frame is refused before its header is decoded",
+		cat(reply(opRegister).u32(48, 64<<20+1), u32b(0), replyBody(1, 42, 0x2C00, "0.6.0")), "frame.size", "size", 48, "sdk.3").sdk(codeInvalidCommand)
+	g.bad(KindLoginFrame, "login-reply-frame/header-reserved", "the reply header breaks a rule: a malformed reply",
+		cat(reply(opRegister).u32(48, 282).u8(220, 1), u32b(0), replyBody(1, 42, 0x2C00, "0.6.0")), "reply.reserved", "reserved", 220, "sdk.3").sdk(codeInvalidCommand)
 }
 
 // discrepancyCases: one case for each point on which the SDKs disagreed,

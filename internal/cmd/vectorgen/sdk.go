@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 
 	"github.com/iggywire/iggywire/codec"
 )
@@ -90,8 +91,6 @@ func observeLoginFrame(in []byte) (*Expect, error) {
 	if err != nil {
 		return withSDK(errorVerdict(err, base), codeInvalidCommand), nil
 	}
-	for k, v := range loginReplyFields(lr) {
-		fields[k] = v
-	}
+	maps.Copy(fields, loginReplyFields(lr))
 	return withSDK(&Expect{Verdict: "ok", Fields: fields}, codeOK), nil
 }
