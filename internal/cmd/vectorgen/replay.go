@@ -51,18 +51,6 @@ func handleStep(conn *lifecycle.Conn, in []byte) (Step, error) {
 	return st, nil
 }
 
-// connsOf returns the connections of one case to srv by index, each made
-// when first asked for.
-func connsOf(srv *lifecycle.Server) func(int) *lifecycle.Conn {
-	conns := map[int]*lifecycle.Conn{}
-	return func(k int) *lifecycle.Conn {
-		if conns[k] == nil {
-			conns[k] = srv.NewConn()
-		}
-		return conns[k]
-	}
-}
-
 // replay plays a lifecycle case through the Conns of a fresh Server of its
 // configuration and reports the first step that differs. With shift 0 the
 // server is the one the vectors were written from and every answer must
@@ -90,7 +78,7 @@ func replay(servers map[string]ServerConfig, c *Case, shift int) error {
 	if err != nil {
 		return fmt.Errorf("server %q: %w", c.Server, err)
 	}
-	open := connsOf(srv)
+	conns := map[int]*lifecycle.Conn{} // by index, each made when first used
 	handed := map[int]uint64{}
 	for j, want := range c.Steps {
 		in, err := hex.DecodeString(want.In)
@@ -104,7 +92,10 @@ func replay(servers map[string]ServerConfig, c *Case, shift int) error {
 			}
 			le.PutUint64(in[r.Offset:], s+uint64(r.Plus))
 		}
-		got, err := handleStep(open(want.Conn), in)
+		if conns[want.Conn] == nil {
+			conns[want.Conn] = srv.NewConn()
+		}
+		got, err := handleStep(conns[want.Conn], in)
 		if err != nil {
 			return fmt.Errorf("step %d: %w", j, err)
 		}
