@@ -50,11 +50,9 @@ type SessionRef struct {
 	Plus   int `json:"plus"`
 }
 
-// Offsets in a request (in) and in a login reply frame (out).
-const (
-	offRequestSession    = 184
-	offLoginReplySession = codec.HeaderSize + 4 + 4 // after the empty result section and user_id
-)
+// offLoginReplySession is where a login reply frame holds its session:
+// after the empty result section and user_id.
+const offLoginReplySession = codec.HeaderSize + 4 + 4
 
 // framing classifies a step's in.
 func framing(in []byte) string {
@@ -156,7 +154,7 @@ func sessionRef(in []byte, logins map[uint64]int, latest uint64) *SessionRef {
 	if framing(in) != FramingWhole || codec.Command(in[60]) != codec.CommandRequest || in[176] == opRegister || latest == 0 {
 		return nil
 	}
-	off := offRequestSession
+	off := at(cmdRequest, "session")
 	if at := bindSessionAt(in); at >= 0 {
 		// A BIND_SESSION names its session in its body; its header's is 0.
 		off = at
