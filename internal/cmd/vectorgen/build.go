@@ -2,9 +2,9 @@ package main
 
 import (
 	"encoding/binary"
-	"math/big"
 	"strings"
 
+	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/layout"
 )
 
@@ -112,15 +112,6 @@ func replyBody(user uint32, session uint64, proto uint32, version string) []byte
 	return cat(u32b(user), u64b(session), u32b(proto), t8(version))
 }
 
-// u128At reads a u128 at off as a decimal string.
-func u128At(b []byte, off int) string {
-	x := new(big.Int).SetUint64(le.Uint64(b[off+8:]))
-	x.Lsh(x, 64)
-	return x.Or(x, new(big.Int).SetUint64(le.Uint64(b[off:]))).String()
-}
-
-func u64At(b []byte, off int) string { return u64(le.Uint64(b[off:])) }
-
 // headerFields reads the fields of a header of command cmd as the vectors
 // write them, at the offsets of internal/layout (the workbench's one table
 // of the headers, held to WIRE.md by its own test; not the codec): 16- and
@@ -141,9 +132,9 @@ func headerFields(cmd byte, h []byte) map[string]any {
 		}
 		switch l.Size {
 		case 16:
-			f[name] = u128At(h, l.Offset)
+			f[name] = u128(codec.Uint128{Lo: le.Uint64(h[l.Offset:]), Hi: le.Uint64(h[l.Offset+8:])})
 		case 8:
-			f[name] = u64At(h, l.Offset)
+			f[name] = u64(le.Uint64(h[l.Offset:]))
 		case 4:
 			f[name] = le.Uint32(h[l.Offset:])
 		default:
@@ -168,10 +159,6 @@ func at(cmd byte, name string) int {
 	}
 	panic("vectorgen: no header field " + name)
 }
-
-func layoutRequest(h []byte) map[string]any  { return headerFields(cmdRequest, h) }
-func layoutReply(h []byte) map[string]any    { return headerFields(cmdReply, h) }
-func layoutEviction(h []byte) map[string]any { return headerFields(cmdEviction, h) }
 
 // Fields of the bodies, from the values a case wrote.
 func infoF(proto uint32, name, version string) map[string]any {

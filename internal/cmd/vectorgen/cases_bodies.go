@@ -10,23 +10,6 @@ func (g *gen) bodyCases() {
 	g.loginReplyCases()
 }
 
-// Bad UTF-8 sequences, each with the index of the first bad byte.
-type badUTF8 struct {
-	name string
-	text string
-	at   int
-}
-
-func badUTF8s() []badUTF8 {
-	return []badUTF8{
-		{"ff", "go\xffsdk", 2},
-		{"lone-continuation", "\x80", 0},
-		{"overlong", "a\xc0\xaf", 1},
-		{"surrogate", "\xed\xa0\x80", 0},
-		{"cut-sequence", "ab\xe6\x97", 2},
-	}
-}
-
 func (g *gen) clientInfoCases() {
 	k, p := KindClientInfo, "client-version-info/"
 	golden := func(name, note string, proto uint32, sdk, ver string, rule string) {
@@ -52,7 +35,17 @@ func (g *gen) clientInfoCases() {
 	g.bad(k, p+"truncated/sdk-version", "sdk_version claims 5 bytes, 4 present", info[:16], "cvi.truncated", "sdk_version", 12)
 	g.bad(k, p+"sdk-name/empty", "sdk_name of length 0", cvi(0x2C00, "", "0.1.0"), "cvi.sdk_name.length", "sdk_name_len", 4)
 	g.bad(k, p+"sdk-version/empty", "sdk_version of length 0", cvi(0x2C00, "go-sdk", ""), "cvi.sdk_version.length", "sdk_version_len", 11)
-	for _, b := range badUTF8s() {
+	// Bad UTF-8 sequences, each with the index of the first bad byte.
+	for _, b := range []struct {
+		name, text string
+		at         int
+	}{
+		{"ff", "go\xffsdk", 2},
+		{"lone-continuation", "\x80", 0},
+		{"overlong", "a\xc0\xaf", 1},
+		{"surrogate", "\xed\xa0\x80", 0},
+		{"cut-sequence", "ab\xe6\x97", 2},
+	} {
 		g.bad(k, p+"sdk-name/utf8-"+b.name, "sdk_name is not UTF-8", cvi(0x2C00, b.text, "0.1.0"), "cvi.sdk_name.utf8", "sdk_name", 5+b.at)
 	}
 	g.bad(k, p+"sdk-version/utf8-ff", "sdk_version is not UTF-8", cvi(0x2C00, "go-sdk", "0.1\xff"), "cvi.sdk_version.utf8", "sdk_version", 12+3)

@@ -1,10 +1,9 @@
 package main
 
 import (
-	"fmt"
+	"cmp"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/iggywire/iggywire/internal/fuzzload"
 )
@@ -16,7 +15,8 @@ type crasher struct {
 	data   []byte
 }
 
-// loadCrashers reads every file under root/crashers/<Target>/, sorted.
+// loadCrashers reads every input under root/crashers/<Target>/ with the
+// fuzz targets' own loader, by target and then by name.
 func loadCrashers(root string) ([]crasher, error) {
 	dirs, err := os.ReadDir(filepath.Join(root, fuzzload.CrashersDir))
 	if err != nil {
@@ -27,23 +27,14 @@ func loadCrashers(root string) ([]crasher, error) {
 		if !d.IsDir() {
 			continue
 		}
-		files, err := os.ReadDir(filepath.Join(root, fuzzload.CrashersDir, d.Name()))
+		inputs, err := fuzzload.ReadDir(filepath.Join(root, fuzzload.CrashersDir, d.Name()))
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range files {
-			raw, err := os.ReadFile(filepath.Join(root, fuzzload.CrashersDir, d.Name(), f.Name()))
-			if err != nil {
-				return nil, err
-			}
-			data, err := fuzzload.Decode(raw)
-			if err != nil {
-				return nil, fmt.Errorf("%s/%s: %w", d.Name(), f.Name(), err)
-			}
-			out = append(out, crasher{target: d.Name(), name: f.Name(), data: data})
+		for _, in := range inputs {
+			out = append(out, crasher{target: d.Name(), name: filepath.Base(in.Path), data: in.Data})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].target+"/"+out[i].name < out[j].target+"/"+out[j].name })
 	return out, nil
 }
 
@@ -85,18 +76,12 @@ func (g *gen) crasherCases(cs []crasher) {
 			g.failf("%s: no vector kind for fuzz target %s; add one to crasherKinds", src, c.target)
 			continue
 		}
-		cs := &Case{Name: name, Kind: kind, Source: src, Note: "a crasher of " + c.target}
+		cs := g.add(Case{Name: name, Kind: kind, Section: sectionOf(kind), Rules: []string{}, Source: src, Note: "a crasher of " + c.target})
 		cs.setInput(c.data)
-		if kind == KindClientInfo || kind == KindLogin || kind == KindLoginPAT || kind == KindLoginReply {
-			cs.Mode = ModeStrict
-		}
-		e, err := observe(cs)
-		if err != nil {
+		var err error
+		if cs.Expect, err = observe(cs); err != nil {
 			g.failf("%s: %v", src, err)
-			continue
 		}
-		cs.Expect, cs.Section, cs.Rules = e, sectionOf(kind), []string{}
-		g.add(*cs)
 	}
 }
 
@@ -107,7 +92,13 @@ func (g *gen) crasherCases(cs []crasher) {
 func (g *gen) crasherConn(name, src string, data []byte) {
 	const server = "fuzzconn"
 	g.servers[server] = fuzzConnServer()
-	var ins [][]byte
+	srv, err := newServer(g.servers[server], false)
+	if err != nil {
+		g.failf("%s: %v", src, err)
+		return
+	}
+	conn := srv.NewConn()
+	var steps []Step
 	for rest := data; len(rest) >= 3; {
 		flags, n := rest[0], int(le.Uint16(rest[1:]))
 		rest = rest[3:]
@@ -117,12 +108,12 @@ func (g *gen) crasherConn(name, src string, data []byte) {
 		if flags&1 == 0 && len(f) >= 256 {
 			le.PutUint32(f[48:], uint32(len(f)))
 		}
-		ins = append(ins, f)
-	}
-	steps, err := replay(g.servers[server], ins, nil)
-	if err != nil {
-		g.failf("%s: %v", src, err)
-		return
+		st, err := handleStep(conn, f)
+		if err != nil {
+			g.failf("%s: step %d: %v", src, len(steps), err)
+			return
+		}
+		steps = append(steps, st)
 	}
 	g.add(Case{Name: name, Kind: KindLifecycle, Section: "7", Source: src, Rules: []string{},
 		Note: "a crasher of FuzzConn, cut into frames as the target cuts it", Server: server, Steps: steps})
@@ -130,15 +121,6 @@ func (g *gen) crasherConn(name, src string, data []byte) {
 
 // sectionOf is the WIRE.md section that defines a codec kind.
 func sectionOf(kind string) string {
-	switch kind {
-	case KindVersionText:
-		return "1"
-	case KindClientInfo:
-		return "2"
-	case KindLogin, KindLoginPAT:
-		return "3"
-	case KindLoginReply, KindResult:
-		return "4"
-	}
-	return "5"
+	s := map[string]string{KindVersionText: "1", KindClientInfo: "2", KindLogin: "3", KindLoginPAT: "3", KindLoginReply: "4", KindResult: "4"}
+	return cmp.Or(s[kind], "5")
 }

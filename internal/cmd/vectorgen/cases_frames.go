@@ -1,6 +1,9 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"maps"
+)
 
 // frameCases: the result section of a Register reply and whole login reply
 // frames as an SDK reads them (WIRE.md sections 4, 5 and 8).
@@ -31,25 +34,21 @@ func (g *gen) resultCases() {
 }
 
 // loginFrame is a Reply frame answering a Register to client 5 with body.
-func loginFrame(body []byte) []byte {
-	return cat(reply(opRegister).u32(48, uint32(256+len(body))), body)
-}
+func loginFrame(body []byte) []byte { return frame(reply(opRegister), body) }
 
 // okLoginFrame adds a successful login reply frame.
 func (g *gen) okLoginFrame(name, note string, user uint32, session uint64, version string, rules ...string) *Case {
 	in := loginFrame(cat(u32b(0), replyBody(user, session, 0x2C00, version)))
-	f := layoutReply(in)
+	f := headerFields(cmdReply, in)
 	f["result_code"] = uint32(0)
-	for k, v := range replyF(user, session, 0x2C00, version) {
-		f[k] = v
-	}
+	maps.Copy(f, replyF(user, session, 0x2C00, version))
 	return g.ok(KindLoginFrame, "login-reply-frame/"+name, "4", note, in, f, rules...).sdk(codeOK)
 }
 
 // resultFrame adds a Register reply whose result section carries code.
 func (g *gen) resultFrame(name, note string, code uint32, rules ...string) *Case {
 	in := loginFrame(cat(u32b(1), u32b(0), u32b(code)))
-	f := layoutReply(in)
+	f := headerFields(cmdReply, in)
 	f["result_code"] = code
 	return g.ok(KindLoginFrame, "login-reply-frame/"+name, "8", note, in, f, rules...).sdk(code)
 }
@@ -66,7 +65,7 @@ func (g *gen) loginFrameCases() {
 	g.okLoginFrame("session-1", "session 1", 1, 1, "0.11.0", "login_reply.session")
 	g.okLoginFrame("session-max", "session 2^64-1", 1, ^uint64(0), "0.11.0", "login_reply.session")
 	deny := reply(opRegister).u32(216, 40)
-	f := layoutReply(deny)
+	f := headerFields(cmdReply, deny)
 	g.ok(KindLoginFrame, "login-reply-frame/denied-40", "8", "a Register denied before commit: status 40, no body", deny, f, "reply.status", "sdk.40").sdk(40)
 	g.resultFrame("result-40", "a committed Register whose result is 40", 40, "result.entries", "sdk.40")
 	g.badLoginFrame("count-0-no-payload", "an empty result section and no login reply", u32b(0), "login_reply.truncated", "user_id", 260)
@@ -76,12 +75,10 @@ func (g *gen) loginFrameCases() {
 		cat(u32b(1), u32b(0), u32b(0), replyBody(1, 3, 0x2C00, "")), "login_reply.server_version.length", "server_version_len", 256+12+16)
 	// The size is read first, from a header of any kind, to find the body:
 	// one outside 256..64 MiB breaks the frame's rule, not the Reply's.
-	tooBig := g.bad(KindLoginFrame, "login-reply-frame/size-above-cap", "size 64 MiB + 1: the body cannot be found, so the frame is refused before its header is decoded",
-		cat(reply(opRegister).u32(48, 64<<20+1), u32b(0), replyBody(1, 42, 0x2C00, "0.6.0")), "frame.size", "size", 48, "sdk.3")
-	tooBig.sdk(codeInvalidCommand)
-	bad := g.bad(KindLoginFrame, "login-reply-frame/header-reserved", "the reply header breaks a rule: a malformed reply",
-		cat(reply(opRegister).u32(48, 282).u8(220, 1), u32b(0), replyBody(1, 42, 0x2C00, "0.6.0")), "reply.reserved", "reserved", 220, "sdk.3")
-	bad.sdk(codeInvalidCommand)
+	g.bad(KindLoginFrame, "login-reply-frame/size-above-cap", "size 64 MiB + 1: the body cannot be found, so the frame is refused before its header is decoded",
+		cat(reply(opRegister).u32(48, 64<<20+1), u32b(0), replyBody(1, 42, 0x2C00, "0.6.0")), "frame.size", "size", 48, "sdk.3").sdk(codeInvalidCommand)
+	g.bad(KindLoginFrame, "login-reply-frame/header-reserved", "the reply header breaks a rule: a malformed reply",
+		cat(reply(opRegister).u32(48, 282).u8(220, 1), u32b(0), replyBody(1, 42, 0x2C00, "0.6.0")), "reply.reserved", "reserved", 220, "sdk.3").sdk(codeInvalidCommand)
 }
 
 // discrepancyCases: one case for each point on which the SDKs disagreed,
@@ -92,19 +89,18 @@ func (g *gen) discrepancyCases() {
 		cat(u32b(0), replyBody(1, 42, 0x2C00, "")), "login_reply.server_version.length", "server_version_len", 276).disc("D1")
 	g.badLoginFrame(p+"D2/server-version-not-utf8", "server_version with a 0xff byte: section 4 says UTF-8, so the reply is rejected, neither kept raw nor repaired",
 		cat(u32b(0), replyBody(1, 42, 0x2C00, "0.\xff")), "login_reply.server_version.utf8", "server_version", 279).disc("D2")
-	_, _, ev := kinds3()
-	g.header(ev, p+"D3/reason-16", "a reason byte above 15 is not a valid eviction (section 5); an SDK surfaces InvalidCommand (3, section 8), not Unauthenticated",
+	g.header(evK, p+"D3/reason-16", "a reason byte above 15 is not a valid eviction (section 5); an SDK surfaces InvalidCommand (3, section 8), not Unauthenticated",
 		eviction(9).u8(255, 16), []string{"eviction.reason"}).disc("D3").Rules = []string{"eviction.reason", "sdk.3"}
 	g.okLoginFrame(p+"D4/session-2^63", "session 2^63 is a valid u64 session: compare it unsigned", 1, 1<<63, "0.11.0", "login_reply.session").disc("D4")
 	g.badLoginFrame(p+"D5a/empty-body", "a Register reply with status 0 and no body: the result section is truncated, a terminal failure (3)",
 		nil, "result.count", "result_count", 256).disc("D5a")
 	g.badLoginFrame(p+"D5b/short-body", "a Register reply body of 2 bytes: the result section is truncated (3)",
 		[]byte{0, 0}, "result.count", "result_count", 256).disc("D5b")
-	g.header(ev, p+"D6a/window-on-reason-9", "eviction 9 with a non-zero window: only reason 14 carries one (section 5); malformed (3)",
+	g.header(evK, p+"D6a/window-on-reason-9", "eviction 9 with a non-zero window: only reason 14 carries one (section 5); malformed (3)",
 		eviction(9).u32(144, 0x2C00), []string{"eviction.window.zero"}).disc("D6a")
-	g.header(ev, p+"D6b/reserved-byte", "eviction 9 with a non-zero reserved byte at 200 (section 5); malformed (3)",
+	g.header(evK, p+"D6b/reserved-byte", "eviction 9 with a non-zero reserved byte at 200 (section 5); malformed (3)",
 		eviction(9).u8(200, 7), []string{"eviction.reserved"}).disc("D6b")
-	g.header(ev, p+"D6c/client-zero", "eviction 9 with client id 0 (section 5); malformed (3)",
+	g.header(evK, p+"D6c/client-zero", "eviction 9 with client id 0 (section 5); malformed (3)",
 		eviction(9).u64(128, 0), []string{"eviction.client"}).disc("D6c")
 	g.badLoginFrame(p+"D7/trailing-after-login-reply", "one byte after the login reply: the reply is the rest of the frame, and a strict parse of a whole body rejects trailing bytes (sections 3 and 4)",
 		cat(u32b(0), replyBody(1, 42, 0x2C00, "0.6.0"), []byte{0}), "login_reply.trailing", "body", 282).disc("D7")

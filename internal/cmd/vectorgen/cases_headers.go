@@ -3,7 +3,8 @@ package main
 import (
 	"fmt"
 	"slices"
-	"strings"
+
+	"github.com/iggywire/iggywire/codec"
 )
 
 // breaker breaks one rule of a header: apply changes a valid header of one
@@ -15,24 +16,31 @@ type breaker struct {
 	apply func(h hdr) hdr
 }
 
-// headerKind ties a header kind to its model, its valid bases and its
-// layout reader.
+// headerKind ties a header kind to its command, its model and its valid
+// bases.
 type headerKind struct {
 	kind   string
 	prefix string
+	cmd    byte
 	model  []check
 	base   func(b byte) hdr
-	layout func(h []byte) map[string]any
 }
+
+// The three header kinds.
+var (
+	reqK = headerKind{KindRequest, "request/", cmdRequest, requestModel(), request}
+	repK = headerKind{KindReply, "reply/", cmdReply, replyModel(), reply}
+	evK  = headerKind{KindEviction, "eviction/", cmdEviction, evictionModel(), eviction}
+)
 
 func (g *gen) headerCases() {
 	for _, hk := range []struct {
 		k        headerKind
 		breakers []breaker
 	}{
-		{headerKind{KindRequest, "request/", requestModel(), request, layoutRequest}, requestBreakers()},
-		{headerKind{KindReply, "reply/", replyModel(), reply, layoutReply}, replyBreakers()},
-		{headerKind{KindEviction, "eviction/", evictionModel(), eviction, layoutEviction}, evictionBreakers()},
+		{reqK, requestBreakers()},
+		{repK, replyBreakers()},
+		{evK, evictionBreakers()},
 	} {
 		for _, b := range hk.breakers {
 			h := b.apply(hk.k.base(b.bases[0]).clone())
@@ -236,38 +244,16 @@ func (g *gen) okHeader(hk headerKind, name, note string, h []byte, rules ...stri
 	if r, _, _ := broken(hk.model, h); len(r) > 0 {
 		g.failf("%s%s: meant to be valid, breaks %v", hk.prefix, name, r)
 	}
-	return g.ok(hk.kind, hk.prefix+name, "5", note, h, hk.layout(h), rules...)
+	return g.ok(hk.kind, hk.prefix+name, "5", note, h, headerFields(hk.cmd, h), rules...)
 }
 
-func kinds3() (req, rep, ev headerKind) {
-	return headerKind{KindRequest, "request/", requestModel(), request, layoutRequest},
-		headerKind{KindReply, "reply/", replyModel(), reply, layoutReply},
-		headerKind{KindEviction, "eviction/", evictionModel(), eviction, layoutEviction}
-}
-
-// evictionCode is section 8 for a valid eviction.
-func evictionCode(reason byte) (uint32, bool) {
-	switch reason {
-	case 1, 7, 8, 11, 12:
-		return 40, true
-	case 2, 3, 4, 5, 6:
-		return 3, true
-	case 9:
-		return 42, true
-	case 10:
-		return 53, true
-	case 13:
-		return 30, true
-	case 15:
-		return 4, true
-	}
-	return 0, false // 14: IncompatibleProtocolVersion, no numeric code
-}
+// evictionCodes is section 8 for a valid eviction, by reason; 14 has no
+// numeric code (IncompatibleProtocolVersion).
+var evictionCodes = map[byte]uint32{1: 40, 7: 40, 8: 40, 11: 40, 12: 40, 2: 3, 3: 3, 4: 3, 5: 3, 6: 3, 9: 42, 10: 53, 13: 30, 15: 4}
 
 func (g *gen) okEviction(name, note string, h hdr, rules ...string) {
-	_, _, ev := kinds3()
-	c := g.okHeader(ev, name, note, h, rules...)
-	if code, ok := evictionCode(h[255]); ok {
+	c := g.okHeader(evK, name, note, h, rules...)
+	if code, ok := evictionCodes[h[255]]; ok {
 		c.sdk(code)
 		c.Rules = append(c.Rules, fmt.Sprintf("sdk.%d", code))
 	} else {
@@ -277,19 +263,18 @@ func (g *gen) okEviction(name, note string, h hdr, rules ...string) {
 }
 
 func (g *gen) headerGoldens() {
-	req, rep, _ := kinds3()
 	bigClient := func(h hdr, off int) hdr { return h.u64(off, 0xfedcba9876543210).u64(off+8, 0x0123456789abcdef) }
 	full := bigClient(newHdr(cmdRequest), 128).u64(0, 1).u64(24, 2).u64(32, 3).u32(48, 300).u32(52, 7).u32(56, 0x0102).
 		u8(61, 9).u64(144, 0xaa).u64(160, 0x1122334455667788).u8(176, opRegister)
-	g.okHeader(req, "golden/register-prologue", "a Register request carrying every prologue field: a codec keeps them so that decoding and re-encoding give back the same bytes", full, "request.register.session")
-	g.okHeader(req, "golden/ping", "PING before login: NonReplicated, request 1, code 1 at 196", request(opNonReplicated), "request.nonreplicated.code")
+	g.okHeader(reqK, "golden/register-prologue", "a Register request carrying every prologue field: a codec keeps them so that decoding and re-encoding give back the same bytes", full, "request.register.session")
+	g.okHeader(reqK, "golden/ping", "PING before login: NonReplicated, request 1, code 1 at 196", request(opNonReplicated), "request.nonreplicated.code")
 	meta := request(opNonReplicated).u64(168, 2).u64(184, 7).u32(192, 0x01020304).u32(196, 12)
-	g.okHeader(req, "golden/get-cluster-metadata", "GetClusterMetadata (code 12) after login: session 7, user_id set", meta, "request.nonreplicated.code")
-	g.okHeader(req, "golden/logout", "Logout: operation 3, request 2, session 0x10", request(opLogout).u64(184, 0x10), "request.replicated.session")
+	g.okHeader(reqK, "golden/get-cluster-metadata", "GetClusterMetadata (code 12) after login: session 7, user_id set", meta, "request.nonreplicated.code")
+	g.okHeader(reqK, "golden/logout", "Logout: operation 3, request 2, session 0x10", request(opLogout).u64(184, 0x10), "request.replicated.session")
 
-	g.okHeader(rep, "golden/login-reply-header", "a login reply's header: size 282 = 256 + 4 (result section) + 22", reply(opRegister).u32(48, 282).u32(52, 1<<24).
+	g.okHeader(repK, "golden/login-reply-header", "a login reply's header: size 282 = 256 + 4 (result section) + 22", reply(opRegister).u32(48, 282).u32(52, 1<<24).
 		u64(128, 1).u64(144, 2).u64(176, 10).u64(184, 11).u64(192, 12), "reply.size")
-	g.okHeader(rep, "golden/deny", "a denial: status 40, no body, request 3 and operation NonReplicated echoed",
+	g.okHeader(repK, "golden/deny", "a denial: status 40, no body, request 3 and operation NonReplicated echoed",
 		bigClient(newHdr(cmdReply), 160).u64(200, 3).u8(208, opNonReplicated).u32(216, 40), "reply.status")
 
 	g.okEviction("golden/14", "reason 14 with window max 0.11.0 at 144 and min 0.10.0 at 148", eviction(14), "eviction.window.incompatible")
@@ -299,37 +284,29 @@ func (g *gen) headerGoldens() {
 		if r == 1 || r == 14 {
 			continue
 		}
-		g.okEviction(fmt.Sprintf("reason/%d", r), "a valid eviction with reason "+reasonName(r), eviction(r), "eviction.reason")
+		g.okEviction(fmt.Sprintf("reason/%d", r), fmt.Sprintf("a valid eviction with reason %d (%s)", r, codec.EvictionReason(r)), eviction(r), "eviction.reason")
 	}
-}
-
-func reasonName(r byte) string {
-	names := strings.Fields("Reserved NoSession ClientReleaseTooLow ClientReleaseTooHigh InvalidRequestOperation InvalidRequestBody " +
-		"InvalidRequestBodySize SessionTooLow SessionReleaseMismatch InvalidCredentials InvalidToken UserInactive " +
-		"SessionError StaleClient IncompatibleProtocol MalformedLogin")
-	return fmt.Sprintf("%d (%s)", r, names[r])
 }
 
 func (g *gen) headerBoundaries() {
-	req, rep, _ := kinds3()
-	g.okHeader(req, "boundary/size-256", "the smallest size", request(opRegister), "request.size")
-	g.okHeader(req, "boundary/size-64MiB", "the largest size", request(opRegister).u32(48, maxFrame), "request.size")
-	g.okHeader(req, "boundary/session-1", "a replicated request with session 1", request(opCreateStream).u64(184, 1), "request.replicated.session")
-	g.okHeader(req, "boundary/session-2^63", "session 2^63: unsigned", request(opCreateStream).u64(184, 1<<63), "request.replicated.session")
-	g.okHeader(req, "boundary/session-max", "session 2^64-1", request(opCreateStream).u64(184, ^uint64(0)), "request.replicated.session")
-	g.okHeader(req, "boundary/request-max", "request 2^64-1", request(opCreateStream).u64(168, ^uint64(0)), "request.replicated.request")
-	g.okHeader(req, "boundary/client-max", "client 2^128-1", request(opRegister).u64(128, ^uint64(0)).u64(136, ^uint64(0)), "request.client")
-	g.okHeader(req, "boundary/client-high-half", "client 2^64: only the high half is non-zero", request(opRegister).u64(128, 0).u64(136, 1), "request.client")
-	g.okHeader(req, "boundary/code-max", "NonReplicated code 0xffffffff", request(opNonReplicated).u32(196, 0xFFFF_FFFF), "request.nonreplicated.code")
-	g.okHeader(req, "boundary/nonreplicated-session-0-request-0", "NonReplicated has no session or request rule", request(opNonReplicated).u64(168, 0), "request.nonreplicated.code")
+	g.okHeader(reqK, "boundary/size-256", "the smallest size", request(opRegister), "request.size")
+	g.okHeader(reqK, "boundary/size-64MiB", "the largest size", request(opRegister).u32(48, maxFrame), "request.size")
+	g.okHeader(reqK, "boundary/session-1", "a replicated request with session 1", request(opCreateStream).u64(184, 1), "request.replicated.session")
+	g.okHeader(reqK, "boundary/session-2^63", "session 2^63: unsigned", request(opCreateStream).u64(184, 1<<63), "request.replicated.session")
+	g.okHeader(reqK, "boundary/session-max", "session 2^64-1", request(opCreateStream).u64(184, ^uint64(0)), "request.replicated.session")
+	g.okHeader(reqK, "boundary/request-max", "request 2^64-1", request(opCreateStream).u64(168, ^uint64(0)), "request.replicated.request")
+	g.okHeader(reqK, "boundary/client-max", "client 2^128-1", request(opRegister).u64(128, ^uint64(0)).u64(136, ^uint64(0)), "request.client")
+	g.okHeader(reqK, "boundary/client-high-half", "client 2^64: only the high half is non-zero", request(opRegister).u64(128, 0).u64(136, 1), "request.client")
+	g.okHeader(reqK, "boundary/code-max", "NonReplicated code 0xffffffff", request(opNonReplicated).u32(196, 0xFFFF_FFFF), "request.nonreplicated.code")
+	g.okHeader(reqK, "boundary/nonreplicated-session-0-request-0", "NonReplicated has no session or request rule", request(opNonReplicated).u64(168, 0), "request.nonreplicated.code")
 	for _, op := range []byte{64, 68, 128, 149, 160, 162} {
-		g.okHeader(req, fmt.Sprintf("boundary/operation-%d", op), "a known operation at the edge of its range", request(op), "request.operation")
+		g.okHeader(reqK, fmt.Sprintf("boundary/operation-%d", op), "a known operation at the edge of its range", request(op), "request.operation")
 	}
-	g.okHeader(rep, "boundary/size-64MiB", "the largest size", reply(opRegister).u32(48, maxFrame), "reply.size")
+	g.okHeader(repK, "boundary/size-64MiB", "the largest size", reply(opRegister).u32(48, maxFrame), "reply.size")
 	for _, op := range []byte{0, 3, 64, 68, 128, 149, 160, 162} {
-		g.okHeader(rep, fmt.Sprintf("boundary/operation-%d", op), "a known operation (a reply may echo 0)", reply(op), "reply.operation")
+		g.okHeader(repK, fmt.Sprintf("boundary/operation-%d", op), "a known operation (a reply may echo 0)", reply(op), "reply.operation")
 	}
-	g.okHeader(rep, "boundary/status-57-size-256", "any non-zero status with an empty body", reply(opRegister).u32(216, 57), "reply.status")
+	g.okHeader(repK, "boundary/status-57-size-256", "any non-zero status with an empty body", reply(opRegister).u32(216, 57), "reply.status")
 	g.okEviction("boundary/window-min-is-max", "reason 14 with min == max", eviction(14).u32(148, 0x2C00), "eviction.window.incompatible")
 	g.okEviction("boundary/window-min-1", "reason 14 with min 0.0.1, the lowest well-formed min", eviction(14).u32(148, 1), "eviction.window.incompatible")
 	g.okEviction("boundary/window-reserved-bits", "reason 14 whose window versions carry reserved bits: 1 <= min <= max still holds", eviction(14).u32(144, 0xC000_2C00).u32(148, 0x4000_2C00), "eviction.window.incompatible")

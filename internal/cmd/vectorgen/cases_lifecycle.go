@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/hex"
 	"fmt"
 )
@@ -33,13 +34,12 @@ type script struct {
 
 func (g *gen) life(name, server, note string, rules ...string) *script {
 	srv := lifecycleServers()[server]
-	minV, err1 := parseVersionText(srv.Window.Min)
-	maxV, err2 := parseVersionText(srv.Window.Max)
-	if err1 != nil || err2 != nil {
+	w, err := parseWindow(srv.Window)
+	if err != nil {
 		g.failf("%s: server %q window", name, server)
 	}
 	c := g.add(Case{Name: "lifecycle/" + name, Kind: KindLifecycle, Section: "7", Rules: rules, Note: note, Server: server})
-	return &script{c: c, srv: srv, window: [2]uint32{uint32(maxV), uint32(minV)}}
+	return &script{c: c, srv: srv, window: [2]uint32{uint32(w.Max), uint32(w.Min)}}
 }
 
 func (s *script) step(in []byte, out, then, note string) *script {
@@ -74,13 +74,17 @@ func (s *script) closed(in []byte, note string) *script {
 // loggedIn expects a successful login of user by the Register in.
 func (s *script) loggedIn(in []byte, user uint32, note string) *script {
 	s.session++
-	h := in[:256]
-	out := cat(newHdr(cmdReply).u32(48, uint32(256+4+16+1+len(s.srv.Version))).
-		u64(128, le.Uint64(h[144:])).u64(136, le.Uint64(h[152:])). // request_checksum echoed
-		u64(160, le.Uint64(h[128:])).u64(168, le.Uint64(h[136:])). // client echoed
-		u64(176, s.session).u64(184, s.session).u8(208, opRegister),
-		u32b(0), replyBody(user, s.session, s.window[0], s.srv.Version))
+	out := echo(in, opRegister, cat(u32b(0), replyBody(user, s.session, s.window[0], s.srv.Version)))
+	hdr(out).u64(176, s.session).u64(184, s.session) // op and commit
 	return s.answer(in, out, note)
+}
+
+// echo is the Reply to the request in under op, carrying body: the
+// request's checksum, client and request number echoed.
+func echo(in []byte, op byte, body []byte) []byte {
+	h := in[:256]
+	return frame(newHdr(cmdReply).u64(128, le.Uint64(h[144:])).u64(136, le.Uint64(h[152:])).
+		u64(160, le.Uint64(h[128:])).u64(168, le.Uint64(h[136:])).u64(200, le.Uint64(h[168:])).u8(208, op), body)
 }
 
 // Request frames. Clients are u64 values in the low half.
@@ -322,4 +326,34 @@ func (g *gen) droppedLifecycle() {
 	s = g.life("8/size-after-login", "default", "an unusable size after login closes the connection too", "lifecycle.8.size")
 	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1").
 		closed(request(opNonReplicated).u32(48, 0xFFFF_FFFF), "closed")
+}
+
+// Sequences first written as hostile cases of the conformance kit's client
+// mode (cmd/conform), kept here so that every runner plays them. A runner
+// may write the steps of the last two at once, as the kit does: the
+// answers are the same.
+func (g *gen) sequenceLifecycle() {
+	garbage := bytes.Repeat([]byte{0xa5}, 256)
+	le.PutUint32(garbage[48:], 256) // a usable size: the frame is whole, its header not a valid Request
+	garbage[60] = cmdRequest
+	g.life("8/dropped-garbage-header", "default", "a header of 0xa5 bytes with a usable size and the Request command is dropped; a ping after it is answered", "lifecycle.8.dropped").
+		dropped(garbage, "dropped").
+		answer(nonReplicated(cA, 1, 0, 1), replyFrame(cA, 1, opNonReplicated, 0), "still open")
+	s := g.life("7/unknown-code-after-login", "default", "a NonReplicated code no command has, after login, is the application's: denied with 3", "lifecycle.7.deny")
+	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1").
+		answer(nonReplicated(cA, 1, 1, 9999), replyFrame(cA, 1, opNonReplicated, 3), "code 9999: status 3, request 1 echoed")
+	g.life("9/ping-request-zero", "default", "a ping with request number 0 is answered, the number echoed", "lifecycle.9", "lifecycle.3").
+		answer(nonReplicated(cA, 0, 0, 1), replyFrame(cA, 0, opNonReplicated, 0), "status 0, request 0 echoed")
+	s = g.life("1.sessions/two-logins-at-once", "default", "a login, then a second under another client id right behind it (a runner may write both at once)", "lifecycle.1.sessions", "lifecycle.7.relogin")
+	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1").
+		loggedIn(passwordLogin(cB, "iggy", "iggy"), 1, "session 2 under the second client id")
+	g.life("8/dropped-register-request", "default", "a Register with request number 5 is not a valid Request: dropped, no login", "lifecycle.8.dropped", "request.register.request").
+		dropped(frame(request(opRegister).u64(128, cA).u64(168, 5), loginBody(goInfo(), "iggy", "iggy", "")), "dropped").
+		answer(nonReplicated(cA, 1, 0, 1), replyFrame(cA, 1, opNonReplicated, 0), "still open, not logged in")
+	g.life("3/ping-with-body", "default", "a ping carrying a body is still a ping: answered with status 0 and an empty body", "lifecycle.3").
+		answer(frame(request(opNonReplicated).u64(128, cA), []byte("body")), replyFrame(cA, 1, opNonReplicated, 0), "status 0, empty body")
+	s = g.life("1.evict/frames-behind-eviction", "default", "frames right behind one that evicts are never answered (a runner may write all three at once)", "lifecycle.1.evict", "lifecycle.2")
+	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1").
+		evicted(nonReplicated(cA, 1, 0, 38), evictFrame(cA, 15), "a legacy login: eviction 15").
+		closed(nonReplicated(cA, 1, 1, 1), "the ping behind it is not answered")
 }

@@ -10,7 +10,6 @@ func (g *gen) revisionCases() {
 	g.loginSecretCases()
 	g.patSecretCases()
 	g.bindCases()
-	g.countPatchCases()
 	g.revisionLifecycle()
 }
 
@@ -106,30 +105,6 @@ func (g *gen) bindCases() {
 		cat(body, []byte("zz")), bindF(0x2C01, cA, 7, 7), "body.trailing").prefix(81)
 }
 
-func (g *gen) countPatchCases() {
-	for _, w := range []struct {
-		name     string
-		min, max string
-		v        uint32
-		accepts  bool
-		note     string
-	}{
-		{"0.11.1/at", "0.11.1", "0.11.1", 0x2C01, true, "upstream's 0.11.1 gate: the one version"},
-		{"0.11.1/0.11.0", "0.11.1", "0.11.1", 0x2C00, false, "0.11.0 has no bind secret: incompatible"},
-		{"0.11.1/next-patch", "0.11.1", "0.11.1", 0x2C02, false, "a patch increment does not imply wire compatibility"},
-		{"both/0.11.0", "0.11.0", "0.11.1", 0x2C00, true, "a server of both revisions accepts 0.11.0"},
-		{"both/0.11.1", "0.11.0", "0.11.1", 0x2C01, true, "and 0.11.1"},
-		{"both/0.11.2", "0.11.0", "0.11.1", 0x2C02, false, "and nothing above"},
-		{"1x/patch-above-max", "1.0.0", "1.2.3", pack(1, 2, 4), false, "counting patch applies past 1.0 too: no strict-semver widening"},
-		{"reserved-bits", "0.11.1", "0.11.1", 0xC000_2C01, false, "a value with reserved bits is not a version"},
-	} {
-		c := g.ok(KindWindow, "window/count-patch/"+w.name, "10.5", w.note, u32b(w.v), map[string]any{
-			"version_valid": w.v&0xC000_0000 == 0, "well_formed": true, "accepts": w.accepts,
-		}, "window.count_patch")
-		c.Window = &TextRange{Min: w.min, Max: w.max, CountPatch: true}
-	}
-}
-
 // Request frames of protocol 0.11.1.
 
 func login11(client uint64, user, pass string, secret []byte) []byte {
@@ -146,13 +121,7 @@ func bindFrame(hc, req, client, session uint64, proto uint32, secret []byte) []b
 
 // bound expects the reply to a BIND_SESSION that bound session of user.
 func (s *script) bound(in []byte, user uint32, session uint64, note string) *script {
-	h := in[:256]
-	body := replyBody(user, session, s.window[0], s.srv.Version)
-	out := cat(newHdr(cmdReply).u32(48, uint32(256+len(body))).
-		u64(128, le.Uint64(h[144:])).u64(136, le.Uint64(h[152:])).
-		u64(160, le.Uint64(h[128:])).u64(168, le.Uint64(h[136:])).
-		u64(200, le.Uint64(h[168:])).u8(208, opNonReplicated), body)
-	return s.answer(in, out, note)
+	return s.answer(in, echo(in, opNonReplicated, replyBody(user, session, s.window[0], s.srv.Version)), note)
 }
 
 // denied expects a Reply with status to a NonReplicated request.

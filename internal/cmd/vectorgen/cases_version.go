@@ -1,6 +1,11 @@
 package main
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+
+	"github.com/iggywire/iggywire/codec"
+)
 
 // versionCases: the text grammar, the window rules on both sides of 0.x
 // and 1.0.0, and the default window (WIRE.md section 1).
@@ -62,6 +67,9 @@ func pack(major, minor, patch uint32) uint32 { return major<<20 | minor<<10 | pa
 
 func vtext(v uint32) string { return fmt.Sprintf("%d.%d.%d", v>>20&1023, v>>10&1023, v&1023) }
 
+// countPatch is the rule of a window that counts patch.
+const countPatch = "window.count_patch"
+
 func (g *gen) windowCases() {
 	type win struct {
 		name    string
@@ -97,16 +105,23 @@ func (g *gen) windowCases() {
 		{"ill-formed/min-above-max", "0.12.0", "0.11.0", pack(0, 11, 5), false, "window.well_formed", "min > max: the window accepts nothing"},
 		{"ill-formed/zero", "0.0.0", "0.0.0", pack(0, 0, 0), false, "window.well_formed", "the zero window"},
 		{"well-formed/min-is-max", "0.0.1", "0.0.1", pack(0, 0, 1), true, "window.well_formed", "1 <= min == max"},
+		// Windows that count patch, as protocol 0.11.1's gate does (WIRE.md
+		// section 10.5).
+		{"count-patch/0.11.1/at", "0.11.1", "0.11.1", 0x2C01, true, countPatch, "upstream's 0.11.1 gate: the one version"},
+		{"count-patch/0.11.1/0.11.0", "0.11.1", "0.11.1", 0x2C00, false, countPatch, "0.11.0 has no bind secret: incompatible"},
+		{"count-patch/0.11.1/next-patch", "0.11.1", "0.11.1", 0x2C02, false, countPatch, "a patch increment does not imply wire compatibility"},
+		{"count-patch/both/0.11.0", "0.11.0", "0.11.1", 0x2C00, true, countPatch, "a server of both revisions accepts 0.11.0"},
+		{"count-patch/both/0.11.1", "0.11.0", "0.11.1", 0x2C01, true, countPatch, "and 0.11.1"},
+		{"count-patch/both/0.11.2", "0.11.0", "0.11.1", 0x2C02, false, countPatch, "and nothing above"},
+		{"count-patch/1x/patch-above-max", "1.0.0", "1.2.3", pack(1, 2, 4), false, countPatch, "counting patch applies past 1.0 too: no strict-semver widening"},
+		{"count-patch/reserved-bits", "0.11.1", "0.11.1", 0xC000_2C01, false, countPatch, "a value with reserved bits is not a version"},
 	} {
-		in := u32b(w.v)
-		reserved := w.v&0xC000_0000 == 0
-		minV, _ := parseVersionText(w.min)
-		maxV, _ := parseVersionText(w.max)
-		wellFormed := 1 <= minV && minV <= maxV
-		c := g.ok(KindWindow, "window/"+w.name, "1", w.note, in, map[string]any{
-			"version_valid": reserved, "well_formed": wellFormed, "accepts": w.accepts,
+		minV, _ := codec.ParseVersion(w.min)
+		maxV, _ := codec.ParseVersion(w.max)
+		c := g.ok(KindWindow, "window/"+w.name, cmp.Or(map[string]string{countPatch: "10.5"}[w.rule], "1"), w.note, u32b(w.v), map[string]any{
+			"version_valid": w.v&0xC000_0000 == 0, "well_formed": 1 <= minV && minV <= maxV, "accepts": w.accepts,
 		}, w.rule)
-		c.Window = &TextRange{Min: w.min, Max: w.max}
+		c.Window = &TextRange{Min: w.min, Max: w.max, CountPatch: w.rule == countPatch}
 	}
 }
 

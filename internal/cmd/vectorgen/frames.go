@@ -50,50 +50,42 @@ func isHeaderKind(kind string) bool {
 }
 
 // frameOf builds the frame of a header case from its input: the bytes a
-// frame reader takes before it decodes or refuses the header.
+// frame reader takes before it decodes or refuses the header, and the
+// model of its verdict: the header case's, but a frame reader reads the
+// size first, before the header's kind is looked at, so a size outside
+// 256..64 MiB is its rule, frame.size, whatever else the header breaks (a
+// wrong command byte included).
 func frameOf(c *Case) *Frame {
 	in, _ := hex.DecodeString(c.input())
 	if len(in) < codec.HeaderSize {
-		return newFrame(in, 0, BodyNone)
+		return newFrame(in, 0, BodyNone, c.Expect)
 	}
 	size := int(le.Uint32(in[48:]))
 	if size < codec.HeaderSize || size > maxFrame {
-		return newFrame(in[:codec.HeaderSize], 0, BodyNone)
+		e := *c.Expect
+		e.Verdict, e.Sentinel, e.Field, e.Offset, e.Rule, e.Convention = "error", sentinelOf(codec.ErrSize), "size", intp(48), "frame.size", ConvField
+		return newFrame(in[:codec.HeaderSize], 0, BodyNone, &e)
 	}
 	n := size - codec.HeaderSize
 	switch {
 	case len(in) > codec.HeaderSize:
 		body := in[codec.HeaderSize:min(len(in), size)]
-		return newFrame(in[:codec.HeaderSize+len(body)], n-len(body), BodyInput)
+		return newFrame(in[:codec.HeaderSize+len(body)], n-len(body), BodyInput, c.Expect)
 	case n == 0:
-		return newFrame(in, 0, BodyNone)
+		return newFrame(in, 0, BodyNone, c.Expect)
 	case c.Kind == KindReply && in[208] == opRegister && le.Uint32(in[216:]) == 0 && n >= 22 && n <= 276:
 		// 4 (result section) + 17 + server_version of 1..255 bytes.
-		return newFrame(cat(in, u32b(0), replyBody(1, 42, 0x2C00, repeat("9", n-21))), 0, BodyLoginReply)
+		return newFrame(cat(in, u32b(0), replyBody(1, 42, 0x2C00, repeat("9", n-21))), 0, BodyLoginReply, c.Expect)
 	}
-	return newFrame(in, n, BodyZeros)
+	return newFrame(in, n, BodyZeros, c.Expect)
 }
 
-func newFrame(head []byte, fill int, body string) *Frame {
-	return &Frame{Input: hex.EncodeToString(head), Fill: fill, Length: len(head) + fill, Body: body}
-}
-
-// frameExpect is the model of a frame's verdict: the header case's, but a
-// frame reader reads the size first, before the header's kind is looked
-// at, so a size outside 256..64 MiB is its rule, frame.size, whatever else
-// the header breaks (a wrong command byte included).
-func frameExpect(c *Case) *Expect {
-	e := *c.Expect
-	e.Fields, e.Consumed = nil, nil
-	in, _ := hex.DecodeString(c.input())
-	if len(in) < codec.HeaderSize {
-		return &e
-	}
-	if s := le.Uint32(in[48:]); s < codec.HeaderSize || s > maxFrame {
-		e.Verdict, e.Sentinel, e.Field, e.Offset, e.Rule = "error", sentinelOf(codec.ErrSize), "size", intp(48), "frame.size"
-		e.Convention = ConvField
-	}
-	return &e
+// newFrame is a frame of head and fill zeros whose verdict is e's without
+// its fields.
+func newFrame(head []byte, fill int, body string, e *Expect) *Frame {
+	fe := *e
+	fe.Fields, fe.Consumed = nil, nil
+	return &Frame{Input: hex.EncodeToString(head), Fill: fill, Length: len(head) + fill, Body: body, Expect: &fe}
 }
 
 // addFrames gives every header case its frame and the frame's verdict.
@@ -104,7 +96,6 @@ func (g *gen) addFrames() {
 			continue
 		}
 		c.Frame = frameOf(c)
-		c.Frame.Expect = frameExpect(c)
 		if c.Frame.Body == BodyLoginReply {
 			if e, err := observeLoginFrame(c.Frame.bytes()); err != nil || e.Verdict != "ok" {
 				g.failf("%s: the frame's login reply body does not read as one: %v", c.Name, err)
@@ -119,19 +110,6 @@ func (f *Frame) bytes() []byte {
 	return append(b, make([]byte, f.Fill)...)
 }
 
-// zeros reads n zero bytes.
-type zeros struct{ n int }
-
-func (z *zeros) Read(p []byte) (int, error) {
-	if z.n == 0 {
-		return 0, io.EOF
-	}
-	k := min(len(p), z.n)
-	clear(p[:k])
-	z.n -= k
-	return k, nil
-}
-
 // observeFrame reads a header case's frame as a stream reader does
 // (codec.ReadFrame: the header, then the body its size announces) and
 // decodes the header of the case's kind from the whole frame.
@@ -140,8 +118,7 @@ func observeFrame(kind string, f *Frame) (*Expect, error) {
 	if err != nil {
 		return nil, fmt.Errorf("frame input: %w", err)
 	}
-	r := io.MultiReader(bytes.NewReader(in), &zeros{n: f.Fill})
-	frame, err := codec.ReadFrame(r, nil, codec.MaxFrameSize)
+	frame, err := codec.ReadFrame(bytes.NewReader(f.bytes()), nil, codec.MaxFrameSize)
 	var e *Expect
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):

@@ -30,11 +30,8 @@ func (g *gen) add(c Case) *Case {
 			g.failf("%s: unknown rule %q", c.Name, r)
 		}
 	}
-	switch c.Kind {
-	case KindClientInfo, KindLogin, KindLoginPAT, KindLoginReply, KindLoginSecret, KindLoginPATSecret, KindBind:
-		if c.Mode == "" {
-			c.Mode = ModeStrict
-		}
+	if _, ok := bodyKinds()[c.Kind]; ok && c.Mode == "" {
+		c.Mode = ModeStrict
 	}
 	g.cases = append(g.cases, c)
 	return &g.cases[len(g.cases)-1]

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 )
 
 func main() {
@@ -34,16 +33,11 @@ func run(root, out string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	names := make([]string, 0, len(files))
-	for n := range files {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		if err := os.WriteFile(filepath.Join(out, n), files[n], 0o644); err != nil {
+	for n, b := range files {
+		if err := os.WriteFile(filepath.Join(out, n), b, 0o644); err != nil {
 			return err
 		}
 	}
-	fmt.Printf("vectorgen: wrote %d files to %s\n", len(names), out)
+	fmt.Printf("vectorgen: wrote %d files to %s\n", len(files), out)
 	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"strconv"
 
 	"github.com/iggywire/iggywire/codec"
-	"github.com/iggywire/iggywire/internal/codectest"
 )
 
 // observe runs the codec on a codec case and returns its verdict: on error,
@@ -29,14 +28,15 @@ func observe(c *Case) (*Expect, error) {
 		return observeWindow(in, c.Window)
 	case KindDefaultWindow:
 		return observeDefaultWindow(in)
-	case KindClientInfo, KindLogin, KindLoginPAT, KindLoginReply, KindLoginSecret, KindLoginPATSecret, KindBind:
-		return observeBody(c.Kind, c.Mode, in)
 	case KindResult:
 		return observeResult(in), nil
 	case KindRequest, KindReply, KindEviction:
 		return observeHeader(c.Kind, in), nil
 	case KindLoginFrame:
 		return observeLoginFrame(in)
+	}
+	if b, ok := bodyKinds()[c.Kind]; ok {
+		return b(c.Mode, in)
 	}
 	return nil, fmt.Errorf("kind %q has no codec verdict", c.Kind)
 }
@@ -69,17 +69,9 @@ func errorVerdict(err error, base int) *Expect {
 	if !errors.As(err, &ce) {
 		return &Expect{Verdict: "error", Sentinel: "not a *codec.Error: " + err.Error()}
 	}
-	name := sentinelName(err)
+	name := sentinelOf(err)
 	return &Expect{Verdict: "error", Sentinel: name, Field: string(ce.Field), Offset: intp(base + ce.Offset), Rule: ce.Rule,
 		Convention: conventionOf(name, string(ce.Field))}
-}
-
-// sentinelName names the codec sentinel err matches, by codectest's list.
-func sentinelName(err error) string {
-	if name := codectest.Name(err); name != "" {
-		return name
-	}
-	return "unknown: " + err.Error()
 }
 
 func intp(i int) *int { return &i }
@@ -103,23 +95,14 @@ func observeWindow(in []byte, w *TextRange) (*Expect, error) {
 	}}, nil
 }
 
-// parseWindow reads a window written as text; "0x" followed by eight hex
-// digits is a raw u32 (for windows whose versions carry reserved bits).
+// parseWindow reads a window written as text.
 func parseWindow(w TextRange) (codec.Window, error) {
-	lo, err := parseVersionText(w.Min)
+	lo, err := codec.ParseVersion(w.Min)
 	if err != nil {
 		return codec.Window{}, err
 	}
-	hi, err := parseVersionText(w.Max)
+	hi, err := codec.ParseVersion(w.Max)
 	return codec.Window{Min: lo, Max: hi, CountPatch: w.CountPatch}, err
-}
-
-func parseVersionText(s string) (codec.Version, error) {
-	if len(s) == 10 && s[:2] == "0x" {
-		v, err := strconv.ParseUint(s[2:], 16, 32)
-		return codec.Version(v), err
-	}
-	return codec.ParseVersion(s)
 }
 
 func observeDefaultWindow(in []byte) (*Expect, error) {
@@ -132,90 +115,78 @@ func observeDefaultWindow(in []byte) (*Expect, error) {
 	}}, nil
 }
 
-// observeBody decodes a body kind, strictly (the whole input is one body)
-// or as a prefix (reporting how many bytes it used).
-func observeBody(kind, mode string, in []byte) (*Expect, error) {
-	var fields map[string]any
-	var n int
-	var err error
-	switch kind {
-	case KindClientInfo:
-		var c codec.ClientVersionInfo
-		c, n, err = codec.DecodeClientVersionInfo(in)
-		fields = infoFields(c)
-	case KindLogin:
-		var l codec.LoginRegister
-		l, n, err = codec.DecodeLoginRegister(in)
-		fields = infoFields(l.Info)
-		fields["username"], fields["password_len"], fields["context"] = string(l.Username), l.Password.Len(), string(l.Context)
-	case KindLoginPAT:
-		var l codec.LoginRegisterPAT
-		l, n, err = codec.DecodeLoginRegisterPAT(in)
-		fields = infoFields(l.Info)
-		fields["token_len"], fields["context"] = l.Token.Len(), string(l.Context)
-	case KindLoginReply:
-		var l codec.LoginReply
-		l, n, err = codec.DecodeLoginReply(in)
-		fields = loginReplyFields(l)
-	case KindLoginSecret:
-		var l codec.LoginRegister
-		l, n, err = codec.DecodeLoginRegisterRev(in, codec.RevisionBindSecret)
-		fields = infoFields(l.Info)
-		fields["bind_secret_len"], fields["username"] = l.BindSecret.Len(), string(l.Username)
-		fields["password_len"], fields["context"] = l.Password.Len(), string(l.Context)
-	case KindLoginPATSecret:
-		var l codec.LoginRegisterPAT
-		l, n, err = codec.DecodeLoginRegisterPATRev(in, codec.RevisionBindSecret)
-		fields = infoFields(l.Info)
-		fields["bind_secret_len"], fields["token_len"], fields["context"] = l.BindSecret.Len(), l.Token.Len(), string(l.Context)
-	case KindBind:
-		var b codec.BindSession
-		b, n, err = codec.DecodeBindSession(in)
-		fields = infoFields(b.Info)
-		fields["client_id"], fields["session"], fields["metadata_watermark"] = u128(b.ClientID), u64(b.Session), u64(b.MetadataWatermark)
-		fields["bind_secret_len"] = b.BindSecret.Len()
-	}
-	switch mode {
-	case ModePrefix:
-		e := verdict(fields, err)
-		if err == nil {
-			e.Consumed = intp(n)
+// body observes one body kind with the codec's prefix decoder (decode)
+// and, for a strict parse that leaves bytes over, its whole-body parser
+// (parse), for that parser's trailing-bytes error.
+func body[T any](decode func([]byte) (T, int, error), parse func([]byte) (T, error), fields func(T) map[string]any) func(mode string, in []byte) (*Expect, error) {
+	return func(mode string, in []byte) (*Expect, error) {
+		v, n, err := decode(in)
+		switch {
+		case mode == ModePrefix:
+			e := verdict(fields(v), err)
+			if err == nil {
+				e.Consumed = intp(n)
+			}
+			return e, nil
+		case mode != ModeStrict:
+			return nil, fmt.Errorf("mode %q", mode)
+		case err == nil && n < len(in):
+			_, err = parse(in)
 		}
-		return e, nil
-	case ModeStrict:
-		if err == nil && n < len(in) {
-			err = strictParse(kind, in)
-		}
-		return verdict(fields, err), nil
+		return verdict(fields(v), err), nil
 	}
-	return nil, fmt.Errorf("mode %q", mode)
 }
 
-// strictParse runs the codec's whole-body parser, for its trailing-bytes
-// error.
-func strictParse(kind string, in []byte) error {
-	var err error
-	switch kind {
-	case KindClientInfo:
-		_, err = codec.ParseClientVersionInfo(in)
-	case KindLogin:
-		_, err = codec.ParseLoginRegister(in)
-	case KindLoginPAT:
-		_, err = codec.ParseLoginRegisterPAT(in)
-	case KindLoginReply:
-		_, err = codec.ParseLoginReply(in)
-	case KindLoginSecret:
-		_, err = codec.ParseLoginRegisterRev(in, codec.RevisionBindSecret)
-	case KindLoginPATSecret:
-		_, err = codec.ParseLoginRegisterPATRev(in, codec.RevisionBindSecret)
-	case KindBind:
-		_, err = codec.ParseBindSession(in)
+// rev gives a decoder (or parser) of one revision the shape of the others.
+func rev[T any](f func([]byte, codec.Revision) (T, int, error)) func([]byte) (T, int, error) {
+	return func(b []byte) (T, int, error) { return f(b, codec.RevisionBindSecret) }
+}
+
+func revParse[T any](f func([]byte, codec.Revision) (T, error)) func([]byte) (T, error) {
+	return func(b []byte) (T, error) { return f(b, codec.RevisionBindSecret) }
+}
+
+// bodyKinds are the body kinds, each decoded strictly (the whole input is
+// one body) or as a prefix (reporting how many bytes it used).
+func bodyKinds() map[string]func(mode string, in []byte) (*Expect, error) {
+	return map[string]func(string, []byte) (*Expect, error){
+		KindClientInfo:     body(codec.DecodeClientVersionInfo, codec.ParseClientVersionInfo, infoFields),
+		KindLogin:          body(codec.DecodeLoginRegister, codec.ParseLoginRegister, loginFields),
+		KindLoginPAT:       body(codec.DecodeLoginRegisterPAT, codec.ParseLoginRegisterPAT, patFields),
+		KindLoginReply:     body(codec.DecodeLoginReply, codec.ParseLoginReply, loginReplyFields),
+		KindLoginSecret:    body(rev(codec.DecodeLoginRegisterRev), revParse(codec.ParseLoginRegisterRev), loginFields),
+		KindLoginPATSecret: body(rev(codec.DecodeLoginRegisterPATRev), revParse(codec.ParseLoginRegisterPATRev), patFields),
+		KindBind:           body(codec.DecodeBindSession, codec.ParseBindSession, bindFields),
 	}
-	return err
 }
 
 func infoFields(c codec.ClientVersionInfo) map[string]any {
 	return map[string]any{"protocol_version": uint32(c.Protocol), "sdk_name": string(c.SDKName), "sdk_version": string(c.SDKVersion)}
+}
+
+func loginFields(l codec.LoginRegister) map[string]any {
+	f := infoFields(l.Info)
+	f["username"], f["password_len"], f["context"] = string(l.Username), l.Password.Len(), string(l.Context)
+	if l.Revision == codec.RevisionBindSecret {
+		f["bind_secret_len"] = l.BindSecret.Len()
+	}
+	return f
+}
+
+func patFields(l codec.LoginRegisterPAT) map[string]any {
+	f := infoFields(l.Info)
+	f["token_len"], f["context"] = l.Token.Len(), string(l.Context)
+	if l.Revision == codec.RevisionBindSecret {
+		f["bind_secret_len"] = l.BindSecret.Len()
+	}
+	return f
+}
+
+func bindFields(b codec.BindSession) map[string]any {
+	f := infoFields(b.Info)
+	f["client_id"], f["session"], f["metadata_watermark"] = u128(b.ClientID), u64(b.Session), u64(b.MetadataWatermark)
+	f["bind_secret_len"] = b.BindSecret.Len()
+	return f
 }
 
 func loginReplyFields(l codec.LoginReply) map[string]any {

@@ -3,9 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 )
 
 // Files written under vectors/ besides one <kind>.json per kind.
@@ -25,7 +25,7 @@ func render(root, outDir string) (map[string][]byte, error) {
 	g := generate(crashers)
 	g.verify()
 	if len(g.errs) > 0 {
-		return nil, joinErrs(g.errs)
+		return nil, fmt.Errorf("%d problem(s):\n%w", len(g.errs), errors.Join(g.errs...))
 	}
 	reg, err := loadRegistry(filepath.Join(outDir, registryFile))
 	if err != nil {
@@ -55,7 +55,7 @@ func render(root, outDir string) (map[string][]byte, error) {
 		return nil, err
 	}
 	for _, k := range kindList() {
-		f := File{Format: FormatVersion, Kind: k, Description: kindDescription(k), Cases: []Case{}}
+		f := File{Format: FormatVersion, Kind: k, Cases: []Case{}}
 		f.describe()
 		for _, c := range g.cases {
 			if c.Kind == k {
@@ -78,10 +78,10 @@ func (g *gen) verify() {
 	for i := range g.cases {
 		c := &g.cases[i]
 		if c.Kind == KindLifecycle {
-			if err := replayCase(g.servers, c); err != nil {
+			if err := replay(g.servers, c, 0); err != nil {
 				g.failf("%s: %v", c.Name, err)
 			}
-			if err := replayElsewhere(g.servers, c, elsewhereShift); err != nil {
+			if err := replay(g.servers, c, elsewhereShift); err != nil {
 				g.failf("%s: played against another server: %v", c.Name, err)
 			}
 			continue
@@ -130,35 +130,4 @@ func marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-func joinErrs(errs []error) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d problem(s):", len(errs))
-	for _, e := range errs {
-		b.WriteString("\n  ")
-		b.WriteString(e.Error())
-	}
-	return fmt.Errorf("%s", b.String())
-}
-
-func kindDescription(k string) string {
-	return map[string]string{
-		KindVersionText:    "Version text (WIRE.md section 1): input is the text's bytes; ok gives major, minor, patch and the packed value.",
-		KindWindow:         "Window acceptance (section 1): input is the client's packed version (u32 LE); window is the server's {min, max}.",
-		KindDefaultWindow:  "Default window (section 1): input is the server's packed version (u32 LE).",
-		KindClientInfo:     "ClientVersionInfo (section 2), strict or prefix decode.",
-		KindLogin:          "LOGIN_REGISTER body, code 40 (section 3). The password is given as its length only.",
-		KindLoginPAT:       "LOGIN_REGISTER_WITH_PAT body, code 45 (section 3). The token is given as its length only.",
-		KindLoginReply:     "Login reply body (section 4), after the result section.",
-		KindResult:         "Result section of a committed Register reply (section 4): input is the reply body.",
-		KindRequest:        "Request header (section 5): input is the frame; only its first 256 bytes are decoded.",
-		KindReply:          "Reply header (section 5): input is the frame; only its first 256 bytes are decoded.",
-		KindEviction:       "Eviction (section 5) and the error code an SDK surfaces for it (section 8).",
-		KindLoginFrame:     "A whole Reply frame answering a Register, read as an SDK reads it (sections 4, 5, 8): header, status, result section, login reply.",
-		KindLifecycle:      "Request frames in, the server's exact answers out (sections 7 and 10.4). Each case starts a fresh server with the configuration named by its server field; a step's conn names the connection it goes to (0 when absent), every connection to that one server.",
-		KindLoginSecret:    "LOGIN_REGISTER body of protocol 0.11.1, code 40 (section 10.2): the 32-byte bind secret after the ClientVersionInfo. The bind secret and the password are given as their lengths only.",
-		KindLoginPATSecret: "LOGIN_REGISTER_WITH_PAT body of protocol 0.11.1, code 45 (section 10.2). The bind secret and the token are given as their lengths only.",
-		KindBind:           "BIND_SESSION body, code 15 (section 10.3). The bind secret is given as its length only.",
-	}[k]
 }

@@ -59,8 +59,8 @@ func TestReplay(t *testing.T) {
 			n++
 			t.Run(strings.ReplaceAll(c.Name, "/", "_"), func(t *testing.T) {
 				if c.Kind == KindLifecycle {
-					require.NoError(t, replayCase(f.Servers, c))
-					require.NoError(t, replayElsewhere(f.Servers, c, elsewhereShift), "played against another server")
+					require.NoError(t, replay(f.Servers, c, 0))
+					require.NoError(t, replay(f.Servers, c, elsewhereShift), "played against another server")
 					return
 				}
 				require.NotNil(t, c.Expect)
@@ -132,5 +132,5 @@ func TestReplayCatchesChanges(t *testing.T) {
 	c := *lifeCase
 	c.Steps = append([]Step(nil), c.Steps...)
 	c.Steps[len(c.Steps)-1].Out = OutDropped
-	assert.Error(t, replayCase(servers, &c))
+	assert.Error(t, replay(servers, &c, 0))
 }

@@ -4,13 +4,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 
 	"github.com/iggywire/iggywire/codec"
 )
 
-// WIRE.md section 8: the error codes an SDK maps frames to. 57 and 58 are
-// result codes of a Register reply; codec.Status does not name them, so
-// the table is written here from WIRE.md.
+// WIRE.md section 8: the error codes an SDK maps frames to (57 and 58 are
+// result codes of a Register reply).
 const (
 	codeOK                    = 0
 	codeInvalidCommand        = 3
@@ -22,34 +22,14 @@ const (
 // error without a numeric code, carrying the client version and window.
 const incompatibleName = "IncompatibleProtocolVersion"
 
-// sdkName names a code of section 8; other codes print as codec.Status
-// does (UNKNOWN_STATUS_N).
-func sdkName(code uint32) string {
-	switch code {
-	case codeOK:
-		return "OK"
-	case codeTransientNotCommitted:
-		return "TransientNotCommitted"
-	case codeTransientNotAccepted:
-		return "TransientNotAccepted"
-	}
-	return codec.Status(code).String()
-}
+// sdkRetry says what a client does after a transient result code: replay
+// the same request (same connection, same client id) after 57; reissue the
+// login, anywhere, even under a fresh client id, after 58.
+var sdkRetry = map[uint32]string{codeTransientNotCommitted: "replay", codeTransientNotAccepted: "reissue"}
 
-// sdkRetry says what a client does after a transient result code.
-func sdkRetry(code uint32) string {
-	switch code {
-	case codeTransientNotCommitted:
-		return "replay" // the same request, same connection, same client id
-	case codeTransientNotAccepted:
-		return "reissue" // the login may go anywhere, even under a fresh client id
-	}
-	return ""
-}
-
-// withSDK sets the code an SDK surfaces.
+// withSDK sets the code an SDK surfaces, named as codec.Status names it.
 func withSDK(e *Expect, code uint32) *Expect {
-	e.SDKCode, e.SDKError, e.Retry = intp(int(code)), sdkName(code), sdkRetry(code)
+	e.SDKCode, e.SDKError, e.Retry = intp(int(code)), codec.Status(code).String(), sdkRetry[code]
 	return e
 }
 
@@ -111,8 +91,6 @@ func observeLoginFrame(in []byte) (*Expect, error) {
 	if err != nil {
 		return withSDK(errorVerdict(err, base), codeInvalidCommand), nil
 	}
-	for k, v := range loginReplyFields(lr) {
-		fields[k] = v
-	}
+	maps.Copy(fields, loginReplyFields(lr))
 	return withSDK(&Expect{Verdict: "ok", Fields: fields}, codeOK), nil
 }

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"slices"
+
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/layout"
 )
 
 // What a runner needs, beyond in and out, to play a lifecycle case against
@@ -47,11 +50,9 @@ type SessionRef struct {
 	Plus   int `json:"plus"`
 }
 
-// Offsets in a request (in) and in a login reply frame (out).
-const (
-	offRequestSession    = 184
-	offLoginReplySession = codec.HeaderSize + 4 + 4 // after the empty result section and user_id
-)
+// offLoginReplySession is where a login reply frame holds its session:
+// after the empty result section and user_id.
+const offLoginReplySession = codec.HeaderSize + 4 + 4
 
 // framing classifies a step's in.
 func framing(in []byte) string {
@@ -70,29 +71,32 @@ func framing(in []byte) string {
 	return FramingWhole
 }
 
-// prologueFree is the prologue of WIRE.md section 5 that nobody verifies.
-func prologueFree() []Free {
-	return []Free{
-		{"checksum", 0, 16, FreeAny}, {"checksum_body", 16, 16, FreeAny}, {"cluster", 32, 16, FreeAny},
-		{"view", 52, 4, FreeAny}, {"release", 56, 4, FreeAny}, {"replica", 61, 1, FreeAny},
+// layoutFree lists the fields of a cmd header named in names, in wire
+// order and at the offsets of internal/layout, each under rule.
+func layoutFree(cmd byte, rule string, names ...string) []Free {
+	var f []Free
+	for _, l := range layout.Header(cmd) {
+		if slices.Contains(names, l.Name) {
+			f = append(f, Free{l.Name, l.Offset, l.Size, rule})
+		}
 	}
+	return f
 }
 
 // freeFields lists the fields of an answer that a server may fill
-// differently: the prologue; on a Reply, request_checksum (WIRE.md marks
-// it echoed, no client checks it), context, op, commit and timestamp, and
-// a login reply's session; on an eviction 1 or 13, the client id, which
-// the reference sets to its own id for the connection (section 7, point
-// 10).
+// differently: the prologue nobody verifies; on a Reply, the optional
+// fields of kinds.go (request_checksum: WIRE.md marks it echoed, no client
+// checks it; context, op, commit and timestamp), and a login reply's
+// session; on an eviction 1 or 13, the client id, which the reference sets
+// to its own id for the connection (section 7, point 10).
 func freeFields(out []byte) []Free {
 	if len(out) < codec.HeaderSize {
 		return nil
 	}
-	f := prologueFree()
+	f := layoutFree(cmdReply, FreeAny, prologueOptional()...)
 	switch codec.Command(out[60]) {
 	case codec.CommandReply:
-		f = append(f, Free{"request_checksum", 128, 16, FreeAny}, Free{"context", 144, 16, FreeAny},
-			Free{"op", 176, 8, FreeAny}, Free{"commit", 184, 8, FreeAny}, Free{"timestamp", 192, 8, FreeAny})
+		f = layoutFree(cmdReply, FreeAny, replyOptional()...)
 		if isLoginReply(out) {
 			f = append(f, Free{"session", offLoginReplySession, 8, FreeSession})
 		}
@@ -101,7 +105,7 @@ func freeFields(out []byte) []Free {
 		}
 	case codec.CommandEviction:
 		if r := codec.EvictionReason(out[255]); r == codec.ReasonNoSession || r == codec.ReasonStaleClient {
-			f = append(f, Free{"client", 128, 16, FreeNonZero})
+			f = append(f, layoutFree(cmdEviction, FreeNonZero, "client")...)
 		}
 	}
 	return f
@@ -150,7 +154,7 @@ func sessionRef(in []byte, logins map[uint64]int, latest uint64) *SessionRef {
 	if framing(in) != FramingWhole || codec.Command(in[60]) != codec.CommandRequest || in[176] == opRegister || latest == 0 {
 		return nil
 	}
-	off := offRequestSession
+	off := at(cmdRequest, "session")
 	if at := bindSessionAt(in); at >= 0 {
 		// A BIND_SESSION names its session in its body; its header's is 0.
 		off = at

@@ -47,9 +47,9 @@ func TestElsewhereNeedsTheData(t *testing.T) {
 		"a login reply compared whole": {"lifecycle/1.sessions/three-logins", func(st []Step) { st[2].Free = nil }},
 	} {
 		c, servers := lifecycleCase(t, tc.cas)
-		require.NoError(t, replayElsewhere(servers, &c, elsewhereShift), name)
+		require.NoError(t, replay(servers, &c, elsewhereShift), name)
 		tc.change(c.Steps)
-		assert.Error(t, replayElsewhere(servers, &c, elsewhereShift), name)
+		assert.Error(t, replay(servers, &c, elsewhereShift), name)
 	}
 }
 

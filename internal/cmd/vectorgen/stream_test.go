@@ -84,7 +84,7 @@ func TestStreamRunnerNeedsTheData(t *testing.T) {
 // accept budget on a default server) and frames up to the wire's 64 MiB.
 func serveVectors(t *testing.T, cfg ServerConfig) string {
 	t.Helper()
-	srv, err := newServerWith(cfg, true)
+	srv, err := newServer(cfg, true)
 	require.NoError(t, err)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
