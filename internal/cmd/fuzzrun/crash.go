@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -33,11 +34,8 @@ func saveCrasher(root, failing, target string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := f.WriteString(note); err != nil {
-		f.Close()
-		return "", err
-	}
-	if err := f.Close(); err != nil {
+	_, err = f.WriteString(note)
+	if err = errors.Join(err, f.Close()); err != nil {
 		return "", err
 	}
 	return filepath.ToSlash(rel), os.Remove(failing)
@@ -56,32 +54,26 @@ func writeNew(path string, data []byte) error {
 	return os.WriteFile(path, data, 0o644)
 }
 
-// listTargets asks `go test -list`, run in the module root, for the fuzz
-// targets of pkg.
-func listTargets(root, pkg string) ([]string, error) {
-	cmd := exec.Command("go", "test", "-list", "^Fuzz", pkg)
-	cmd.Dir = root
+// selectTargets asks `go test -list`, run in c.root, for the fuzz targets
+// of fuzzPkg, and returns them all, or c.run alone.
+func selectTargets(c config) ([]string, error) {
+	cmd := exec.Command("go", "test", "-list", "^Fuzz", fuzzPkg)
+	cmd.Dir = c.root
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go test -list %s: %w", pkg, err)
+		return nil, fmt.Errorf("go test -list %s: %w", fuzzPkg, err)
 	}
-	var names []string
+	var targets []string
 	for _, line := range strings.Split(string(out), "\n") {
 		if name := strings.TrimSpace(line); strings.HasPrefix(name, "Fuzz") && !strings.ContainsAny(name, " \t") {
-			names = append(names, name)
+			targets = append(targets, name)
 		}
 	}
-	return names, nil
-}
-
-// selectTargets is every target of c.pkg, or c.run alone.
-func selectTargets(c config) ([]string, error) {
-	targets, err := listTargets(c.root, c.pkg)
-	if err != nil || c.run == "" {
-		return targets, err
+	if c.run == "" {
+		return targets, nil
 	}
 	if !slices.Contains(targets, c.run) {
-		return nil, fmt.Errorf("no fuzz target %q in %s (have %s)", c.run, c.pkg, strings.Join(targets, ", "))
+		return nil, fmt.Errorf("no fuzz target %q in %s (have %s)", c.run, fuzzPkg, strings.Join(targets, ", "))
 	}
 	return []string{c.run}, nil
 }

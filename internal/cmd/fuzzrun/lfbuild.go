@@ -3,6 +3,7 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,33 +40,6 @@ const (
 	lfCoverPkg = modulePath + "/codec/...," + modulePath + "/lifecycle/..."
 )
 
-// lfEnv is the toolchain of a libFuzzer build, from the environment.
-type lfEnv struct {
-	cxx       string
-	cxxflags  []string
-	engine    []string
-	sanitizer string
-}
-
-func lfEnvFromOS() lfEnv {
-	e := lfEnv{
-		cxx:       os.Getenv("CXX"),
-		cxxflags:  strings.Fields(os.Getenv("CXXFLAGS")),
-		engine:    strings.Fields(os.Getenv("LIB_FUZZING_ENGINE")),
-		sanitizer: os.Getenv("SANITIZER"),
-	}
-	if e.cxx == "" {
-		e.cxx = "clang++"
-	}
-	if len(e.engine) == 0 {
-		e.engine = []string{"-fsanitize=fuzzer"}
-	}
-	if e.sanitizer == "" {
-		e.sanitizer = "address"
-	}
-	return e
-}
-
 // lfBuild builds every target (or c.run) into c.lfBuild: one binary per
 // target named after it, its seed corpus as <Target>_seed_corpus.zip and
 // its dictionary as <Target>.dict, the layout OSS-Fuzz expects in $OUT.
@@ -86,9 +61,9 @@ func lfBuild(c config, stdout io.Writer) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	env := lfEnvFromOS()
-	fmt.Fprintf(stdout, "libfuzzer: building %d targets (sanitizer %s) into %s\n", len(targets), env.sanitizer, out)
-	if env.sanitizer == "coverage" {
+	sanitizer := cmp.Or(os.Getenv("SANITIZER"), "address")
+	fmt.Fprintf(stdout, "libfuzzer: building %d targets (sanitizer %s) into %s\n", len(targets), sanitizer, out)
+	if sanitizer == "coverage" {
 		return lfBuildCoverage(root, out, c.overlay, targets, stdout)
 	}
 	work, err := os.MkdirTemp("", "iggywire-libfuzzer-")
@@ -97,23 +72,22 @@ func lfBuild(c config, stdout io.Writer) error {
 	}
 	defer os.RemoveAll(work)
 	tool := filepath.Join(root, "bin", "go-118-fuzz-build")
-	if err := goCmd(root, stdout, "install", lfTool+"@"+lfVersion).Run(); err != nil {
+	if err := command(root, stdout, "go", "install", lfTool+"@"+lfVersion).Run(); err != nil {
 		return fmt.Errorf("go install %s@%s: %w", lfTool, lfVersion, err)
 	}
-	return lfBuildParallel(env, tool, root, work, out, c.overlay, targets, stdout)
+	return lfBuildParallel(tool, root, work, out, c.overlay, targets, stdout)
 }
 
 // lfBuildParallel builds the targets on one worker per CPU (at most 4):
 // go-118-fuzz-build rewrites the package in place while it builds, so each
 // worker has its own scratch copy; the build cache they share keeps every
 // package compiled once. A target's output is printed when it is done.
-func lfBuildParallel(env lfEnv, tool, root, work, out, overlay string, targets []string, stdout io.Writer) error {
-	workers := min(runtime.NumCPU(), 4, len(targets))
+func lfBuildParallel(tool, root, work, out, overlay string, targets []string, stdout io.Writer) error {
 	jobs := make(chan string)
-	errs := make(chan error, len(targets)+workers)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
+	var errs []error
+	for w := range min(runtime.NumCPU(), 4, len(targets)) {
 		dir := filepath.Join(work, strconv.Itoa(w))
 		var log bytes.Buffer
 		if err := prepareScratch(root, filepath.Join(dir, "src"), overlay, &log); err != nil {
@@ -124,14 +98,14 @@ func lfBuildParallel(env lfEnv, tool, root, work, out, overlay string, targets [
 			defer wg.Done()
 			for t := range jobs {
 				var log bytes.Buffer
-				err := lfBuildOne(env, tool, filepath.Join(dir, "src"), dir, out, t, &log)
+				err := lfBuildOne(tool, filepath.Join(dir, "src"), dir, out, t, &log)
 				if err == nil {
 					err = packTarget(root, out, t)
 				}
 				mu.Lock()
 				stdout.Write(log.Bytes())
+				errs = append(errs, err)
 				mu.Unlock()
-				errs <- err
 			}
 		}()
 	}
@@ -140,19 +114,14 @@ func lfBuildParallel(env lfEnv, tool, root, work, out, overlay string, targets [
 	}
 	close(jobs)
 	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return errors.Join(errs...)
 }
 
-// goCmd is a go command in dir, GOBIN set to the clone's bin/ (ignored
-// by git), the root module alone (GOWORK=off).
-func goCmd(dir string, stdout io.Writer, args ...string) *exec.Cmd {
-	cmd := exec.Command("go", args...)
+// command is name with args in dir (the working directory if ""), its
+// output to stdout, for the root module alone (GOWORK=off), with GOBIN set
+// to dir's bin/ (ignored by git).
+func command(dir string, stdout io.Writer, name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = stdout, stdout
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOBIN="+filepath.Join(dir, "bin"))
@@ -164,20 +133,19 @@ func goCmd(dir string, stdout io.Writer, args ...string) *exec.Cmd {
 // links it with the engine, as compile_native_go_fuzzer does. The tool
 // is given the function's exact name (compile_native_go_fuzzer's grep
 // would take FuzzClient for FuzzClientVersionInfo too).
-func lfBuildOne(env lfEnv, tool, src, work, out, target string, stdout io.Writer) error {
+func lfBuildOne(tool, src, work, out, target string, stdout io.Writer) error {
 	archive := filepath.Join(work, target+".a")
-	build := exec.Command(tool, "-o", archive, "-func", target, "./fuzz")
-	build.Dir = src
-	build.Stdout, build.Stderr = stdout, stdout
-	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
+	build := command(src, stdout, tool, "-o", archive, "-func", target, fuzzPkg)
+	build.Env = append(build.Env, "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("%s: go-118-fuzz-build: %w", target, err)
 	}
-	args := append(append(append([]string{}, env.cxxflags...), env.engine...), archive, "-o", filepath.Join(out, target))
-	link := exec.Command(env.cxx, args...)
-	link.Stdout, link.Stderr = stdout, stdout
-	if err := link.Run(); err != nil {
-		return fmt.Errorf("%s: linking with %s: %w", target, env.cxx, err)
+	// Outside OSS-Fuzz's image the toolchain is clang's; inside it, the image's.
+	cxx := cmp.Or(os.Getenv("CXX"), "clang++")
+	engine := strings.Fields(cmp.Or(os.Getenv("LIB_FUZZING_ENGINE"), "-fsanitize=fuzzer"))
+	args := slices.Concat(strings.Fields(os.Getenv("CXXFLAGS")), engine, []string{archive, "-o", filepath.Join(out, target)})
+	if err := command("", stdout, cxx, args...).Run(); err != nil {
+		return fmt.Errorf("%s: linking with %s: %w", target, cxx, err)
 	}
 	fmt.Fprintf(stdout, "libfuzzer: built %s\n", filepath.Join(out, target))
 	return os.Remove(archive)
@@ -220,7 +188,7 @@ func prepareScratch(root, src, overlay string, stdout io.Writer) error {
 			return err
 		}
 	}
-	return goCmd(src, stdout, "get", lfShim+"@"+lfVersion).Run()
+	return command(src, stdout, "go", "get", lfShim+"@"+lfVersion).Run()
 }
 
 // copyGoFiles copies go.mod, go.sum and every .go file of the root module
@@ -300,25 +268,25 @@ func packTarget(root, out, target string) error {
 			return err
 		}
 	}
-	dict := filepath.Join(root, ".clusterfuzzlite", target+".dict")
-	if _, err := os.Stat(dict); errors.Is(err, fs.ErrNotExist) {
-		// One left by an earlier build would still be used.
-		err := os.Remove(filepath.Join(out, target+".dict"))
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
+	dict := filepath.Join(out, target+".dict")
+	if err := copyFile(filepath.Join(root, ".clusterfuzzlite", target+".dict"), dict); !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	return copyFile(dict, filepath.Join(out, target+".dict"))
+	// No dictionary: one left by an earlier build would still be used.
+	if err := os.Remove(dict); !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }
 
 // writeSeedZip zips inputs, each named by its content (a corpus file and
 // a crasher may share a name).
-func writeSeedZip(path string, inputs []fuzzload.Input) error {
+func writeSeedZip(path string, inputs []fuzzload.Input) (err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
+	defer func() { err = errors.Join(err, f.Close()) }()
 	zw := zip.NewWriter(f)
 	seen := map[string]bool{}
 	for _, in := range inputs {
@@ -329,19 +297,13 @@ func writeSeedZip(path string, inputs []fuzzload.Input) error {
 		seen[name] = true
 		w, err := zw.Create(name)
 		if err != nil {
-			f.Close()
 			return err
 		}
 		if _, err := w.Write(in.Data); err != nil {
-			f.Close()
 			return err
 		}
 	}
-	if err := zw.Close(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return zw.Close()
 }
 
 // lfBuildCoverage is the SANITIZER=coverage build: as in
@@ -357,7 +319,7 @@ func lfBuildCoverage(root, out, overlay string, targets []string, stdout io.Writ
 	if overlay != "" {
 		args = append(args, "-overlay", overlay)
 	}
-	if err := goCmd(root, stdout, append(args, "./fuzz")...).Run(); err != nil {
+	if err := command(root, stdout, "go", append(args, fuzzPkg)...).Run(); err != nil {
 		return fmt.Errorf("coverage build: %w", err)
 	}
 	defer os.Remove(bin)

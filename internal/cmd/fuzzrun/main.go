@@ -26,8 +26,8 @@ import (
 	"os"
 )
 
-// defaultPkg is the package whose fuzz targets every job runs.
-const defaultPkg = "./fuzz/"
+// fuzzPkg is the package whose fuzz targets every job runs.
+const fuzzPkg = "./fuzz/"
 
 // config is everything the flags say.
 type config struct {
@@ -35,7 +35,6 @@ type config struct {
 	promote bool
 	max     int
 	save    string // the target whose failing input (the argument) to save
-	pkg     string
 	root    string
 	lfBuild string // build libFuzzer binaries here
 	overlay string // a go build -overlay file for the libFuzzer and coverage builds
@@ -47,10 +46,10 @@ func main() {
 
 // run parses args and does one job; its result is the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
-	c := config{pkg: defaultPkg, root: "."}
+	c := config{root: "."}
 	fs := flag.NewFlagSet("fuzzrun", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&c.run, "run", "", "with -libfuzzer-build: build only this target (FuzzX)")
+	fs.StringVar(&c.run, "run", "", "with -libfuzzer-build or -promote: only this target (FuzzX)")
 	fs.BoolVar(&c.promote, "promote", false, "copy inputs fuzzing found into corpus/")
 	fs.IntVar(&c.max, "max", DefaultMaxPerTarget, "with -promote: most promoted files (found-*) a corpus/<Target>/ may hold; seeds do not count")
 	fs.StringVar(&c.save, "save", "", "move the failing input FILE (the argument) of this target (FuzzX) to crashers/ as raw bytes")

@@ -146,7 +146,7 @@ func TestLibFuzzerCoverageBuild(t *testing.T) {
 	}
 	t.Setenv("SANITIZER", "coverage")
 	out := t.TempDir()
-	c := config{root: moduleRoot, pkg: defaultPkg, run: "FuzzSplitResult", lfBuild: out}
+	c := config{root: moduleRoot, run: "FuzzSplitResult", lfBuild: out}
 	var log strings.Builder
 	require.NoError(t, lfBuild(c, &log), log.String())
 	_, err := os.Stat(filepath.Join(out, "FuzzSplitResult.gocovpath"))

@@ -41,9 +41,10 @@ func TestPromoteDedupsAndCaps(t *testing.T) {
 	write(t, filepath.Join(testdata, "e"), fuzzload.Encode([]byte("abc")))
 
 	write(t, filepath.Join(dst, "seed-other"), []byte("other seed")) // seeds do not count towards the cap
-	n, err := Promote(dst, []string{cache, testdata, filepath.Join(tmp, "missing")}, 2)
+	n, held, err := Promote(dst, []string{cache, testdata, filepath.Join(tmp, "missing")}, 2)
 	require.NoError(t, err)
 	require.Equal(t, 2, n, "new files")
+	require.Equal(t, 2, held, "promoted files held")
 	want := []string{contentName("found", []byte("abc")), contentName("found", []byte("xy")), "seed-other", "seed-valid"}
 	sort.Strings(want)
 	require.Equal(t, want, names(t, dst))
@@ -51,7 +52,8 @@ func TestPromoteDedupsAndCaps(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "xy", string(raw), "a promoted file holds the raw bytes")
 	// A second promotion finds nothing new to add and keeps the cap.
-	n, err = Promote(dst, []string{cache, testdata}, 2)
+	n, held, err = Promote(dst, []string{cache, testdata}, 2)
 	require.NoError(t, err)
 	assert.Zero(t, n, "second Promote")
+	assert.Equal(t, 2, held, "second Promote")
 }
