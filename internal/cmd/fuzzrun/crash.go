@@ -64,8 +64,8 @@ func selectTargets(c config) ([]string, error) {
 		return nil, fmt.Errorf("go test -list %s: %w", fuzzPkg, err)
 	}
 	var targets []string
-	for _, line := range strings.Split(string(out), "\n") {
-		if name := strings.TrimSpace(line); strings.HasPrefix(name, "Fuzz") && !strings.ContainsAny(name, " \t") {
+	for _, name := range strings.Fields(string(out)) {
+		if strings.HasPrefix(name, "Fuzz") {
 			targets = append(targets, name)
 		}
 	}

@@ -36,6 +36,8 @@ const (
 	lfShim = lfTool + "/testing"
 	// modulePath is the root module's path.
 	modulePath = "github.com/iggywire/iggywire"
+	// fuzzPkg is the package whose fuzz targets every job runs.
+	fuzzPkg = "./fuzz/"
 	// lfCoverPkg is what a coverage build counts: the product's statements.
 	lfCoverPkg = modulePath + "/codec/...," + modulePath + "/lifecycle/..."
 )
@@ -50,15 +52,9 @@ func lfBuild(c config, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	root, err := filepath.Abs(c.root)
-	if err != nil {
-		return err
-	}
-	out, err := filepath.Abs(c.lfBuild)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	root, errRoot := filepath.Abs(c.root)
+	out, errOut := filepath.Abs(c.lfBuild)
+	if err := cmp.Or(errRoot, errOut, os.MkdirAll(out, 0o755)); err != nil {
 		return err
 	}
 	sanitizer := cmp.Or(os.Getenv("SANITIZER"), "address")
@@ -75,14 +71,10 @@ func lfBuild(c config, stdout io.Writer) error {
 	if err := command(root, stdout, "go", "install", lfTool+"@"+lfVersion).Run(); err != nil {
 		return fmt.Errorf("go install %s@%s: %w", lfTool, lfVersion, err)
 	}
-	return lfBuildParallel(tool, root, work, out, c.overlay, targets, stdout)
-}
-
-// lfBuildParallel builds the targets on one worker per CPU (at most 4):
-// go-118-fuzz-build rewrites the package in place while it builds, so each
-// worker has its own scratch copy; the build cache they share keeps every
-// package compiled once. A target's output is printed when it is done.
-func lfBuildParallel(tool, root, work, out, overlay string, targets []string, stdout io.Writer) error {
+	// One worker per CPU (at most 4): go-118-fuzz-build rewrites the package
+	// in place while it builds, so each worker has its own scratch copy; the
+	// build cache they share keeps every package compiled once. A target's
+	// output is printed when it is done.
 	jobs := make(chan string)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -90,7 +82,7 @@ func lfBuildParallel(tool, root, work, out, overlay string, targets []string, st
 	for w := range min(runtime.NumCPU(), 4, len(targets)) {
 		dir := filepath.Join(work, strconv.Itoa(w))
 		var log bytes.Buffer
-		if err := prepareScratch(root, filepath.Join(dir, "src"), overlay, &log); err != nil {
+		if err := prepareScratch(root, filepath.Join(dir, "src"), c.overlay, &log); err != nil {
 			return fmt.Errorf("%w\n%s", err, log.String())
 		}
 		wg.Add(1)
@@ -155,46 +147,21 @@ func lfBuildOne(tool, src, work, out, target string, stdout io.Writer) error {
 // block.
 var testingImport = regexp.MustCompile(`(?m)^(\t|import )"testing"$`)
 
-// prepareScratch copies the module's Go files to src, applies the overlay
-// there, and turns fuzz/ into what go-118-fuzz-build can compile: the tool
-// compiles no *_test.go file, and every target lives in one and shares
-// checks with the others, so each file is renamed (x_test.go to
-// x_test_fuzz.go) and imports the shim in place of "testing", making the
-// *testing.T of a target's body and of the checks it calls one type.
-// The import carries no name: go-118-fuzz-build adds an unnamed one
-// itself. The shim is required in the copy's go.mod only: the working
-// tree's go.mod and go.sum never change.
+// prepareScratch copies the module's Go files to src, the overlay's
+// replacements in place of the files they replace, and turns fuzz/ into
+// what go-118-fuzz-build can compile: the tool compiles no *_test.go file,
+// and every target lives in one and shares checks with the others, so each
+// file is renamed (x_test.go to x_test_fuzz.go) and imports the shim in
+// place of "testing", making the *testing.T of a target's body and of the
+// checks it calls one type. The import carries no name: go-118-fuzz-build
+// adds an unnamed one itself. The shim is required in the copy's go.mod
+// only: the working tree's go.mod and go.sum never change.
 func prepareScratch(root, src, overlay string, stdout io.Writer) error {
-	if err := copyGoFiles(root, src); err != nil {
-		return err
-	}
-	if err := applyOverlay(root, src, overlay); err != nil {
-		return err
-	}
-	files, err := filepath.Glob(filepath.Join(src, "fuzz", "*_test.go"))
-	if err != nil {
-		return err
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return err
-		}
-		b = testingImport.ReplaceAll(b, []byte(`$1"`+lfShim+`"`))
-		if err := os.WriteFile(strings.TrimSuffix(f, "_test.go")+"_test_fuzz.go", b, 0o644); err != nil {
-			return err
-		}
-		if err := os.Remove(f); err != nil {
-			return err
-		}
-	}
-	return command(src, stdout, "go", "get", lfShim+"@"+lfVersion).Run()
-}
-
-// copyGoFiles copies go.mod, go.sum and every .go file of the root module
-// (not .git, bin/ or the cmd/ module) to dst.
-func copyGoFiles(root, dst string) error {
-	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	// files maps a path relative to the module to the file copied there:
+	// go.mod, go.sum and every .go file (not in dot directories, bin/ or
+	// the cmd/ module), then the overlay's replacements.
+	files := map[string]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -202,17 +169,34 @@ func copyGoFiles(root, dst string) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() {
-			if rel == ".git" || rel == "bin" || rel == "cmd" || strings.HasPrefix(d.Name(), ".") && rel != "." {
-				return filepath.SkipDir
-			}
-			return nil
+		if d.IsDir() && (rel == "bin" || rel == "cmd" || strings.HasPrefix(d.Name(), ".") && rel != ".") {
+			return filepath.SkipDir
 		}
-		if !strings.HasSuffix(rel, ".go") && rel != "go.mod" && rel != "go.sum" {
-			return nil
+		if !d.IsDir() && (strings.HasSuffix(rel, ".go") || rel == "go.mod" || rel == "go.sum") {
+			files[rel] = path
 		}
-		return copyFile(path, filepath.Join(dst, rel))
+		return nil
 	})
+	if err != nil {
+		return err
+	}
+	if err := applyOverlay(root, overlay, files); err != nil {
+		return err
+	}
+	for rel, from := range files {
+		b, err := os.ReadFile(from)
+		if err != nil {
+			return err
+		}
+		if filepath.Dir(rel) == "fuzz" && strings.HasSuffix(rel, "_test.go") {
+			rel = strings.TrimSuffix(rel, "_test.go") + "_test_fuzz.go"
+			b = testingImport.ReplaceAll(b, []byte(`$1"`+lfShim+`"`))
+		}
+		if err := writeNew(filepath.Join(src, rel), b); err != nil {
+			return err
+		}
+	}
+	return command(src, stdout, "go", "get", lfShim+"@"+lfVersion).Run()
 }
 
 func copyFile(from, to string) error {
@@ -223,19 +207,19 @@ func copyFile(from, to string) error {
 	return writeNew(to, b)
 }
 
-// applyOverlay copies each replacement file of a go build -overlay file
-// (its keys are paths in the clone) over the matching file of src. An
-// empty path does nothing.
-func applyOverlay(root, src, overlay string) error {
+// applyOverlay puts each replacement of a go build -overlay file (its keys
+// are paths in the module at root) in files, under the path it replaces
+// relative to root. An empty path does nothing.
+func applyOverlay(root, overlay string, files map[string]string) error {
 	if overlay == "" {
 		return nil
 	}
-	b, err := os.ReadFile(overlay)
-	if err != nil {
-		return err
-	}
 	var o struct{ Replace map[string]string }
-	if err := json.Unmarshal(b, &o); err != nil {
+	b, err := os.ReadFile(overlay)
+	if err == nil {
+		err = json.Unmarshal(b, &o)
+	}
+	if err != nil {
 		return fmt.Errorf("overlay %s: %w", overlay, err)
 	}
 	for from, to := range o.Replace {
@@ -247,47 +231,23 @@ func applyOverlay(root, src, overlay string) error {
 		if err != nil || strings.HasPrefix(rel, "..") {
 			return fmt.Errorf("overlay %s: %s is outside the module", overlay, from)
 		}
-		if err := copyFile(to, filepath.Join(src, rel)); err != nil {
-			return err
-		}
+		files[rel] = to
 	}
 	return nil
 }
 
 // packTarget writes target's seed corpus, corpus/<Target>/ and
 // crashers/<Target>/ as they are (the harness reads raw bytes), as
-// out/<Target>_seed_corpus.zip, and copies .clusterfuzzlite/<Target>.dict
-// to out/<Target>.dict when there is one.
+// out/<Target>_seed_corpus.zip, each input named by its content (a corpus
+// file and a crasher may share a name), and copies
+// .clusterfuzzlite/<Target>.dict to out/<Target>.dict when there is one.
 func packTarget(root, out, target string) error {
 	inputs, err := fuzzload.Target(root, target)
 	if err != nil {
 		return err
 	}
-	if len(inputs) > 0 {
-		if err := writeSeedZip(filepath.Join(out, target+"_seed_corpus.zip"), inputs); err != nil {
-			return err
-		}
-	}
-	dict := filepath.Join(out, target+".dict")
-	if err := copyFile(filepath.Join(root, ".clusterfuzzlite", target+".dict"), dict); !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	// No dictionary: one left by an earlier build would still be used.
-	if err := os.Remove(dict); !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return nil
-}
-
-// writeSeedZip zips inputs, each named by its content (a corpus file and
-// a crasher may share a name).
-func writeSeedZip(path string, inputs []fuzzload.Input) (err error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	defer func() { err = errors.Join(err, f.Close()) }()
-	zw := zip.NewWriter(f)
+	var zipped bytes.Buffer
+	zw := zip.NewWriter(&zipped)
 	seen := map[string]bool{}
 	for _, in := range inputs {
 		name := contentName("seed", in.Data)
@@ -303,7 +263,23 @@ func writeSeedZip(path string, inputs []fuzzload.Input) (err error) {
 			return err
 		}
 	}
-	return zw.Close()
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	if len(inputs) > 0 {
+		if err := os.WriteFile(filepath.Join(out, target+"_seed_corpus.zip"), zipped.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	dict := filepath.Join(out, target+".dict")
+	if err := copyFile(filepath.Join(root, ".clusterfuzzlite", target+".dict"), dict); !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	// No dictionary: one left by an earlier build would still be used.
+	if err := os.Remove(dict); !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }
 
 // lfBuildCoverage is the SANITIZER=coverage build: as in
@@ -323,11 +299,12 @@ func lfBuildCoverage(root, out, overlay string, targets []string, stdout io.Writ
 		return fmt.Errorf("coverage build: %w", err)
 	}
 	defer os.Remove(bin)
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		return err
+	}
 	for _, t := range targets {
-		if err := copyFile(bin, filepath.Join(out, t)); err != nil {
-			return err
-		}
-		if err := os.Chmod(filepath.Join(out, t), 0o755); err != nil {
+		if err := os.WriteFile(filepath.Join(out, t), b, 0o755); err != nil {
 			return err
 		}
 		path := fmt.Sprintf("s=%s=%s=\n", modulePath, root)

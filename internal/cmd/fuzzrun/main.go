@@ -6,17 +6,11 @@
 //	fuzzrun -save FuzzX FILE
 //	fuzzrun -promote [-max N]
 //
-// -libfuzzer-build builds every target as a libFuzzer binary with its
-// seed zip and dictionary (the one copy of the steps `make libfuzzer` and
-// .clusterfuzzlite/build.sh share; SANITIZER=coverage builds the coverage
-// binaries instead). -save moves a failing input, as Go or libFuzzer wrote
-// it, to crashers/<Target>/ as raw bytes named by its content, with a line
-// in crashers/README.md, and prints its path. -promote copies what fuzzing
-// found (Go's fuzz cache and fuzz/testdata/fuzz) into corpus/ as raw
-// found-<hash> files. Both read inputs through internal/fuzzload, the one
-// reader of Go's "go test fuzz v1" encoding.
-//
-// It must be run from the module root, as the Makefile does.
+// -libfuzzer-build is the one copy of the build steps `make libfuzzer` and
+// .clusterfuzzlite/build.sh share (lfbuild.go); -save (crash.go) and
+// -promote (promote.go) turn inputs read through internal/fuzzload, the
+// one reader of Go's "go test fuzz v1" encoding, into raw files. It must be
+// run from the module root, as the Makefile does.
 package main
 
 import (
@@ -25,9 +19,6 @@ import (
 	"io"
 	"os"
 )
-
-// fuzzPkg is the package whose fuzz targets every job runs.
-const fuzzPkg = "./fuzz/"
 
 // config is everything the flags say.
 type config struct {
