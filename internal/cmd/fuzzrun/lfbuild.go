@@ -75,36 +75,31 @@ func lfBuild(c config, stdout io.Writer) error {
 	// in place while it builds, so each worker has its own scratch copy; the
 	// build cache they share keeps every package compiled once. A target's
 	// output is printed when it is done.
-	jobs := make(chan string)
+	workers := min(runtime.NumCPU(), 4, len(targets))
+	errs := make([]error, len(targets))
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	var errs []error
-	for w := range min(runtime.NumCPU(), 4, len(targets)) {
+	for w := range workers {
 		dir := filepath.Join(work, strconv.Itoa(w))
 		var log bytes.Buffer
 		if err := prepareScratch(root, filepath.Join(dir, "src"), c.overlay, &log); err != nil {
+			wg.Wait()
 			return fmt.Errorf("%w\n%s", err, log.String())
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for t := range jobs {
+			for i := w; i < len(targets); i += workers {
 				var log bytes.Buffer
-				err := lfBuildOne(tool, filepath.Join(dir, "src"), dir, out, t, &log)
-				if err == nil {
-					err = packTarget(root, out, t)
+				if errs[i] = lfBuildOne(tool, filepath.Join(dir, "src"), dir, out, targets[i], &log); errs[i] == nil {
+					errs[i] = packTarget(root, out, targets[i])
 				}
 				mu.Lock()
 				stdout.Write(log.Bytes())
-				errs = append(errs, err)
 				mu.Unlock()
 			}
 		}()
 	}
-	for _, t := range targets {
-		jobs <- t
-	}
-	close(jobs)
 	wg.Wait()
 	return errors.Join(errs...)
 }
@@ -199,14 +194,6 @@ func prepareScratch(root, src, overlay string, stdout io.Writer) error {
 	return command(src, stdout, "go", "get", lfShim+"@"+lfVersion).Run()
 }
 
-func copyFile(from, to string) error {
-	b, err := os.ReadFile(from)
-	if err != nil {
-		return err
-	}
-	return writeNew(to, b)
-}
-
 // applyOverlay puts each replacement of a go build -overlay file (its keys
 // are paths in the module at root) in files, under the path it replaces
 // relative to root. An empty path does nothing.
@@ -272,7 +259,11 @@ func packTarget(root, out, target string) error {
 		}
 	}
 	dict := filepath.Join(out, target+".dict")
-	if err := copyFile(filepath.Join(root, ".clusterfuzzlite", target+".dict"), dict); !errors.Is(err, fs.ErrNotExist) {
+	b, err := os.ReadFile(filepath.Join(root, ".clusterfuzzlite", target+".dict"))
+	switch {
+	case err == nil:
+		return os.WriteFile(dict, b, 0o644)
+	case !errors.Is(err, fs.ErrNotExist):
 		return err
 	}
 	// No dictionary: one left by an earlier build would still be used.

@@ -7,10 +7,10 @@
 //	fuzzrun -promote [-max N]
 //
 // -libfuzzer-build is the one copy of the build steps `make libfuzzer` and
-// .clusterfuzzlite/build.sh share (lfbuild.go); -save (crash.go) and
-// -promote (promote.go) turn inputs read through internal/fuzzload, the
-// one reader of Go's "go test fuzz v1" encoding, into raw files. It must be
-// run from the module root, as the Makefile does.
+// .clusterfuzzlite/build.sh share (lfbuild.go); -save and -promote
+// (found.go) keep what fuzzing found, read through internal/fuzzload (the
+// one reader of Go's "go test fuzz v1" encoding), as raw files in crashers/
+// and corpus/. It must be run from the module root, as the Makefile does.
 package main
 
 import (
@@ -18,6 +18,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"slices"
+	"strings"
 )
 
 // config is everything the flags say.
@@ -69,4 +72,28 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// selectTargets asks `go test -list`, run in c.root, for the fuzz targets
+// of fuzzPkg, and returns them all, or c.run alone.
+func selectTargets(c config) ([]string, error) {
+	cmd := exec.Command("go", "test", "-list", "^Fuzz", fuzzPkg)
+	cmd.Dir = c.root
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go test -list %s: %w", fuzzPkg, err)
+	}
+	var targets []string
+	for _, name := range strings.Fields(string(out)) {
+		if strings.HasPrefix(name, "Fuzz") {
+			targets = append(targets, name)
+		}
+	}
+	if c.run == "" {
+		return targets, nil
+	}
+	if !slices.Contains(targets, c.run) {
+		return nil, fmt.Errorf("no fuzz target %q in %s (have %s)", c.run, fuzzPkg, strings.Join(targets, ", "))
+	}
+	return []string{c.run}, nil
 }

@@ -92,7 +92,11 @@ func copyModule(t *testing.T) string {
 			}
 			return nil
 		}
-		return copyFile(path, filepath.Join(clone, rel))
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return writeNew(filepath.Join(clone, rel), b)
 	})
 	require.NoError(t, err)
 	return clone

@@ -2,15 +2,58 @@ package main
 
 import (
 	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/iggywire/iggywire/internal/fuzzload"
 )
+
+// saveCrasher moves a failing input, raw or in Go's encoding, to
+// crashers/<target>/ as raw bytes named by their content, adds its line
+// to crashers/README.md, and returns the new path relative to root.
+func saveCrasher(root, failing, target string) (string, error) {
+	in, err := fuzzload.ReadFile(failing)
+	if err != nil {
+		return "", err
+	}
+	name := contentName("crash", in.Data)
+	rel := filepath.Join(fuzzload.CrashersDir, target, name)
+	if err := writeNew(filepath.Join(root, rel), in.Data); err != nil {
+		return "", err
+	}
+	note := fmt.Sprintf("- `%s/%s` (found %s): what it found: TODO; fixed in: open\n",
+		target, name, time.Now().UTC().Format("2006-01-02"))
+	f, err := os.OpenFile(filepath.Join(root, fuzzload.CrashersDir, "README.md"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return "", err
+	}
+	_, err = f.WriteString(note)
+	if err = errors.Join(err, f.Close()); err != nil {
+		return "", err
+	}
+	return filepath.ToSlash(rel), os.Remove(failing)
+}
+
+// contentName names an input by the first 8 bytes of its SHA-256.
+func contentName(kind string, data []byte) string {
+	sum := sha256.Sum256(data)
+	return kind + "-" + hex.EncodeToString(sum[:8])
+}
+
+func writeNew(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
+}
 
 // DefaultMaxPerTarget caps the promoted files (found-*) of one
 // corpus/<Target>/. Seeds do not count: corpusseed writes as many as a
