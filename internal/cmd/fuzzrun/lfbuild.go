@@ -3,6 +3,7 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,36 +36,11 @@ const (
 	lfShim = lfTool + "/testing"
 	// modulePath is the root module's path.
 	modulePath = "github.com/iggywire/iggywire"
+	// fuzzPkg is the package whose fuzz targets every job runs.
+	fuzzPkg = "./fuzz/"
 	// lfCoverPkg is what a coverage build counts: the product's statements.
 	lfCoverPkg = modulePath + "/codec/...," + modulePath + "/lifecycle/..."
 )
-
-// lfEnv is the toolchain of a libFuzzer build, from the environment.
-type lfEnv struct {
-	cxx       string
-	cxxflags  []string
-	engine    []string
-	sanitizer string
-}
-
-func lfEnvFromOS() lfEnv {
-	e := lfEnv{
-		cxx:       os.Getenv("CXX"),
-		cxxflags:  strings.Fields(os.Getenv("CXXFLAGS")),
-		engine:    strings.Fields(os.Getenv("LIB_FUZZING_ENGINE")),
-		sanitizer: os.Getenv("SANITIZER"),
-	}
-	if e.cxx == "" {
-		e.cxx = "clang++"
-	}
-	if len(e.engine) == 0 {
-		e.engine = []string{"-fsanitize=fuzzer"}
-	}
-	if e.sanitizer == "" {
-		e.sanitizer = "address"
-	}
-	return e
-}
 
 // lfBuild builds every target (or c.run) into c.lfBuild: one binary per
 // target named after it, its seed corpus as <Target>_seed_corpus.zip and
@@ -75,20 +52,14 @@ func lfBuild(c config, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	root, err := filepath.Abs(c.root)
-	if err != nil {
+	root, errRoot := filepath.Abs(c.root)
+	out, errOut := filepath.Abs(c.lfBuild)
+	if err := cmp.Or(errRoot, errOut, os.MkdirAll(out, 0o755)); err != nil {
 		return err
 	}
-	out, err := filepath.Abs(c.lfBuild)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	env := lfEnvFromOS()
-	fmt.Fprintf(stdout, "libfuzzer: building %d targets (sanitizer %s) into %s\n", len(targets), env.sanitizer, out)
-	if env.sanitizer == "coverage" {
+	sanitizer := cmp.Or(os.Getenv("SANITIZER"), "address")
+	fmt.Fprintf(stdout, "libfuzzer: building %d targets (sanitizer %s) into %s\n", len(targets), sanitizer, out)
+	if sanitizer == "coverage" {
 		return lfBuildCoverage(root, out, c.overlay, targets, stdout)
 	}
 	work, err := os.MkdirTemp("", "iggywire-libfuzzer-")
@@ -97,62 +68,47 @@ func lfBuild(c config, stdout io.Writer) error {
 	}
 	defer os.RemoveAll(work)
 	tool := filepath.Join(root, "bin", "go-118-fuzz-build")
-	if err := goCmd(root, stdout, "install", lfTool+"@"+lfVersion).Run(); err != nil {
+	if err := command(root, stdout, "go", "install", lfTool+"@"+lfVersion).Run(); err != nil {
 		return fmt.Errorf("go install %s@%s: %w", lfTool, lfVersion, err)
 	}
-	return lfBuildParallel(env, tool, root, work, out, c.overlay, targets, stdout)
-}
-
-// lfBuildParallel builds the targets on one worker per CPU (at most 4):
-// go-118-fuzz-build rewrites the package in place while it builds, so each
-// worker has its own scratch copy; the build cache they share keeps every
-// package compiled once. A target's output is printed when it is done.
-func lfBuildParallel(env lfEnv, tool, root, work, out, overlay string, targets []string, stdout io.Writer) error {
+	// One worker per CPU (at most 4): go-118-fuzz-build rewrites the package
+	// in place while it builds, so each worker has its own scratch copy; the
+	// build cache they share keeps every package compiled once. A target's
+	// output is printed when it is done.
 	workers := min(runtime.NumCPU(), 4, len(targets))
-	jobs := make(chan string)
-	errs := make(chan error, len(targets)+workers)
+	errs := make([]error, len(targets))
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
+	for w := range workers {
 		dir := filepath.Join(work, strconv.Itoa(w))
 		var log bytes.Buffer
-		if err := prepareScratch(root, filepath.Join(dir, "src"), overlay, &log); err != nil {
+		if err := prepareScratch(root, filepath.Join(dir, "src"), c.overlay, &log); err != nil {
+			wg.Wait()
 			return fmt.Errorf("%w\n%s", err, log.String())
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for t := range jobs {
+			for i := w; i < len(targets); i += workers {
 				var log bytes.Buffer
-				err := lfBuildOne(env, tool, filepath.Join(dir, "src"), dir, out, t, &log)
-				if err == nil {
-					err = packTarget(root, out, t)
+				if errs[i] = lfBuildOne(tool, filepath.Join(dir, "src"), dir, out, targets[i], &log); errs[i] == nil {
+					errs[i] = packTarget(root, out, targets[i])
 				}
 				mu.Lock()
 				stdout.Write(log.Bytes())
 				mu.Unlock()
-				errs <- err
 			}
 		}()
 	}
-	for _, t := range targets {
-		jobs <- t
-	}
-	close(jobs)
 	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return errors.Join(errs...)
 }
 
-// goCmd is a go command in dir, GOBIN set to the clone's bin/ (ignored
-// by git), the root module alone (GOWORK=off).
-func goCmd(dir string, stdout io.Writer, args ...string) *exec.Cmd {
-	cmd := exec.Command("go", args...)
+// command is name with args in dir (the working directory if ""), its
+// output to stdout, for the root module alone (GOWORK=off), with GOBIN set
+// to dir's bin/ (ignored by git).
+func command(dir string, stdout io.Writer, name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = stdout, stdout
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOBIN="+filepath.Join(dir, "bin"))
@@ -164,20 +120,19 @@ func goCmd(dir string, stdout io.Writer, args ...string) *exec.Cmd {
 // links it with the engine, as compile_native_go_fuzzer does. The tool
 // is given the function's exact name (compile_native_go_fuzzer's grep
 // would take FuzzClient for FuzzClientVersionInfo too).
-func lfBuildOne(env lfEnv, tool, src, work, out, target string, stdout io.Writer) error {
+func lfBuildOne(tool, src, work, out, target string, stdout io.Writer) error {
 	archive := filepath.Join(work, target+".a")
-	build := exec.Command(tool, "-o", archive, "-func", target, "./fuzz")
-	build.Dir = src
-	build.Stdout, build.Stderr = stdout, stdout
-	build.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
+	build := command(src, stdout, tool, "-o", archive, "-func", target, fuzzPkg)
+	build.Env = append(build.Env, "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("%s: go-118-fuzz-build: %w", target, err)
 	}
-	args := append(append(append([]string{}, env.cxxflags...), env.engine...), archive, "-o", filepath.Join(out, target))
-	link := exec.Command(env.cxx, args...)
-	link.Stdout, link.Stderr = stdout, stdout
-	if err := link.Run(); err != nil {
-		return fmt.Errorf("%s: linking with %s: %w", target, env.cxx, err)
+	// Outside OSS-Fuzz's image the toolchain is clang's; inside it, the image's.
+	cxx := cmp.Or(os.Getenv("CXX"), "clang++")
+	engine := strings.Fields(cmp.Or(os.Getenv("LIB_FUZZING_ENGINE"), "-fsanitize=fuzzer"))
+	args := slices.Concat(strings.Fields(os.Getenv("CXXFLAGS")), engine, []string{archive, "-o", filepath.Join(out, target)})
+	if err := command("", stdout, cxx, args...).Run(); err != nil {
+		return fmt.Errorf("%s: linking with %s: %w", target, cxx, err)
 	}
 	fmt.Fprintf(stdout, "libfuzzer: built %s\n", filepath.Join(out, target))
 	return os.Remove(archive)
@@ -187,46 +142,21 @@ func lfBuildOne(env lfEnv, tool, src, work, out, target string, stdout io.Writer
 // block.
 var testingImport = regexp.MustCompile(`(?m)^(\t|import )"testing"$`)
 
-// prepareScratch copies the module's Go files to src, applies the overlay
-// there, and turns fuzz/ into what go-118-fuzz-build can compile: the tool
-// compiles no *_test.go file, and every target lives in one and shares
-// checks with the others, so each file is renamed (x_test.go to
-// x_test_fuzz.go) and imports the shim in place of "testing", making the
-// *testing.T of a target's body and of the checks it calls one type.
-// The import carries no name: go-118-fuzz-build adds an unnamed one
-// itself. The shim is required in the copy's go.mod only: the working
-// tree's go.mod and go.sum never change.
+// prepareScratch copies the module's Go files to src, the overlay's
+// replacements in place of the files they replace, and turns fuzz/ into
+// what go-118-fuzz-build can compile: the tool compiles no *_test.go file,
+// and every target lives in one and shares checks with the others, so each
+// file is renamed (x_test.go to x_test_fuzz.go) and imports the shim in
+// place of "testing", making the *testing.T of a target's body and of the
+// checks it calls one type. The import carries no name: go-118-fuzz-build
+// adds an unnamed one itself. The shim is required in the copy's go.mod
+// only: the working tree's go.mod and go.sum never change.
 func prepareScratch(root, src, overlay string, stdout io.Writer) error {
-	if err := copyGoFiles(root, src); err != nil {
-		return err
-	}
-	if err := applyOverlay(root, src, overlay); err != nil {
-		return err
-	}
-	files, err := filepath.Glob(filepath.Join(src, "fuzz", "*_test.go"))
-	if err != nil {
-		return err
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return err
-		}
-		b = testingImport.ReplaceAll(b, []byte(`$1"`+lfShim+`"`))
-		if err := os.WriteFile(strings.TrimSuffix(f, "_test.go")+"_test_fuzz.go", b, 0o644); err != nil {
-			return err
-		}
-		if err := os.Remove(f); err != nil {
-			return err
-		}
-	}
-	return goCmd(src, stdout, "get", lfShim+"@"+lfVersion).Run()
-}
-
-// copyGoFiles copies go.mod, go.sum and every .go file of the root module
-// (not .git, bin/ or the cmd/ module) to dst.
-func copyGoFiles(root, dst string) error {
-	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	// files maps a path relative to the module to the file copied there:
+	// go.mod, go.sum and every .go file (not in dot directories, bin/ or
+	// the cmd/ module), then the overlay's replacements.
+	files := map[string]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -234,40 +164,49 @@ func copyGoFiles(root, dst string) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() {
-			if rel == ".git" || rel == "bin" || rel == "cmd" || strings.HasPrefix(d.Name(), ".") && rel != "." {
-				return filepath.SkipDir
-			}
-			return nil
+		if d.IsDir() && (rel == "bin" || rel == "cmd" || strings.HasPrefix(d.Name(), ".") && rel != ".") {
+			return filepath.SkipDir
 		}
-		if !strings.HasSuffix(rel, ".go") && rel != "go.mod" && rel != "go.sum" {
-			return nil
+		if !d.IsDir() && (strings.HasSuffix(rel, ".go") || rel == "go.mod" || rel == "go.sum") {
+			files[rel] = path
 		}
-		return copyFile(path, filepath.Join(dst, rel))
+		return nil
 	})
-}
-
-func copyFile(from, to string) error {
-	b, err := os.ReadFile(from)
 	if err != nil {
 		return err
 	}
-	return writeNew(to, b)
+	if err := applyOverlay(root, overlay, files); err != nil {
+		return err
+	}
+	for rel, from := range files {
+		b, err := os.ReadFile(from)
+		if err != nil {
+			return err
+		}
+		if filepath.Dir(rel) == "fuzz" && strings.HasSuffix(rel, "_test.go") {
+			rel = strings.TrimSuffix(rel, "_test.go") + "_test_fuzz.go"
+			b = testingImport.ReplaceAll(b, []byte(`$1"`+lfShim+`"`))
+		}
+		if err := writeNew(filepath.Join(src, rel), b); err != nil {
+			return err
+		}
+	}
+	return command(src, stdout, "go", "get", lfShim+"@"+lfVersion).Run()
 }
 
-// applyOverlay copies each replacement file of a go build -overlay file
-// (its keys are paths in the clone) over the matching file of src. An
-// empty path does nothing.
-func applyOverlay(root, src, overlay string) error {
+// applyOverlay puts each replacement of a go build -overlay file (its keys
+// are paths in the module at root) in files, under the path it replaces
+// relative to root. An empty path does nothing.
+func applyOverlay(root, overlay string, files map[string]string) error {
 	if overlay == "" {
 		return nil
 	}
-	b, err := os.ReadFile(overlay)
-	if err != nil {
-		return err
-	}
 	var o struct{ Replace map[string]string }
-	if err := json.Unmarshal(b, &o); err != nil {
+	b, err := os.ReadFile(overlay)
+	if err == nil {
+		err = json.Unmarshal(b, &o)
+	}
+	if err != nil {
 		return fmt.Errorf("overlay %s: %w", overlay, err)
 	}
 	for from, to := range o.Replace {
@@ -279,47 +218,23 @@ func applyOverlay(root, src, overlay string) error {
 		if err != nil || strings.HasPrefix(rel, "..") {
 			return fmt.Errorf("overlay %s: %s is outside the module", overlay, from)
 		}
-		if err := copyFile(to, filepath.Join(src, rel)); err != nil {
-			return err
-		}
+		files[rel] = to
 	}
 	return nil
 }
 
 // packTarget writes target's seed corpus, corpus/<Target>/ and
 // crashers/<Target>/ as they are (the harness reads raw bytes), as
-// out/<Target>_seed_corpus.zip, and copies .clusterfuzzlite/<Target>.dict
-// to out/<Target>.dict when there is one.
+// out/<Target>_seed_corpus.zip, each input named by its content (a corpus
+// file and a crasher may share a name), and copies
+// .clusterfuzzlite/<Target>.dict to out/<Target>.dict when there is one.
 func packTarget(root, out, target string) error {
 	inputs, err := fuzzload.Target(root, target)
 	if err != nil {
 		return err
 	}
-	if len(inputs) > 0 {
-		if err := writeSeedZip(filepath.Join(out, target+"_seed_corpus.zip"), inputs); err != nil {
-			return err
-		}
-	}
-	dict := filepath.Join(root, ".clusterfuzzlite", target+".dict")
-	if _, err := os.Stat(dict); errors.Is(err, fs.ErrNotExist) {
-		// One left by an earlier build would still be used.
-		err := os.Remove(filepath.Join(out, target+".dict"))
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		return err
-	}
-	return copyFile(dict, filepath.Join(out, target+".dict"))
-}
-
-// writeSeedZip zips inputs, each named by its content (a corpus file and
-// a crasher may share a name).
-func writeSeedZip(path string, inputs []fuzzload.Input) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	zw := zip.NewWriter(f)
+	var zipped bytes.Buffer
+	zw := zip.NewWriter(&zipped)
 	seen := map[string]bool{}
 	for _, in := range inputs {
 		name := contentName("seed", in.Data)
@@ -329,19 +244,33 @@ func writeSeedZip(path string, inputs []fuzzload.Input) error {
 		seen[name] = true
 		w, err := zw.Create(name)
 		if err != nil {
-			f.Close()
 			return err
 		}
 		if _, err := w.Write(in.Data); err != nil {
-			f.Close()
 			return err
 		}
 	}
 	if err := zw.Close(); err != nil {
-		f.Close()
 		return err
 	}
-	return f.Close()
+	if len(inputs) > 0 {
+		if err := os.WriteFile(filepath.Join(out, target+"_seed_corpus.zip"), zipped.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	dict := filepath.Join(out, target+".dict")
+	b, err := os.ReadFile(filepath.Join(root, ".clusterfuzzlite", target+".dict"))
+	switch {
+	case err == nil:
+		return os.WriteFile(dict, b, 0o644)
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	// No dictionary: one left by an earlier build would still be used.
+	if err := os.Remove(dict); !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }
 
 // lfBuildCoverage is the SANITIZER=coverage build: as in
@@ -357,15 +286,16 @@ func lfBuildCoverage(root, out, overlay string, targets []string, stdout io.Writ
 	if overlay != "" {
 		args = append(args, "-overlay", overlay)
 	}
-	if err := goCmd(root, stdout, append(args, "./fuzz")...).Run(); err != nil {
+	if err := command(root, stdout, "go", append(args, fuzzPkg)...).Run(); err != nil {
 		return fmt.Errorf("coverage build: %w", err)
 	}
 	defer os.Remove(bin)
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		return err
+	}
 	for _, t := range targets {
-		if err := copyFile(bin, filepath.Join(out, t)); err != nil {
-			return err
-		}
-		if err := os.Chmod(filepath.Join(out, t), 0o755); err != nil {
+		if err := os.WriteFile(filepath.Join(out, t), b, 0o755); err != nil {
 			return err
 		}
 		path := fmt.Sprintf("s=%s=%s=\n", modulePath, root)

@@ -6,17 +6,11 @@
 //	fuzzrun -save FuzzX FILE
 //	fuzzrun -promote [-max N]
 //
-// -libfuzzer-build builds every target as a libFuzzer binary with its
-// seed zip and dictionary (the one copy of the steps `make libfuzzer` and
-// .clusterfuzzlite/build.sh share; SANITIZER=coverage builds the coverage
-// binaries instead). -save moves a failing input, as Go or libFuzzer wrote
-// it, to crashers/<Target>/ as raw bytes named by its content, with a line
-// in crashers/README.md, and prints its path. -promote copies what fuzzing
-// found (Go's fuzz cache and fuzz/testdata/fuzz) into corpus/ as raw
-// found-<hash> files. Both read inputs through internal/fuzzload, the one
-// reader of Go's "go test fuzz v1" encoding.
-//
-// It must be run from the module root, as the Makefile does.
+// -libfuzzer-build is the one copy of the build steps `make libfuzzer` and
+// .clusterfuzzlite/build.sh share (lfbuild.go); -save and -promote
+// (found.go) keep what fuzzing found, read through internal/fuzzload (the
+// one reader of Go's "go test fuzz v1" encoding), as raw files in crashers/
+// and corpus/. It must be run from the module root, as the Makefile does.
 package main
 
 import (
@@ -24,10 +18,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"slices"
+	"strings"
 )
-
-// defaultPkg is the package whose fuzz targets every job runs.
-const defaultPkg = "./fuzz/"
 
 // config is everything the flags say.
 type config struct {
@@ -35,7 +29,6 @@ type config struct {
 	promote bool
 	max     int
 	save    string // the target whose failing input (the argument) to save
-	pkg     string
 	root    string
 	lfBuild string // build libFuzzer binaries here
 	overlay string // a go build -overlay file for the libFuzzer and coverage builds
@@ -47,10 +40,10 @@ func main() {
 
 // run parses args and does one job; its result is the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
-	c := config{pkg: defaultPkg, root: "."}
+	c := config{root: "."}
 	fs := flag.NewFlagSet("fuzzrun", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&c.run, "run", "", "with -libfuzzer-build: build only this target (FuzzX)")
+	fs.StringVar(&c.run, "run", "", "with -libfuzzer-build or -promote: only this target (FuzzX)")
 	fs.BoolVar(&c.promote, "promote", false, "copy inputs fuzzing found into corpus/")
 	fs.IntVar(&c.max, "max", DefaultMaxPerTarget, "with -promote: most promoted files (found-*) a corpus/<Target>/ may hold; seeds do not count")
 	fs.StringVar(&c.save, "save", "", "move the failing input FILE (the argument) of this target (FuzzX) to crashers/ as raw bytes")
@@ -79,4 +72,28 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// selectTargets asks `go test -list`, run in c.root, for the fuzz targets
+// of fuzzPkg, and returns them all, or c.run alone.
+func selectTargets(c config) ([]string, error) {
+	cmd := exec.Command("go", "test", "-list", "^Fuzz", fuzzPkg)
+	cmd.Dir = c.root
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go test -list %s: %w", fuzzPkg, err)
+	}
+	var targets []string
+	for _, name := range strings.Fields(string(out)) {
+		if strings.HasPrefix(name, "Fuzz") {
+			targets = append(targets, name)
+		}
+	}
+	if c.run == "" {
+		return targets, nil
+	}
+	if !slices.Contains(targets, c.run) {
+		return nil, fmt.Errorf("no fuzz target %q in %s (have %s)", c.run, fuzzPkg, strings.Join(targets, ", "))
+	}
+	return []string{c.run}, nil
 }

@@ -92,7 +92,11 @@ func copyModule(t *testing.T) string {
 			}
 			return nil
 		}
-		return copyFile(path, filepath.Join(clone, rel))
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return writeNew(filepath.Join(clone, rel), b)
 	})
 	require.NoError(t, err)
 	return clone
@@ -146,7 +150,7 @@ func TestLibFuzzerCoverageBuild(t *testing.T) {
 	}
 	t.Setenv("SANITIZER", "coverage")
 	out := t.TempDir()
-	c := config{root: moduleRoot, pkg: defaultPkg, run: "FuzzSplitResult", lfBuild: out}
+	c := config{root: moduleRoot, run: "FuzzSplitResult", lfBuild: out}
 	var log strings.Builder
 	require.NoError(t, lfBuild(c, &log), log.String())
 	_, err := os.Stat(filepath.Join(out, "FuzzSplitResult.gocovpath"))

@@ -83,8 +83,8 @@ func makeFuzzTargets(t *testing.T) []string {
 	require.Contains(t, makeRecipe(t, "fuzz"), "targets=$$($(FUZZLIST)); $(GOFUZZ)", "make fuzz must loop over every target")
 	mk, err := os.ReadFile(filepath.Join(moduleRoot, "Makefile"))
 	require.NoError(t, err)
-	require.Contains(t, string(mk), "FUZZLIST  := $(GO) test -list '^Fuzz' "+defaultPkg+" | grep '^Fuzz'\n")
-	got, err := listTargets(moduleRoot, defaultPkg)
+	require.Contains(t, string(mk), "FUZZLIST  := $(GO) test -list '^Fuzz' "+fuzzPkg+" | grep '^Fuzz'\n")
+	got, err := selectTargets(config{root: moduleRoot})
 	require.NoError(t, err)
 	return got
 }
