@@ -84,9 +84,12 @@ func (e Eviction) AppendBinary(dst []byte) ([]byte, error) {
 		return dst, e.validate()
 	}
 	dst, b := growHeader(dst)
-	putSums(b, e.Checksum, e.ChecksumBody, e.Cluster)
+	// The 128-bit fields move as 16-byte arrays (copy128).
+	copy128(b, offChecksum, &e.Checksum)
+	copy128(b, offChecksumBody, &e.ChecksumBody)
+	copy128(b, offCluster, &e.Cluster)
 	putFrame(b, HeaderSize, e.View, e.Release, CommandEviction, e.Replica)
-	put128(b, offEvClient, e.Client)
+	copy128(b, offEvClient, &e.Client)
 	*(*[HeaderSize - offEvWindowMax]byte)(b[offEvWindowMax:]) = [HeaderSize - offEvWindowMax]byte{}
 	put32(b, offEvWindowMax, uint32(e.Window.Max))
 	put32(b, offEvWindowMin, uint32(e.Window.Min))
@@ -126,10 +129,13 @@ func (e *Eviction) Decode(src []byte) error {
 // load reads every field of b into e, judging none, and returns the size
 // field, which an eviction checks but does not keep.
 func (e *Eviction) load(b *hdr) uint32 {
-	e.Checksum, e.ChecksumBody, e.Cluster = getSums(b)
+	// The 128-bit fields move as 16-byte arrays (get128).
+	get128(&e.Checksum, b, offChecksum)
+	get128(&e.ChecksumBody, b, offChecksumBody)
+	get128(&e.Cluster, b, offCluster)
 	size, view, release, replica := getFrame(b)
 	e.View, e.Release, e.Replica = view, release, replica
-	e.Client = le128(b, offEvClient)
+	get128(&e.Client, b, offEvClient)
 	e.Window = Window{Max: Version(le32(b, offEvWindowMax)), Min: Version(le32(b, offEvWindowMin))}
 	e.Reason = EvictionReason(b[offEvReason])
 	return size

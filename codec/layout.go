@@ -123,10 +123,6 @@ func put128(h *hdr, off int, u Uint128) {
 	binary.LittleEndian.PutUint64(h[off+8:], u.Hi)
 }
 
-// littleEndian reports whether this machine stores integers as the wire
-// does, so that a Uint128 in memory (Lo then Hi) is its 16 wire bytes.
-var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
-
 // copy128 is put128 from a Uint128 in memory. The encoders read their
 // value receiver right after the caller copied it with 16-byte stores, and
 // the profile of Encode/RequestHeader showed the 8-byte loads of the upper
@@ -307,7 +303,7 @@ func checkSize(size uint32, rule string) error {
 
 // growHeader extends dst by HeaderSize bytes and returns them as a header.
 // It does not clear them: every encoder writes all 256 bytes, its fields
-// and its zero areas, with whole-word stores (putPrologue and the encoders;
+// and its zero areas, with whole-word stores (copy128, putFrame and the encoders;
 // TestEncodersWriteEveryByte appends onto garbage to prove it). Clearing
 // first and then storing the fields wrote most bytes twice.
 func growHeader(dst []byte) ([]byte, *hdr) {
@@ -317,26 +313,17 @@ func growHeader(dst []byte) ([]byte, *hdr) {
 }
 
 // The prologue (bytes 0..128 of every header) is written by two helpers,
-// each small enough to inline: putSums for the three 128-bit fields and
-// putFrame for the rest. Zero areas are cleared with whole-array stores
+// each small enough to inline: copy128 for each of the three 128-bit
+// fields and putFrame for the rest. Zero areas are cleared with whole-array stores
 // first and the fields stored over them: the compiler cannot merge the
 // byte stores of a word whose bytes it knows are zero, so packing a word of
 // fields and zeros into one put64 came out as four narrow stores.
 
-// getSums and getFrame read what putSums and putFrame write, for the
-// decoders (the command byte aside: header checked it).
-func getSums(h *hdr) (checksum, checksumBody, cluster Uint128) {
-	return le128(h, offChecksum), le128(h, offChecksumBody), le128(h, offCluster)
-}
+// getFrame reads what putFrame writes, for the decoders (the command byte
+// aside: header checked it).
 
 func getFrame(h *hdr) (size, view, release uint32, replica uint8) {
 	return le32(h, offSize), le32(h, offView), le32(h, offRelease), h[offReplica]
-}
-
-func putSums(h *hdr, checksum, checksumBody, cluster Uint128) {
-	put128(h, offChecksum, checksum)
-	put128(h, offChecksumBody, checksumBody)
-	put128(h, offCluster, cluster)
 }
 
 func putFrame(h *hdr, size, view, release uint32, c Command, replica uint8) {

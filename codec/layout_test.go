@@ -3,6 +3,7 @@ package codec
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"go/ast"
 	"go/parser"
@@ -397,5 +398,15 @@ func TestEncodersWriteEveryByte(t *testing.T) {
 		} else if (rest == nil) != (want == nil) {
 			t.Errorf("%s: every byte written: got %#v, want %#v", name, rest, want)
 		}
+	}
+}
+
+// TestLittleEndian holds the GOARCH-chosen constant to the byte order the
+// machine actually has: a wrong list in endian_little.go would make
+// copy128 and get128 swap the halves of every 128-bit field.
+func TestLittleEndian(t *testing.T) {
+	native := binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+	if littleEndian != native {
+		t.Fatalf("littleEndian = %v, but this machine's native order is little-endian = %v", littleEndian, native)
 	}
 }

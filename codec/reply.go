@@ -103,7 +103,7 @@ func DecodeReplyHeader(src []byte) (h ReplyHeader, err error) {
 func (h *ReplyHeader) Decode(src []byte) error {
 	// The shape of RequestHeader.Decode and Eviction.Decode by design: each
 	// reads its own layout top to bottom, as WIRE.md's table of it does;
-	// the prologue they share is read by getSums and getFrame.
+	// the prologue they share is read by get128 and getFrame.
 	b, err := header(src, CommandReply)
 	if err != nil {
 		*h = ReplyHeader{}
@@ -141,11 +141,13 @@ func (h *ReplyHeader) Decode(src []byte) error {
 
 // load reads every field of b into h, judging none.
 func (h *ReplyHeader) load(b *hdr) {
-	h.Checksum, h.ChecksumBody, h.Cluster = getSums(b)
+	get128(&h.Checksum, b, offChecksum)
+	get128(&h.ChecksumBody, b, offChecksumBody)
+	get128(&h.Cluster, b, offCluster)
 	h.Size, h.View, h.Release, h.Replica = getFrame(b)
-	h.RequestChecksum = le128(b, offRepRequestChecksum)
-	h.Context = le128(b, offRepContext)
-	h.Client = le128(b, offRepClient)
+	get128(&h.RequestChecksum, b, offRepRequestChecksum)
+	get128(&h.Context, b, offRepContext)
+	get128(&h.Client, b, offRepClient)
 	h.Op = le64(b, offRepOp)
 	h.Commit = le64(b, offRepCommit)
 	h.Timestamp = le64(b, offRepTimestamp)

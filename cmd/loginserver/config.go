@@ -41,6 +41,10 @@ type config struct {
 	ConnIDEvictions bool
 	// Transient answers the first logins with a transient result code.
 	Transient lifecycle.Transient
+	// GCPercent is the collector's target (GOGC) run sets for the process;
+	// 0 leaves the runtime's, which is what the GOGC environment variable
+	// says (see gcPercentFlag).
+	GCPercent int
 }
 
 // rawFlags holds what is checked, or turned into config, after parsing.
@@ -207,6 +211,31 @@ func (c *config) outputFlags(fs *flag.FlagSet) {
 		"most connections to the metrics endpoint at once; more wait in the listen queue (counted in the descriptor budget)")
 	fs.DurationVar(&c.LogEvery, "log-every", defaultLogEvery,
 		"an event repeated from one address is logged once, then counted and summed up once per this interval")
+	c.GCPercent = gcPercentDefault(os.LookupEnv)
+	fs.IntVar(&c.GCPercent, "gc-percent", c.GCPercent,
+		"the garbage collector's target, as GOGC (default 200 unless GOGC is set in the environment, which then stands; 0: the runtime's)")
+}
+
+// defaultGCPercent is the collector's target loginserver runs at unless
+// told otherwise. Its live heap is a few MiB whatever the load (the
+// connections' memory is their goroutines' stacks and the kernel's
+// buffers), so at Go's default of 100 the runtime's 4 MiB floor of the
+// heap goal, not the live heap, sets how often it collects: about once per
+// 2 MiB allocated. A flood of connections each closed at its first frame
+// allocates about 600 bytes per connection inside package net's Accept
+// (docs/loginserver.md, "Third round"), so 100 ran the collector once a
+// second at 3,000 connections a second; 200 doubles that floor, for a few
+// MiB more of peak heap.
+const defaultGCPercent = 200
+
+// gcPercentDefault is -gc-percent's default: defaultGCPercent, or 0 (leave
+// the runtime's) when the environment sets GOGC, so that an operator's
+// GOGC is not overridden by a default.
+func gcPercentDefault(lookup func(string) (string, bool)) int {
+	if _, set := lookup("GOGC"); set {
+		return 0
+	}
+	return defaultGCPercent
 }
 
 // serverFlags: how the server answers, for testing clients against the
@@ -226,6 +255,8 @@ func (c *config) checkOutput(*rawFlags) error {
 		return errors.New("-metrics-max-conns: want at least 1")
 	case c.LogEvery < time.Second:
 		return errors.New("-log-every: want at least 1s")
+	case c.GCPercent < 0:
+		return errors.New("-gc-percent: want at least 1 (a server that never collects would grow until killed)")
 	}
 	if c.Metrics == "" {
 		return nil

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +29,8 @@ func TestParseConfig(t *testing.T) {
 			{ID: 2, Name: "bob", Password: codec.NewSecret([]byte("p:w")), Inactive: true},
 		},
 		Tokens: []lifecycle.Token{{Value: codec.NewSecret([]byte("a=b")), User: "iggy"}, {Value: codec.NewSecret([]byte("t2")), User: "bob"}},
-	}, Serve: tcp.DefaultServeOptions(), MetricsMaxConns: defaultMetricsMaxConns, LogEvery: defaultLogEvery}
+	}, Serve: tcp.DefaultServeOptions(), MetricsMaxConns: defaultMetricsMaxConns, LogEvery: defaultLogEvery,
+		GCPercent: gcPercentDefault(os.LookupEnv)}
 	// The shares that follow -max-conns stay 0 until the listener resolves
 	// them; resolved, the flags' defaults are the library's.
 	got.Serve = got.Serve.Resolved()
@@ -173,4 +175,18 @@ func TestParseServerFlags(t *testing.T) {
 		_, err := parseConfig([]string{"-transient", bad}, io.Discard)
 		require.Error(t, err, bad)
 	}
+}
+
+// TestGCPercent: 200 unless GOGC is in the environment (then the runtime's
+// stands, 0), the flag over both, and a negative target refused.
+func TestGCPercent(t *testing.T) {
+	unset := func(string) (string, bool) { return "", false }
+	set := func(k string) (string, bool) { return "50", k == "GOGC" }
+	require.Equal(t, defaultGCPercent, gcPercentDefault(unset))
+	require.Equal(t, 0, gcPercentDefault(set))
+	c, err := parseConfig([]string{"-gc-percent", "300"}, io.Discard)
+	require.NoError(t, err)
+	require.Equal(t, 300, c.GCPercent)
+	_, err = parseConfig([]string{"-gc-percent", "-1"}, io.Discard)
+	require.ErrorContains(t, err, "-gc-percent")
 }

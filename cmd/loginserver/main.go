@@ -134,6 +134,9 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 	// system after a burst of large frames or a crowd that left is worth a
 	// forced collection here.
 	opts.ReleaseMemory = debug.FreeOSMemory
+	if cfg.GCPercent > 0 {
+		debug.SetGCPercent(cfg.GCPercent)
+	}
 	l := tcp.NewListener(ln, srv, opts)
 	if m != nil {
 		m.watch(l)
