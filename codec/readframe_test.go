@@ -61,7 +61,7 @@ func TestReadFrameCutIsUnexpectedEOF(t *testing.T) {
 	for name, open := range readers {
 		for _, cut := range cuts {
 			_, err := codec.ReadFrame(open(frame[:cut]), []byte("x"), codec.MaxFrameSize)
-			require.ErrorIsf(t, err, io.ErrUnexpectedEOF, "%s reader, frame cut at %d of %d", name, cut, len(frame))
+			require.ErrorIs(t, err, io.ErrUnexpectedEOF, "%s reader, frame cut at %d of %d", name, cut, len(frame))
 			require.NotErrorIs(t, err, io.EOF, "cut at %d", cut)
 		}
 		got, err := codec.ReadFrame(open(frame), nil, codec.MaxFrameSize)
