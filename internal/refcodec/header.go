@@ -62,8 +62,8 @@ func allZero(b []byte) bool {
 }
 
 // readHeader fills fields from the first 256 bytes of src, or fails with
-// Truncated.
-func readHeader(src []byte, fields []any) error {
+// Truncated, then wants command at byte 60, else Command.
+func readHeader(src []byte, command uint8, u *unnamed, fields []any) error {
 	if len(src) < HeaderSize {
 		return Truncated
 	}
@@ -73,7 +73,15 @@ func readHeader(src []byte, fields []any) error {
 			return Truncated
 		}
 	}
+	if u.command != command {
+		return Command
+	}
 	return nil
+}
+
+// zero reports whether every reserved and padding byte read into u is zero.
+func (u *unnamed) zero() bool {
+	return allZero(u.frame[:]) && allZero(u.padding[:]) && allZero(u.reserved)
 }
 
 // writeHeader encodes fields into 256 bytes.
@@ -89,17 +97,7 @@ func writeHeader(fields []any) []byte {
 // 1 Register, 2 NonReplicated, 3 Logout, 64..68 internal, 128..149 metadata,
 // 160..162 partition.
 func KnownOperation(op uint8) bool {
-	switch {
-	case op <= 3:
-		return true
-	case op >= 64 && op <= 68:
-		return true
-	case op >= 128 && op <= 149:
-		return true
-	case op >= 160 && op <= 162:
-		return true
-	}
-	return false
+	return op <= 3 || (op >= 64 && op <= 68) || (op >= 128 && op <= 149) || (op >= 160 && op <= 162)
 }
 
 // KnownReason reports whether r is a known eviction reason, 1..15.
@@ -152,17 +150,14 @@ func checkRequestFields(h RequestHeader) error {
 func DecodeRequestHeader(src []byte) (RequestHeader, error) {
 	var h RequestHeader
 	var u unnamed
-	if err := readHeader(src, requestFields(&h, &u)); err != nil {
+	if err := readHeader(src, CommandRequest, &u, requestFields(&h, &u)); err != nil {
 		return RequestHeader{}, err
-	}
-	if u.command != CommandRequest {
-		return RequestHeader{}, Command
 	}
 	if err := checkRequestFields(h); err != nil {
 		return RequestHeader{}, err
 	}
 	codeReserved := h.Operation != OpNonReplicated && h.Code != 0
-	if codeReserved || !allZero(u.frame[:]) || !allZero(u.padding[:]) || !allZero(u.reserved) {
+	if codeReserved || !u.zero() {
 		return RequestHeader{}, Reserved
 	}
 	return h, nil
@@ -205,16 +200,13 @@ func checkReplyFields(h ReplyHeader) error {
 func DecodeReplyHeader(src []byte) (ReplyHeader, error) {
 	var h ReplyHeader
 	var u unnamed
-	if err := readHeader(src, replyFields(&h, &u)); err != nil {
+	if err := readHeader(src, CommandReply, &u, replyFields(&h, &u)); err != nil {
 		return ReplyHeader{}, err
-	}
-	if u.command != CommandReply {
-		return ReplyHeader{}, Command
 	}
 	if err := checkReplyFields(h); err != nil {
 		return ReplyHeader{}, err
 	}
-	if !allZero(u.frame[:]) || !allZero(u.padding[:]) || !allZero(u.reserved) {
+	if !u.zero() {
 		return ReplyHeader{}, Reserved
 	}
 	return h, nil
@@ -235,13 +227,11 @@ func checkEvictionReason(reason uint8, w Window) error {
 	if !KnownReason(reason) {
 		return Reason
 	}
+	ok := w.Min == 0 && w.Max == 0 // only reason 14 carries a window
 	if reason == ReasonIncompatibleProtocol {
-		if !WindowValid(w) {
-			return BadWindow
-		}
-		return nil
+		ok = WindowValid(w)
 	}
-	if w.Min != 0 || w.Max != 0 {
+	if !ok {
 		return BadWindow
 	}
 	return nil
@@ -257,11 +247,8 @@ func DecodeEviction(src []byte) (Eviction, error) {
 	var e Eviction
 	var size uint32
 	var u unnamed
-	if err := readHeader(src, evictionFields(&e, &size, &u)); err != nil {
+	if err := readHeader(src, CommandEviction, &u, evictionFields(&e, &size, &u)); err != nil {
 		return Eviction{}, err
-	}
-	if u.command != CommandEviction {
-		return Eviction{}, Command
 	}
 	if size != HeaderSize {
 		return Eviction{}, Size
@@ -269,7 +256,7 @@ func DecodeEviction(src []byte) (Eviction, error) {
 	if e.Client.IsZero() {
 		return Eviction{}, Field
 	}
-	if !allZero(u.frame[:]) || !allZero(u.reserved) {
+	if !u.zero() {
 		return Eviction{}, Reserved
 	}
 	if err := checkEvictionReason(e.Reason, e.Window); err != nil {
