@@ -11,20 +11,23 @@ import (
 // MaxShortText is the longest u8-length-prefixed text field, in bytes.
 const MaxShortText = 255
 
+// sticky keeps the first failure of a reader or writer.
+type sticky struct{ err error }
+
+// fail records c unless an earlier failure is already recorded.
+func (s *sticky) fail(c Class) {
+	if s.err == nil {
+		s.err = c
+	}
+}
+
 // reader reads a body front to back with a sticky error: after the first
 // failure every read is a no-op that returns the zero value, so a decoder
 // reads straight down the layout, and the failure it reports is the first
 // one in field order.
 type reader struct {
-	r   *bytes.Reader
-	err error
-}
-
-// fail records c unless an earlier failure is already recorded.
-func (d *reader) fail(c Class) {
-	if d.err == nil {
-		d.err = c
-	}
+	sticky
+	r *bytes.Reader
 }
 
 // get reads a little-endian integer, or fails with Truncated.
@@ -210,15 +213,8 @@ func ParseLoginReply(src []byte) (LoginReply, error) {
 // writes it, with a sticky error: the first broken rule in field order is
 // the one the encoder returns, and no bytes are returned with it.
 type writer struct {
+	sticky
 	buf bytes.Buffer
-	err error
-}
-
-// fail records c unless an earlier failure is already recorded.
-func (w *writer) fail(c Class) {
-	if w.err == nil {
-		w.err = c
-	}
 }
 
 // put appends a little-endian integer.

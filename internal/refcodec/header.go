@@ -3,6 +3,7 @@ package refcodec
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 )
 
 // unnamed holds the bytes of a header that its struct has no field for:
@@ -51,16 +52,6 @@ func evictionFields(e *Eviction, size *uint32, u *unnamed) []any {
 		&e.Client, &e.Window.Max, &e.Window.Min, u.reserved, &e.Reason)
 }
 
-// allZero reports whether every byte of b is zero.
-func allZero(b []byte) bool {
-	for _, c := range b {
-		if c != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // readHeader fills fields from the first 256 bytes of src, or fails with
 // Truncated, then wants command at byte 60, else Command.
 func readHeader(src []byte, command uint8, u *unnamed, fields []any) error {
@@ -81,7 +72,12 @@ func readHeader(src []byte, command uint8, u *unnamed, fields []any) error {
 
 // zero reports whether every reserved and padding byte read into u is zero.
 func (u *unnamed) zero() bool {
-	return allZero(u.frame[:]) && allZero(u.padding[:]) && allZero(u.reserved)
+	for _, b := range slices.Concat(u.frame[:], u.padding[:], u.reserved) {
+		if b != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // writeHeader encodes fields into 256 bytes.
