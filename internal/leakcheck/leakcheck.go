@@ -47,14 +47,10 @@ func PrintForms(v any) map[string]string {
 	if b, err := json.Marshal(v); err == nil {
 		out["json"] = string(b)
 	}
-	for name, newHandler := range map[string]func(*bytes.Buffer) slog.Handler{
-		"slog text": func(w *bytes.Buffer) slog.Handler { return slog.NewTextHandler(w, nil) },
-		"slog json": func(w *bytes.Buffer) slog.Handler { return slog.NewJSONHandler(w, nil) },
-	} {
-		var w bytes.Buffer
-		slog.New(newHandler(&w)).Info("value", "v", v)
-		out[name] = w.String()
-	}
+	var text, js bytes.Buffer
+	slog.New(slog.NewTextHandler(&text, nil)).Info("value", "v", v)
+	slog.New(slog.NewJSONHandler(&js, nil)).Info("value", "v", v)
+	out["slog text"], out["slog json"] = text.String(), js.String()
 	return out
 }
 
@@ -249,16 +245,13 @@ func requestFrame(h codec.RequestHeader, body interface{ AppendBinary([]byte) ([
 	return codec.AppendRequestFrame(nil, h, b)
 }
 
-// bindSecretOf is a 32-byte bind secret made of secret, repeated.
+// bindSecretOf is a 32-byte bind secret made of secret, repeated (zeros
+// for an empty secret).
 func bindSecretOf(secret []byte) []byte {
-	b := make([]byte, 0, codec.BindSecretLen)
 	if len(secret) == 0 {
-		return b[:codec.BindSecretLen]
+		return make([]byte, codec.BindSecretLen)
 	}
-	for len(b) < codec.BindSecretLen {
-		b = append(b, secret[:min(len(secret), codec.BindSecretLen-len(b))]...)
-	}
-	return b
+	return bytes.Repeat(secret, codec.BindSecretLen/len(secret)+1)[:codec.BindSecretLen]
 }
 
 // serverAfterLogin is a 0.11.1 server that a 0.11.1 login as login's user
