@@ -96,11 +96,6 @@ func KnownOperation(op uint8) bool {
 	return op <= 3 || (op >= 64 && op <= 68) || (op >= 128 && op <= 149) || (op >= 160 && op <= 162)
 }
 
-// KnownReason reports whether r is a known eviction reason, 1..15.
-func KnownReason(r uint8) bool {
-	return r >= 1 && r <= 15
-}
-
 // sizeInRange reports whether size is a usable frame size, 256..64 MiB.
 func sizeInRange(size uint32) bool {
 	return size >= HeaderSize && size <= MaxFrameSize
@@ -220,7 +215,7 @@ func EncodeReplyHeader(h ReplyHeader) ([]byte, error) {
 
 // checkEvictionReason applies the eviction reason and window rules in order.
 func checkEvictionReason(reason uint8, w Window) error {
-	if !KnownReason(reason) {
+	if reason < 1 || reason > 15 { // the known reasons
 		return Reason
 	}
 	ok := w.Min == 0 && w.Max == 0 // only reason 14 carries a window
