@@ -136,7 +136,7 @@ func ReadDir(dir string) ([]Input, error) {
 	}
 	var out []Input
 	for _, e := range entries {
-		if !IsInputName(e.Name()) || e.IsDir() {
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") || strings.HasSuffix(e.Name(), ".md") {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
@@ -147,12 +147,6 @@ func ReadDir(dir string) ([]Input, error) {
 		out = append(out, in)
 	}
 	return out, nil
-}
-
-// IsInputName reports whether a file name can hold an input: not a dot
-// file and not a Markdown note.
-func IsInputName(name string) bool {
-	return !strings.HasPrefix(name, ".") && !strings.HasSuffix(name, ".md")
 }
 
 // ReadFile reads and decodes one input file.
@@ -183,18 +177,13 @@ func Target(root, target string) ([]Input, error) {
 	return append(corpus, crashers...), nil
 }
 
-// Adder is what AddInputs needs of *testing.F.
-type Adder interface {
-	Add(args ...any)
-}
-
 // AddInputs calls f.Add once for every input of target under root (see
 // Target) and returns the inputs, in the order it added them: Go's testing
 // package names the i-th of them "seed#i" (a failure reads
 // "--- FAIL: FuzzX/seed#i"), so a caller can say which file a failing seed
 // came from (see SeedMap). A *testing.F should fail on the error: an
 // unreadable corpus must not pass silently.
-func AddInputs(f Adder, root, target string) ([]Input, error) {
+func AddInputs(f interface{ Add(args ...any) }, root, target string) ([]Input, error) {
 	inputs, err := Target(root, target)
 	if err != nil {
 		return nil, err
