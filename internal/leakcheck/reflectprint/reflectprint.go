@@ -111,11 +111,8 @@ func StructTypes(vs ...any) []any {
 				walk(v.Elem())
 			}
 		case reflect.Slice, reflect.Array:
-			switch v.Type().Elem().Kind() {
-			case reflect.Struct, reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Array, reflect.Map:
-				for i := 0; i < v.Len(); i++ {
-					walk(v.Index(i))
-				}
+			for i := 0; i < v.Len(); i++ {
+				walk(v.Index(i))
 			}
 		case reflect.Map:
 			for it := v.MapRange(); it.Next(); {
