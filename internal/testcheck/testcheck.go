@@ -62,12 +62,6 @@ func (c checker) ErrorIs(t testing.TB, err, target error, msgAndArgs ...any) {
 	c.check(t, errors.Is(err, target), msgAndArgs, "error %v does not match %v", err, target)
 }
 
-// NotErrorIs checks that err does not match target.
-func (c checker) NotErrorIs(t testing.TB, err, target error, msgAndArgs ...any) {
-	t.Helper()
-	c.check(t, !errors.Is(err, target), msgAndArgs, "%v matches %v", err, target)
-}
-
 // ErrorAs checks errors.As(err, target).
 func (c checker) ErrorAs(t testing.TB, err error, target any, msgAndArgs ...any) {
 	t.Helper()
