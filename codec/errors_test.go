@@ -26,15 +26,16 @@ func TestErrorText(t *testing.T) {
 // TestSentinelsDistinct: no sentinel matches another, so "exactly one"
 // in codecError means something.
 func TestSentinelsDistinct(t *testing.T) {
-	sentinels := codectest.Sentinels()
+	sentinels := codectest.Classes()
 	seen := map[string]bool{}
-	for i, a := range sentinels {
+	for i, c := range sentinels {
+		a := c.Err
 		if seen[a.Error()] {
 			t.Errorf("two sentinels read %q", a.Error())
 		}
 		seen[a.Error()] = true
-		for j, b := range sentinels {
-			if errors.Is(a, b) != (i == j) {
+		for j, d := range sentinels {
+			if b := d.Err; errors.Is(a, b) != (i == j) {
 				t.Fatalf("errors.Is(%v, %v) = %t, want %t", a, b, !(i == j), i == j)
 			}
 		}

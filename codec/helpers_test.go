@@ -34,9 +34,9 @@ func codecError(t testing.TB, err error) *codec.Error {
 		t.Fatalf("err = %v (%T), want a *codec.Error", err, err)
 	}
 	var matched []error
-	for _, s := range codectest.Sentinels() {
-		if errors.Is(err, s) {
-			matched = append(matched, s)
+	for _, c := range codectest.Classes() {
+		if errors.Is(err, c.Err) {
+			matched = append(matched, c.Err)
 		}
 	}
 	if len(matched) != 1 {

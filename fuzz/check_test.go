@@ -20,8 +20,8 @@ func checkErr(t *testing.T, err error, maxOff int) *codec.Error {
 		t.Fatalf("error %v (%T) is not a *codec.Error", err, err)
 	}
 	matched := 0
-	for _, s := range codectest.Sentinels() {
-		if errors.Is(err, s) {
+	for _, c := range codectest.Classes() {
+		if s := c.Err; errors.Is(err, s) {
 			matched++
 			if ce.Err != s {
 				t.Fatalf("error %v matches %v but carries %v", err, s, ce.Err)

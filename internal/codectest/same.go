@@ -10,9 +10,10 @@ var secretType = reflect.TypeOf(codec.Secret{})
 
 // Same reports whether a and b are the same value as reflect.DeepEqual
 // would say, except that a codec.Secret, at any depth of struct nesting and
-// in slices and arrays of such structs, compares by its bytes: DeepEqual compares the memory a Secret holds, so
-// a body decoded twice would differ from itself. Nil and empty byte slices
-// still differ, as they do for DeepEqual.
+// in slices and arrays of structs, compares by its bytes: DeepEqual
+// compares the memory a Secret holds, so a body decoded twice would differ
+// from itself. Nil and empty byte slices still differ, as they do for
+// DeepEqual.
 func Same(a, b any) bool {
 	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
 	if !va.IsValid() || !vb.IsValid() {
@@ -21,6 +22,8 @@ func Same(a, b any) bool {
 	return same(va, vb)
 }
 
+// same walks structs whose fields are all exported, and slices and arrays
+// of structs, down to a Secret or to what DeepEqual compares.
 func same(a, b reflect.Value) bool {
 	if a.Type() != b.Type() {
 		return false
@@ -35,7 +38,7 @@ func same(a, b reflect.Value) bool {
 			}
 		}
 		return true
-	case (a.Kind() == reflect.Slice || a.Kind() == reflect.Array) && holdsSecret(a.Type().Elem()):
+	case (a.Kind() == reflect.Slice || a.Kind() == reflect.Array) && a.Type().Elem().Kind() == reflect.Struct:
 		if a.Kind() == reflect.Slice && (a.IsNil() != b.IsNil() || a.Len() != b.Len()) {
 			return false
 		}
@@ -47,23 +50,6 @@ func same(a, b reflect.Value) bool {
 		return true
 	}
 	return reflect.DeepEqual(a.Interface(), b.Interface())
-}
-
-// holdsSecret reports whether a value of type t holds a codec.Secret in
-// its exported fields, at any depth of structs.
-func holdsSecret(t reflect.Type) bool {
-	if t == secretType {
-		return true
-	}
-	if t.Kind() != reflect.Struct || !exportedOnly(t) {
-		return false
-	}
-	for i := range t.NumField() {
-		if holdsSecret(t.Field(i).Type) {
-			return true
-		}
-	}
-	return false
 }
 
 // exportedOnly reports whether every field of the struct type t is

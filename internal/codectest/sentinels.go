@@ -18,7 +18,7 @@ type Class struct {
 
 // classes is the one list of the codec's error classes, in the order
 // codec/errors.go declares them. Everything else that lists them derives
-// from it: Sentinels here, the reference classes of
+// from it: the reference classes of
 // internal/refcodec/codecclass (by Name) and the sentinel names of
 // internal/cmd/vectorgen. TestSentinelsAreErrorsGo fails when codec/errors.go
 // gains or loses a sentinel this list does not have. The names are those of
@@ -39,21 +39,10 @@ var classes = [...]Class{
 }
 
 // Classes returns every error class of the codec, in the order errors.go
-// declares them. It is an array value, so no caller can change what
-// another sees.
+// declares them: each *codec.Error matches exactly one sentinel. It is an
+// array value, so no caller can change what another sees and a fuzz body
+// may call it per input without allocating.
 func Classes() [len(classes)]Class { return classes }
-
-// Sentinels returns every error class of the codec, in the order errors.go
-// declares them: each *codec.Error matches exactly one. It is an array
-// value, so no caller can change what another sees and a fuzz body may call
-// it per input without allocating.
-func Sentinels() [len(classes)]error {
-	var s [len(classes)]error
-	for i, c := range classes {
-		s[i] = c.Err
-	}
-	return s
-}
 
 // Name returns the vectors' name of the first class, in declaration order,
 // whose sentinel err matches with errors.Is, or "" when it matches none.

@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -124,7 +123,8 @@ type Input struct {
 	Data []byte
 }
 
-// ReadDir decodes every input file of dir, sorted by name. A missing dir
+// ReadDir decodes every input file of dir, sorted by name (as os.ReadDir
+// returns them). A missing dir
 // holds no inputs. Subdirectories, dot files and Markdown notes are skipped.
 func ReadDir(dir string) ([]Input, error) {
 	entries, err := os.ReadDir(dir)
@@ -134,10 +134,9 @@ func ReadDir(dir string) ([]Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	var out []Input
 	for _, e := range entries {
-		if !IsInputName(e.Name()) || e.IsDir() {
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") || strings.HasSuffix(e.Name(), ".md") {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
@@ -148,12 +147,6 @@ func ReadDir(dir string) ([]Input, error) {
 		out = append(out, in)
 	}
 	return out, nil
-}
-
-// IsInputName reports whether a file name can hold an input: not a dot
-// file and not a Markdown note.
-func IsInputName(name string) bool {
-	return !strings.HasPrefix(name, ".") && !strings.HasSuffix(name, ".md")
 }
 
 // ReadFile reads and decodes one input file.
@@ -184,23 +177,13 @@ func Target(root, target string) ([]Input, error) {
 	return append(corpus, crashers...), nil
 }
 
-// Adder is what Add needs of *testing.F.
-type Adder interface {
-	Add(args ...any)
-}
-
-// Add calls f.Add once for every input of target under root (see Target)
-// and returns how many it added. A *testing.F should fail on the error:
-// an unreadable corpus must not pass silently.
-func Add(f Adder, root, target string) (int, error) {
-	inputs, err := AddInputs(f, root, target)
-	return len(inputs), err
-}
-
-// AddInputs is Add that also returns the inputs it added, in the order it
-// added them: Go names the i-th of them "seed#i" (see SeedName), so a
-// caller can say which file a failing seed came from.
-func AddInputs(f Adder, root, target string) ([]Input, error) {
+// AddInputs calls f.Add once for every input of target under root (see
+// Target) and returns the inputs, in the order it added them: Go's testing
+// package names the i-th of them "seed#i" (a failure reads
+// "--- FAIL: FuzzX/seed#i"), so a caller can say which file a failing seed
+// came from (see SeedMap). A *testing.F should fail on the error: an
+// unreadable corpus must not pass silently.
+func AddInputs(f interface{ Add(args ...any) }, root, target string) ([]Input, error) {
 	inputs, err := Target(root, target)
 	if err != nil {
 		return nil, err
@@ -211,13 +194,9 @@ func AddInputs(f Adder, root, target string) ([]Input, error) {
 	return inputs, nil
 }
 
-// SeedName is the name Go's testing package gives the i-th value passed
-// to (*testing.F).Add when it runs the seeds: a failure reads
-// "--- FAIL: FuzzX/seed#i".
-func SeedName(i int) string { return "seed#" + strconv.Itoa(i) }
-
 // SeedMap returns one line per input, "seed#i = PATH", PATH relative to
-// root (slash-separated), in seed order.
+// root (slash-separated), in seed order: i is the input's index in what
+// AddInputs added.
 func SeedMap(root string, inputs []Input) []string {
 	lines := make([]string, len(inputs))
 	for i, in := range inputs {
@@ -225,7 +204,7 @@ func SeedMap(root string, inputs []Input) []string {
 		if rel, err := filepath.Rel(root, p); err == nil {
 			p = rel
 		}
-		lines[i] = SeedName(i) + " = " + filepath.ToSlash(p)
+		lines[i] = "seed#" + strconv.Itoa(i) + " = " + filepath.ToSlash(p)
 	}
 	return lines
 }

@@ -90,17 +90,17 @@ func TestAddLoadsCorpusThenCrashers(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(root, "crashers", "FuzzX", "sub"), 0o755))
 
 	var r recorder
-	n, err := Add(&r, root, "FuzzX")
+	inputs, err := AddInputs(&r, root, "FuzzX")
 	require.NoError(t, err)
-	assert.Equal(t, 3, n)
+	assert.Len(t, inputs, 3)
 	assert.Equal(t, [][]byte{{1}, {2}, {3, 3}}, r.got, "the corpus in name order, then the crashers")
 }
 
 func TestAddMissingDirsIsEmpty(t *testing.T) {
 	var r recorder
-	n, err := Add(&r, t.TempDir(), "FuzzNone")
+	inputs, err := AddInputs(&r, t.TempDir(), "FuzzNone")
 	require.NoError(t, err)
-	assert.Zero(t, n)
+	assert.Empty(t, inputs)
 	assert.Empty(t, r.got)
 }
 
@@ -109,7 +109,7 @@ func TestAddReportsMalformedFile(t *testing.T) {
 	path := filepath.Join(root, "crashers", "FuzzX", "bad")
 	writeFile(t, path, []byte("go test fuzz v1\nint(1)\n"))
 	var r recorder
-	_, err := Add(&r, root, "FuzzX")
+	_, err := AddInputs(&r, root, "FuzzX")
 	require.ErrorIs(t, err, ErrFormat)
 	assert.Contains(t, err.Error(), path)
 }
@@ -143,8 +143,8 @@ func TestLibFuzzerTestcaseReadsAsIs(t *testing.T) {
 	writeFile(t, filepath.Join(root, "crashers", "FuzzFrame", "clusterfuzz-testcase-minimized-FuzzFrame-5151"), testcase)
 	writeFile(t, filepath.Join(root, "crashers", "FuzzFrame", "crash-da39a3ee5e6b4b0d3255bfef95601890afd80709"), []byte{})
 	var r recorder
-	n, err := Add(&r, root, "FuzzFrame")
+	inputs, err := AddInputs(&r, root, "FuzzFrame")
 	require.NoError(t, err)
-	assert.Equal(t, 2, n)
+	assert.Len(t, inputs, 2)
 	assert.Equal(t, [][]byte{testcase, {}}, r.got, "both files as libFuzzer wrote them")
 }

@@ -8,6 +8,11 @@
 // to WIRE.md.
 package layout
 
+import (
+	"slices"
+	"strconv"
+)
+
 // Field is one field of a header.
 type Field struct {
 	Name     string // the wire name, as codec errors name the field
@@ -40,22 +45,9 @@ const (
 func (k Kind) String() string {
 	names := [...]string{"", "uint", "command", "operation", "status", "code", "version", "reason", "bytes"}
 	if k == 0 || int(k) >= len(names) {
-		return "UNKNOWN_FIELD_KIND_" + itoa(int(k))
+		return "UNKNOWN_FIELD_KIND_" + strconv.Itoa(int(k))
 	}
 	return names[k]
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	for ; n > 0; n /= 10 {
-		i--
-		b[i] = byte('0' + n%10)
-	}
-	return string(b[i:])
 }
 
 // The command bytes of the three client-facing headers (codec.CommandRequest,
@@ -73,18 +65,15 @@ const (
 // (any type over uint8) without importing codec, so that codec's tests can
 // import this package.
 func Header[C ~uint8](c C) []Field {
-	var own []Field
 	switch c {
 	case request:
-		own = requestFields()
+		return slices.Concat(prologue, requestOwn)
 	case reply:
-		own = replyFields()
+		return slices.Concat(prologue, replyOwn)
 	case eviction:
-		own = evictionFields()
-	default:
-		return nil
+		return slices.Concat(prologue, evictionOwn)
 	}
-	return append(prologueFields(), own...)
+	return nil
 }
 
 // RequestCode returns the command code of a NonReplicated request. It is not
@@ -93,10 +82,11 @@ func Header[C ~uint8](c C) []Field {
 // operation those bytes are reserved like the rest.
 func RequestCode() Field { return Field{"code", 196, 4, Code, false} }
 
-// The tables of WIRE.md section 5, one function per header, each returning
-// a fresh slice so that no caller can change what another reads.
-func prologueFields() []Field {
-	return append(make([]Field, 0, 9+11), []Field{
+// The tables of WIRE.md section 5: the prologue, then each header's own
+// fields. Header returns a fresh copy, so that no caller can change what
+// another reads.
+var (
+	prologue = []Field{
 		{"checksum", 0, 16, Uint, false},
 		{"checksum_body", 16, 16, Uint, false},
 		{"cluster", 32, 16, Uint, false},
@@ -106,11 +96,8 @@ func prologueFields() []Field {
 		{"command", 60, 1, Command, false},
 		{"replica", 61, 1, Uint, false},
 		{"reserved_frame", 62, 66, Bytes, true},
-	}...)
-}
-
-func requestFields() []Field {
-	return []Field{
+	}
+	requestOwn = []Field{
 		{"client", 128, 16, Uint, false},
 		{"request_checksum", 144, 16, Uint, false},
 		{"timestamp", 160, 8, Uint, false},
@@ -121,10 +108,7 @@ func requestFields() []Field {
 		{"user_id", 192, 4, Uint, false},
 		{"reserved", 196, 60, Bytes, true},
 	}
-}
-
-func replyFields() []Field {
-	return []Field{
+	replyOwn = []Field{
 		{"request_checksum", 128, 16, Uint, false},
 		{"context", 144, 16, Uint, false},
 		{"client", 160, 16, Uint, false},
@@ -137,14 +121,11 @@ func replyFields() []Field {
 		{"status", 216, 4, Status, false},
 		{"reserved", 220, 36, Bytes, true},
 	}
-}
-
-func evictionFields() []Field {
-	return []Field{
+	evictionOwn = []Field{
 		{"client", 128, 16, Uint, false},
 		{"server_protocol_version", 144, 4, Version, false},
 		{"server_protocol_version_min", 148, 4, Version, false},
 		{"reserved", 152, 103, Bytes, true},
 		{"reason", 255, 1, Reason, false},
 	}
-}
+)

@@ -17,7 +17,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -48,14 +47,10 @@ func PrintForms(v any) map[string]string {
 	if b, err := json.Marshal(v); err == nil {
 		out["json"] = string(b)
 	}
-	for name, newHandler := range map[string]func(*bytes.Buffer) slog.Handler{
-		"slog text": func(w *bytes.Buffer) slog.Handler { return slog.NewTextHandler(w, nil) },
-		"slog json": func(w *bytes.Buffer) slog.Handler { return slog.NewJSONHandler(w, nil) },
-	} {
-		var w bytes.Buffer
-		slog.New(newHandler(&w)).Info("value", "v", v)
-		out[name] = w.String()
-	}
+	var text, js bytes.Buffer
+	slog.New(slog.NewTextHandler(&text, nil)).Info("value", "v", v)
+	slog.New(slog.NewJSONHandler(&js, nil)).Info("value", "v", v)
+	out["slog text"], out["slog json"] = text.String(), js.String()
 	return out
 }
 
@@ -184,11 +179,7 @@ func holders(secret, bindSecret []byte) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	body, err := login.AppendBinary(nil)
-	if err != nil {
-		return nil, err
-	}
-	frame, err := codec.AppendRequestFrame(nil, codec.RequestHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}, body)
+	frame, err := requestFrame(codec.RequestHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}, login)
 	if err != nil {
 		return nil, err
 	}
@@ -207,61 +198,60 @@ func holders(secret, bindSecret []byte) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	bindEncoded, err := bindBody.AppendBinary(nil)
-	if err != nil {
-		return nil, err
-	}
-	bindFrame, err := codec.AppendRequestFrame(nil, codec.RequestHeader{Client: codec.Uint128From(7), Request: 1,
-		Operation: codec.OperationNonReplicated, Code: codec.CodeBindSession}, bindEncoded)
+	bindFrame, err := requestFrame(codec.RequestHeader{Client: codec.Uint128From(7), Request: 1,
+		Operation: codec.OperationNonReplicated, Code: codec.CodeBindSession}, bindBody)
 	if err != nil {
 		return nil, err
 	}
 	bindEx := tcp.Exchange{In: codec.NewSecret(bindFrame), Out: []byte{1}}
 
-	values := map[string]any{
-		"Secret": s, "LoginRegister": login, "LoginRegisterPAT": pat,
-		"User": user, "Token": token, "StaticAuth": auth, "Config": cfg, "Server": srv, "Exchange": ex,
-		"LoginRegister 0.11.1": login11, "LoginRegisterPAT 0.11.1": pat11, "BindSession": bindBody,
-		"Server after a 0.11.1 login": srv11, "Exchange of a BIND_SESSION": bindEx,
-	}
 	out := map[string]any{}
-	for name, v := range values {
-		out[name] = v
-		ptr := reflect.New(reflect.TypeOf(v)) // *LoginRegister, not *any
-		ptr.Elem().Set(reflect.ValueOf(v))
-		out["*"+name] = ptr.Interface()
-		out["[]"+name] = []any{v}
-		out["map of "+name] = map[string]any{"k": v}
-	}
-	out["hidden Secret"] = hidden[codec.Secret]{s}
-	out["hidden LoginRegister"] = hidden[codec.LoginRegister]{login}
-	out["hidden LoginRegisterPAT"] = hidden[codec.LoginRegisterPAT]{pat}
-	out["hidden User"] = hidden[lifecycle.User]{user}
-	out["hidden Token"] = hidden[lifecycle.Token]{token}
-	out["hidden StaticAuth"] = hidden[lifecycle.StaticAuth]{auth}
-	out["hidden Config"] = hidden[lifecycle.Config]{cfg}
-	out["hidden Server"] = hidden[*lifecycle.Server]{srv}
-	out["hidden Exchange"] = hidden[tcp.Exchange]{ex}
-	out["hidden LoginRegister 0.11.1"] = hidden[codec.LoginRegister]{login11}
-	out["hidden LoginRegisterPAT 0.11.1"] = hidden[codec.LoginRegisterPAT]{pat11}
-	out["hidden BindSession"] = hidden[codec.BindSession]{bindBody}
-	out["hidden Server after a 0.11.1 login"] = hidden[*lifecycle.Server]{srv11}
-	out["hidden Exchange of a BIND_SESSION"] = hidden[tcp.Exchange]{bindEx}
+	add(out, "Secret", s)
+	add(out, "LoginRegister", login)
+	add(out, "LoginRegisterPAT", pat)
+	add(out, "User", user)
+	add(out, "Token", token)
+	add(out, "StaticAuth", auth)
+	add(out, "Config", cfg)
+	add(out, "Server", srv)
+	add(out, "Exchange", ex)
+	add(out, "LoginRegister 0.11.1", login11)
+	add(out, "LoginRegisterPAT 0.11.1", pat11)
+	add(out, "BindSession", bindBody)
+	add(out, "Server after a 0.11.1 login", srv11)
+	add(out, "Exchange of a BIND_SESSION", bindEx)
 	out["*hidden LoginRegister"] = &hidden[codec.LoginRegister]{login}
 	out["*hidden Exchange"] = &hidden[tcp.Exchange]{ex}
 	return out, nil
 }
 
-// bindSecretOf is a 32-byte bind secret made of secret, repeated.
+// add puts v into out under name: by value, by a typed pointer (a
+// *LoginRegister, not a *any), in a slice and a map, and in an unexported
+// field.
+func add[T any](out map[string]any, name string, v T) {
+	out[name] = v
+	out["*"+name] = &v
+	out["[]"+name] = []any{v}
+	out["map of "+name] = map[string]any{"k": v}
+	out["hidden "+name] = hidden[T]{v}
+}
+
+// requestFrame is a request frame of h carrying body's encoding.
+func requestFrame(h codec.RequestHeader, body interface{ AppendBinary([]byte) ([]byte, error) }) ([]byte, error) {
+	b, err := body.AppendBinary(nil)
+	if err != nil {
+		return nil, err
+	}
+	return codec.AppendRequestFrame(nil, h, b)
+}
+
+// bindSecretOf is a 32-byte bind secret made of secret, repeated (zeros
+// for an empty secret).
 func bindSecretOf(secret []byte) []byte {
-	b := make([]byte, 0, codec.BindSecretLen)
 	if len(secret) == 0 {
-		return b[:codec.BindSecretLen]
+		return make([]byte, codec.BindSecretLen)
 	}
-	for len(b) < codec.BindSecretLen {
-		b = append(b, secret[:min(len(secret), codec.BindSecretLen-len(b))]...)
-	}
-	return b
+	return bytes.Repeat(secret, codec.BindSecretLen/len(secret)+1)[:codec.BindSecretLen]
 }
 
 // serverAfterLogin is a 0.11.1 server that a 0.11.1 login as login's user
@@ -272,11 +262,7 @@ func serverAfterLogin(auth lifecycle.StaticAuth, login codec.LoginRegister) (*li
 	if err != nil {
 		return nil, err
 	}
-	body, err := login.AppendBinary(nil)
-	if err != nil {
-		return nil, err
-	}
-	frame, err := codec.AppendRequestFrame(nil, codec.RequestHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}, body)
+	frame, err := requestFrame(codec.RequestHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}, login)
 	if err != nil {
 		return nil, err
 	}

@@ -11,83 +11,103 @@ import (
 // MaxShortText is the longest u8-length-prefixed text field, in bytes.
 const MaxShortText = 255
 
-// readU32 reads a little-endian u32, or fails with Truncated.
-func readU32(r *bytes.Reader) (uint32, error) {
-	var v uint32
-	if err := binary.Read(r, binary.LittleEndian, &v); err != nil {
-		return 0, Truncated
+// sticky keeps the first failure of a reader or writer.
+type sticky struct{ err error }
+
+// fail records c unless an earlier failure is already recorded.
+func (s *sticky) fail(c Class) {
+	if s.err == nil {
+		s.err = c
 	}
-	return v, nil
 }
 
-// readU64 reads a little-endian u64, or fails with Truncated.
-func readU64(r *bytes.Reader) (uint64, error) {
-	var v uint64
-	if err := binary.Read(r, binary.LittleEndian, &v); err != nil {
-		return 0, Truncated
-	}
-	return v, nil
+// reader reads a body front to back with a sticky error: after the first
+// failure every read is a no-op that returns the zero value, so a decoder
+// reads straight down the layout, and the failure it reports is the first
+// one in field order.
+type reader struct {
+	sticky
+	r *bytes.Reader
 }
 
-// readText reads n bytes of UTF-8 text whose length n has already been read.
-// The length is checked against the bytes remaining before anything is
-// allocated. Empty text is returned as nil.
-func readText(r *bytes.Reader, n uint64) ([]byte, error) {
-	if n > uint64(r.Len()) {
-		return nil, Truncated
+// get reads a little-endian integer, or fails with Truncated.
+func get[T uint8 | uint32 | uint64](d *reader) T {
+	var v T
+	if d.err == nil && binary.Read(d.r, binary.LittleEndian, &v) != nil {
+		d.fail(Truncated)
 	}
-	if n == 0 {
-		return nil, nil
+	return v
+}
+
+// bytes reads n raw bytes, checking n against the bytes remaining before
+// anything is allocated; n == 0 gives nil.
+func (d *reader) bytes(n uint64) []byte {
+	if d.err != nil || n == 0 {
+		return nil
+	}
+	if n > uint64(d.r.Len()) {
+		d.fail(Truncated)
+		return nil
 	}
 	buf := make([]byte, n)
-	if _, err := io.ReadFull(r, buf); err != nil {
-		return nil, Truncated
+	if _, err := io.ReadFull(d.r, buf); err != nil {
+		d.fail(Truncated)
 	}
-	if !utf8.Valid(buf) {
-		return nil, UTF8
-	}
-	return buf, nil
+	return buf
 }
 
-// readShortText reads a u8 length then that many bytes of UTF-8 text. A
-// length below min is a Length error.
-func readShortText(r *bytes.Reader, min int) ([]byte, error) {
-	n, err := r.ReadByte()
-	if err != nil {
-		return nil, Truncated
+// text reads n bytes of UTF-8 text whose length n has already been read.
+func (d *reader) text(n uint64) []byte {
+	b := d.bytes(n)
+	if d.err == nil && !utf8.Valid(b) {
+		d.fail(UTF8)
 	}
-	if int(n) < min {
-		return nil, Length
-	}
-	return readText(r, uint64(n))
+	return b
 }
 
-// readLongText reads a u32 length then that many bytes of UTF-8 text.
-func readLongText(r *bytes.Reader) ([]byte, error) {
-	n, err := readU32(r)
-	if err != nil {
-		return nil, err
+// shortText reads a u8 length then that many bytes of UTF-8 text. A length
+// below min is a Length error.
+func (d *reader) shortText(min int) []byte {
+	n := get[uint8](d)
+	if d.err == nil && int(n) < min {
+		d.fail(Length)
 	}
-	return readText(r, uint64(n))
+	return d.text(uint64(n))
 }
 
-// consumed returns how many bytes of src the reader has read.
-func consumed(src []byte, r *bytes.Reader) int {
-	return len(src) - r.Len()
+// longText reads a u32 length then that many bytes of UTF-8 text.
+func (d *reader) longText() []byte {
+	return d.text(uint64(get[uint32](d)))
 }
 
-// readClientVersionInfo reads a ClientVersionInfo field by field.
-func readClientVersionInfo(r *bytes.Reader) (ClientVersionInfo, error) {
+// info reads a ClientVersionInfo field by field.
+func (d *reader) info() ClientVersionInfo {
 	var v ClientVersionInfo
-	var err error
-	if v.Protocol, err = readU32(r); err != nil {
-		return ClientVersionInfo{}, err
+	v.Protocol = get[uint32](d)
+	v.SDKName = d.shortText(1)
+	v.SDKVersion = d.shortText(1)
+	return v
+}
+
+// decoded returns v with the number of bytes d consumed, or d's failure
+// with the zero value.
+func decoded[T any](d *reader, v T) (T, int, error) {
+	if d.err != nil {
+		var zero T
+		return zero, 0, d.err
 	}
-	if v.SDKName, err = readShortText(r, 1); err != nil {
-		return ClientVersionInfo{}, err
+	return v, int(d.r.Size()) - d.r.Len(), nil
+}
+
+// whole runs a prefix decoder and refuses bytes after what it used.
+func whole[T any](src []byte, decode func([]byte) (T, int, error)) (T, error) {
+	var zero T
+	v, n, err := decode(src)
+	if err != nil {
+		return zero, err
 	}
-	if v.SDKVersion, err = readShortText(r, 1); err != nil {
-		return ClientVersionInfo{}, err
+	if n < len(src) {
+		return zero, Trailing
 	}
 	return v, nil
 }
@@ -97,25 +117,14 @@ func readClientVersionInfo(r *bytes.Reader) (ClientVersionInfo, error) {
 // field are ignored. Layout:
 // [protocol_version u32][sdk_name_len u8][sdk_name][sdk_version_len u8][sdk_version].
 func DecodeClientVersionInfo(src []byte) (ClientVersionInfo, int, error) {
-	r := bytes.NewReader(src)
-	v, err := readClientVersionInfo(r)
-	if err != nil {
-		return ClientVersionInfo{}, 0, err
-	}
-	return v, consumed(src, r), nil
+	d := &reader{r: bytes.NewReader(src)}
+	return decoded(d, d.info())
 }
 
 // ParseClientVersionInfo decodes src as exactly one ClientVersionInfo; any
 // byte after the last field is a Trailing error.
 func ParseClientVersionInfo(src []byte) (ClientVersionInfo, error) {
-	v, n, err := DecodeClientVersionInfo(src)
-	if err != nil {
-		return ClientVersionInfo{}, err
-	}
-	if n < len(src) {
-		return ClientVersionInfo{}, Trailing
-	}
-	return v, nil
+	return whole(src, DecodeClientVersionInfo)
 }
 
 // DecodeLoginRegister decodes a LOGIN_REGISTER body from the start of src
@@ -129,40 +138,22 @@ func DecodeLoginRegister(src []byte) (LoginRegister, int, error) {
 // decodeLoginRegister is DecodeLoginRegister, reading a 32-byte bind
 // secret after the ClientVersionInfo when secret is set (0.11.1).
 func decodeLoginRegister(src []byte, secret bool) (LoginRegister, int, error) {
-	r := bytes.NewReader(src)
+	d := &reader{r: bytes.NewReader(src)}
 	var v LoginRegister
-	var err error
-	if v.Info, err = readClientVersionInfo(r); err != nil {
-		return LoginRegister{}, 0, err
-	}
+	v.Info = d.info()
 	if secret {
-		if v.BindSecret, err = readBytes(r, BindSecretLen); err != nil {
-			return LoginRegister{}, 0, err
-		}
+		v.BindSecret = d.bytes(BindSecretLen)
 	}
-	if v.Username, err = readShortText(r, 1); err != nil {
-		return LoginRegister{}, 0, err
-	}
-	if v.Password, err = readShortText(r, 0); err != nil {
-		return LoginRegister{}, 0, err
-	}
-	if v.Context, err = readLongText(r); err != nil {
-		return LoginRegister{}, 0, err
-	}
-	return v, consumed(src, r), nil
+	v.Username = d.shortText(1)
+	v.Password = d.shortText(0)
+	v.Context = d.longText()
+	return decoded(d, v)
 }
 
 // ParseLoginRegister decodes src as exactly one LOGIN_REGISTER body; any
 // byte after the last field is a Trailing error.
 func ParseLoginRegister(src []byte) (LoginRegister, error) {
-	v, n, err := DecodeLoginRegister(src)
-	if err != nil {
-		return LoginRegister{}, err
-	}
-	if n < len(src) {
-		return LoginRegister{}, Trailing
-	}
-	return v, nil
+	return whole(src, DecodeLoginRegister)
 }
 
 // DecodeLoginRegisterPAT decodes a LOGIN_REGISTER_WITH_PAT body from the
@@ -176,37 +167,21 @@ func DecodeLoginRegisterPAT(src []byte) (LoginRegisterPAT, int, error) {
 // decodeLoginRegisterPAT is DecodeLoginRegisterPAT, reading a 32-byte bind
 // secret after the ClientVersionInfo when secret is set (0.11.1).
 func decodeLoginRegisterPAT(src []byte, secret bool) (LoginRegisterPAT, int, error) {
-	r := bytes.NewReader(src)
+	d := &reader{r: bytes.NewReader(src)}
 	var v LoginRegisterPAT
-	var err error
-	if v.Info, err = readClientVersionInfo(r); err != nil {
-		return LoginRegisterPAT{}, 0, err
-	}
+	v.Info = d.info()
 	if secret {
-		if v.BindSecret, err = readBytes(r, BindSecretLen); err != nil {
-			return LoginRegisterPAT{}, 0, err
-		}
+		v.BindSecret = d.bytes(BindSecretLen)
 	}
-	if v.Token, err = readShortText(r, 0); err != nil {
-		return LoginRegisterPAT{}, 0, err
-	}
-	if v.Context, err = readLongText(r); err != nil {
-		return LoginRegisterPAT{}, 0, err
-	}
-	return v, consumed(src, r), nil
+	v.Token = d.shortText(0)
+	v.Context = d.longText()
+	return decoded(d, v)
 }
 
 // ParseLoginRegisterPAT decodes src as exactly one LOGIN_REGISTER_WITH_PAT
 // body; any byte after the last field is a Trailing error.
 func ParseLoginRegisterPAT(src []byte) (LoginRegisterPAT, error) {
-	v, n, err := DecodeLoginRegisterPAT(src)
-	if err != nil {
-		return LoginRegisterPAT{}, err
-	}
-	if n < len(src) {
-		return LoginRegisterPAT{}, Trailing
-	}
-	return v, nil
+	return whole(src, DecodeLoginRegisterPAT)
 }
 
 // DecodeLoginReply decodes a login reply body (the part after the result
@@ -216,111 +191,86 @@ func ParseLoginRegisterPAT(src []byte) (LoginRegisterPAT, error) {
 // [user_id u32][session u64][server_protocol_version u32]
 // [server_version_len u8][server_version].
 func DecodeLoginReply(src []byte) (LoginReply, int, error) {
-	r := bytes.NewReader(src)
+	d := &reader{r: bytes.NewReader(src)}
 	var v LoginReply
-	var err error
-	if v.UserID, err = readU32(r); err != nil {
-		return LoginReply{}, 0, err
+	v.UserID = get[uint32](d)
+	v.Session = get[uint64](d)
+	if d.err == nil && v.Session == 0 {
+		d.fail(Field)
 	}
-	if v.Session, err = readU64(r); err != nil {
-		return LoginReply{}, 0, err
-	}
-	if v.Session == 0 {
-		return LoginReply{}, 0, Field
-	}
-	if v.ServerProtocol, err = readU32(r); err != nil {
-		return LoginReply{}, 0, err
-	}
-	if v.ServerVersion, err = readShortText(r, 1); err != nil {
-		return LoginReply{}, 0, err
-	}
-	return v, consumed(src, r), nil
+	v.ServerProtocol = get[uint32](d)
+	v.ServerVersion = d.shortText(1)
+	return decoded(d, v)
 }
 
 // ParseLoginReply decodes src as exactly one login reply body; any byte
 // after the last field is a Trailing error.
 func ParseLoginReply(src []byte) (LoginReply, error) {
-	v, n, err := DecodeLoginReply(src)
-	if err != nil {
-		return LoginReply{}, err
-	}
-	if n < len(src) {
-		return LoginReply{}, Trailing
-	}
-	return v, nil
+	return whole(src, DecodeLoginReply)
 }
 
-// checkShortText validates a u8-length-prefixed text field for encoding.
-func checkShortText(b []byte, min int) error {
-	if len(b) < min {
-		return Length
-	}
-	if len(b) > MaxShortText {
-		return Length
-	}
+// writer encodes a body front to back and validates each field as it
+// writes it, with a sticky error: the first broken rule in field order is
+// the one the encoder returns, and no bytes are returned with it.
+type writer struct {
+	sticky
+	buf bytes.Buffer
+}
+
+// put appends a little-endian integer.
+func put[T uint32 | uint64](w *writer, v T) {
+	_ = binary.Write(&w.buf, binary.LittleEndian, v)
+}
+
+// text appends b, which must be valid UTF-8 (else UTF8).
+func (w *writer) text(b []byte) {
 	if !utf8.Valid(b) {
-		return UTF8
+		w.fail(UTF8)
 	}
-	return nil
+	w.buf.Write(b)
 }
 
-// checkLongText validates a u32-length-prefixed text field for encoding.
-func checkLongText(b []byte) error {
+// shortText appends a u8 length and b, which must be min..255 bytes (else
+// Length) of UTF-8.
+func (w *writer) shortText(b []byte, min int) {
+	if len(b) < min || len(b) > MaxShortText {
+		w.fail(Length)
+	}
+	w.buf.WriteByte(uint8(len(b)))
+	w.text(b)
+}
+
+// longText appends a u32 length and b, which must be 0..MaxUint32 bytes
+// (else Length) of UTF-8.
+func (w *writer) longText(b []byte) {
 	if uint64(len(b)) > math.MaxUint32 {
-		return Length
+		w.fail(Length)
 	}
-	if !utf8.Valid(b) {
-		return UTF8
+	put(w, uint32(len(b)))
+	w.text(b)
+}
+
+// info appends a ClientVersionInfo, validating it in field order.
+func (w *writer) info(v ClientVersionInfo) {
+	put(w, v.Protocol)
+	w.shortText(v.SDKName, 1)
+	w.shortText(v.SDKVersion, 1)
+}
+
+// result returns the encoded bytes, or the first broken rule.
+func (w *writer) result() ([]byte, error) {
+	if w.err != nil {
+		return nil, w.err
 	}
-	return nil
-}
-
-// writeU32 appends a little-endian u32.
-func writeU32(w *bytes.Buffer, v uint32) {
-	_ = binary.Write(w, binary.LittleEndian, v)
-}
-
-// writeU64 appends a little-endian u64.
-func writeU64(w *bytes.Buffer, v uint64) {
-	_ = binary.Write(w, binary.LittleEndian, v)
-}
-
-// writeShortText appends a u8 length and the bytes (already validated).
-func writeShortText(w *bytes.Buffer, b []byte) {
-	w.WriteByte(uint8(len(b)))
-	w.Write(b)
-}
-
-// writeLongText appends a u32 length and the bytes (already validated).
-func writeLongText(w *bytes.Buffer, b []byte) {
-	writeU32(w, uint32(len(b)))
-	w.Write(b)
-}
-
-// checkClientVersionInfo validates a ClientVersionInfo in field order.
-func checkClientVersionInfo(v ClientVersionInfo) error {
-	if err := checkShortText(v.SDKName, 1); err != nil {
-		return err
-	}
-	return checkShortText(v.SDKVersion, 1)
-}
-
-// writeClientVersionInfo appends an already validated ClientVersionInfo.
-func writeClientVersionInfo(w *bytes.Buffer, v ClientVersionInfo) {
-	writeU32(w, v.Protocol)
-	writeShortText(w, v.SDKName)
-	writeShortText(w, v.SDKVersion)
+	return w.buf.Bytes(), nil
 }
 
 // EncodeClientVersionInfo validates v (sdk name then sdk version: each
 // 1..255 bytes, else Length; valid UTF-8, else UTF8) and encodes it.
 func EncodeClientVersionInfo(v ClientVersionInfo) ([]byte, error) {
-	if err := checkClientVersionInfo(v); err != nil {
-		return nil, err
-	}
-	var w bytes.Buffer
-	writeClientVersionInfo(&w, v)
-	return w.Bytes(), nil
+	var w writer
+	w.info(v)
+	return w.result()
 }
 
 // EncodeLoginRegister validates v in field order (the ClientVersionInfo,
@@ -332,35 +282,15 @@ func EncodeLoginRegister(v LoginRegister) ([]byte, error) {
 }
 
 // encodeLoginRegister is EncodeLoginRegister, writing v.BindSecret after
-// the ClientVersionInfo when secret is set (0.11.1); the layout must be the
-// one v's version selects (SecretLayout), else Field; the secret must be
-// exactly as long as the layout says (none, or 32 bytes), else Length.
+// the ClientVersionInfo when secret is set (0.11.1); see writer.secret.
 func encodeLoginRegister(v LoginRegister, secret bool) ([]byte, error) {
-	if err := checkClientVersionInfo(v.Info); err != nil {
-		return nil, err
-	}
-	if err := checkLayout(v.Info, secret); err != nil {
-		return nil, err
-	}
-	if err := checkBindSecret(v.BindSecret, secret); err != nil {
-		return nil, err
-	}
-	if err := checkShortText(v.Username, 1); err != nil {
-		return nil, err
-	}
-	if err := checkShortText(v.Password, 0); err != nil {
-		return nil, err
-	}
-	if err := checkLongText(v.Context); err != nil {
-		return nil, err
-	}
-	var w bytes.Buffer
-	writeClientVersionInfo(&w, v.Info)
-	w.Write(v.BindSecret)
-	writeShortText(&w, v.Username)
-	writeShortText(&w, v.Password)
-	writeLongText(&w, v.Context)
-	return w.Bytes(), nil
+	var w writer
+	w.info(v.Info)
+	w.secret(v.Info, v.BindSecret, secret)
+	w.shortText(v.Username, 1)
+	w.shortText(v.Password, 0)
+	w.longText(v.Context)
+	return w.result()
 }
 
 // EncodeLoginRegisterPAT validates v in field order (the ClientVersionInfo,
@@ -373,42 +303,24 @@ func EncodeLoginRegisterPAT(v LoginRegisterPAT) ([]byte, error) {
 // encodeLoginRegisterPAT is EncodeLoginRegisterPAT with the bind secret of
 // 0.11.1 when secret is set; see encodeLoginRegister.
 func encodeLoginRegisterPAT(v LoginRegisterPAT, secret bool) ([]byte, error) {
-	if err := checkClientVersionInfo(v.Info); err != nil {
-		return nil, err
-	}
-	if err := checkLayout(v.Info, secret); err != nil {
-		return nil, err
-	}
-	if err := checkBindSecret(v.BindSecret, secret); err != nil {
-		return nil, err
-	}
-	if err := checkShortText(v.Token, 0); err != nil {
-		return nil, err
-	}
-	if err := checkLongText(v.Context); err != nil {
-		return nil, err
-	}
-	var w bytes.Buffer
-	writeClientVersionInfo(&w, v.Info)
-	w.Write(v.BindSecret)
-	writeShortText(&w, v.Token)
-	writeLongText(&w, v.Context)
-	return w.Bytes(), nil
+	var w writer
+	w.info(v.Info)
+	w.secret(v.Info, v.BindSecret, secret)
+	w.shortText(v.Token, 0)
+	w.longText(v.Context)
+	return w.result()
 }
 
 // EncodeLoginReply validates v in field order (session != 0, else Field;
 // server version 1..255 bytes of valid UTF-8) and encodes it.
 func EncodeLoginReply(v LoginReply) ([]byte, error) {
+	var w writer
+	put(&w, v.UserID)
 	if v.Session == 0 {
-		return nil, Field
+		w.fail(Field)
 	}
-	if err := checkShortText(v.ServerVersion, 1); err != nil {
-		return nil, err
-	}
-	var w bytes.Buffer
-	writeU32(&w, v.UserID)
-	writeU64(&w, v.Session)
-	writeU32(&w, v.ServerProtocol)
-	writeShortText(&w, v.ServerVersion)
-	return w.Bytes(), nil
+	put(&w, v.Session)
+	put(&w, v.ServerProtocol)
+	w.shortText(v.ServerVersion, 1)
+	return w.result()
 }

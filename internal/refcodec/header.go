@@ -3,87 +3,89 @@ package refcodec
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 )
 
-// prologue is bytes 0..128 of every header, in wire order.
-type prologue struct {
-	Checksum      Uint128
-	ChecksumBody  Uint128
-	Cluster       Uint128
-	Size          uint32
-	View          uint32
-	Release       uint32
-	Command       uint8
-	Replica       uint8
-	ReservedFrame [66]byte
+// unnamed holds the bytes of a header that its struct has no field for:
+// the command byte, which the decoder checks and the encoder sets, and the
+// reserved areas and padding, which must be zero.
+type unnamed struct {
+	command  uint8
+	frame    [66]byte // reserved_frame
+	padding  [7]byte  // operation_padding of a Request or Reply
+	reserved []byte   // the reserved area after the kind's own fields
 }
 
-// rawRequest is a whole Request header, in wire order.
-type rawRequest struct {
-	P               prologue
-	Client          Uint128
-	RequestChecksum Uint128
-	Timestamp       uint64
-	Request         uint64
-	Operation       uint8
-	Padding         [7]byte
-	Session         uint64
-	UserID          uint32
-	Reserved        [60]byte // bytes 196..256; 196..200 is the code for NonReplicated
+// Each header's layout is written once, as the list of its fields in wire
+// order (pointers, for binary.Read to fill and binary.Write to write): the
+// offsets follow from the fields' sizes, independently of any offset table,
+// and a test holds every list to 256 bytes.
+
+// prologue lists bytes 0..128 of every header: checksum, checksum_body,
+// cluster, size, view, release, command, replica, reserved_frame.
+func prologue(sum, sumBody, cluster *Uint128, size, view, release *uint32, replica *uint8, u *unnamed) []any {
+	return []any{sum, sumBody, cluster, size, view, release, &u.command, replica, &u.frame}
 }
 
-// rawReply is a whole Reply header, in wire order.
-type rawReply struct {
-	P               prologue
-	RequestChecksum Uint128
-	Context         Uint128
-	Client          Uint128
-	Op              uint64
-	Commit          uint64
-	Timestamp       uint64
-	Request         uint64
-	Operation       uint8
-	Padding         [7]byte
-	Status          uint32
-	Reserved        [36]byte
+// requestFields lists a Request header. The code of a NonReplicated
+// request is bytes 196..200, the start of the reserved area of any other.
+func requestFields(h *RequestHeader, u *unnamed) []any {
+	u.reserved = make([]byte, 56)
+	return append(prologue(&h.Checksum, &h.ChecksumBody, &h.Cluster, &h.Size, &h.View, &h.Release, &h.Replica, u),
+		&h.Client, &h.RequestChecksum, &h.Timestamp, &h.Request, &h.Operation, &u.padding,
+		&h.Session, &h.UserID, &h.Code, u.reserved)
 }
 
-// rawEviction is a whole Eviction header, in wire order.
-type rawEviction struct {
-	P         prologue
-	Client    Uint128
-	WindowMax uint32
-	WindowMin uint32
-	Reserved  [103]byte
-	Reason    uint8
+// replyFields lists a Reply header.
+func replyFields(h *ReplyHeader, u *unnamed) []any {
+	u.reserved = make([]byte, 36)
+	return append(prologue(&h.Checksum, &h.ChecksumBody, &h.Cluster, &h.Size, &h.View, &h.Release, &h.Replica, u),
+		&h.RequestChecksum, &h.Context, &h.Client, &h.Op, &h.Commit, &h.Timestamp, &h.Request,
+		&h.Operation, &u.padding, &h.Status, u.reserved)
 }
 
-// allZero reports whether every byte of b is zero.
-func allZero(b []byte) bool {
-	for _, c := range b {
-		if c != 0 {
+// evictionFields lists an Eviction header, whose size the struct leaves
+// out (it is always 256) and whose window is written max first.
+func evictionFields(e *Eviction, size *uint32, u *unnamed) []any {
+	u.reserved = make([]byte, 103)
+	return append(prologue(&e.Checksum, &e.ChecksumBody, &e.Cluster, size, &e.View, &e.Release, &e.Replica, u),
+		&e.Client, &e.Window.Max, &e.Window.Min, u.reserved, &e.Reason)
+}
+
+// readHeader fills fields from the first 256 bytes of src, or fails with
+// Truncated, then wants command at byte 60, else Command.
+func readHeader(src []byte, command uint8, u *unnamed, fields []any) error {
+	if len(src) < HeaderSize {
+		return Truncated
+	}
+	r := bytes.NewReader(src[:HeaderSize])
+	for _, f := range fields {
+		if err := binary.Read(r, binary.LittleEndian, f); err != nil {
+			return Truncated
+		}
+	}
+	if u.command != command {
+		return Command
+	}
+	return nil
+}
+
+// zero reports whether every reserved and padding byte read into u is zero.
+func (u *unnamed) zero() bool {
+	for _, b := range slices.Concat(u.frame[:], u.padding[:], u.reserved) {
+		if b != 0 {
 			return false
 		}
 	}
 	return true
 }
 
-// readHeader reads the first 256 bytes of src into raw (a pointer to one of
-// the raw header structs), or fails with Truncated.
-func readHeader(src []byte, raw any) error {
-	if len(src) < HeaderSize {
-		return Truncated
-	}
-	if err := binary.Read(bytes.NewReader(src[:HeaderSize]), binary.LittleEndian, raw); err != nil {
-		return Truncated
-	}
-	return nil
-}
-
-// writeHeader encodes raw (one of the raw header structs) into 256 bytes.
-func writeHeader(raw any) []byte {
+// writeHeader encodes fields into 256 bytes.
+func writeHeader(fields []any) []byte {
 	var w bytes.Buffer
-	_ = binary.Write(&w, binary.LittleEndian, raw)
+	for _, f := range fields {
+		_ = binary.Write(&w, binary.LittleEndian, f)
+	}
 	return w.Bytes()
 }
 
@@ -91,22 +93,7 @@ func writeHeader(raw any) []byte {
 // 1 Register, 2 NonReplicated, 3 Logout, 64..68 internal, 128..149 metadata,
 // 160..162 partition.
 func KnownOperation(op uint8) bool {
-	switch {
-	case op <= 3:
-		return true
-	case op >= 64 && op <= 68:
-		return true
-	case op >= 128 && op <= 149:
-		return true
-	case op >= 160 && op <= 162:
-		return true
-	}
-	return false
-}
-
-// KnownReason reports whether r is a known eviction reason, 1..15.
-func KnownReason(r uint8) bool {
-	return r >= 1 && r <= 15
+	return op <= 3 || (op >= 64 && op <= 68) || (op >= 128 && op <= 149) || (op >= 160 && op <= 162)
 }
 
 // sizeInRange reports whether size is a usable frame size, 256..64 MiB.
@@ -116,33 +103,27 @@ func sizeInRange(size uint32) bool {
 
 // checkRequestFields applies the Request header field rules in order:
 // size, client, operation, then the operation's session/request/code rule.
-func checkRequestFields(size uint32, client Uint128, op uint8, session, request uint64, code uint32) error {
-	if !sizeInRange(size) {
+func checkRequestFields(h RequestHeader) error {
+	if !sizeInRange(h.Size) {
 		return Size
 	}
-	if client.IsZero() {
+	if h.Client.IsZero() {
 		return Field
 	}
-	if op == OpReserved || !KnownOperation(op) {
+	if h.Operation == OpReserved || !KnownOperation(h.Operation) {
 		return Field
 	}
-	switch op {
+	switch h.Operation {
 	case OpRegister:
-		if session != 0 {
-			return Field
-		}
-		if request != 0 {
+		if h.Session != 0 || h.Request != 0 {
 			return Field
 		}
 	case OpNonReplicated:
-		if code == 0 {
+		if h.Code == 0 {
 			return Field
 		}
 	default:
-		if session == 0 {
-			return Field
-		}
-		if request == 0 {
+		if h.Session == 0 || h.Request == 0 {
 			return Field
 		}
 	}
@@ -153,99 +134,50 @@ func checkRequestFields(size uint32, client Uint128, op uint8, session, request 
 // src (the rest is ignored). Checks, in order: fewer than 256 bytes
 // (Truncated); byte 60 != 5 (Command); size outside 256..64 MiB (Size);
 // client 0 (Field); operation 0 or unknown (Field); Register with a session
-// then with a request number, NonReplicated with code 0, any other operation
-// without a session then without a request number (Field); then non-zero
-// reserved bytes in ascending order: 62..128, 177..184, 196..256 (200..256
-// for NonReplicated) (Reserved).
+// or with a request number, NonReplicated with code 0, any other operation
+// without a session or without a request number (Field); then non-zero
+// reserved bytes: 62..128, 177..184, 196..256 (200..256 for NonReplicated)
+// (Reserved).
 func DecodeRequestHeader(src []byte) (RequestHeader, error) {
-	var raw rawRequest
-	if err := readHeader(src, &raw); err != nil {
+	var h RequestHeader
+	var u unnamed
+	if err := readHeader(src, CommandRequest, &u, requestFields(&h, &u)); err != nil {
 		return RequestHeader{}, err
 	}
-	if raw.P.Command != CommandRequest {
-		return RequestHeader{}, Command
-	}
-	code := binary.LittleEndian.Uint32(raw.Reserved[0:4])
-	if err := checkRequestFields(raw.P.Size, raw.Client, raw.Operation, raw.Session, raw.Request, code); err != nil {
+	if err := checkRequestFields(h); err != nil {
 		return RequestHeader{}, err
 	}
-	if !allZero(raw.P.ReservedFrame[:]) {
+	codeReserved := h.Operation != OpNonReplicated && h.Code != 0
+	if codeReserved || !u.zero() {
 		return RequestHeader{}, Reserved
 	}
-	if !allZero(raw.Padding[:]) {
-		return RequestHeader{}, Reserved
-	}
-	reserved := raw.Reserved[:]
-	if raw.Operation == OpNonReplicated {
-		reserved = raw.Reserved[4:]
-	} else {
-		code = 0
-	}
-	if !allZero(reserved) {
-		return RequestHeader{}, Reserved
-	}
-	return RequestHeader{
-		Checksum:        raw.P.Checksum,
-		ChecksumBody:    raw.P.ChecksumBody,
-		Cluster:         raw.P.Cluster,
-		Size:            raw.P.Size,
-		View:            raw.P.View,
-		Release:         raw.P.Release,
-		Replica:         raw.P.Replica,
-		Client:          raw.Client,
-		RequestChecksum: raw.RequestChecksum,
-		Timestamp:       raw.Timestamp,
-		Request:         raw.Request,
-		Operation:       raw.Operation,
-		Session:         raw.Session,
-		UserID:          raw.UserID,
-		Code:            code,
-	}, nil
+	return h, nil
 }
 
 // EncodeRequestHeader validates h with the DecodeRequestHeader field rules
 // in the same order, then rejects a non-zero Code on an operation other than
 // NonReplicated (Reserved), and returns the 256-byte header with command 5.
 func EncodeRequestHeader(h RequestHeader) ([]byte, error) {
-	if err := checkRequestFields(h.Size, h.Client, h.Operation, h.Session, h.Request, h.Code); err != nil {
+	if err := checkRequestFields(h); err != nil {
 		return nil, err
 	}
 	if h.Operation != OpNonReplicated && h.Code != 0 {
 		return nil, Reserved
 	}
-	raw := rawRequest{
-		P: prologue{
-			Checksum:     h.Checksum,
-			ChecksumBody: h.ChecksumBody,
-			Cluster:      h.Cluster,
-			Size:         h.Size,
-			View:         h.View,
-			Release:      h.Release,
-			Command:      CommandRequest,
-			Replica:      h.Replica,
-		},
-		Client:          h.Client,
-		RequestChecksum: h.RequestChecksum,
-		Timestamp:       h.Timestamp,
-		Request:         h.Request,
-		Operation:       h.Operation,
-		Session:         h.Session,
-		UserID:          h.UserID,
-	}
-	binary.LittleEndian.PutUint32(raw.Reserved[0:4], h.Code)
-	return writeHeader(&raw), nil
+	u := unnamed{command: CommandRequest}
+	return writeHeader(requestFields(&h, &u)), nil
 }
 
 // checkReplyFields applies the Reply header field rules in order: size,
 // operation, then a denial (status != 0) must have size 256.
-func checkReplyFields(size uint32, op uint8, status uint32) error {
-	if !sizeInRange(size) {
+func checkReplyFields(h ReplyHeader) error {
+	if !sizeInRange(h.Size) {
 		return Size
 	}
-	if !KnownOperation(op) {
+	if !KnownOperation(h.Operation) {
 		return Field
 	}
-	if status != 0 && size != HeaderSize {
+	if h.Status != 0 && h.Size != HeaderSize {
 		return Field // the status rule: a usable size, but a denial's is 256
 	}
 	return nil
@@ -254,90 +186,43 @@ func checkReplyFields(size uint32, op uint8, status uint32) error {
 // DecodeReplyHeader decodes a Reply header from the first 256 bytes of src
 // (the rest is ignored). Checks, in order: fewer than 256 bytes (Truncated);
 // byte 60 != 8 (Command); size outside 256..64 MiB (Size); unknown operation
-// (Field); status != 0 with size != 256 (Field); then non-zero reserved bytes
-// in ascending order: 62..128, 209..216, 220..256 (Reserved).
+// (Field); status != 0 with size != 256 (Field); then non-zero reserved bytes:
+// 62..128, 209..216, 220..256 (Reserved).
 func DecodeReplyHeader(src []byte) (ReplyHeader, error) {
-	var raw rawReply
-	if err := readHeader(src, &raw); err != nil {
+	var h ReplyHeader
+	var u unnamed
+	if err := readHeader(src, CommandReply, &u, replyFields(&h, &u)); err != nil {
 		return ReplyHeader{}, err
 	}
-	if raw.P.Command != CommandReply {
-		return ReplyHeader{}, Command
-	}
-	if err := checkReplyFields(raw.P.Size, raw.Operation, raw.Status); err != nil {
+	if err := checkReplyFields(h); err != nil {
 		return ReplyHeader{}, err
 	}
-	if !allZero(raw.P.ReservedFrame[:]) {
+	if !u.zero() {
 		return ReplyHeader{}, Reserved
 	}
-	if !allZero(raw.Padding[:]) {
-		return ReplyHeader{}, Reserved
-	}
-	if !allZero(raw.Reserved[:]) {
-		return ReplyHeader{}, Reserved
-	}
-	return ReplyHeader{
-		Checksum:        raw.P.Checksum,
-		ChecksumBody:    raw.P.ChecksumBody,
-		Cluster:         raw.P.Cluster,
-		Size:            raw.P.Size,
-		View:            raw.P.View,
-		Release:         raw.P.Release,
-		Replica:         raw.P.Replica,
-		RequestChecksum: raw.RequestChecksum,
-		Context:         raw.Context,
-		Client:          raw.Client,
-		Op:              raw.Op,
-		Commit:          raw.Commit,
-		Timestamp:       raw.Timestamp,
-		Request:         raw.Request,
-		Operation:       raw.Operation,
-		Status:          raw.Status,
-	}, nil
+	return h, nil
 }
 
 // EncodeReplyHeader validates h with the DecodeReplyHeader field rules in
 // the same order and returns the 256-byte header with command 8.
 func EncodeReplyHeader(h ReplyHeader) ([]byte, error) {
-	if err := checkReplyFields(h.Size, h.Operation, h.Status); err != nil {
+	if err := checkReplyFields(h); err != nil {
 		return nil, err
 	}
-	raw := rawReply{
-		P: prologue{
-			Checksum:     h.Checksum,
-			ChecksumBody: h.ChecksumBody,
-			Cluster:      h.Cluster,
-			Size:         h.Size,
-			View:         h.View,
-			Release:      h.Release,
-			Command:      CommandReply,
-			Replica:      h.Replica,
-		},
-		RequestChecksum: h.RequestChecksum,
-		Context:         h.Context,
-		Client:          h.Client,
-		Op:              h.Op,
-		Commit:          h.Commit,
-		Timestamp:       h.Timestamp,
-		Request:         h.Request,
-		Operation:       h.Operation,
-		Status:          h.Status,
-	}
-	return writeHeader(&raw), nil
+	u := unnamed{command: CommandReply}
+	return writeHeader(replyFields(&h, &u)), nil
 }
 
 // checkEvictionReason applies the eviction reason and window rules in order.
 func checkEvictionReason(reason uint8, w Window) error {
-	if !KnownReason(reason) {
+	if reason < 1 || reason > 15 { // the known reasons
 		return Reason
 	}
+	ok := w.Min == 0 && w.Max == 0 // only reason 14 carries a window
 	if reason == ReasonIncompatibleProtocol {
-		if !WindowValid(w) {
-			return BadWindow
-		}
-		return nil
+		ok = WindowValid(w)
 	}
-	if w.Min != 0 || w.Max != 0 {
+	if !ok {
 		return BadWindow
 	}
 	return nil
@@ -346,49 +231,34 @@ func checkEvictionReason(reason uint8, w Window) error {
 // DecodeEviction decodes an Eviction header from the first 256 bytes of src
 // (the rest is ignored). Checks, in order: fewer than 256 bytes (Truncated);
 // byte 60 != 13 (Command); size != 256 (Size); client 0 (Field); non-zero
-// bytes in 62..128 then in 152..255 (Reserved); reason 0 or above 15
+// bytes in 62..128 or in 152..255 (Reserved); reason 0 or above 15
 // (Reason); reason 14 with a window that is not 1 <= min <= max, or any
 // other reason with a non-zero window (BadWindow).
 func DecodeEviction(src []byte) (Eviction, error) {
-	var raw rawEviction
-	if err := readHeader(src, &raw); err != nil {
+	var e Eviction
+	var size uint32
+	var u unnamed
+	if err := readHeader(src, CommandEviction, &u, evictionFields(&e, &size, &u)); err != nil {
 		return Eviction{}, err
 	}
-	if raw.P.Command != CommandEviction {
-		return Eviction{}, Command
-	}
-	if raw.P.Size != HeaderSize {
+	if size != HeaderSize {
 		return Eviction{}, Size
 	}
-	if raw.Client.IsZero() {
+	if e.Client.IsZero() {
 		return Eviction{}, Field
 	}
-	if !allZero(raw.P.ReservedFrame[:]) {
+	if !u.zero() {
 		return Eviction{}, Reserved
 	}
-	if !allZero(raw.Reserved[:]) {
-		return Eviction{}, Reserved
-	}
-	w := Window{Min: raw.WindowMin, Max: raw.WindowMax}
-	if err := checkEvictionReason(raw.Reason, w); err != nil {
+	if err := checkEvictionReason(e.Reason, e.Window); err != nil {
 		return Eviction{}, err
 	}
-	return Eviction{
-		Checksum:     raw.P.Checksum,
-		ChecksumBody: raw.P.ChecksumBody,
-		Cluster:      raw.P.Cluster,
-		View:         raw.P.View,
-		Release:      raw.P.Release,
-		Replica:      raw.P.Replica,
-		Client:       raw.Client,
-		Window:       w,
-		Reason:       raw.Reason,
-	}, nil
+	return e, nil
 }
 
 // EncodeEviction validates e (client 0 is Field; then the reason and window
 // rules of DecodeEviction) and returns the 256-byte header with command 13
-// and size 256.
+// and size 256. The window's CountPatch is not on the wire.
 func EncodeEviction(e Eviction) ([]byte, error) {
 	if e.Client.IsZero() {
 		return nil, Field
@@ -396,23 +266,9 @@ func EncodeEviction(e Eviction) ([]byte, error) {
 	if err := checkEvictionReason(e.Reason, e.Window); err != nil {
 		return nil, err
 	}
-	raw := rawEviction{
-		P: prologue{
-			Checksum:     e.Checksum,
-			ChecksumBody: e.ChecksumBody,
-			Cluster:      e.Cluster,
-			Size:         HeaderSize,
-			View:         e.View,
-			Release:      e.Release,
-			Command:      CommandEviction,
-			Replica:      e.Replica,
-		},
-		Client:    e.Client,
-		WindowMax: e.Window.Max,
-		WindowMin: e.Window.Min,
-		Reason:    e.Reason,
-	}
-	return writeHeader(&raw), nil
+	size := uint32(HeaderSize)
+	u := unnamed{command: CommandEviction}
+	return writeHeader(evictionFields(&e, &size, &u)), nil
 }
 
 // PeekCommand returns the command byte (offset 60) of the header at the

@@ -449,9 +449,28 @@ func TestKnownOperation(t *testing.T) {
 	}
 }
 
-func TestKnownReason(t *testing.T) {
+// TestKnownReasons: reasons 1..15 are known, every other byte is a Reason
+// error, in the encoder and the decoder alike.
+func TestKnownReasons(t *testing.T) {
+	base, err := EncodeEviction(Eviction{Client: goldenClient, Reason: 1})
+	require.NoError(t, err)
 	for r := 0; r < 256; r++ {
-		assert.Equal(t, r >= 1 && r <= 15, KnownReason(uint8(r)), "KnownReason(%d)", r)
+		e := Eviction{Client: goldenClient, Reason: uint8(r)}
+		if r == int(ReasonIncompatibleProtocol) {
+			e.Window = Window{Min: 1, Max: 1}
+		}
+		want := OK
+		if r < 1 || r > 15 {
+			want = Reason
+		}
+		b, err := EncodeEviction(e)
+		assert.Equal(t, want, ClassOf(err), "EncodeEviction reason %d", r)
+		if err != nil {
+			b = append([]byte(nil), base...)
+			b[255] = uint8(r)
+		}
+		_, err = DecodeEviction(b)
+		assert.Equal(t, want, ClassOf(err), "DecodeEviction reason %d", r)
 	}
 }
 

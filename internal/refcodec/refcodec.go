@@ -227,21 +227,20 @@ type LoginReply struct {
 }
 
 // RequestHeader is a Request (command 5) header.
+//
+// Its first fields, and those of ReplyHeader and Eviction, are the
+// prologue every header shares: Checksum (bytes 0..16), ChecksumBody
+// (16..32), Cluster (32..48), Size, the frame size with the header included
+// (48..52; an Eviction has none), View (52..56), Release (56..60) and
+// Replica (61). Byte 60 is the command, which each type implies.
 type RequestHeader struct {
-	// Checksum is bytes 0..16.
-	Checksum Uint128
-	// ChecksumBody is bytes 16..32.
+	Checksum     Uint128
 	ChecksumBody Uint128
-	// Cluster is bytes 32..48.
-	Cluster Uint128
-	// Size is the frame size, header included (bytes 48..52).
-	Size uint32
-	// View is bytes 52..56.
-	View uint32
-	// Release is bytes 56..60.
-	Release uint32
-	// Replica is byte 61.
-	Replica uint8
+	Cluster      Uint128
+	Size         uint32
+	View         uint32
+	Release      uint32
+	Replica      uint8
 	// Client is the client id (bytes 128..144), never 0.
 	Client Uint128
 	// RequestChecksum is bytes 144..160.
@@ -261,22 +260,16 @@ type RequestHeader struct {
 	Code uint32
 }
 
-// ReplyHeader is a Reply (command 8) header.
+// ReplyHeader is a Reply (command 8) header; its prologue fields are as
+// RequestHeader's.
 type ReplyHeader struct {
-	// Checksum is bytes 0..16.
-	Checksum Uint128
-	// ChecksumBody is bytes 16..32.
+	Checksum     Uint128
 	ChecksumBody Uint128
-	// Cluster is bytes 32..48.
-	Cluster Uint128
-	// Size is the frame size, header included (bytes 48..52).
-	Size uint32
-	// View is bytes 52..56.
-	View uint32
-	// Release is bytes 56..60.
-	Release uint32
-	// Replica is byte 61.
-	Replica uint8
+	Cluster      Uint128
+	Size         uint32
+	View         uint32
+	Release      uint32
+	Replica      uint8
 	// RequestChecksum is the echoed request checksum (bytes 128..144).
 	RequestChecksum Uint128
 	// Context is bytes 144..160.
@@ -297,20 +290,15 @@ type ReplyHeader struct {
 	Status uint32
 }
 
-// Eviction is an Eviction (command 13) header; its size is always 256.
+// Eviction is an Eviction (command 13) header; its size is always 256, and
+// its other prologue fields are as RequestHeader's.
 type Eviction struct {
-	// Checksum is bytes 0..16.
-	Checksum Uint128
-	// ChecksumBody is bytes 16..32.
+	Checksum     Uint128
 	ChecksumBody Uint128
-	// Cluster is bytes 32..48.
-	Cluster Uint128
-	// View is bytes 52..56.
-	View uint32
-	// Release is bytes 56..60.
-	Release uint32
-	// Replica is byte 61.
-	Replica uint8
+	Cluster      Uint128
+	View         uint32
+	Release      uint32
+	Replica      uint8
 	// Client is the client id (bytes 128..144), never 0.
 	Client Uint128
 	// Window is the accepted window: Max at 144..148, Min at 148..152.

@@ -67,16 +67,23 @@ func TestClassOf(t *testing.T) {
 	assert.NotErrorIs(t, err, Size)
 }
 
-func TestRawHeaderSizes(t *testing.T) {
-	for name, v := range map[string]any{
-		"prologue": prologue{}, "request": rawRequest{}, "reply": rawReply{}, "eviction": rawEviction{},
-	} {
-		want := 256
-		if name == "prologue" {
-			want = 128
+// TestHeaderFieldLists: each header's field list, the command byte and the
+// reserved areas included, is 256 bytes, its prologue the first 128.
+func TestHeaderFieldLists(t *testing.T) {
+	size := func(fields []any) int {
+		n := 0
+		for _, f := range fields {
+			n += binary.Size(f)
 		}
-		assert.Equal(t, want, binary.Size(v), "binary.Size(%s)", name)
+		return n
 	}
+	var u unnamed
+	var s uint32
+	var x Uint128
+	assert.Equal(t, 128, size(prologue(&x, &x, &x, &s, &s, &s, new(uint8), &u)), "prologue")
+	assert.Equal(t, 256, size(requestFields(&RequestHeader{}, &u)), "request")
+	assert.Equal(t, 256, size(replyFields(&ReplyHeader{}, &u)), "reply")
+	assert.Equal(t, 256, size(evictionFields(&Eviction{}, &s, &u)), "eviction")
 }
 
 func TestSecretsNotFormatted(t *testing.T) {

@@ -1,9 +1,6 @@
 package refcodec
 
-import (
-	"bytes"
-	"io"
-)
+import "bytes"
 
 // Protocol revision 0.11.1 (WIRE.md section 10): both login bodies carry a
 // 32-byte bind secret after the ClientVersionInfo, and BIND_SESSION (code
@@ -22,39 +19,23 @@ const Protocol0111 = 0x2C01
 // section 10.1).
 func SecretLayout(v uint32) bool { return v == Protocol0111 }
 
-// readBytes reads exactly n raw bytes, or fails with Truncated.
-func readBytes(r *bytes.Reader, n int) ([]byte, error) {
-	if r.Len() < n {
-		return nil, Truncated
-	}
-	buf := make([]byte, n)
-	if _, err := io.ReadFull(r, buf); err != nil {
-		return nil, Truncated
-	}
-	return buf, nil
-}
-
-// checkLayout is the encoders' rule for the layout: the one the body's
-// version selects (WIRE.md section 10.1), else Field. A body written in
-// the other layout would be read by every server with its fields shifted.
-func checkLayout(info ClientVersionInfo, secret bool) error {
+// secret appends the bind secret b of a login body. The layout must be the
+// one the body's version selects (WIRE.md section 10.1), else Field: a body
+// written in the other layout would be read by every server with its
+// fields shifted. Then b must be exactly as long as the layout says (none
+// in 0.11.0's, 32 bytes in 0.11.1's), else Length.
+func (w *writer) secret(info ClientVersionInfo, b []byte, secret bool) {
 	if SecretLayout(info.Protocol) != secret {
-		return Field
+		w.fail(Field)
 	}
-	return nil
-}
-
-// checkBindSecret is the encoders' rule for the bind secret: none in the
-// 0.11.0 layout, exactly 32 bytes in 0.11.1's; else Length.
-func checkBindSecret(b []byte, secret bool) error {
 	want := 0
 	if secret {
 		want = BindSecretLen
 	}
 	if len(b) != want {
-		return Length
+		w.fail(Length)
 	}
-	return nil
+	w.buf.Write(b)
 }
 
 // DecodeLoginRegisterSecret decodes a LOGIN_REGISTER body of the 0.11.1
@@ -103,28 +84,15 @@ func EncodeLoginRegisterPATSecret(v LoginRegisterPAT) ([]byte, error) {
 // [bind_secret 32]. No field is checked by value. Bytes after the secret
 // are ignored, as the reference server ignores them.
 func DecodeBindSession(src []byte) (BindSession, int, error) {
-	r := bytes.NewReader(src)
+	d := &reader{r: bytes.NewReader(src)}
 	var v BindSession
-	var err error
-	if v.Info, err = readClientVersionInfo(r); err != nil {
-		return BindSession{}, 0, err
-	}
-	if v.ClientID.Lo, err = readU64(r); err != nil {
-		return BindSession{}, 0, err
-	}
-	if v.ClientID.Hi, err = readU64(r); err != nil {
-		return BindSession{}, 0, err
-	}
-	if v.Session, err = readU64(r); err != nil {
-		return BindSession{}, 0, err
-	}
-	if v.MetadataWatermark, err = readU64(r); err != nil {
-		return BindSession{}, 0, err
-	}
-	if v.BindSecret, err = readBytes(r, BindSecretLen); err != nil {
-		return BindSession{}, 0, err
-	}
-	return v, consumed(src, r), nil
+	v.Info = d.info()
+	v.ClientID.Lo = get[uint64](d)
+	v.ClientID.Hi = get[uint64](d)
+	v.Session = get[uint64](d)
+	v.MetadataWatermark = get[uint64](d)
+	v.BindSecret = d.bytes(BindSecretLen)
+	return decoded(d, v)
 }
 
 // ParseBindSession decodes src as exactly one BIND_SESSION body; any byte
@@ -136,31 +104,15 @@ func ParseBindSession(src []byte) (BindSession, error) {
 // EncodeBindSession validates v (the ClientVersionInfo, then a bind secret
 // of exactly 32 bytes, else Length) and encodes it.
 func EncodeBindSession(v BindSession) ([]byte, error) {
-	if err := checkClientVersionInfo(v.Info); err != nil {
-		return nil, err
+	var w writer
+	w.info(v.Info)
+	put(&w, v.ClientID.Lo)
+	put(&w, v.ClientID.Hi)
+	put(&w, v.Session)
+	put(&w, v.MetadataWatermark)
+	if len(v.BindSecret) != BindSecretLen {
+		w.fail(Length)
 	}
-	if err := checkBindSecret(v.BindSecret, true); err != nil {
-		return nil, err
-	}
-	var w bytes.Buffer
-	writeClientVersionInfo(&w, v.Info)
-	writeU64(&w, v.ClientID.Lo)
-	writeU64(&w, v.ClientID.Hi)
-	writeU64(&w, v.Session)
-	writeU64(&w, v.MetadataWatermark)
-	w.Write(v.BindSecret)
-	return w.Bytes(), nil
-}
-
-// whole runs a prefix decoder and refuses bytes after what it used.
-func whole[T any](src []byte, decode func([]byte) (T, int, error)) (T, error) {
-	var zero T
-	v, n, err := decode(src)
-	if err != nil {
-		return zero, err
-	}
-	if n < len(src) {
-		return zero, Trailing
-	}
-	return v, nil
+	w.buf.Write(v.BindSecret)
+	return w.result()
 }

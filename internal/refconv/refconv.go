@@ -3,7 +3,8 @@
 // targets (fuzz) can compare the two. It lives apart from refcodec so that
 // the reference never imports codec.
 //
-// Every conversion copies field by field and keeps byte slices as they
+// A Uint128 converts directly (both are struct{ Lo, Hi uint64 }). Every
+// other conversion copies field by field and keeps byte slices as they
 // are: no copy, and a nil slice stays nil while an empty one stays empty.
 // The one exception is a secret: codec.NewSecret and Secret.Bytes hold no
 // empty secret, so a password or token that is empty (nil or not) comes
@@ -14,12 +15,6 @@ import (
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/refcodec"
 )
-
-// ToRefUint128 converts a codec Uint128 to the reference's.
-func ToRefUint128(u codec.Uint128) refcodec.Uint128 { return refcodec.Uint128{Lo: u.Lo, Hi: u.Hi} }
-
-// FromRefUint128 converts a reference Uint128 to codec's.
-func FromRefUint128(r refcodec.Uint128) codec.Uint128 { return codec.Uint128{Lo: r.Lo, Hi: r.Hi} }
 
 // ToRefWindow converts a codec Window to the reference's.
 func ToRefWindow(w codec.Window) refcodec.Window {
@@ -93,9 +88,9 @@ func FromRefReply(r refcodec.LoginReply) codec.LoginReply {
 // ToRefRequest converts a codec RequestHeader to the reference's.
 func ToRefRequest(h codec.RequestHeader) refcodec.RequestHeader {
 	return refcodec.RequestHeader{
-		Checksum: ToRefUint128(h.Checksum), ChecksumBody: ToRefUint128(h.ChecksumBody), Cluster: ToRefUint128(h.Cluster),
+		Checksum: refcodec.Uint128(h.Checksum), ChecksumBody: refcodec.Uint128(h.ChecksumBody), Cluster: refcodec.Uint128(h.Cluster),
 		Size: h.Size, View: h.View, Release: h.Release, Replica: h.Replica,
-		Client: ToRefUint128(h.Client), RequestChecksum: ToRefUint128(h.RequestChecksum),
+		Client: refcodec.Uint128(h.Client), RequestChecksum: refcodec.Uint128(h.RequestChecksum),
 		Timestamp: h.Timestamp, Request: h.Request, Operation: uint8(h.Operation),
 		Session: h.Session, UserID: h.UserID, Code: uint32(h.Code),
 	}
@@ -104,9 +99,9 @@ func ToRefRequest(h codec.RequestHeader) refcodec.RequestHeader {
 // FromRefRequest converts a reference RequestHeader to codec's.
 func FromRefRequest(r refcodec.RequestHeader) codec.RequestHeader {
 	return codec.RequestHeader{
-		Checksum: FromRefUint128(r.Checksum), ChecksumBody: FromRefUint128(r.ChecksumBody), Cluster: FromRefUint128(r.Cluster),
+		Checksum: codec.Uint128(r.Checksum), ChecksumBody: codec.Uint128(r.ChecksumBody), Cluster: codec.Uint128(r.Cluster),
 		Size: r.Size, View: r.View, Release: r.Release, Replica: r.Replica,
-		Client: FromRefUint128(r.Client), RequestChecksum: FromRefUint128(r.RequestChecksum),
+		Client: codec.Uint128(r.Client), RequestChecksum: codec.Uint128(r.RequestChecksum),
 		Timestamp: r.Timestamp, Request: r.Request, Operation: codec.Operation(r.Operation),
 		Session: r.Session, UserID: r.UserID, Code: codec.Code(r.Code),
 	}
@@ -115,9 +110,9 @@ func FromRefRequest(r refcodec.RequestHeader) codec.RequestHeader {
 // ToRefReplyHeader converts a codec ReplyHeader to the reference's.
 func ToRefReplyHeader(h codec.ReplyHeader) refcodec.ReplyHeader {
 	return refcodec.ReplyHeader{
-		Checksum: ToRefUint128(h.Checksum), ChecksumBody: ToRefUint128(h.ChecksumBody), Cluster: ToRefUint128(h.Cluster),
+		Checksum: refcodec.Uint128(h.Checksum), ChecksumBody: refcodec.Uint128(h.ChecksumBody), Cluster: refcodec.Uint128(h.Cluster),
 		Size: h.Size, View: h.View, Release: h.Release, Replica: h.Replica,
-		RequestChecksum: ToRefUint128(h.RequestChecksum), Context: ToRefUint128(h.Context), Client: ToRefUint128(h.Client),
+		RequestChecksum: refcodec.Uint128(h.RequestChecksum), Context: refcodec.Uint128(h.Context), Client: refcodec.Uint128(h.Client),
 		Op: h.Op, Commit: h.Commit, Timestamp: h.Timestamp, Request: h.Request,
 		Operation: uint8(h.Operation), Status: uint32(h.Status),
 	}
@@ -126,9 +121,9 @@ func ToRefReplyHeader(h codec.ReplyHeader) refcodec.ReplyHeader {
 // FromRefReplyHeader converts a reference ReplyHeader to codec's.
 func FromRefReplyHeader(r refcodec.ReplyHeader) codec.ReplyHeader {
 	return codec.ReplyHeader{
-		Checksum: FromRefUint128(r.Checksum), ChecksumBody: FromRefUint128(r.ChecksumBody), Cluster: FromRefUint128(r.Cluster),
+		Checksum: codec.Uint128(r.Checksum), ChecksumBody: codec.Uint128(r.ChecksumBody), Cluster: codec.Uint128(r.Cluster),
 		Size: r.Size, View: r.View, Release: r.Release, Replica: r.Replica,
-		RequestChecksum: FromRefUint128(r.RequestChecksum), Context: FromRefUint128(r.Context), Client: FromRefUint128(r.Client),
+		RequestChecksum: codec.Uint128(r.RequestChecksum), Context: codec.Uint128(r.Context), Client: codec.Uint128(r.Client),
 		Op: r.Op, Commit: r.Commit, Timestamp: r.Timestamp, Request: r.Request,
 		Operation: codec.Operation(r.Operation), Status: codec.Status(r.Status),
 	}
@@ -137,18 +132,18 @@ func FromRefReplyHeader(r refcodec.ReplyHeader) codec.ReplyHeader {
 // ToRefEviction converts a codec Eviction to the reference's.
 func ToRefEviction(e codec.Eviction) refcodec.Eviction {
 	return refcodec.Eviction{
-		Checksum: ToRefUint128(e.Checksum), ChecksumBody: ToRefUint128(e.ChecksumBody), Cluster: ToRefUint128(e.Cluster),
+		Checksum: refcodec.Uint128(e.Checksum), ChecksumBody: refcodec.Uint128(e.ChecksumBody), Cluster: refcodec.Uint128(e.Cluster),
 		View: e.View, Release: e.Release, Replica: e.Replica,
-		Client: ToRefUint128(e.Client), Window: ToRefWindow(e.Window), Reason: uint8(e.Reason),
+		Client: refcodec.Uint128(e.Client), Window: ToRefWindow(e.Window), Reason: uint8(e.Reason),
 	}
 }
 
 // FromRefEviction converts a reference Eviction to codec's.
 func FromRefEviction(r refcodec.Eviction) codec.Eviction {
 	return codec.Eviction{
-		Checksum: FromRefUint128(r.Checksum), ChecksumBody: FromRefUint128(r.ChecksumBody), Cluster: FromRefUint128(r.Cluster),
+		Checksum: codec.Uint128(r.Checksum), ChecksumBody: codec.Uint128(r.ChecksumBody), Cluster: codec.Uint128(r.Cluster),
 		View: r.View, Release: r.Release, Replica: r.Replica,
-		Client: FromRefUint128(r.Client), Window: FromRefWindow(r.Window),
+		Client: codec.Uint128(r.Client), Window: FromRefWindow(r.Window),
 		Reason: codec.EvictionReason(r.Reason),
 	}
 }
@@ -156,12 +151,12 @@ func FromRefEviction(r refcodec.Eviction) codec.Eviction {
 // ToRefBind converts a codec BindSession to the reference's; an empty
 // bind secret becomes nil.
 func ToRefBind(b codec.BindSession) refcodec.BindSession {
-	return refcodec.BindSession{Info: ToRefInfo(b.Info), ClientID: ToRefUint128(b.ClientID), Session: b.Session,
+	return refcodec.BindSession{Info: ToRefInfo(b.Info), ClientID: refcodec.Uint128(b.ClientID), Session: b.Session,
 		MetadataWatermark: b.MetadataWatermark, BindSecret: b.BindSecret.Bytes()}
 }
 
 // FromRefBind converts a reference BindSession to codec's.
 func FromRefBind(r refcodec.BindSession) codec.BindSession {
-	return codec.BindSession{Info: FromRefInfo(r.Info), ClientID: FromRefUint128(r.ClientID), Session: r.Session,
+	return codec.BindSession{Info: FromRefInfo(r.Info), ClientID: codec.Uint128(r.ClientID), Session: r.Session,
 		MetadataWatermark: r.MetadataWatermark, BindSecret: codec.NewSecret(r.BindSecret)}
 }

@@ -59,7 +59,6 @@ func roundTrip[R, C any](t *testing.T, from func(R) C, to func(C) R) {
 }
 
 func TestRoundTrip(t *testing.T) {
-	roundTrip(t, FromRefUint128, ToRefUint128)
 	roundTrip(t, FromRefWindow, ToRefWindow)
 	roundTrip(t, FromRefInfo, ToRefInfo)
 	roundTrip(t, FromRefLogin, ToRefLogin)

@@ -12,12 +12,6 @@ import (
 	"testing"
 )
 
-// The few checks these tests use, written with the standard library: the
-// product's packages import nothing else, in their code or in their tests
-// (make importcheck), so that an importer's go.sum gains no line. They
-// keep testify's names and argument order: require stops the test on a
-// failed check, assert reports it and goes on.
-
 // checker is require (fatal) or assert (not).
 type checker struct{ fatal bool }
 
@@ -28,9 +22,15 @@ var (
 	Assert = checker{fatal: false}
 )
 
-// fail reports a failed check with the caller's message, if any.
-func (c checker) fail(t testing.TB, what string, msgAndArgs []any) {
+// check reports a failed check (ok false) as what the format and args say,
+// followed by the caller's message, if any. The text is built only on
+// failure, since checks run in loops over many cases.
+func (c checker) check(t testing.TB, ok bool, msgAndArgs []any, format string, args ...any) {
 	t.Helper()
+	if ok {
+		return
+	}
+	what := fmt.Sprintf(format, args...)
 	if len(msgAndArgs) > 0 {
 		if format, ok := msgAndArgs[0].(string); ok {
 			what += ": " + fmt.Sprintf(format, msgAndArgs[1:]...)
@@ -47,141 +47,90 @@ func (c checker) fail(t testing.TB, what string, msgAndArgs []any) {
 // NoError checks that err is nil.
 func (c checker) NoError(t testing.TB, err error, msgAndArgs ...any) {
 	t.Helper()
-	if err != nil {
-		c.fail(t, fmt.Sprintf("unexpected error: %v", err), msgAndArgs)
-	}
-}
-
-// ErrorIs checks errors.Is(err, target).
-func (c checker) ErrorIs(t testing.TB, err, target error, msgAndArgs ...any) {
-	t.Helper()
-	if !errors.Is(err, target) {
-		c.fail(t, fmt.Sprintf("error %v does not match %v", err, target), msgAndArgs)
-	}
-}
-
-// ErrorAs checks errors.As(err, target).
-func (c checker) ErrorAs(t testing.TB, err error, target any, msgAndArgs ...any) {
-	t.Helper()
-	if !errors.As(err, target) {
-		c.fail(t, fmt.Sprintf("error %v (%T) is not a %T", err, err, reflect.ValueOf(target).Elem().Interface()), msgAndArgs)
-	}
-}
-
-// Equal checks that actual deeply equals expected.
-func (c checker) Equal(t testing.TB, expected, actual any, msgAndArgs ...any) {
-	t.Helper()
-	if !reflect.DeepEqual(expected, actual) {
-		c.fail(t, fmt.Sprintf("got  %+v\nwant %+v", actual, expected), msgAndArgs)
-	}
-}
-
-// True checks that v is true.
-func (c checker) True(t testing.TB, v bool, msgAndArgs ...any) {
-	t.Helper()
-	if !v {
-		c.fail(t, "false, want true", msgAndArgs)
-	}
-}
-
-// False checks that v is false.
-func (c checker) False(t testing.TB, v bool, msgAndArgs ...any) {
-	t.Helper()
-	if v {
-		c.fail(t, "true, want false", msgAndArgs)
-	}
-}
-
-// Zero checks that v is its type's zero value.
-func (c checker) Zero(t testing.TB, v any, msgAndArgs ...any) {
-	t.Helper()
-	if v != nil && !reflect.ValueOf(v).IsZero() {
-		c.fail(t, fmt.Sprintf("%+v, want the zero value", v), msgAndArgs)
-	}
-}
-
-// NotZero checks that v is not its type's zero value.
-func (c checker) NotZero(t testing.TB, v any, msgAndArgs ...any) {
-	t.Helper()
-	if v == nil || reflect.ValueOf(v).IsZero() {
-		c.fail(t, fmt.Sprintf("%+v, want a value that is not zero", v), msgAndArgs)
-	}
+	c.check(t, err == nil, msgAndArgs, "unexpected error: %v", err)
 }
 
 // Error checks that err is not nil.
 func (c checker) Error(t testing.TB, err error, msgAndArgs ...any) {
 	t.Helper()
-	if err == nil {
-		c.fail(t, "no error, want one", msgAndArgs)
-	}
+	c.check(t, err != nil, msgAndArgs, "no error, want one")
 }
 
-// NotContains checks that the string s does not contain sub.
-func (c checker) NotContains(t testing.TB, s, sub string, msgAndArgs ...any) {
+// ErrorIs checks errors.Is(err, target).
+func (c checker) ErrorIs(t testing.TB, err, target error, msgAndArgs ...any) {
 	t.Helper()
-	if strings.Contains(s, sub) {
-		c.fail(t, fmt.Sprintf("%q contains %q", s, sub), msgAndArgs)
-	}
+	c.check(t, errors.Is(err, target), msgAndArgs, "error %v does not match %v", err, target)
+}
+
+// ErrorAs checks errors.As(err, target).
+func (c checker) ErrorAs(t testing.TB, err error, target any, msgAndArgs ...any) {
+	t.Helper()
+	c.check(t, errors.As(err, target), msgAndArgs, "error %v (%T) is not a %v", err, err, reflect.TypeOf(target).Elem())
+}
+
+// Equal checks that actual deeply equals expected.
+func (c checker) Equal(t testing.TB, expected, actual any, msgAndArgs ...any) {
+	t.Helper()
+	c.check(t, reflect.DeepEqual(expected, actual), msgAndArgs, "got  %+v\nwant %+v", actual, expected)
+}
+
+// True checks that v is true.
+func (c checker) True(t testing.TB, v bool, msgAndArgs ...any) {
+	t.Helper()
+	c.check(t, v, msgAndArgs, "false, want true")
+}
+
+// False checks that v is false.
+func (c checker) False(t testing.TB, v bool, msgAndArgs ...any) {
+	t.Helper()
+	c.check(t, !v, msgAndArgs, "true, want false")
+}
+
+// Zero checks that v is its type's zero value.
+func (c checker) Zero(t testing.TB, v any, msgAndArgs ...any) {
+	t.Helper()
+	c.check(t, v == nil || reflect.ValueOf(v).IsZero(), msgAndArgs, "%+v, want the zero value", v)
+}
+
+// NotZero checks that v is not its type's zero value.
+func (c checker) NotZero(t testing.TB, v any, msgAndArgs ...any) {
+	t.Helper()
+	c.check(t, v != nil && !reflect.ValueOf(v).IsZero(), msgAndArgs, "%+v, want a value that is not zero", v)
 }
 
 // Nil checks that v is nil or a nil pointer, map, slice, func or channel.
 func (c checker) Nil(t testing.TB, v any, msgAndArgs ...any) {
 	t.Helper()
-	if v == nil {
-		return
-	}
-	switch rv := reflect.ValueOf(v); rv.Kind() {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
 	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
-		if rv.IsNil() {
-			return
-		}
-	}
-	c.fail(t, fmt.Sprintf("%+v, want nil", v), msgAndArgs)
-}
-
-// Same checks that two pointers point at the same thing.
-func (c checker) Same(t testing.TB, expected, actual any, msgAndArgs ...any) {
-	t.Helper()
-	e, a := reflect.ValueOf(expected), reflect.ValueOf(actual)
-	if e.Kind() != reflect.Pointer || a.Kind() != reflect.Pointer || e.Type() != a.Type() || e.Pointer() != a.Pointer() {
-		c.fail(t, fmt.Sprintf("%p and %p are not the same pointer", expected, actual), msgAndArgs)
+		c.check(t, rv.IsNil(), msgAndArgs, "%+v, want nil", v)
+	default:
+		c.check(t, v == nil, msgAndArgs, "%+v, want nil", v)
 	}
 }
 
 // Contains checks that s contains sub.
 func (c checker) Contains(t testing.TB, s, sub string, msgAndArgs ...any) {
 	t.Helper()
-	if !strings.Contains(s, sub) {
-		c.fail(t, fmt.Sprintf("%q does not contain %q", s, sub), msgAndArgs)
-	}
+	c.check(t, strings.Contains(s, sub), msgAndArgs, "%q does not contain %q", s, sub)
+}
+
+// NotContains checks that the string s does not contain sub.
+func (c checker) NotContains(t testing.TB, s, sub string, msgAndArgs ...any) {
+	t.Helper()
+	c.check(t, !strings.Contains(s, sub), msgAndArgs, "%q contains %q", s, sub)
 }
 
 // LessOrEqual checks a <= b.
 func (c checker) LessOrEqual(t testing.TB, a, b float64, msgAndArgs ...any) {
 	t.Helper()
-	if a > b {
-		c.fail(t, fmt.Sprintf("%v > %v", a, b), msgAndArgs)
-	}
-}
-
-// ErrorIsf is ErrorIs with a format.
-func (c checker) ErrorIsf(t testing.TB, err, target error, format string, args ...any) {
-	t.Helper()
-	c.ErrorIs(t, err, target, append([]any{format}, args...)...)
-}
-
-// NotErrorIs checks that err does not match target.
-func (c checker) NotErrorIs(t testing.TB, err, target error, msgAndArgs ...any) {
-	t.Helper()
-	if errors.Is(err, target) {
-		c.fail(t, fmt.Sprintf("%v matches %v", err, target), msgAndArgs)
-	}
+	c.check(t, a <= b, msgAndArgs, "%v > %v", a, b)
 }
 
 // Len checks the length of v.
 func (c checker) Len(t testing.TB, v any, n int, msgAndArgs ...any) {
 	t.Helper()
-	if got := reflect.ValueOf(v).Len(); got != n {
-		c.fail(t, fmt.Sprintf("len %d, want %d", got, n), msgAndArgs)
-	}
+	got := reflect.ValueOf(v).Len()
+	c.check(t, got == n, msgAndArgs, "len %d, want %d", got, n)
 }

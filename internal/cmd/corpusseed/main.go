@@ -88,19 +88,32 @@ const headerSize = 256
 // vectorFile is the part of a vectors/*.json file the seeds come from.
 type vectorFile struct {
 	Kind  string
-	Cases []struct {
-		Name   string
-		Input  string
-		Frame  *struct{ Input string }
-		Server string
-		Steps  []step
-	}
+	Cases []vectorCase
+}
+
+// vectorCase is one case: an input (and a header case's whole frame), or
+// the frames a lifecycle case sends.
+type vectorCase struct {
+	Name  string
+	Input hexBytes
+	Frame *struct{ Input hexBytes }
+	Steps []step
 }
 
 // step is one frame a lifecycle case sends, on connection Conn.
 type step struct {
 	Conn int
-	In   string
+	In   hexBytes
+}
+
+// hexBytes is bytes the vectors write in hex, decoded as the JSON is read.
+type hexBytes []byte
+
+// UnmarshalText decodes the hex.
+func (h *hexBytes) UnmarshalText(text []byte) error {
+	b, err := hex.DecodeString(string(text))
+	*h = b
+	return err
 }
 
 // Seed is one corpus file.
@@ -127,26 +140,8 @@ func Seeds(dir string) (map[string][]Seed, error) {
 		if err := json.Unmarshal(b, &v); err != nil {
 			return nil, fmt.Errorf("%s: %v", file, err)
 		}
-		target, ok := targets[v.Kind]
-		if v.Kind != "lifecycle" && !ok {
-			continue // ids, rules, schema
-		}
 		for _, c := range v.Cases {
-			if err := s.addCase(v.Kind, target, c.Name, c.Input, c.Frame); err != nil {
-				return nil, fmt.Errorf("%s: %s: %v", file, c.Name, err)
-			}
-			if v.Kind != "lifecycle" || slices.ContainsFunc(c.Steps, func(st step) bool { return st.Conn != 0 }) {
-				continue // FuzzConn drives one connection
-			}
-			var stream []byte
-			for _, st := range c.Steps {
-				frame, err := hex.DecodeString(st.In)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %s: %v", file, c.Name, err)
-				}
-				stream = appendChunk(stream, frame)
-			}
-			s.add("FuzzConn", c.Name, stream)
+			s.addCase(v.Kind, c) // ids, rules and schema have no cases
 		}
 	}
 	if len(s.out) == 0 {
@@ -170,26 +165,27 @@ type seeder struct {
 	out  map[string][]Seed
 }
 
-func (s *seeder) addCase(kind, target, name, input string, frame *struct{ Input string }) error {
-	if target == "" {
-		return nil
-	}
-	in, err := hex.DecodeString(input)
-	if err != nil {
-		return err
-	}
-	s.add(target, name, in)
-	if !secretKinds[kind] || len(in) < headerSize {
-		s.add("FuzzDifferential", name, in)
-	}
-	if frame != nil {
-		f, err := hex.DecodeString(frame.Input)
-		if err != nil {
-			return err
+// addCase adds a case's input to the target that decodes its kind (and to
+// FuzzDifferential, and its frame to FuzzFrame), or a one-connection
+// lifecycle case's frames, as chunks, to FuzzConn.
+func (s *seeder) addCase(kind string, c vectorCase) {
+	if target, ok := targets[kind]; ok {
+		s.add(target, c.Name, c.Input)
+		if !secretKinds[kind] || len(c.Input) < headerSize {
+			s.add("FuzzDifferential", c.Name, c.Input)
 		}
-		s.add("FuzzFrame", name, f)
+		if c.Frame != nil {
+			s.add("FuzzFrame", c.Name, c.Frame.Input)
+		}
 	}
-	return nil
+	if kind != "lifecycle" || slices.ContainsFunc(c.Steps, func(st step) bool { return st.Conn != 0 }) {
+		return // FuzzConn drives one connection
+	}
+	var stream []byte
+	for _, st := range c.Steps {
+		stream = appendChunk(stream, st.In)
+	}
+	s.add("FuzzConn", c.Name, stream)
 }
 
 func (s *seeder) add(target, name string, data []byte) {

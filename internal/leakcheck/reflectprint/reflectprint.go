@@ -111,11 +111,8 @@ func StructTypes(vs ...any) []any {
 				walk(v.Elem())
 			}
 		case reflect.Slice, reflect.Array:
-			switch v.Type().Elem().Kind() {
-			case reflect.Struct, reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Array, reflect.Map:
-				for i := 0; i < v.Len(); i++ {
-					walk(v.Index(i))
-				}
+			for i := 0; i < v.Len(); i++ {
+				walk(v.Index(i))
 			}
 		case reflect.Map:
 			for it := v.MapRange(); it.Next(); {
@@ -158,10 +155,9 @@ func Other(secret []byte) []byte {
 // Leak returns a description of the first place secret shows in what a
 // reflection-based printer prints for one of leakcheck's holders, or in
 // what a comparer prints for a holder against the same holder built with
-// Other(secret) (where the other secret must not show either), or "". With
-// names, only the holders so named (keys of leakcheck.Holders) are
-// printed. The secret must meet leakcheck.Leak's conditions.
-func Leak(secret []byte, names ...string) (string, error) {
+// Other(secret) (where the other secret must not show either), or "". The
+// secret must meet leakcheck.Leak's conditions.
+func Leak(secret []byte) (string, error) {
 	other := Other(secret)
 	holders, err := leakcheck.Holders(secret)
 	if err != nil {
@@ -171,18 +167,8 @@ func Leak(secret []byte, names ...string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if len(names) == 0 {
-		for name := range holders {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-	}
 	m, mo := leakcheck.NewMatcher(secret), leakcheck.NewMatcher(other)
-	for _, name := range names {
-		v, ok := holders[name]
-		if !ok {
-			return "", fmt.Errorf("reflectprint: no holder %q", name)
-		}
+	for name, v := range holders {
 		if where := Find(m, name, PrintForms(v)); where != "" {
 			return where, nil
 		}
@@ -196,13 +182,6 @@ func Leak(secret []byte, names ...string) (string, error) {
 	}
 	return "", nil
 }
-
-// FuzzHolders are the holders a fuzz target prints through Leak, for a
-// fraction of the cost of all of them: a Secret at top level (where go-spew
-// and kr/pretty call its methods), a body in an unexported field (where no
-// printer can call a method), and a *lifecycle.Server, which reaches its
-// secrets through a pointer, an interface and slices.
-var FuzzHolders = []string{"Secret", "hidden LoginRegister", "Server", "hidden BindSession", "Server after a 0.11.1 login"}
 
 // Find returns a description of the first of forms in which m finds its
 // secret, or "".
