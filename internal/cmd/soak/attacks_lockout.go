@@ -65,7 +65,7 @@ func lockout(think time.Duration, from net.IP, run func(e *env, stop <-chan stru
 
 // legit runs the legitimate client until e.stop.
 func legit(e *env, from net.IP, think time.Duration) attack.Result {
-	r, err := probeProcess(e.srv.addr, from, "probe", 200*time.Millisecond, think, e.stop)
+	r, err := probeProcess(e.srv.addr, attack.Legit{From: from, User: "probe", Think: think, Every: 200 * time.Millisecond}, e.stop)
 	if err != nil && r.FirstErr == "" {
 		r.Failed, r.FirstErr = r.Failed+1, err.Error()
 	}
@@ -78,12 +78,8 @@ func legitOutcome(shown string, r attack.Result, p99 time.Duration) outcome {
 	n := r.OK + r.Failed
 	got, p := float64(r.OK)/float64(max(n, 1)), percentile(r.Lat, 0.99)
 	o := outcome{result: fmt.Sprintf("%s; client logins %d/%d (%.1f%%), p99 %s ms", shown, r.OK, n, 100*got, ms(p))}
-	if got < minLegitRate {
-		o.misses = append(o.misses, fmt.Sprintf("client logged in %.1f%% < %.0f%% (first error: %s)", 100*got, 100*minLegitRate, r.FirstErr))
-	}
-	if p >= p99 {
-		o.misses = append(o.misses, fmt.Sprintf("client login p99 %s ms >= %s ms", ms(p), ms(p99)))
-	}
+	o.misses.check(got < minLegitRate, "client logged in %.1f%% < %.0f%% (first error: %s)", 100*got, 100*minLegitRate, r.FirstErr)
+	o.misses.check(p >= p99, "client login p99 %s ms >= %s ms", ms(p), ms(p99))
 	return o
 }
 
@@ -132,9 +128,7 @@ func pingFlood(e *env) outcome {
 	flood := (g2 - g1) / t2.Sub(t1).Seconds()
 	o := legitOutcome(fmt.Sprintf("%.1f MB/s of PINGs sent; GC %.2f/s idle, %.2f/s during the flood", float64(bytes)/t2.Sub(t1).Seconds()/1e6, idle, flood),
 		r, maxFloodP99)
-	if flood > maxGCFactor*max(idle, minIdleGCRate) {
-		o.misses = append(o.misses, fmt.Sprintf("GC rate %.2f/s > %.0fx idle (%.2f/s)", flood, maxGCFactor, max(idle, minIdleGCRate)))
-	}
+	o.misses.check(flood > maxGCFactor*max(idle, minIdleGCRate), "GC rate %.2f/s > %.0fx idle (%.2f/s)", flood, maxGCFactor, max(idle, minIdleGCRate))
 	return o
 }
 

@@ -98,22 +98,18 @@ func keepAlive(e *env) outcome {
 	end := time.Now()
 	var answered, closedIdle, openIdle int
 	for i := range n {
-		a := answeredAt[i].Load()
-		switch {
-		case a == 0:
-		case closedAt[i].Load() != 0:
-			answered, closedIdle = answered+1, closedIdle+1
-		case end.Sub(time.Unix(0, a)) > metricsIdle:
-			answered, openIdle = answered+1, openIdle+1
-		default:
+		if a := answeredAt[i].Load(); a != 0 {
 			answered++
+			if closedAt[i].Load() != 0 {
+				closedIdle++
+			} else if end.Sub(time.Unix(0, a)) > metricsIdle {
+				openIdle++
+			}
 		}
 	}
 	o := outcome{result: fmt.Sprintf("%d connections (%d failed to connect); %d answered, %d of them closed by the server, %d still open more than %v after their answer",
 		len(conns), dialFailed, answered, closedIdle, openIdle, metricsIdle)}
-	if openIdle > 0 {
-		o.misses = append(o.misses, fmt.Sprintf("%d keep-alive connections still open after %v idle", openIdle, metricsIdle))
-	}
+	o.misses.check(openIdle > 0, "%d keep-alive connections still open after %v idle", openIdle, metricsIdle)
 	return o
 }
 
@@ -172,8 +168,6 @@ func fdLimit(e *env) outcome {
 		}
 	}
 	o := outcome{result: fmt.Sprintf("%d idle connections held (%d failed to connect); start-up said: %s", len(conns), failed, strings.Join(said, " / "))}
-	if len(said) != 1 {
-		o.misses = append(o.misses, fmt.Sprintf("%d start-up lines about the descriptor budget, want 1", len(said)))
-	}
+	o.misses.check(len(said) != 1, "%d start-up lines about the descriptor budget, want 1", len(said))
 	return o
 }

@@ -4,11 +4,10 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
-	"time"
 
 	"github.com/iggywire/iggywire/internal/attack"
 )
@@ -57,13 +56,17 @@ func stdinClosed() <-chan struct{} {
 	return stop
 }
 
-// probeProcess runs the probe (think < 0: it logs in as user, pings and
-// logs out, the login timed from the dial) or the lock-outs' legitimate
-// client thinking think, logging in from local every interval until stop.
-func probeProcess(addr string, local net.IP, user string, interval, think time.Duration, stop <-chan struct{}) (attack.Result, error) {
+// probeProcess runs l, the probe or the lock-outs' legitimate client,
+// against addr until stop, in a process of its own. Its password is its
+// account's name: passwords stay out of command lines.
+func probeProcess(addr string, l attack.Legit, stop <-chan struct{}) (attack.Result, error) {
 	var r attack.Result
-	out, wait, err := child(stop, "-probe", addr, "-probe-from", local.String(), "-probe-as", user,
-		"-probe-every", interval.String(), "-probe-think", think.String())
+	l.Password = ""
+	arg, err := json.Marshal(l)
+	if err != nil {
+		return r, err
+	}
+	out, wait, err := child(stop, "-probe", string(arg), "-probe-addr", addr)
 	if err != nil {
 		return r, err
 	}
@@ -71,11 +74,17 @@ func probeProcess(addr string, local net.IP, user string, interval, think time.D
 	return r, errors.Join(err, wait())
 }
 
-// probeMain is the probe process: it runs until its standard input closes
-// and writes its attack.Result as JSON. The probe dials with the system's
-// buffers, the legitimate client with an attacker's.
-func probeMain(addr, from, user string, interval, think time.Duration) {
-	l := attack.Legit{From: net.ParseIP(from), User: user, Password: user, Think: max(think, 0), Every: interval, Probe: think < 0}
+// probeMain is the probe process: it runs the Legit given in JSON until
+// its standard input closes and writes its attack.Result as JSON. The
+// probe dials with the system's buffers, the legitimate client with an
+// attacker's.
+func probeMain(addr, arg string) {
+	var l attack.Legit
+	if err := json.Unmarshal([]byte(arg), &l); err != nil {
+		fmt.Fprintln(os.Stderr, "soak -probe:", err)
+		os.Exit(2)
+	}
+	l.Password = l.User
 	bufs := attackBuffer
 	if l.Probe {
 		bufs = 0

@@ -58,17 +58,15 @@ func main() {
 	})
 	run := flag.String("run", "", "run only the scenarios whose short name matches this regular expression (-list shows them)")
 	list := flag.Bool("list", false, "list the scenarios' short names and exit")
-	probeAddr := flag.String("probe", "", "be the probe process: log in to this address (the soak runs itself so)")
-	probeFrom := flag.String("probe-from", "", "the probe process's source address")
-	probeAs := flag.String("probe-as", "", "the probe process's account")
-	think := flag.Duration("probe-think", -1, "with -probe: be the lock-outs' legitimate client (internal/attack's Legit), thinking this long")
+	probe := flag.String("probe", "", "be the probe process: run this internal/attack.Legit, in JSON, with its account's name as password (the soak runs itself so)")
+	probeAddr := flag.String("probe-addr", "", "the probe process's server")
 	echo := flag.Bool("echo", false, "be the echo server of the throughput scenario (the soak runs itself so)")
 	flag.Parse()
 	switch {
 	case *echo:
 		echoMain()
-	case *probeAddr != "":
-		probeMain(*probeAddr, *probeFrom, *probeAs, s.interval, *think)
+	case *probe != "":
+		probeMain(*probeAddr, *probe)
 	case *list:
 		for _, sc := range s.scenarios() {
 			fmt.Printf("%-16s %s\n", sc.id, sc.name)

@@ -12,9 +12,8 @@ import (
 
 // scenario is one attack of the soak and how the server runs for it.
 type scenario struct {
-	id      string // short name, for -run
-	name    string // what the table says
-	flags   []string
+	id      string        // short name, for -run
+	name    string        // what the table says
 	fdLimit int           // run the server with this descriptor limit (0: the soak's)
 	dur     time.Duration // 0: -dur
 	probeAs string        // the probe's account ("probe" unless set)
@@ -53,7 +52,17 @@ func (e *env) background(settle time.Duration, f func()) (wait func()) {
 // outcome is what an attack shows and which of its own must-holds it missed.
 type outcome struct {
 	result string
-	misses []string
+	misses misses
+}
+
+// misses are the must-holds a scenario missed.
+type misses []string
+
+// check adds the miss that format and args say if broken.
+func (m *misses) check(broken bool, format string, args ...any) {
+	if broken {
+		*m = append(*m, fmt.Sprintf(format, args...))
+	}
 }
 
 // failed is an attack that could not be set up.
@@ -71,7 +80,7 @@ type row struct {
 	cpu              float64 // the server's CPU during the attack, in percent of one core
 	fds              int
 	result           string
-	misses           []string
+	misses           misses
 }
 
 // probeIP is where the probe logs in from: no attacker uses it.
@@ -80,8 +89,7 @@ var probeIP = net.IPv4(127, 0, 0, 254)
 // scenario runs sc against a fresh server: baseline, attack with the probe
 // logging in throughout, the attack's end, then the RSS after s.after.
 func (s *soak) scenario(sc scenario) (row, error) {
-	flags := append(append([]string{"-user", "probe:probe"}, sc.flags...), s.extra...)
-	srv, err := startServer(s.bin, sc.fdLimit, flags...)
+	srv, err := startServer(s.bin, sc.fdLimit, s.extra...)
 	if err != nil {
 		return row{}, err
 	}
@@ -103,7 +111,8 @@ func (s *soak) scenario(sc scenario) (row, error) {
 	timer := time.AfterFunc(cmp.Or(sc.dur, s.dur), end)
 	defer timer.Stop()
 	if !sc.noProbe {
-		if r.probe, err = probeProcess(srv.addr, probeIP, cmp.Or(sc.probeAs, "probe"), s.interval, -1, stop); err != nil {
+		as := cmp.Or(sc.probeAs, "probe")
+		if r.probe, err = probeProcess(srv.addr, attack.Legit{From: probeIP, User: as, Every: s.interval, Probe: true}, stop); err != nil {
 			end()
 			<-done
 			return row{}, fmt.Errorf("probe: %w", err)
@@ -118,48 +127,27 @@ func (s *soak) scenario(sc scenario) (row, error) {
 	time.Sleep(s.after)
 	r.rssAfter = srv.rss()
 	r.result, r.misses = o.result, o.misses
-	if r.tcpPeak > r.tcpBase+abortTCPMem {
-		r.misses = append(r.misses, fmt.Sprintf("stopped early: kernel TCP memory passed %s over the baseline", mib(abortTCPMem)))
-	}
+	r.misses.check(r.tcpPeak > r.tcpBase+abortTCPMem, "stopped early: kernel TCP memory passed %s over the baseline", mib(abortTCPMem))
 	r.misses = append(r.misses, r.commonMisses(!sc.noProbe)...)
-	if sc.maxRSSFactor > 0 && float64(r.rssAfter) > sc.maxRSSFactor*float64(r.baseRSS) {
-		r.misses = append(r.misses, fmt.Sprintf("RSS %s after, baseline %s: over %.0fx", mib(r.rssAfter), mib(r.baseRSS), sc.maxRSSFactor))
-	}
-	if sc.maxFDs > 0 && r.fds > sc.maxFDs {
-		r.misses = append(r.misses, fmt.Sprintf("%d server descriptors > %d", r.fds, sc.maxFDs))
-	}
+	r.misses.check(sc.maxRSSFactor > 0 && float64(r.rssAfter) > sc.maxRSSFactor*float64(r.baseRSS), "RSS %s after, baseline %s: over %.0fx", mib(r.rssAfter), mib(r.baseRSS), sc.maxRSSFactor)
+	r.misses.check(sc.maxFDs > 0 && r.fds > sc.maxFDs, "%d server descriptors > %d", r.fds, sc.maxFDs)
 	return r, nil
 }
 
 // commonMisses checks what every scenario must hold.
-func (r row) commonMisses(probed bool) []string {
-	var m []string
+func (r row) commonMisses(probed bool) misses {
+	var m misses
 	if p := r.probe; probed {
-		if p99 := percentile(p.Lat, 0.99); p99 > maxP99 {
-			m = append(m, fmt.Sprintf("probe p99 %s ms > %s ms", ms(p99), ms(maxP99)))
-		}
-		if p99 := percentile(p.Ping, 0.99); p99 > maxP99 {
-			m = append(m, fmt.Sprintf("probe ping p99 %s ms > %s ms", ms(p99), ms(maxP99)))
-		}
-		if p.Failed > 0 {
-			m = append(m, fmt.Sprintf("%d probe failures (first: %s)", p.Failed, p.FirstErr))
-		}
-		if p.OK+p.Failed == 0 {
-			m = append(m, "no probe login ran")
-		}
+		p99, ping99 := percentile(p.Lat, 0.99), percentile(p.Ping, 0.99)
+		m.check(p99 > maxP99, "probe p99 %s ms > %s ms", ms(p99), ms(maxP99))
+		m.check(ping99 > maxP99, "probe ping p99 %s ms > %s ms", ms(ping99), ms(maxP99))
+		m.check(p.Failed > 0, "%d probe failures (first: %s)", p.Failed, p.FirstErr)
+		m.check(p.OK+p.Failed == 0, "no probe login ran")
 	}
-	if r.peakRSS > maxRSS {
-		m = append(m, fmt.Sprintf("peak RSS %s > %s", mib(r.peakRSS), mib(maxRSS)))
-	}
-	if r.rssAfter > r.baseRSS+rssReturn {
-		m = append(m, fmt.Sprintf("RSS %s after, baseline %s: not within %s", mib(r.rssAfter), mib(r.baseRSS), mib(rssReturn)))
-	}
-	if d := r.tcpPeak - r.tcpBase; d > maxTCPMem {
-		m = append(m, fmt.Sprintf("kernel TCP memory +%s > %s", mib(d), mib(maxTCPMem)))
-	}
-	if r.logRate > maxLogRate {
-		m = append(m, fmt.Sprintf("%.0f log lines/s > %.0f", r.logRate, maxLogRate))
-	}
+	m.check(r.peakRSS > maxRSS, "peak RSS %s > %s", mib(r.peakRSS), mib(maxRSS))
+	m.check(r.rssAfter > r.baseRSS+rssReturn, "RSS %s after, baseline %s: not within %s", mib(r.rssAfter), mib(r.baseRSS), mib(rssReturn))
+	m.check(r.tcpPeak-r.tcpBase > maxTCPMem, "kernel TCP memory +%s > %s", mib(r.tcpPeak-r.tcpBase), mib(maxTCPMem))
+	m.check(r.logRate > maxLogRate, "%.0f log lines/s > %.0f", r.logRate, maxLogRate)
 	return m
 }
 

@@ -36,7 +36,7 @@ var (
 // ports and the given extra flags, and waits until it listens. With
 // fdLimit > 0 it runs under that descriptor limit, soft and hard.
 func startServer(bin string, fdLimit int, extra ...string) (*server, error) {
-	args := append([]string{"-addr", "127.0.0.1:0", "-metrics", "127.0.0.1:0", "-user", "iggy:iggy"}, extra...)
+	args := append([]string{"-addr", "127.0.0.1:0", "-metrics", "127.0.0.1:0", "-user", "iggy:iggy", "-user", "probe:probe"}, extra...)
 	s := &server{cmd: exec.Command(bin, args...), exited: make(chan struct{})}
 	if fdLimit > 0 {
 		s.cmd = exec.Command("sh", append([]string{"-c", fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, fdLimit), bin}, args...)...)
