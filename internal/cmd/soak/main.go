@@ -88,14 +88,26 @@ func (s *soak) main(run string) int {
 		fmt.Fprintln(os.Stderr, "soak:", err)
 		return 1
 	}
-	rows, err := s.runAll()
-	printTable(os.Stdout, rows)
+	var rows []row
 	missed := 0
-	for _, r := range rows {
-		if len(r.misses) > 0 {
-			missed++
+	for _, sc := range s.scenarios() {
+		if !s.run.MatchString(sc.id) {
+			continue
 		}
+		fmt.Fprintf(os.Stderr, "soak: %s: %s\n", sc.id, sc.name)
+		r, serr := s.scenario(sc)
+		if err = serr; err != nil {
+			err = fmt.Errorf("%s: %w", sc.id, err)
+			break
+		}
+		fmt.Fprintf(os.Stderr, "soak: %s: done, %s\n", sc.id, verdict(r))
+		rows = append(rows, r)
+		missed += min(len(r.misses), 1)
 	}
+	if len(rows) == 0 && err == nil {
+		err = errors.New("-run matches no scenario (-list shows them)")
+	}
+	printTable(os.Stdout, rows)
 	switch {
 	case err != nil:
 		fmt.Fprintln(os.Stderr, "soak:", err)
@@ -122,26 +134,6 @@ func raiseFDLimit() error {
 		return fmt.Errorf("descriptor limit %d is too low for 8,192 peers (raise the hard limit: ulimit -Hn)", lim.Cur)
 	}
 	return nil
-}
-
-func (s *soak) runAll() ([]row, error) {
-	var rows []row
-	for _, sc := range s.scenarios() {
-		if !s.run.MatchString(sc.id) {
-			continue
-		}
-		fmt.Fprintf(os.Stderr, "soak: %s: %s\n", sc.id, sc.name)
-		r, err := s.scenario(sc)
-		if err != nil {
-			return rows, fmt.Errorf("%s: %w", sc.id, err)
-		}
-		fmt.Fprintf(os.Stderr, "soak: %s: done, %s\n", sc.id, verdict(r))
-		rows = append(rows, r)
-	}
-	if len(rows) == 0 {
-		return nil, errors.New("-run matches no scenario (-list shows them)")
-	}
-	return rows, nil
 }
 
 func verdict(r row) string {

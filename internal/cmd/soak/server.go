@@ -102,41 +102,30 @@ func (s *server) read(name string) string {
 	return string(b)
 }
 
-// procField reads a number of a /proc text: on the line that starts with
-// prefix, the field after key, or the first field if key is empty; -1 if
-// there is none.
-func procField(text, prefix, key string) int64 {
-	for _, line := range strings.Split(text, "\n") {
-		rest, ok := strings.CutPrefix(line, prefix)
-		if !ok {
-			continue
-		}
-		f := strings.Fields(rest)
-		i := 0
-		if key != "" {
-			i = slices.Index(f, key) + 1
-		}
-		if i == 0 && key != "" || i >= len(f) {
-			return -1
-		}
-		n, err := strconv.ParseInt(f[i], 10, 64)
-		if err != nil {
-			return -1
-		}
-		return n
+// procField is the number after the first field key of a /proc text; -1
+// if there is none.
+func procField(text, key string) int64 {
+	f := strings.Fields(text)
+	i := slices.Index(f, key) + 1
+	if i == 0 || i >= len(f) {
+		return -1
 	}
-	return -1
+	n, err := strconv.ParseInt(f[i], 10, 64)
+	if err != nil {
+		return -1
+	}
+	return n
 }
 
 // rss and peakRSS are VmRSS and VmHWM of /proc/PID/status, in bytes.
-func (s *server) rss() int64 { return procField(s.read("status"), "VmRSS:", "") << 10 }
+func (s *server) rss() int64 { return procField(s.read("status"), "VmRSS:") << 10 }
 
-func (s *server) peakRSS() int64 { return procField(s.read("status"), "VmHWM:", "") << 10 }
+func (s *server) peakRSS() int64 { return procField(s.read("status"), "VmHWM:") << 10 }
 
 // statCPU is the CPU time, user and system, of a /proc/PID/stat text:
 // its utime and stime (fields 14 and 15) in clock ticks of 1/100 s, as on
-// every Linux the soak runs on; -1 if unknown. The command name, field 2, may hold spaces, so fields are counted
-// after its closing parenthesis.
+// every Linux the soak runs on; -1 if unknown. The command name, field 2,
+// may hold spaces, so fields are counted after its closing parenthesis.
 func statCPU(text string) time.Duration {
 	i := strings.LastIndexByte(text, ')')
 	if i < 0 {
@@ -192,7 +181,8 @@ func (s *server) warnings() []string {
 // /proc/net/sockstat's "TCP: ... mem N", in bytes; -1 if unknown.
 func tcpMem() int64 {
 	b, _ := os.ReadFile("/proc/net/sockstat")
-	return procField(string(b), "TCP:", "mem") * int64(os.Getpagesize())
+	_, tcp, _ := strings.Cut(string(b), "TCP:") // its mem comes before the other lines'
+	return max(procField(tcp, "mem")*int64(os.Getpagesize()), -1)
 }
 
 // watch records the peaks of the server's descriptors and of the kernel's
