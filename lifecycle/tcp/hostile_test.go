@@ -355,9 +355,8 @@ func (a *arena) attack(n int, b attack.Behaviour, waits ...closedAtLeast) {
 }
 
 // TestHostileIdlePeers is the short form of the soak's "idle": peers that
-// connect and say nothing fill the
-// not-logged-in budget; each newcomer closes the oldest, so the probe gets
-// in, and the idle ones are closed.
+// connect and say nothing fill the not-logged-in budget; each newcomer
+// closes the oldest, so the probe gets in, and the idle ones are closed.
 func TestHostileIdlePeers(t *testing.T) {
 	a := startArena(t, nil, tcp.ServeOptions{MaxPreLogin: 8})
 	a.attack(40, attack.Idle,
