@@ -346,14 +346,14 @@ func ResetChurn(dial Dial, from net.IP, perSecond float64, stop <-chan struct{})
 	}
 }
 
-// HoldSessions is lock-out 3: n connections from one address log in as
-// user, those let in holding their session until the caller closes them.
-// It returns the connections held and how many logins were refused.
-func HoldSessions(dial Dial, from net.IP, user, password string, n int) (held []net.Conn, refused int) {
+// Hold is n connections from one address, one after the other, each
+// doing f on its peer: those f lets through are held open for the caller
+// to close, the others closed and counted as refused.
+func Hold(dial Dial, from net.IP, n int, f func(p Peer) error) (held []net.Conn, refused int) {
 	for range n {
 		p, err := DialPeer(dial, from)
 		if err == nil {
-			if err = p.Login(user, password); err != nil {
+			if err = f(p); err != nil {
 				_ = p.NC.Close()
 			}
 		}
@@ -364,6 +364,13 @@ func HoldSessions(dial Dial, from net.IP, user, password string, n int) (held []
 		held = append(held, p.NC)
 	}
 	return held, refused
+}
+
+// HoldSessions is lock-out 3: n connections from one address log in as
+// user, those let in holding their session until the caller closes them.
+// It returns the connections held and how many logins were refused.
+func HoldSessions(dial Dial, from net.IP, user, password string, n int) (held []net.Conn, refused int) {
+	return Hold(dial, from, n, func(p Peer) error { return p.Login(user, password) })
 }
 
 // PingFlood is cost 4: conns connections from the addresses, never logged
@@ -476,24 +483,15 @@ func LargeFrames(dial Dial, from []net.IP, n, size int, user, password string) (
 	return conns, int(answered.Load()), time.Since(start), nil
 }
 
-// Stall is n connections from one address that each send the header of a
-// login frame of size bytes and stall: its body never comes. It returns
-// the connections, for the caller to close.
-func Stall(dial Dial, from net.IP, n, size int) ([]net.Conn, error) {
-	var conns []net.Conn
-	for range n {
-		p, err := DialPeer(dial, from)
-		if err != nil {
-			return conns, err
-		}
-		conns = append(conns, p.NC)
+// Stall is n connections from one address that each send the header of
+// a login frame of size bytes and stall: its body never comes. It returns
+// the connections, for the caller to close, and how many failed.
+func Stall(dial Dial, from net.IP, n, size int) ([]net.Conn, int) {
+	return Hold(dial, from, n, func(p Peer) error {
 		frame, err := LoginFrame(p.C, "iggy", "iggy", size)
 		if err == nil {
 			_, err = p.NC.Write(frame[:codec.HeaderSize])
 		}
-		if err != nil {
-			return conns, err
-		}
-	}
-	return conns, nil
+		return err
+	})
 }
