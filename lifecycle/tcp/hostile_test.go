@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/attack"
 	"github.com/iggywire/iggywire/internal/lifecycletest"
 	"github.com/iggywire/iggywire/lifecycle"
 	"github.com/iggywire/iggywire/lifecycle/tcp"
@@ -220,19 +221,6 @@ type crowd struct {
 	ncs  []net.Conn
 }
 
-func startCrowd(t *testing.T, a *arena, n int, act func(nc net.Conn, c *lifecycle.Client, stop <-chan struct{})) *crowd {
-	t.Helper()
-	cr := newCrowd(t)
-	for range n {
-		nc, err := a.dial(nil)
-		if err != nil {
-			t.Fatalf("Dial: %v", err)
-		}
-		cr.add(nc, lifecycletest.NewClient(t), act)
-	}
-	return cr
-}
-
 func newCrowd(t *testing.T) *crowd {
 	cr := &crowd{stop: make(chan struct{})}
 	t.Cleanup(cr.end)
@@ -335,26 +323,43 @@ type closedAtLeast struct {
 	format string
 }
 
-// attack runs n peers doing act against a; the probe must log in
-// meanwhile, then each wait must be met, then the peers are ended and the
-// goroutines and heap must come back to the baseline.
-func (a *arena) attack(n int, act func(nc net.Conn, c *lifecycle.Client, stop <-chan struct{}), waits ...closedAtLeast) {
+// during runs f on a goroutine of its own until the end it returns is
+// called, or the test ends: then f's stop is closed and f waited for.
+func during(t testing.TB, f func(stop <-chan struct{})) (end func()) {
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		f(stop)
+	}()
+	var once sync.Once
+	end = func() { once.Do(func() { close(stop); <-done }) }
+	t.Cleanup(end)
+	return end
+}
+
+// attack runs n peers doing b against a, one connection each (the soak's
+// crowd of the same behaviour, small); once all have connected the probe
+// must log in, then each wait must be met, then the peers are ended and
+// the goroutines must come back to the baseline.
+func (a *arena) attack(n int, b attack.Behaviour, waits ...closedAtLeast) {
 	a.t.Helper()
-	cr := startCrowd(a.t, a, n, act)
+	end := during(a.t, func(stop <-chan struct{}) { attack.Peers(a.dial, nil, n, -1, stop, b) })
+	opened := func() int { a.rec.mu.Lock(); defer a.rec.mu.Unlock(); return a.rec.opened }
+	awaitAtLeast(a.t, opened, n, "%d peers connected, want %d")
 	a.probe(nil)
 	for _, w := range waits {
 		awaitAtLeast(a.t, func() int { return a.rec.closedBy(w.cause) }, w.n, w.format)
 	}
-	cr.end()
+	end()
 	a.checkBaseline()
 }
 
-// TestHostileIdlePeers: peers that connect and say nothing fill the
-// not-logged-in budget; each newcomer closes the oldest, so the probe gets
-// in, and the idle ones are closed.
+// TestHostileIdlePeers is the short form of the soak's "idle": peers that
+// connect and say nothing fill the not-logged-in budget; each newcomer
+// closes the oldest, so the probe gets in, and the idle ones are closed.
 func TestHostileIdlePeers(t *testing.T) {
 	a := startArena(t, nil, tcp.ServeOptions{MaxPreLogin: 8})
-	a.attack(40, func(net.Conn, *lifecycle.Client, <-chan struct{}) {},
+	a.attack(40, attack.Idle,
 		closedAtLeast{tcp.CausePreLoginCap, 32, "idle peers past the budget are closed: %d closed by the pre-login cap, want at least %d"})
 }
 
@@ -422,38 +427,36 @@ func bigLogin(t testing.TB, c *lifecycle.Client, size int) []byte {
 	return lifecycletest.Register(t, c.ID(), body)
 }
 
-// TestHostileLargeFrames: many connections each send one large (valid)
-// frame at once. They are all answered, never more than LargeFrameMemory
-// of them is held at once, no connection keeps its large buffer after the
-// answer, and the probe logs in meanwhile.
+// TestHostileLargeFrames is the short form of the soak's "largeframes":
+// many connections each send one large (valid) frame at once. They are
+// all answered, never more than LargeFrameMemory of them is held at once,
+// no connection keeps its large buffer after the answer, and the probe
+// logs in meanwhile.
 func TestHostileLargeFrames(t *testing.T) {
 	const conns, size, budget = 16, 200 << 10, 512 << 10
 	a := startArena(t, nil, tcp.ServeOptions{MaxFrame: 256 << 10, LargeFrameMemory: budget, MaxPreLogin: 64})
-	frame := bigLogin(t, lifecycletest.NewClient(t), size)
-	var answered atomic.Int64
-	cr := startCrowd(t, a, conns, func(nc net.Conn, c *lifecycle.Client, _ <-chan struct{}) {
-		// The client's id is minted by Login; the raw frame carries id 1,
-		// which every test client starts with.
-		if _, err := c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("iggy"))); err != nil {
-			return
-		}
-		if exchange(nc, c, frame, nil) == nil {
-			answered.Add(1)
-		}
+	var held []net.Conn
+	var answered int
+	var err error
+	end := during(t, func(<-chan struct{}) {
+		held, answered, _, err = attack.LargeFrames(a.dial, nil, conns, size, "iggy", "iggy")
 	})
 	a.probe(nil)
-	awaitEqual(t, func() int { return int(answered.Load()) }, conns,
-		"every large frame is answered (none dropped while waiting for the budget): %d answered, want %d")
+	end()
+	if err != nil || answered != conns {
+		t.Fatalf("every large frame is answered (none dropped while waiting for the budget): %d answered, want %d (%v)", answered, conns, err)
+	}
 	if peak := tcp.LargeFramePeak(a.l); peak > budget {
 		t.Errorf("large frames held at once peaked at %d bytes, want at most %d", peak, budget)
 	}
 	// At least one whole frame was held under the budget. Whether two ever
-	// overlap depends on scheduling (the frame is a little under size, so
-	// comparing with size asked for two and failed when they came in turn).
-	if peak := tcp.LargeFramePeak(a.l); peak < int64(len(frame)) {
-		t.Errorf("the frames did go through the budget: peak %d bytes, want at least %d", peak, len(frame))
+	// overlap depends on scheduling.
+	if peak := tcp.LargeFramePeak(a.l); peak < size {
+		t.Errorf("the frames did go through the budget: peak %d bytes, want at least %d", peak, size)
 	}
-	cr.end()
+	for _, nc := range held {
+		_ = nc.Close()
+	}
 	a.checkBaseline()
 }
 
@@ -498,12 +501,13 @@ func (c *countingAuth) Password(u []byte, p codec.Secret) (uint32, error) {
 	return c.Authenticator.Password(u, p)
 }
 
-// TestHostileGuessing: wrong passwords from one address stop reaching the
-// Authenticator after the burst; the throttled answers are byte for byte
-// the wrong-password eviction; the right password from that address is
-// refused too (guessing stops paying), while another address logs in at
-// once. The refill rate is tiny here so that no token comes back during
-// the test; refilling is TestThrottleBucket's.
+// TestHostileGuessing is the short form of the soak's "guess1": wrong
+// passwords from one address stop reaching the Authenticator after the
+// burst; the throttled answers are the wrong-password eviction, byte for
+// byte; the right password from that address is refused too (guessing
+// stops paying), while another address logs in at once. The refill rate
+// is tiny here so that no token comes back during the test; refilling is
+// TestThrottleBucket's.
 func TestHostileGuessing(t *testing.T) {
 	const burst, guesses = 3, 30
 	auth := &countingAuth{Authenticator: lifecycletest.Auth}
@@ -513,32 +517,30 @@ func TestHostileGuessing(t *testing.T) {
 	}
 	a := startArena(t, srv, tcp.ServeOptions{LoginBurst: burst, LoginRate: 0.001})
 	attacker := net.IPv4(127, 0, 0, 1)
-	for i := range guesses {
-		w := a.wire(attacker)
-		frame, err := w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("guess")))
-		if err != nil {
-			t.Fatalf("guess %d: Login: %v", i, err)
-		}
-		if _, err := w.nc.Write(frame); err != nil {
-			t.Fatalf("guess %d: Write: %v", i, err)
-		}
-		answer, err := codec.ReadFrame(w.nc, nil, codec.MaxFrameSize)
-		if err != nil {
-			t.Fatalf("guess %d: ReadFrame: %v", i, err)
-		}
-		if want := lifecycletest.EvictionFrame(t, w.c.ID(), codec.ReasonInvalidCredentials); !bytes.Equal(answer, want) {
-			t.Fatalf("guess %d: a throttled answer is the wrong-password answer: answer =\n%x\nwant\n%x", i, answer, want)
-		}
-		if err := w.nc.Close(); err != nil {
-			t.Fatalf("guess %d: Close: %v", i, err)
-		}
+	if n, refused := attack.Guess(a.dial, []net.IP{attacker}, 1, guesses, "iggy", nil); n != guesses || refused != guesses {
+		t.Fatalf("%d guesses, %d of them refused as a wrong password, want %d", n, refused, guesses)
+	}
+	w := a.wire(attacker)
+	frame, err := w.c.Login(nil, []byte("iggy"), codec.NewSecret([]byte("guess")))
+	if err != nil {
+		t.Fatalf("Login: %v", err)
+	}
+	if _, err := w.nc.Write(frame); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	answer, err := codec.ReadFrame(w.nc, nil, codec.MaxFrameSize)
+	if err != nil {
+		t.Fatalf("ReadFrame: %v", err)
+	}
+	if want := lifecycletest.EvictionFrame(t, w.c.ID(), codec.ReasonInvalidCredentials); !bytes.Equal(answer, want) {
+		t.Fatalf("a throttled answer is the wrong-password answer: answer =\n%x\nwant\n%x", answer, want)
 	}
 	if n := auth.checks.Load(); n != burst {
 		t.Fatalf("credential checks from one address = %d, want %d", n, burst)
 	}
-	awaitEqual(t, func() int { return a.rec.loginsBy("Throttled") }, guesses-burst, "%d throttled logins told the observer, want %d")
+	awaitEqual(t, func() int { return a.rec.loginsBy("Throttled") }, guesses+1-burst, "%d throttled logins told the observer, want %d")
 
-	w := a.wire(attacker)
+	w = a.wire(attacker)
 	_, err = w.login()
 	if want := codec.StatusInvalidCredentials.Err(); !errors.Is(err, want) {
 		t.Fatalf("over budget, even the right password is refused: error = %v, want %v", err, want)

@@ -11,11 +11,13 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/attack"
 	"github.com/iggywire/iggywire/internal/lifecycletest"
 	"github.com/iggywire/iggywire/lifecycle"
 	"github.com/iggywire/iggywire/lifecycle/tcp"
@@ -39,28 +41,19 @@ func loggedIn(t *testing.T, a *arena, n int) []*wire {
 	return ws
 }
 
-// TestHostileNotReading: logged-in peers that pipeline pings and never
-// read their answers are closed as CauseNotReading once WriteStall passes
-// without progress, long before WriteTimeout, and the probe gets in.
+// TestHostileNotReading is the short form of the soak's "nonreaders":
+// logged-in peers that pipeline pings and never read their answers are
+// closed as CauseNotReading once WriteStall passes without progress, long
+// before WriteTimeout, and the probe gets in.
 func TestHostileNotReading(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const peers, stall = 8, 200 * time.Millisecond
 		a := startPipeArena(t, nil, tcp.ServeOptions{WriteStall: stall})
-		cr := newCrowd(t)
 		start := time.Now()
-		for _, w := range loggedIn(t, a, peers) {
-			cr.add(w.nc, w.c, func(nc net.Conn, c *lifecycle.Client, _ <-chan struct{}) {
-				for {
-					frame, err := c.Ping(nil)
-					if err != nil {
-						return
-					}
-					if _, err := nc.Write(frame); err != nil {
-						return
-					}
-				}
-			})
-		}
+		var written atomic.Int64
+		end := during(t, func(stop <-chan struct{}) {
+			attack.Peers(a.dial, nil, peers, -1, stop, attack.Pipeline("iggy", "iggy", &written, nil))
+		})
 		a.probe(nil)
 		awaitAtLeast(t, func() int { return a.rec.closedBy(tcp.CauseNotReading) }, peers,
 			"peers that do not read are closed: %d closed as not-reading, want %d")
@@ -70,7 +63,7 @@ func TestHostileNotReading(t *testing.T) {
 		if n := a.rec.closedBy(tcp.CauseWriteTimeout); n != 0 {
 			t.Fatalf("%d closed by WriteTimeout, want 0", n)
 		}
-		cr.end()
+		end()
 		a.checkBaseline()
 	})
 }
@@ -255,20 +248,23 @@ func TestHostileGuessingAccounts(t *testing.T) {
 	})
 }
 
-// TestHostileStalledPreLoginFrames: connections not logged in that
-// announce large frames and stall hold at most PreLoginFrameMemory of the
-// large-frame budget, so a logged-in client's large frame is read at once.
+// TestHostileStalledPreLoginFrames is the short form of the soak's
+// "stalled-large": connections not logged in that announce large frames
+// and stall hold at most PreLoginFrameMemory of the large-frame budget, so
+// a logged-in client's large frame is read at once.
 func TestHostileStalledPreLoginFrames(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		const stalled, size = 8, 1 << 20
+		const size = 1 << 20
 		a := startPipeArena(t, nil, tcp.ServeOptions{MaxFrame: size})
 		user := loggedIn(t, a, 1)[0]
-		big := bigLogin(t, lifecycletest.NewClient(t), size)
-		for range stalled {
-			w := a.wire(nil)
-			if _, err := w.nc.Write(big[:codec.HeaderSize]); err != nil {
-				t.Fatalf("Write: %v", err)
+		stalled, refused := attack.Stall(a.dial, nil, 8, size)
+		defer func() {
+			for _, nc := range stalled {
+				_ = nc.Close()
 			}
+		}()
+		if refused > 0 {
+			t.Fatalf("%d of 8 connections did not stall", refused)
 		}
 		synctest.Wait()
 		start := time.Now()

@@ -350,27 +350,25 @@ func TestListenerWriteTimeout(t *testing.T) {
 	})
 }
 
-// TestHostileSlowPeers: peers that send a byte now and then are closed by
-// ReadTimeout once their frame has begun, and by the budget meanwhile.
+// TestHostileSlowPeers is the short form of the soak's "drip": peers that
+// send a byte now and then are closed by ReadTimeout once their frame has
+// begun, and by the budget meanwhile.
 func TestHostileSlowPeers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		a := startPipeArena(t, nil, tcp.ServeOptions{MaxPreLogin: 8, ReadTimeout: 200 * time.Millisecond})
-		a.attack(30, func(nc net.Conn, _ *lifecycle.Client, stop <-chan struct{}) {
-			every(50*time.Millisecond, stop, func() error { _, err := nc.Write([]byte{0}); return err })
-		},
+		a.attack(30, attack.Drip(50*time.Millisecond),
 			closedAtLeast{tcp.CauseReadTimeout, 1, "a frame that never completes is cut at ReadTimeout: %d closed by it, want at least %d"},
 			closedAtLeast{tcp.CausePreLoginCap, 22, "peers past the budget are closed: %d closed by the pre-login cap, want at least %d"})
 	})
 }
 
-// TestHostilePingers: peers that only ping before login are closed at
-// LoginTimeout, pings or not, and by the budget; the probe gets in.
+// TestHostilePingers is the short form of the soak's "pingers": peers
+// that only ping before login are closed at LoginTimeout, pings or not,
+// and by the budget; the probe gets in.
 func TestHostilePingers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		a := startPipeArena(t, nil, tcp.ServeOptions{MaxPreLogin: 8, LoginTimeout: 300 * time.Millisecond})
-		a.attack(20, func(nc net.Conn, c *lifecycle.Client, stop <-chan struct{}) {
-			every(20*time.Millisecond, stop, func() error { return ping(nc, c) })
-		},
+		a.attack(20, attack.PingEvery(20*time.Millisecond, "", ""),
 			closedAtLeast{tcp.CauseLoginTimeout, 1, "pinging does not extend LoginTimeout: %d closed by it, want at least %d"},
 			closedAtLeast{tcp.CausePreLoginCap, 12, "peers past the budget are closed: %d closed by the pre-login cap, want at least %d"})
 	})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -23,192 +24,150 @@ const metricsIdle = 12 * time.Second
 // port is attacked: its connection cap (16) plus the login server's own.
 const maxMetricsFDs = 64
 
-// scrapers: n goroutines scrape /metrics over keep-alive connections of
-// their own, flat out.
-func scrapers(n int) func(e *env) func() outcome {
-	return func(e *env) func() outcome {
-		var ok, busy, bad atomic.Int64
-		var wg sync.WaitGroup
-		start := time.Now()
-		for range n {
-			spawn(&wg, func() {
-				tr := &http.Transport{MaxConnsPerHost: 1, DialContext: attackDialer(nil, ioTimeout).DialContext}
-				defer tr.CloseIdleConnections()
-				cl := &http.Client{Transport: tr, Timeout: 30 * time.Second}
-				for attack.Pause(0, e.stop) {
-					resp, err := cl.Get("http://" + e.srv.metrics + "/metrics")
-					if err != nil {
-						bad.Add(1)
-						continue
-					}
-					_, _ = io.Copy(io.Discard, resp.Body)
-					_ = resp.Body.Close()
-					if resp.StatusCode == http.StatusOK {
-						ok.Add(1)
-					} else {
-						busy.Add(1)
-					}
-				}
-			})
+// metricsConns dials n connections to the metrics port from 8 addresses
+// 127.0.b.x, each dial given timeout, and starts each (if start is set)
+// as soon as it is up. It says how many failed.
+func metricsConns(e *env, b byte, n int, timeout time.Duration, start func(i int, nc net.Conn)) (conns []net.Conn, failed int) {
+	ips, dial := loopbackIPs(b, 8), dialer(e.srv.metrics, attackBuffer, timeout)
+	for i := range n {
+		nc, err := dial(ips[i%len(ips)])
+		if err != nil {
+			failed++
+			continue
 		}
-		return func() outcome {
-			wg.Wait()
-			t := time.Since(start).Seconds()
-			return outcome{result: fmt.Sprintf("%.1f scrapes/s answered, %.1f/s refused busy, %d failed (closed, timed out)",
-				float64(ok.Load())/t, float64(busy.Load())/t, bad.Load())}
+		conns = append(conns, nc)
+		if start != nil {
+			start(i, nc)
 		}
 	}
+	return conns, failed
 }
 
-// keepAlive: n connections to the metrics port send one request each and
-// then stay idle; the server must close each of them once idle, and never
-// hold more than its cap.
-func keepAlive(n int) func(e *env) func() outcome {
-	return func(e *env) func() outcome {
-		type state struct {
-			answeredAt, closedAt atomic.Int64 // unix nanoseconds, 0 if not yet
-		}
-		conns := make([]net.Conn, 0, n)
-		states := make([]*state, n)
-		var dialFailed int
-		for i := range n {
-			d := attackDialer(loopbackIPs(7, 8)[i%8], ioTimeout)
-			nc, err := d.Dial("tcp", e.srv.metrics)
+// scrapers: 500 goroutines scrape /metrics over keep-alive connections of
+// their own, flat out.
+func scrapers(e *env) outcome {
+	var ok, busy, bad atomic.Int64
+	e.ready()
+	start, dial := time.Now(), dialer(e.srv.metrics, attackBuffer, ioTimeout)
+	attack.Each(500, func(int) {
+		tr := &http.Transport{MaxConnsPerHost: 1, DialContext: func(context.Context, string, string) (net.Conn, error) { return dial(nil) }}
+		defer tr.CloseIdleConnections()
+		cl := &http.Client{Transport: tr, Timeout: 30 * time.Second}
+		for attack.Pause(0, e.stop) {
+			resp, err := cl.Get("http://" + e.srv.metrics + "/metrics")
 			if err != nil {
-				dialFailed++
+				bad.Add(1)
 				continue
 			}
-			conns = append(conns, nc)
-			st := &state{}
-			states[len(conns)-1] = st
-			go func() {
-				_, _ = nc.Write([]byte("GET /metrics HTTP/1.1\r\nHost: soak\r\n\r\n"))
-				br := bufio.NewReader(nc)
-				resp, err := http.ReadResponse(br, nil)
-				if err == nil {
-					_, _ = io.Copy(io.Discard, resp.Body)
-					_ = resp.Body.Close()
-					st.answeredAt.Store(time.Now().UnixNano())
-				}
-				_, _ = br.ReadByte() // the server's close, or ours
-				st.closedAt.Store(time.Now().UnixNano())
-			}()
+			_, _ = io.Copy(io.Discard, resp.Body)
+			_ = resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				ok.Add(1)
+			} else {
+				busy.Add(1)
+			}
 		}
-		return func() outcome {
-			end := time.Now()
-			var answered, closedIdle, openIdle int
-			for i := range conns {
-				st := states[i]
-				a, c := st.answeredAt.Load(), st.closedAt.Load()
-				if a == 0 {
-					continue
-				}
-				answered++
-				switch {
-				case c != 0:
-					closedIdle++
-				case end.Sub(time.Unix(0, a)) > metricsIdle:
-					openIdle++
-				}
-			}
-			for _, nc := range conns {
-				_ = nc.Close()
-			}
-			o := outcome{result: fmt.Sprintf("%d connections (%d failed to connect); %d answered, %d of them closed by the server, %d still open more than %v after their answer",
-				len(conns), dialFailed, answered, closedIdle, openIdle, metricsIdle)}
-			if openIdle > 0 {
-				o.misses = append(o.misses, fmt.Sprintf("%d keep-alive connections still open after %v idle", openIdle, metricsIdle))
-			}
-			return o
-		}
-	}
+	})
+	t := time.Since(start).Seconds()
+	return outcome{result: fmt.Sprintf("%.1f scrapes/s answered, %.1f/s refused busy, %d failed (closed, timed out)",
+		float64(ok.Load())/t, float64(busy.Load())/t, bad.Load())}
 }
 
-// bigHeaders: n connections to the metrics port each send a request whose
-// header has a 1 MiB line, and stall before its end.
-func bigHeaders(n int) func(e *env) func() outcome {
-	return func(e *env) func() outcome {
-		var sent, refused, closed atomic.Int64
-		var wg sync.WaitGroup
-		chunk := []byte(strings.Repeat("a", 64<<10))
-		var mu sync.Mutex
-		var conns []net.Conn
-		for i := range n {
-			spawn(&wg, func() {
-				d := attackDialer(loopbackIPs(8, 8)[i%8], ioTimeout)
-				nc, err := d.Dial("tcp", e.srv.metrics)
-				if err != nil {
-					return
-				}
-				mu.Lock()
-				conns = append(conns, nc)
-				mu.Unlock()
-				go func() {
-					resp, err := http.ReadResponse(bufio.NewReader(nc), nil)
-					if err == nil && resp.StatusCode == http.StatusRequestHeaderFieldsTooLarge {
-						refused.Add(1)
-					} else {
-						closed.Add(1)
-					}
-				}()
-				_ = nc.SetWriteDeadline(time.Now().Add(5 * time.Second))
-				if _, err := nc.Write([]byte("GET /metrics HTTP/1.1\r\nHost: soak\r\nX-Pad: ")); err != nil {
-					return
-				}
-				for range 16 {
-					if _, err := nc.Write(chunk); err != nil {
-						return
-					}
-				}
-				sent.Add(1)
-				<-e.stop // stalled: the header never ends
-			})
-		}
-		return func() outcome {
-			wg.Wait()
-			mu.Lock()
-			for _, nc := range conns {
-				_ = nc.Close()
+// keepAlive: 2,000 connections to the metrics port send one request each
+// and then stay idle; the server must close each of them once idle, and
+// never hold more than its cap.
+func keepAlive(e *env) outcome {
+	const n = 2000
+	answeredAt, closedAt := make([]atomic.Int64, n), make([]atomic.Int64, n) // unix nanoseconds, 0 if not yet
+	conns, dialFailed := metricsConns(e, 7, n, ioTimeout, func(i int, nc net.Conn) {
+		go func() {
+			_, _ = nc.Write([]byte("GET /metrics HTTP/1.1\r\nHost: soak\r\n\r\n"))
+			br := bufio.NewReader(nc)
+			if resp, err := http.ReadResponse(br, nil); err == nil {
+				_, _ = io.Copy(io.Discard, resp.Body)
+				_ = resp.Body.Close()
+				answeredAt[i].Store(time.Now().UnixNano())
 			}
-			mu.Unlock()
-			return outcome{result: fmt.Sprintf("%d of %d sent the whole 1 MiB line; %d answered 431, %d closed or timed out otherwise",
-				sent.Load(), n, refused.Load(), closed.Load())}
+			_, _ = br.ReadByte() // the server's close, or ours
+			closedAt[i].Store(time.Now().UnixNano())
+		}()
+	})
+	defer closeAll(conns)
+	e.ready()
+	<-e.stop
+	end := time.Now()
+	var answered, closedIdle, openIdle int
+	for i := range n {
+		if a := answeredAt[i].Load(); a != 0 {
+			answered++
+			if closedAt[i].Load() != 0 {
+				closedIdle++
+			} else if end.Sub(time.Unix(0, a)) > metricsIdle {
+				openIdle++
+			}
 		}
 	}
+	o := outcome{result: fmt.Sprintf("%d connections (%d failed to connect); %d answered, %d of them closed by the server, %d still open more than %v after their answer",
+		len(conns), dialFailed, answered, closedIdle, openIdle, metricsIdle)}
+	o.misses.check(openIdle > 0, "%d keep-alive connections still open after %v idle", openIdle, metricsIdle)
+	return o
+}
+
+// bigHeaders: 200 connections to the metrics port each send a request
+// whose header has a 1 MiB line, and stall before its end.
+func bigHeaders(e *env) outcome {
+	const n = 200
+	var sent, refused, closed atomic.Int64
+	var wg sync.WaitGroup
+	chunk := []byte(strings.Repeat("a", 64<<10))
+	conns, _ := metricsConns(e, 8, n, ioTimeout, func(_ int, nc net.Conn) {
+		go func() {
+			resp, err := http.ReadResponse(bufio.NewReader(nc), nil)
+			if err == nil && resp.StatusCode == http.StatusRequestHeaderFieldsTooLarge {
+				refused.Add(1)
+			} else {
+				closed.Add(1)
+			}
+		}()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = nc.SetWriteDeadline(time.Now().Add(5 * time.Second))
+			if _, err := nc.Write([]byte("GET /metrics HTTP/1.1\r\nHost: soak\r\nX-Pad: ")); err != nil {
+				return
+			}
+			for range 16 {
+				if _, err := nc.Write(chunk); err != nil {
+					return
+				}
+			}
+			sent.Add(1)
+		}()
+	})
+	e.ready()
+	<-e.stop // stalled: the header never ends
+	wg.Wait()
+	closeAll(conns)
+	return outcome{result: fmt.Sprintf("%d of %d sent the whole 1 MiB line; %d answered 431, %d closed or timed out otherwise",
+		sent.Load(), n, refused.Load(), closed.Load())}
 }
 
 // fdLimit: the server runs with a descriptor limit of 1,024 (the
-// scenario's fdLimit), and n connections to the metrics port sit idle. The
-// login port must keep accepting, and the start-up must have said what it
-// did about the budget.
-func fdLimit(n int) func(e *env) func() outcome {
-	return func(e *env) func() outcome {
-		var conns []net.Conn
-		failed := 0
-		for i := range n {
-			d := attackDialer(loopbackIPs(9, 8)[i%8], 2*time.Second)
-			nc, err := d.Dial("tcp", e.srv.metrics)
-			if err != nil {
-				failed++
-				continue
-			}
-			conns = append(conns, nc)
-		}
-		return func() outcome {
-			for _, nc := range conns {
-				_ = nc.Close()
-			}
-			var said []string
-			for _, l := range e.srv.keptLines() {
-				if strings.Contains(l, "descriptor limit") {
-					said = append(said, l[strings.Index(l, "msg="):])
-				}
-			}
-			o := outcome{result: fmt.Sprintf("%d idle connections held (%d failed to connect); start-up said: %s", len(conns), failed, strings.Join(said, " / "))}
-			if len(said) != 1 {
-				o.misses = append(o.misses, fmt.Sprintf("%d start-up lines about the descriptor budget, want 1", len(said)))
-			}
-			return o
+// scenario's fdLimit), and 1,013 connections to the metrics port sit
+// idle. The login port must keep accepting, and the start-up must have
+// said what it did about the budget.
+func fdLimit(e *env) outcome {
+	conns, failed := metricsConns(e, 9, 1013, 2*time.Second, nil)
+	e.ready()
+	<-e.stop
+	closeAll(conns)
+	var said []string
+	for _, l := range e.srv.warnings() {
+		if strings.Contains(l, "descriptor limit") {
+			said = append(said, l[strings.Index(l, "msg="):])
 		}
 	}
+	o := outcome{result: fmt.Sprintf("%d idle connections held (%d failed to connect); start-up said: %s", len(conns), failed, strings.Join(said, " / "))}
+	o.misses.check(len(said) != 1, "%d start-up lines about the descriptor budget, want 1", len(said))
+	return o
 }

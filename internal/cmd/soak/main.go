@@ -42,13 +42,11 @@ type soak struct {
 	after    time.Duration // from the attack's end to the second RSS reading
 	interval time.Duration // between probe logins
 	run      *regexp.Regexp
-	log      io.Writer
 	extra    []string // flags for every server run
 }
 
 func main() {
 	var s soak
-	var run string
 	flag.StringVar(&s.bin, "server", "", "path of a built cmd/loginserver (required)")
 	flag.DurationVar(&s.dur, "dur", 10*time.Second, "how long each attack runs")
 	flag.DurationVar(&s.loggedIn, "logged-in-dur", 30*time.Second, "how long the logged-in pingers' attack runs")
@@ -58,58 +56,67 @@ func main() {
 		s.extra = append(s.extra, v)
 		return nil
 	})
-	flag.StringVar(&run, "run", "", "run only the scenarios whose short name matches this regular expression (-list shows them)")
+	run := flag.String("run", "", "run only the scenarios whose short name matches this regular expression (-list shows them)")
 	list := flag.Bool("list", false, "list the scenarios' short names and exit")
-	probeAddr := flag.String("probe", "", "be the probe process: log in to this address (the soak runs itself so)")
-	probeFrom := flag.String("probe-from", "", "the probe process's source address")
-	probeAs := flag.String("probe-as", "", "the probe process's account")
-	think := flag.Duration("probe-think", -1, "with -probe: be the lock-outs' legitimate client (internal/attack's Legit), thinking this long")
+	probe := flag.String("probe", "", "be the probe process: run this internal/attack.Legit, in JSON, with its account's name as password (the soak runs itself so)")
+	probeAddr := flag.String("probe-addr", "", "the probe process's server")
 	echo := flag.Bool("echo", false, "be the echo server of the throughput scenario (the soak runs itself so)")
 	flag.Parse()
-	if *echo {
+	switch {
+	case *echo:
 		echoMain()
-		return
-	}
-	if *probeAddr != "" {
-		probeMain(*probeAddr, *probeFrom, *probeAs, s.interval, *think)
-		return
-	}
-	if *list {
+	case *probe != "":
+		probeMain(*probeAddr, *probe)
+	case *list:
 		for _, sc := range s.scenarios() {
 			fmt.Printf("%-16s %s\n", sc.id, sc.name)
 		}
-		return
+	default:
+		os.Exit(s.main(*run))
 	}
-	if s.bin == "" {
-		fmt.Fprintln(os.Stderr, "soak: -server is required")
-		os.Exit(2)
-	}
+}
+
+// main runs the scenarios that match run and prints their table; it
+// returns the exit status.
+func (s *soak) main(run string) int {
 	var err error
-	if s.run, err = regexp.Compile(run); err != nil {
-		fmt.Fprintln(os.Stderr, "soak: -run:", err)
-		os.Exit(2)
+	if s.run, err = regexp.Compile(run); err != nil || s.bin == "" {
+		fmt.Fprintln(os.Stderr, "soak: -server is required, -run a regular expression:", err)
+		return 2
 	}
-	s.log = os.Stderr
 	if err := raiseFDLimit(); err != nil {
 		fmt.Fprintln(os.Stderr, "soak:", err)
-		os.Exit(1)
+		return 1
 	}
-	rows, err := s.runAll()
-	printTable(os.Stdout, rows)
+	var rows []row
 	missed := 0
-	for _, r := range rows {
-		if len(r.misses) > 0 {
-			missed++
+	for _, sc := range s.scenarios() {
+		if !s.run.MatchString(sc.id) {
+			continue
 		}
+		fmt.Fprintf(os.Stderr, "soak: %s: %s\n", sc.id, sc.name)
+		r, serr := s.scenario(sc)
+		if err = serr; err != nil {
+			err = fmt.Errorf("%s: %w", sc.id, err)
+			break
+		}
+		fmt.Fprintf(os.Stderr, "soak: %s: done, %s\n", sc.id, verdict(r))
+		rows = append(rows, r)
+		missed += min(len(r.misses), 1)
 	}
+	if len(rows) == 0 && err == nil {
+		err = errors.New("-run matches no scenario (-list shows them)")
+	}
+	printTable(os.Stdout, rows)
 	switch {
 	case err != nil:
 		fmt.Fprintln(os.Stderr, "soak:", err)
-		os.Exit(1)
+		return 1
 	case missed > 0:
 		fmt.Fprintf(os.Stderr, "soak: %d of %d scenarios missed a must-hold\n", missed, len(rows))
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }
 
 // raiseFDLimit lifts the soft descriptor limit to the hard one: the soak
@@ -129,26 +136,6 @@ func raiseFDLimit() error {
 	return nil
 }
 
-func (s *soak) runAll() ([]row, error) {
-	var rows []row
-	for _, sc := range s.scenarios() {
-		if !s.run.MatchString(sc.id) {
-			continue
-		}
-		fmt.Fprintf(s.log, "soak: %s: %s\n", sc.id, sc.name)
-		r, err := s.scenario(sc)
-		if err != nil {
-			return rows, fmt.Errorf("%s: %w", sc.id, err)
-		}
-		fmt.Fprintf(s.log, "soak: %s: done, %s\n", sc.id, verdict(r))
-		rows = append(rows, r)
-	}
-	if len(rows) == 0 {
-		return nil, errors.New("-run matches no scenario (-list shows them)")
-	}
-	return rows, nil
-}
-
 func verdict(r row) string {
 	if len(r.misses) == 0 {
 		return "holds"
@@ -166,13 +153,10 @@ func printTable(w io.Writer, rows []row) {
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		logins, p50, p99, ping99 := "—", "—", "—", "—"
-		if n := len(r.probe.lat) + r.probe.fails; n > 0 {
-			logins = fmt.Sprintf("%d / %d", len(r.probe.lat), r.probe.fails)
-			if len(r.probe.lat) > 0 {
-				p50, p99 = ms(r.probe.pct(0.50)), ms(r.probe.pct(0.99))
-			}
-			if len(r.probe.ping) > 0 {
-				ping99 = ms(r.probe.pingPct(0.99))
+		if p := r.probe; p.OK+p.Failed > 0 {
+			logins = fmt.Sprintf("%d / %d", p.OK, p.Failed)
+			if p.OK > 0 {
+				p50, p99, ping99 = ms(percentile(p.Lat, 0.50)), ms(percentile(p.Lat, 0.99)), ms(percentile(p.Ping, 0.99))
 			}
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s (%s) | %s (%s) | %.1f | %.0f%% | %d | %s | %s |\n", r.name, logins, p50, p99, ping99,

@@ -1,17 +1,19 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"net"
 	"sync"
 	"time"
+
+	"github.com/iggywire/iggywire/internal/attack"
 )
 
 // scenario is one attack of the soak and how the server runs for it.
 type scenario struct {
-	id      string // short name, for -run
-	name    string // what the table says
-	flags   []string
+	id      string        // short name, for -run
+	name    string        // what the table says
 	fdLimit int           // run the server with this descriptor limit (0: the soak's)
 	dur     time.Duration // 0: -dur
 	probeAs string        // the probe's account ("probe" unless set)
@@ -20,28 +22,56 @@ type scenario struct {
 	// maxRSSFactor, when set, bounds the RSS after the attack to this
 	// many times the baseline.
 	maxRSSFactor float64
-	// attack sets the attack up against e.srv (it may take a while: it
-	// returns once the attack is in place) and returns what ends it. The
-	// attack must end by itself once e.stop is closed too.
-	attack func(e *env) (end func() outcome)
+	// attack runs the attack against e.srv until e.stop is closed, calling
+	// e.ready once it is in place (which may take a while: the attack's
+	// time starts then), and says what it showed.
+	attack func(e *env) outcome
 }
 
 // env is what an attack works with.
 type env struct {
-	srv  *server
-	stop <-chan struct{} // closed when the attack's time is up, or the kernel's TCP memory passed abortTCPMem
+	srv   *server
+	dial  attack.Dial     // an attacker's connection to the login port
+	stop  <-chan struct{} // closed when the attack's time is up, or the kernel's TCP memory passed abortTCPMem
+	ready func()
+}
+
+// background runs f on a goroutine, lets it settle in place, and marks
+// the attack ready; the wait it returns waits for f.
+func (e *env) background(settle time.Duration, f func()) (wait func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	time.Sleep(settle)
+	e.ready()
+	return func() { <-done }
 }
 
 // outcome is what an attack shows and which of its own must-holds it missed.
 type outcome struct {
 	result string
-	misses []string
+	misses misses
 }
+
+// misses are the must-holds a scenario missed.
+type misses []string
+
+// check adds the miss that format and args say if broken.
+func (m *misses) check(broken bool, format string, args ...any) {
+	if broken {
+		*m = append(*m, fmt.Sprintf(format, args...))
+	}
+}
+
+// failed is an attack that could not be set up.
+func failed(err error) outcome { return outcome{misses: []string{"could not set up: " + err.Error()}} }
 
 // row is one line of the table.
 type row struct {
 	name             string
-	probe            probeResult
+	probe            attack.Result
 	peakRSS          int64
 	baseRSS          int64
 	rssAfter         int64
@@ -50,7 +80,7 @@ type row struct {
 	cpu              float64 // the server's CPU during the attack, in percent of one core
 	fds              int
 	result           string
-	misses           []string
+	misses           misses
 }
 
 // probeIP is where the probe logs in from: no attacker uses it.
@@ -59,93 +89,70 @@ var probeIP = net.IPv4(127, 0, 0, 254)
 // scenario runs sc against a fresh server: baseline, attack with the probe
 // logging in throughout, the attack's end, then the RSS after s.after.
 func (s *soak) scenario(sc scenario) (row, error) {
-	flags := append(append([]string{"-user", "probe:probe"}, sc.flags...), s.extra...)
-	srv, err := startServer(s.bin, sc.fdLimit, flags...)
+	srv, err := startServer(s.bin, sc.fdLimit, s.extra...)
 	if err != nil {
 		return row{}, err
 	}
 	defer srv.stop()
 	time.Sleep(300 * time.Millisecond)
 	r := row{name: sc.name, baseRSS: srv.rss(), tcpBase: tcpMem()}
-	stop := make(chan struct{})
-	var once sync.Once
-	end := func() { once.Do(func() { close(stop) }) }
-	w := watch(srv, r.tcpBase, end)
-	lines0, start, cpu0 := srv.lines.Load(), time.Now(), srv.cpuTime()
-	finish := sc.attack(&env{srv: srv, stop: stop})
-	dur := sc.dur
-	if dur == 0 {
-		dur = s.dur
-	}
-	timer := time.AfterFunc(dur, end)
+	stop, ready, done := make(chan struct{}), make(chan struct{}), make(chan outcome, 1)
+	var stopOnce, readyOnce sync.Once
+	end := func() { stopOnce.Do(func() { close(stop) }) }
+	e := &env{srv: srv, dial: dialer(srv.addr, attackBuffer, ioTimeout), stop: stop, ready: func() { readyOnce.Do(func() { close(ready) }) }}
+	watched := watch(srv, r.tcpBase, end)
+	lines0, start, cpu0 := srv.lines.Load(), time.Now(), statCPU(srv.read("stat"))
+	go func() {
+		o := sc.attack(e)
+		e.ready()
+		done <- o
+	}()
+	<-ready
+	timer := time.AfterFunc(cmp.Or(sc.dur, s.dur), end)
 	defer timer.Stop()
-	account := sc.probeAs
-	if account == "" {
-		account = "probe"
-	}
 	if !sc.noProbe {
-		if r.probe, err = probeProcess(srv.addr, probeIP, account, s.interval, stop); err != nil {
+		as := cmp.Or(sc.probeAs, "probe")
+		if r.probe, err = probeProcess(srv.addr, attack.Legit{From: probeIP, User: as, Every: s.interval, Probe: true}, stop); err != nil {
 			end()
-			_ = finish()
+			<-done
 			return row{}, fmt.Errorf("probe: %w", err)
 		}
 	}
 	<-stop
-	aborted := w.aborted()
-	o := finish()
+	o := <-done
 	window := time.Since(start)
 	r.logRate = float64(srv.lines.Load()-lines0) / window.Seconds()
-	r.cpu = 100 * (srv.cpuTime() - cpu0).Seconds() / window.Seconds()
-	r.fds, r.peakRSS, r.tcpPeak = w.end()
+	r.cpu = 100 * (statCPU(srv.read("stat")) - cpu0).Seconds() / window.Seconds()
+	r.fds, r.tcpPeak, r.peakRSS = watched()
 	time.Sleep(s.after)
 	r.rssAfter = srv.rss()
 	r.result, r.misses = o.result, o.misses
-	if aborted {
-		r.misses = append(r.misses, fmt.Sprintf("stopped early: kernel TCP memory passed %s over the baseline", mib(abortTCPMem)))
-	}
+	r.misses.check(r.tcpPeak > r.tcpBase+abortTCPMem, "stopped early: kernel TCP memory passed %s over the baseline", mib(abortTCPMem))
 	r.misses = append(r.misses, r.commonMisses(!sc.noProbe)...)
-	if sc.maxRSSFactor > 0 && float64(r.rssAfter) > sc.maxRSSFactor*float64(r.baseRSS) {
-		r.misses = append(r.misses, fmt.Sprintf("RSS %s after, baseline %s: over %.0fx", mib(r.rssAfter), mib(r.baseRSS), sc.maxRSSFactor))
-	}
-	if sc.maxFDs > 0 && r.fds > sc.maxFDs {
-		r.misses = append(r.misses, fmt.Sprintf("%d server descriptors > %d", r.fds, sc.maxFDs))
-	}
+	r.misses.check(sc.maxRSSFactor > 0 && float64(r.rssAfter) > sc.maxRSSFactor*float64(r.baseRSS), "RSS %s after, baseline %s: over %.0fx", mib(r.rssAfter), mib(r.baseRSS), sc.maxRSSFactor)
+	r.misses.check(sc.maxFDs > 0 && r.fds > sc.maxFDs, "%d server descriptors > %d", r.fds, sc.maxFDs)
 	return r, nil
 }
 
 // commonMisses checks what every scenario must hold.
-func (r row) commonMisses(probed bool) []string {
-	var m []string
-	if probed {
-		if p99 := r.probe.pct(0.99); p99 > maxP99 {
-			m = append(m, fmt.Sprintf("probe p99 %s ms > %s ms", ms(p99), ms(maxP99)))
-		}
-		if p99 := r.probe.pingPct(0.99); p99 > maxP99 {
-			m = append(m, fmt.Sprintf("probe ping p99 %s ms > %s ms", ms(p99), ms(maxP99)))
-		}
-		if r.probe.fails > 0 {
-			m = append(m, fmt.Sprintf("%d probe failures (first: %s)", r.probe.fails, r.probe.firstErr))
-		}
-		if len(r.probe.lat) == 0 && r.probe.fails == 0 {
-			m = append(m, "no probe login ran")
-		}
+func (r row) commonMisses(probed bool) misses {
+	var m misses
+	if p := r.probe; probed {
+		p99, ping99 := percentile(p.Lat, 0.99), percentile(p.Ping, 0.99)
+		m.check(p99 > maxP99, "probe p99 %s ms > %s ms", ms(p99), ms(maxP99))
+		m.check(ping99 > maxP99, "probe ping p99 %s ms > %s ms", ms(ping99), ms(maxP99))
+		m.check(p.Failed > 0, "%d probe failures (first: %s)", p.Failed, p.FirstErr)
+		m.check(p.OK+p.Failed == 0, "no probe login ran")
 	}
-	if r.peakRSS > maxRSS {
-		m = append(m, fmt.Sprintf("peak RSS %s > %s", mib(r.peakRSS), mib(maxRSS)))
-	}
-	if r.rssAfter > r.baseRSS+rssReturn {
-		m = append(m, fmt.Sprintf("RSS %s after, baseline %s: not within %s", mib(r.rssAfter), mib(r.baseRSS), mib(rssReturn)))
-	}
-	if d := r.tcpPeak - r.tcpBase; d > maxTCPMem {
-		m = append(m, fmt.Sprintf("kernel TCP memory +%s > %s", mib(d), mib(maxTCPMem)))
-	}
-	if r.logRate > maxLogRate {
-		m = append(m, fmt.Sprintf("%.0f log lines/s > %.0f", r.logRate, maxLogRate))
-	}
+	m.check(r.peakRSS > maxRSS, "peak RSS %s > %s", mib(r.peakRSS), mib(maxRSS))
+	m.check(r.rssAfter > r.baseRSS+rssReturn, "RSS %s after, baseline %s: not within %s", mib(r.rssAfter), mib(r.baseRSS), mib(rssReturn))
+	m.check(r.tcpPeak-r.tcpBase > maxTCPMem, "kernel TCP memory +%s > %s", mib(r.tcpPeak-r.tcpBase), mib(maxTCPMem))
+	m.check(r.logRate > maxLogRate, "%.0f log lines/s > %.0f", r.logRate, maxLogRate)
 	return m
 }
 
-// scenarios lists every attack: the last round's, then this round's table.
+// scenarios lists every attack: the first round's, the second's, then
+// the third's.
 func (s *soak) scenarios() []scenario {
-	return append(append(s.lastRound(), s.connAttacks()...), s.lockoutAttacks()...)
+	return append(append(s.firstRound(), secondRound()...), thirdRound()...)
 }

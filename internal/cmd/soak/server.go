@@ -2,13 +2,13 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,19 +23,21 @@ type server struct {
 	metrics string // the metrics port
 	lines   atomic.Int64
 	mu      sync.Mutex
-	text    []string // the log lines that match keep
-	keep    *regexp.Regexp
+	warned  []string // its log's warnings and errors, for the scenarios to read
 	exited  chan struct{}
 }
 
-var addrLine = regexp.MustCompile(`msg=(listening|metrics) addr=(\S+)`)
+var (
+	addrLine = regexp.MustCompile(`msg=(listening|metrics) addr=(\S+)`)
+	warnLine = regexp.MustCompile(`level=(WARN|ERROR)`)
+)
 
 // startServer runs bin with the soak's fixed accounts on ephemeral loopback
 // ports and the given extra flags, and waits until it listens. With
 // fdLimit > 0 it runs under that descriptor limit, soft and hard.
 func startServer(bin string, fdLimit int, extra ...string) (*server, error) {
-	args := append([]string{"-addr", "127.0.0.1:0", "-metrics", "127.0.0.1:0", "-user", "iggy:iggy"}, extra...)
-	s := &server{cmd: exec.Command(bin, args...), exited: make(chan struct{}), keep: keepLog}
+	args := append([]string{"-addr", "127.0.0.1:0", "-metrics", "127.0.0.1:0", "-user", "iggy:iggy", "-user", "probe:probe"}, extra...)
+	s := &server{cmd: exec.Command(bin, args...), exited: make(chan struct{})}
 	if fdLimit > 0 {
 		s.cmd = exec.Command("sh", append([]string{"-c", fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, fdLimit), bin}, args...)...)
 	}
@@ -67,9 +69,9 @@ func (s *server) readLog(r io.Reader, ready chan<- struct{}) {
 	var once sync.Once
 	for sc.Scan() {
 		s.lines.Add(1)
-		if s.keep != nil && s.keep.MatchString(sc.Text()) {
+		if warnLine.MatchString(sc.Text()) {
 			s.mu.Lock()
-			s.text = append(s.text, sc.Text())
+			s.warned = append(s.warned, sc.Text())
 			s.mu.Unlock()
 		}
 		if m := addrLine.FindStringSubmatch(sc.Text()); m != nil {
@@ -94,47 +96,36 @@ func (s *server) stop() {
 	}
 }
 
-// procStatus reads a field of /proc/PID/status in kB, as bytes.
-func (s *server) procStatus(field string) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+// read is the server's /proc/PID/name, empty if it cannot be read.
+func (s *server) read(name string) string {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/%s", s.cmd.Process.Pid, name))
+	return string(b)
+}
+
+// procField is the number after the first field key of a /proc text; -1
+// if there is none.
+func procField(text, key string) int64 {
+	f := strings.Fields(text)
+	i := slices.Index(f, key) + 1
+	if i == 0 || i >= len(f) {
+		return -1
+	}
+	n, err := strconv.ParseInt(f[i], 10, 64)
 	if err != nil {
 		return -1
 	}
-	return statusField(string(b), field)
+	return n
 }
 
-// statusField finds "Field:   123 kB" in a /proc status text.
-func statusField(text, field string) int64 {
-	for _, line := range strings.Split(text, "\n") {
-		rest, ok := strings.CutPrefix(line, field+":")
-		if !ok {
-			continue
-		}
-		kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-		if err != nil {
-			return -1
-		}
-		return kb << 10
-	}
-	return -1
-}
+// rss and peakRSS are VmRSS and VmHWM of /proc/PID/status, in bytes.
+func (s *server) rss() int64 { return procField(s.read("status"), "VmRSS:") << 10 }
 
-func (s *server) rss() int64 { return s.procStatus("VmRSS") }
+func (s *server) peakRSS() int64 { return procField(s.read("status"), "VmHWM:") << 10 }
 
-// cpuTime is the CPU time the server has used, user and system, from
-// /proc/PID/stat (in clock ticks of 1/100 s, as on every Linux the soak
-// runs on); -1 if unknown.
-func (s *server) cpuTime() time.Duration {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
-	if err != nil {
-		return -1
-	}
-	return statCPU(string(b))
-}
-
-// statCPU reads utime and stime (fields 14 and 15) of a /proc/PID/stat
-// text; the command name, field 2, may hold spaces, so fields are counted
-// after its closing parenthesis.
+// statCPU is the CPU time, user and system, of a /proc/PID/stat text:
+// its utime and stime (fields 14 and 15) in clock ticks of 1/100 s, as on
+// every Linux the soak runs on; -1 if unknown. The command name, field 2,
+// may hold spaces, so fields are counted after its closing parenthesis.
 func statCPU(text string) time.Duration {
 	i := strings.LastIndexByte(text, ')')
 	if i < 0 {
@@ -154,26 +145,10 @@ func statCPU(text string) time.Duration {
 	}
 	return time.Duration(ticks) * 10 * time.Millisecond
 }
-func (s *server) peakRSS() int64 { return s.procStatus("VmHWM") }
-
-// fds counts the server's open descriptors.
-func (s *server) fds() int {
-	ents, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", s.cmd.Process.Pid))
-	if err != nil {
-		return -1
-	}
-	return len(ents)
-}
 
 // scrape reads every sample of the server's metrics, nil on failure.
 func (s *server) scrape() map[string]float64 {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+s.metrics+"/metrics", nil)
-	if err != nil {
-		return nil
-	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := (&http.Client{Timeout: 10 * time.Second}).Get("http://" + s.metrics + "/metrics")
 	if err != nil {
 		return nil
 	}
@@ -195,90 +170,50 @@ func (s *server) scrape() map[string]float64 {
 	return out
 }
 
-// keptLines are the log lines that matched keepLines, so far.
-func (s *server) keptLines() []string {
+// warnings are the server's log lines that warned, so far.
+func (s *server) warnings() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]string(nil), s.text...)
+	return slices.Clone(s.warned)
 }
-
-// keepLog is the server's log lines kept for the scenarios to read: the
-// start-up warnings.
-var keepLog = regexp.MustCompile(`level=(WARN|ERROR)`)
 
 // tcpMem is the kernel's TCP memory, machine-wide: the pages of
 // /proc/net/sockstat's "TCP: ... mem N", in bytes; -1 if unknown.
 func tcpMem() int64 {
-	b, err := os.ReadFile("/proc/net/sockstat")
-	if err != nil {
-		return -1
-	}
-	return sockstatTCPMem(string(b), int64(os.Getpagesize()))
+	b, _ := os.ReadFile("/proc/net/sockstat")
+	_, tcp, _ := strings.Cut(string(b), "TCP:") // its mem comes before the other lines'
+	return max(procField(tcp, "mem")*int64(os.Getpagesize()), -1)
 }
 
-// sockstatTCPMem reads the mem field of the TCP line, in pages, as bytes.
-func sockstatTCPMem(text string, page int64) int64 {
-	for _, line := range strings.Split(text, "\n") {
-		rest, ok := strings.CutPrefix(line, "TCP:")
-		if !ok {
-			continue
-		}
-		f := strings.Fields(rest)
-		for i := 0; i+1 < len(f); i++ {
-			if f[i] == "mem" {
-				n, err := strconv.ParseInt(f[i+1], 10, 64)
-				if err != nil {
-					return -1
-				}
-				return n * page
-			}
-		}
-	}
-	return -1
-}
-
-// watcher records the peaks of the server's descriptors and RSS and of the
-// kernel's TCP memory while an attack runs, and calls abort once the TCP
-// memory passes abortTCPMem over base: the machine is shared, and an
-// attack that pins that much has missed already.
-type watcher struct {
-	stop    chan struct{}
-	done    chan struct{}
-	peakFDs atomic.Int64
-	peakTCP atomic.Int64
-	abort   atomic.Bool
-	srv     *server
-}
-
-func watch(s *server, base int64, abort func()) *watcher {
-	w := &watcher{stop: make(chan struct{}), done: make(chan struct{}), srv: s}
-	w.peakTCP.Store(base)
+// watch records the peaks of the server's descriptors and of the kernel's
+// TCP memory while an attack runs, and calls abort once the TCP memory
+// passes abortTCPMem over base: the machine is shared, and an attack that
+// pins that much has missed already. The end it returns stops it and
+// gives the peak descriptors, the peak TCP memory and the server's peak
+// RSS.
+func watch(s *server, base int64, abort func()) (end func() (int, int64, int64)) {
+	stop, done := make(chan struct{}), make(chan struct{})
+	fds, tcp := 0, base
 	go func() {
-		defer close(w.done)
+		defer close(done)
 		t := time.NewTicker(100 * time.Millisecond)
 		defer t.Stop()
 		for {
-			w.peakFDs.Store(max(w.peakFDs.Load(), int64(s.fds())))
-			m := tcpMem()
-			w.peakTCP.Store(max(w.peakTCP.Load(), m))
-			if m > base+abortTCPMem && !w.abort.Swap(true) {
+			ents, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", s.cmd.Process.Pid))
+			fds, tcp = max(fds, len(ents)), max(tcp, tcpMem())
+			if tcp > base+abortTCPMem {
 				abort()
 			}
 			select {
-			case <-w.stop:
+			case <-stop:
 				return
 			case <-t.C:
 			}
 		}
 	}()
-	return w
-}
-
-func (w *watcher) aborted() bool { return w.abort.Load() }
-
-// end stops the watcher: peak descriptors, peak RSS, peak TCP memory.
-func (w *watcher) end() (int, int64, int64) {
-	close(w.stop)
-	<-w.done
-	return int(w.peakFDs.Load()), w.srv.peakRSS(), w.peakTCP.Load()
+	return func() (int, int64, int64) {
+		close(stop)
+		<-done
+		return fds, tcp, s.peakRSS()
+	}
 }

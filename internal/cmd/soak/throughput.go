@@ -1,19 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
-	"os/exec"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/attack"
 )
 
 // The throughput scenario compares the login server, on its defaults, with
@@ -32,41 +29,43 @@ const (
 	echoRound    = 2 * time.Second
 )
 
-// lockstepSizes are the client counts the scenario measures.
-var lockstepSizes = []int{1, 10, lockstep100}
-
-// throughputScenario measures round trips per second at lockstepSizes.
-func throughputScenario(e *env) func() outcome {
-	echo, err := startEcho()
+// throughput measures round trips per second with 1, 10 and lockstep100
+// clients.
+func throughput(e *env) outcome {
+	stop := make(chan struct{})
+	out, wait, err := child(stop, "-echo")
 	if err != nil {
 		return failed(fmt.Errorf("echo server: %w", err))
 	}
-	defer echo.stop()
+	defer func() {
+		close(stop)
+		_ = wait()
+	}()
+	echo, err := out.ReadString('\n')
+	if err != nil {
+		return failed(fmt.Errorf("echo server: %w", err))
+	}
+	var o outcome
 	var res []string
-	var misses []string
-	for _, n := range lockstepSizes {
-		var echoRT, loginRT int64
-		var echoTime, loginTime time.Duration
+	for _, n := range []int{1, 10, lockstep100} {
+		var rt [2]int64
+		var took [2]time.Duration
 		for range echoRounds {
-			k, d, err := lockstep(echo.addr, n, false, echoRound)
-			if err != nil {
-				return failed(fmt.Errorf("echo, %d clients: %w", n, err))
+			for i, addr := range []string{strings.TrimSpace(echo), e.srv.addr} {
+				k, d, err := lockstep(addr, n, i == 1, echoRound)
+				if err != nil {
+					return failed(fmt.Errorf("%s, %d clients: %w", []string{"echo", "login server"}[i], n, err))
+				}
+				rt[i], took[i] = rt[i]+k, took[i]+d
 			}
-			echoRT, echoTime = echoRT+k, echoTime+d
-			k, d, err = lockstep(e.srv.addr, n, true, echoRound)
-			if err != nil {
-				return failed(fmt.Errorf("login server, %d clients: %w", n, err))
-			}
-			loginRT, loginTime = loginRT+k, loginTime+d
 		}
-		er, lr := float64(echoRT)/echoTime.Seconds(), float64(loginRT)/loginTime.Seconds()
+		er, lr := float64(rt[0])/took[0].Seconds(), float64(rt[1])/took[1].Seconds()
 		share := lr / er
 		res = append(res, fmt.Sprintf("%d clients: %.0f vs echo %.0f round trips/s (%.0f%%)", n, lr, er, 100*share))
-		if n == lockstep100 && share < minEchoShare {
-			misses = append(misses, fmt.Sprintf("%d lockstep clients: %.0f%% of the echo server's round trips < %.0f%%", n, 100*share, 100*minEchoShare))
-		}
+		o.misses.check(n == lockstep100 && share < minEchoShare, "%d lockstep clients: %.0f%% of the echo server's round trips < %.0f%%", n, 100*share, 100*minEchoShare)
 	}
-	return func() outcome { return outcome{result: strings.Join(res, "; "), misses: misses} }
+	o.result = strings.Join(res, "; ")
+	return o
 }
 
 // lockstep runs n clients against addr for about d, each logging in first
@@ -75,113 +74,63 @@ func throughputScenario(e *env) func() outcome {
 // from 10 addresses, as many users' would, within the login server's
 // per-address accept burst.
 func lockstep(addr string, n int, login bool, d time.Duration) (int64, time.Duration, error) {
-	ips := loopbackIPs(7, 10)
-	conns := make([]net.Conn, 0, n)
+	ips, dial := loopbackIPs(7, 10), dialer(addr, 0, ioTimeout)
+	peers := make([]attack.Peer, 0, n)
 	pings := make([][]byte, 0, n)
 	defer func() {
-		for _, nc := range conns {
-			_ = nc.Close()
+		for _, p := range peers {
+			_ = p.NC.Close()
 		}
 	}()
 	for i := range n {
-		c, err := dialClient(addr, ips[i%len(ips)])
+		p, err := attack.DialPeer(dial, ips[i%len(ips)])
 		if err != nil {
 			return 0, 0, err
 		}
-		conns = append(conns, c.NC)
+		peers = append(peers, p)
 		if login {
-			if err := c.Login("iggy", "iggy"); err != nil {
+			if err := p.Login("iggy", "iggy"); err != nil {
 				return 0, 0, err
 			}
 		}
-		ping, err := c.C.Ping(nil)
+		ping, err := p.C.Ping(nil)
 		if err != nil {
 			return 0, 0, err
 		}
 		pings = append(pings, ping)
 	}
+	// The clients start together, a little after the last has connected.
 	var total atomic.Int64
 	var firstErr atomic.Value
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	end := time.Now().Add(d + 100*time.Millisecond) // after the barrier
-	for i, nc := range conns {
-		spawn(&wg, func() {
-			buf := make([]byte, 0, 512)
-			_ = nc.SetDeadline(end.Add(ioTimeout))
-			<-start
-			k := int64(0)
-			for time.Now().Before(end) {
-				if _, err := nc.Write(pings[i]); err != nil {
-					firstErr.CompareAndSwap(nil, err)
-					break
-				}
-				f, err := codec.ReadFrame(nc, buf[:0], codec.MaxFrameSize)
-				if err != nil {
-					firstErr.CompareAndSwap(nil, err)
-					break
-				}
-				buf = f[:0]
-				k++
+	began := time.Now().Add(100 * time.Millisecond)
+	end := began.Add(d)
+	attack.Each(n, func(i int) {
+		nc, buf, k := peers[i].NC, make([]byte, 0, 512), int64(0)
+		_ = nc.SetDeadline(end.Add(ioTimeout))
+		time.Sleep(time.Until(began))
+		for ; time.Now().Before(end); k++ {
+			if _, err := nc.Write(pings[i]); err != nil {
+				firstErr.CompareAndSwap(nil, err)
+				break
 			}
-			total.Add(k)
-		})
-	}
-	time.Sleep(time.Until(end.Add(-d)))
-	began := time.Now()
-	close(start)
-	wg.Wait()
-	took := time.Since(began)
+			f, err := codec.ReadFrame(nc, buf[:0], codec.MaxFrameSize)
+			if err != nil {
+				firstErr.CompareAndSwap(nil, err)
+				break
+			}
+			buf = f[:0]
+		}
+		total.Add(k)
+	})
 	if err, ok := firstErr.Load().(error); ok {
 		return 0, 0, err
 	}
-	return total.Load(), took, nil
-}
-
-// echoProc is the echo server process.
-type echoProc struct {
-	cmd  *exec.Cmd
-	in   io.Closer
-	addr string
-}
-
-// startEcho runs the soak again as the echo server and learns its address.
-func startEcho() (*echoProc, error) {
-	self, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(self, "-echo")
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	e := &echoProc{cmd: cmd, in: in}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		e.stop()
-		return nil, err
-	}
-	e.addr = strings.TrimSpace(line)
-	return e, nil
-}
-
-func (e *echoProc) stop() {
-	_ = e.in.Close()
-	_ = e.cmd.Wait()
+	return total.Load(), time.Since(began), nil
 }
 
 // echoMain is the echo server process: it listens on a loopback port,
 // writes the address on standard output and serves until its standard
-// input closes.
+// input closes, writing every frame it reads back as it came.
 func echoMain() {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -190,7 +139,7 @@ func echoMain() {
 	}
 	fmt.Println(ln.Addr().String())
 	go func() {
-		_, _ = io.Copy(io.Discard, os.Stdin)
+		<-stdinClosed()
 		_ = ln.Close()
 	}()
 	for {
@@ -201,24 +150,21 @@ func echoMain() {
 			}
 			return
 		}
-		go echoConn(nc)
-	}
-}
-
-// echoConn writes every frame read on nc back, as it came.
-func echoConn(nc net.Conn) {
-	defer nc.Close()
-	buf := make([]byte, 0, 1024)
-	for {
-		f, err := codec.ReadFrame(nc, buf[:0], 1<<20)
-		if err != nil {
-			return
-		}
-		if _, err := nc.Write(f); err != nil {
-			return
-		}
-		if cap(f) <= 4<<10 {
-			buf = f[:0]
-		}
+		go func() {
+			defer nc.Close()
+			buf := make([]byte, 0, 1024)
+			for {
+				f, err := codec.ReadFrame(nc, buf[:0], 1<<20)
+				if err != nil {
+					return
+				}
+				if _, err := nc.Write(f); err != nil {
+					return
+				}
+				if cap(f) <= 4<<10 {
+					buf = f[:0]
+				}
+			}
+		}()
 	}
 }

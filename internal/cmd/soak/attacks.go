@@ -1,0 +1,266 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/attack"
+)
+
+// reconnectPause is about how long a hostile peer the server closed waits
+// before it connects again (0.5 to 1.5 times it): persistent, without
+// flooding the accept queue.
+const reconnectPause = time.Second
+
+// firstRound is the first round's attacks, which must keep holding.
+func (s *soak) firstRound() []scenario {
+	return []scenario{
+		{id: "none", name: "none", attack: crowd(0, nil)},
+		{id: "idle", name: "1,000 idle peers", attack: crowd(1000, attack.Idle)},
+		{id: "drip", name: "1,000 peers sending 1 byte/s", attack: crowd(1000, attack.Drip(time.Second))},
+		{id: "pingers", name: "300 peers pinging every 1 s, never logging in", attack: crowd(300, attack.PingEvery(time.Second, "", ""))},
+		{id: "loggedin", name: "256 logged-in peers pinging every 25 s", dur: s.loggedIn, attack: crowd(256, attack.PingEvery(25*time.Second, "iggy", "iggy"))},
+		{id: "largeframes", name: "256 connections x one 1 MiB frame", attack: largeFrames},
+		{id: "guess1", name: "wrong passwords flat out from one address (8 connections)", attack: guess([]net.IP{net.IPv4(127, 0, 0, 10)}, 8)},
+		{id: "quietlogs", name: "20 clients pinging flat out (default log)", noProbe: true, attack: quietLogs},
+	}
+}
+
+// closedBy is the server's connections closed by each of causes, as the
+// metrics m say.
+func closedBy(m map[string]float64, causes ...string) string {
+	var s []string
+	for _, c := range causes {
+		s = append(s, fmt.Sprintf("%.0f %s", m[`loginserver_connections_closed_total{cause="`+c+`"}`], c))
+	}
+	return "closed: " + strings.Join(s, ", ")
+}
+
+// crowd runs n peers doing b, after a second for them to connect, each
+// connecting again about reconnectPause after the server closed it.
+func crowd(n int, b attack.Behaviour) func(e *env) outcome {
+	return func(e *env) outcome {
+		stop := make(chan struct{})
+		wait := e.background(time.Duration(min(n, 1))*time.Second, func() { attack.Peers(e.dial, nil, n, reconnectPause, stop, b) })
+		<-e.stop
+		m := e.srv.scrape()
+		close(stop)
+		wait()
+		return outcome{result: fmt.Sprintf("at the end %.0f open before login, %.0f after; %s", m[`loginserver_connections_open{state="prelogin"}`],
+			m[`loginserver_connections_open{state="loggedin"}`], closedBy(m, "prelogin-cap", "login-timeout", "read-timeout"))}
+	}
+}
+
+// largeFrames: 256 connections each send one 1 MiB login frame (the
+// default size cap) at once and stay open until the attack's end. They
+// come from 8 addresses, 32 each: one address opening 256 connections at
+// once is what the accept-rate limit resets (AcceptBurst 64).
+func largeFrames(e *env) outcome {
+	const conns = 256
+	held, answered, took, err := attack.LargeFrames(e.dial, loopbackIPs(10, 8), conns, 1<<20, "iggy", "iggy")
+	e.ready()
+	<-e.stop
+	closeAll(held)
+	if err != nil {
+		return failed(err)
+	}
+	o := outcome{result: fmt.Sprintf("%d/%d answered in %v", answered, conns, took.Round(time.Millisecond))}
+	o.misses.check(answered < conns, "%d large frames not answered", conns-answered)
+	return o
+}
+
+// closeAll closes the connections.
+func closeAll(conns []net.Conn) {
+	for _, nc := range conns {
+		_ = nc.Close()
+	}
+}
+
+// guess: perAddr connections from each of addrs log in with a wrong
+// password for iggy, each on a fresh connection, until the attack ends;
+// the credential checks are the failures that were not throttled, which
+// may reach the authenticator burst + 5/s per address, and, per account,
+// as many (the goal of the per-account limit).
+func guess(addrs []net.IP, perAddr int) func(e *env) outcome {
+	return func(e *env) outcome {
+		e.ready()
+		start := time.Now()
+		attempts, _ := attack.Guess(e.dial, addrs, perAddr, 0, "iggy", e.stop)
+		elapsed := time.Since(start).Seconds()
+		m := e.srv.scrape()
+		checks := m[`loginserver_logins_total{outcome="InvalidCredentials"}`]
+		// The per-account throttle spares an address with no failure, so
+		// that an attack cannot lock the account's owner out: each fresh
+		// address gets its first check (once per 10 minutes) on top of
+		// the account's 20 + 5/s.
+		limit := 20 + 5*elapsed
+		if len(addrs) > 1 {
+			limit += float64(len(addrs))
+		}
+		o := outcome{result: fmt.Sprintf("%d attempts from %d addresses in %.1f s (%.0f answers/s); credential checks %.0f (%.1f/s) for one account, limit 20 + 5/s (+ 1 per fresh address) = %.0f; throttled %.0f",
+			attempts, len(addrs), elapsed, float64(attempts)/elapsed, checks, checks/elapsed, limit, m["loginserver_logins_throttled_total"])}
+		o.misses.check(checks > limit, "%.0f credential checks for one account > %.0f", checks, limit)
+		return o
+	}
+}
+
+// quietLogs: 20 clients log in and ping as fast as they can.
+func quietLogs(e *env) outcome {
+	var pings atomic.Int64
+	e.ready()
+	start := time.Now()
+	attack.Peers(e.dial, nil, 20, -1, e.stop, func(p attack.Peer, _ <-chan struct{}) bool {
+		if p.Login("iggy", "iggy") == nil {
+			for p.Do(p.C.Ping(nil)) == nil {
+				pings.Add(1)
+			}
+		}
+		return false
+	})
+	return outcome{result: fmt.Sprintf("%d pings (%.0f/s)", pings.Load(), float64(pings.Load())/time.Since(start).Seconds())}
+}
+
+// secondRound is the second round's table: each row at the size it names.
+func secondRound() []scenario {
+	return []scenario{
+		{id: "account-hold", name: "one account logs in 8,192 connections from 40 addresses and holds them", dur: 15 * time.Second, attack: accountHold},
+		{id: "nonreaders", name: "200 logged-in clients ping flat out and never read", attack: nonReaders},
+		{id: "pipeline", name: "50 logged-in connections pipeline pings flat out", attack: pipeline},
+		{id: "throughput", name: "lockstep pinging clients, login server vs an echo server of the same framing", dur: time.Millisecond, noProbe: true, attack: throughput},
+		{id: "churn", name: "connect/reset churn, 32 addresses, flat out", attack: churn},
+		{id: "guess-account", name: "wrong passwords for one account from 200 addresses; probe: that account's right password", probeAs: "iggy", attack: guess(loopbackIPs(5, 200), 1)},
+		{id: "prelogin-churn", name: "pre-login connect/reset churn flat out, 64 addresses, with 20 clients logging in", attack: preLoginChurn},
+		{id: "stalled-large", name: "8 unauthenticated connections announce 1 MiB frames and stall; a logged-in 200 KiB frame every 0.5 s", attack: stalledLarge},
+		{id: "scrapers", name: "metrics port: 500 concurrent scrapers", maxFDs: maxMetricsFDs, attack: scrapers},
+		{id: "keepalive", name: "metrics port: 2,000 keep-alive connections after one request each", dur: 15 * time.Second, maxFDs: maxMetricsFDs, attack: keepAlive},
+		{id: "big-headers", name: "metrics port: 200 requests with 1 MiB headers, stalled", maxFDs: maxMetricsFDs, attack: bigHeaders},
+		{id: "fd-limit", name: "metrics port: 1,013 idle connections, the server's descriptor limit at 1,024", fdLimit: 1024, attack: fdLimit},
+	}
+}
+
+// accountHold: 8,192 connections from 40 addresses all log in as iggy
+// (attack.HoldSessions from each address at once) and hold; then they all
+// close.
+func accountHold(e *env) outcome {
+	const n, addrs = 8192, 40
+	var mu sync.Mutex
+	var held []net.Conn
+	refused, start, ips := 0, time.Now(), loopbackIPs(1, addrs)
+	attack.Each(addrs, func(i int) {
+		h, r := attack.HoldSessions(e.dial, ips[i], "iggy", "iggy", n/addrs)
+		mu.Lock()
+		held, refused = append(held, h...), refused+r
+		mu.Unlock()
+	})
+	took := time.Since(start)
+	e.ready()
+	<-e.stop
+	closeAll(held)
+	return outcome{result: fmt.Sprintf("%d of %d logged in and held (in %v), %d refused", len(held), n, took.Round(100*time.Millisecond), refused)}
+}
+
+// nonReaders: 200 clients from 20 addresses log in, then write pings as
+// fast as the kernel takes them and never read an answer.
+func nonReaders(e *env) outcome {
+	var written atomic.Int64
+	e.background(time.Second, func() {
+		attack.Peers(e.dial, loopbackIPs(2, 20), 200, -1, e.stop, attack.Pipeline("iggy", "iggy", &written, nil))
+	})()
+	return outcome{result: fmt.Sprintf("%s of pings written, never read; %s", mib(written.Load()),
+		closedBy(e.srv.scrape(), "not-reading", "write-timeout", "read-timeout", "peer-reset"))}
+}
+
+// pipeline: 50 logged-in connections from 10 addresses each write pings
+// 64 at a time and read the answers on another goroutine, flat out.
+func pipeline(e *env) outcome {
+	var written, answered atomic.Int64
+	e.ready()
+	start := time.Now()
+	attack.Peers(e.dial, loopbackIPs(3, 10), 50, -1, e.stop, attack.Pipeline("iggy", "iggy", &written, &answered))
+	return outcome{result: fmt.Sprintf("%.0f pings/s answered", float64(answered.Load())/time.Since(start).Seconds())}
+}
+
+// churn: connections from 32 addresses opened and reset flat out, 64 at a
+// time (attack.ResetStorm over a few addresses).
+func churn(e *env) outcome {
+	e.ready()
+	return resetChurn(e, 32)
+}
+
+func resetChurn(e *env, addrs int) outcome {
+	ips, start := loopbackIPs(4, addrs), time.Now()
+	n := attack.ResetStorm(e.dial, func(i int) net.IP { return ips[i%len(ips)] }, math.MaxInt, 64, e.stop)
+	return outcome{result: fmt.Sprintf("%.0f connections/s opened and reset", float64(n)/time.Since(start).Seconds())}
+}
+
+// preLoginChurn: connections from 64 addresses opened and reset flat out
+// fill the pre-login line, while 20 clients from 127.0.0.250 log in and
+// ping in a loop. Their logins must all succeed, and logged-in sessions
+// closed by the pre-login cap must be none.
+func preLoginChurn(e *env) outcome {
+	var churned outcome
+	wait := e.background(0, func() { churned = resetChurn(e, 64) })
+	var mu sync.Mutex
+	var all attack.Result
+	attack.Each(20, func(int) {
+		r := attack.Legit{From: net.IPv4(127, 0, 0, 250), User: "iggy", Password: "iggy"}.Run(e.dial, e.stop)
+		mu.Lock()
+		all.OK, all.Failed = all.OK+r.OK, all.Failed+r.Failed
+		if all.FirstErr == "" {
+			all.FirstErr = r.FirstErr
+		}
+		mu.Unlock()
+	})
+	wait()
+	wrong := e.srv.scrape()[`loginserver_sessions_closed_total{cause="prelogin-cap"}`]
+	o := outcome{result: fmt.Sprintf("%s; legitimate logins %d ok, %d failed; logged-in sessions closed by the pre-login cap: %.0f",
+		churned.result, all.OK, all.Failed, wrong)}
+	o.misses.check(all.Failed > 0, "%d legitimate logins failed (the first: %v)", all.Failed, all.FirstErr)
+	o.misses.check(wrong != 0, "%.0f logged-in sessions closed as pre-login", wrong)
+	return o
+}
+
+// stalledLarge: 8 connections send the header of a 1 MiB login frame and
+// stall; a logged-in client sends a 200 KiB request every 0.5 s, timed
+// from its first byte to its answer.
+func stalledLarge(e *env) outcome {
+	stalled, refused := attack.Stall(e.dial, net.IPv4(127, 0, 6, 10), 8, 1<<20)
+	defer closeAll(stalled)
+	if refused > 0 {
+		return failed(fmt.Errorf("%d of 8 connections did not stall", refused))
+	}
+	time.Sleep(200 * time.Millisecond)
+	e.ready()
+	var lat []time.Duration
+	fails := 0
+	c, err := attack.DialPeer(dialer(e.srv.addr, 0, ioTimeout), net.IPv4(127, 0, 6, 11))
+	if err == nil {
+		defer c.NC.Close()
+		err = c.Login("iggy", "iggy")
+	}
+	body := make([]byte, 200<<10)
+	for err == nil && attack.Pause(500*time.Millisecond, e.stop) {
+		frame, ferr := c.C.Request(nil, codec.CodeGetClusterMetadata, body)
+		start := time.Now()
+		// A denial (status 3) is an answer; anything else ends the test.
+		var denied *codec.IggyError
+		if err = c.Do(frame, ferr); err == nil || errors.As(err, &denied) {
+			err, lat = nil, append(lat, time.Since(start))
+		}
+	}
+	if err != nil {
+		fails++
+		<-e.stop
+	}
+	p99 := percentile(lat, 0.99)
+	o := outcome{result: fmt.Sprintf("logged-in 200 KiB frames: %d answered, p50 %s ms, p99 %s ms, %d failed", len(lat), ms(percentile(lat, 0.5)), ms(p99), fails)}
+	o.misses.check(p99 > maxP99 || fails > 0 || len(lat) == 0, "logged-in 200 KiB frame p99 %s ms, %d failed", ms(p99), fails)
+	return o
+}
