@@ -141,18 +141,3 @@ func observeFrame(kind string, f *Frame) (*Expect, error) {
 	e.Fields = nil
 	return e, nil
 }
-
-// compareFrame checks a header case's frame verdict against the codec.
-func compareFrame(c *Case) error {
-	if c.Frame == nil {
-		return errors.New("a header case without its frame")
-	}
-	got, err := observeFrame(c.Kind, c.Frame)
-	if err != nil {
-		return err
-	}
-	if !sameJSON(got, c.Frame.Expect) {
-		return fmt.Errorf("frame: the codec says %s, the case expects %s", jsonOf(got), jsonOf(c.Frame.Expect))
-	}
-	return nil
-}

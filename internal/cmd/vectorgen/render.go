@@ -72,29 +72,28 @@ func render(root, outDir string) (map[string][]byte, error) {
 	return out, nil
 }
 
-// verify checks every case against the codec (codec kinds) or a fresh
-// lifecycle.Server (lifecycle cases); a disagreement fails generation.
+// verify checks every case; a disagreement fails generation.
 func (g *gen) verify() {
 	for i := range g.cases {
-		c := &g.cases[i]
-		if c.Kind == KindLifecycle {
-			if err := replay(g.servers, c, 0); err != nil {
-				g.failf("%s: %v", c.Name, err)
-			}
-			if err := replay(g.servers, c, elsewhereShift); err != nil {
-				g.failf("%s: played against another server: %v", c.Name, err)
-			}
-			continue
-		}
-		if err := compare(c); err != nil {
-			g.failf("%s: %v", c.Name, err)
+		if err := verifyCase(g.servers, &g.cases[i]); err != nil {
+			g.failf("%s: %v", g.cases[i].Name, err)
 		}
 	}
 }
 
-// compare checks one codec case's expected verdict against the codec, the
-// rule id of an error included.
-func compare(c *Case) error {
+// verifyCase replays one case: a codec case against the codec (its frame's
+// verdict too, for a header kind), a lifecycle case through a fresh
+// lifecycle.Server of its configuration, played both ways (replay).
+func verifyCase(servers map[string]ServerConfig, c *Case) error {
+	if c.Kind == KindLifecycle {
+		if err := replay(servers, c, 0); err != nil {
+			return err
+		}
+		if err := replay(servers, c, elsewhereShift); err != nil {
+			return fmt.Errorf("played against another server: %w", err)
+		}
+		return nil
+	}
 	got, err := observe(c)
 	if err != nil {
 		return err
@@ -102,8 +101,17 @@ func compare(c *Case) error {
 	if !sameJSON(got, c.Expect) {
 		return fmt.Errorf("the codec says %s, the case expects %s", jsonOf(got), jsonOf(c.Expect))
 	}
-	if isHeaderKind(c.Kind) {
-		return compareFrame(c)
+	if !isHeaderKind(c.Kind) {
+		return nil
+	}
+	if c.Frame == nil {
+		return errors.New("a header case without its frame")
+	}
+	if got, err = observeFrame(c.Kind, c.Frame); err != nil {
+		return err
+	}
+	if !sameJSON(got, c.Frame.Expect) {
+		return fmt.Errorf("frame: the codec says %s, the case expects %s", jsonOf(got), jsonOf(c.Frame.Expect))
 	}
 	return nil
 }
