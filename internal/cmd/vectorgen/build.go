@@ -25,8 +25,6 @@ func newHdr(cmd byte) hdr {
 	return h
 }
 
-func (h hdr) clone() hdr { return append(hdr(nil), h...) }
-
 func (h hdr) u8(off int, v byte) hdr { h[off] = v; return h }
 
 func (h hdr) u32(off int, v uint32) hdr { le.PutUint32(h[off:], v); return h }

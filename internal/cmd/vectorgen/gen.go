@@ -1,6 +1,9 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // gen collects the cases of one generation run, without ids; assignIDs
 // numbers them from the registry afterwards.
@@ -23,8 +26,12 @@ func newGen() *gen {
 // every problem listed.
 func (g *gen) failf(format string, args ...any) { g.errs = append(g.errs, fmt.Errorf(format, args...)) }
 
-// add appends c after checking that it names known rules.
+// add appends c after checking that its name is new and that it names
+// known rules.
 func (g *gen) add(c Case) *Case {
+	if slices.ContainsFunc(g.cases, func(o Case) bool { return o.Name == c.Name }) {
+		g.failf("two cases named %q", c.Name)
+	}
 	for _, r := range c.Rules {
 		if _, ok := g.rules[r]; !ok {
 			g.failf("%s: unknown rule %q", c.Name, r)
@@ -64,12 +71,6 @@ func (g *gen) bad(kind, name, note string, in []byte, rule, field string, offset
 // sdk sets the code an SDK surfaces for the frame of c.
 func (c *Case) sdk(code uint32) *Case {
 	withSDK(c.Expect, code)
-	return c
-}
-
-// incompatible marks c as eviction 14 with a well-formed window.
-func (c *Case) incompatible() *Case {
-	c.Expect.SDKError = incompatibleName
 	return c
 }
 

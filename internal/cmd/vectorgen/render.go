@@ -32,40 +32,32 @@ func render(root, outDir string) (map[string][]byte, error) {
 		return nil, err
 	}
 	names := make([]string, len(g.cases))
-	seen := map[string]bool{}
 	for i, c := range g.cases {
-		if seen[c.Name] {
-			return nil, fmt.Errorf("two cases named %q", c.Name)
-		}
-		seen[c.Name], names[i] = true, c.Name
+		names[i] = c.Name
 	}
 	reg, ids := reg.assign(names)
-	for i := range g.cases {
-		g.cases[i].ID = ids[g.cases[i].Name]
-	}
-	out := map[string][]byte{}
-	if out[registryFile], err = marshal(reg); err != nil {
-		return nil, err
-	}
-	if out[rulesFile], err = marshal(struct {
+	docs := map[string]any{registryFile: reg, rulesFile: struct {
 		Format      int          `json:"format"`
 		Rules       []Rule       `json:"rules"`
 		Conventions []Convention `json:"conventions"`
-	}{FormatVersion, ruleList(), conventionList()}); err != nil {
-		return nil, err
-	}
+	}{FormatVersion, ruleList(), conventionList()}}
 	for _, k := range kindList() {
 		f := File{Format: FormatVersion, Kind: k, Cases: []Case{}}
 		f.describe()
 		for _, c := range g.cases {
 			if c.Kind == k {
+				c.ID = ids[c.Name]
 				f.Cases = append(f.Cases, c)
 			}
 		}
 		if k == KindLifecycle {
 			f.Servers = g.servers
 		}
-		if out[k+".json"], err = marshal(f); err != nil {
+		docs[k+".json"] = f
+	}
+	out := map[string][]byte{}
+	for name, doc := range docs {
+		if out[name], err = marshal(doc); err != nil {
 			return nil, err
 		}
 	}
