@@ -125,16 +125,6 @@ func replyFrame(client, req uint64, op byte, status uint32) []byte {
 	return newHdr(cmdReply).u64(160, client).u64(200, req).u8(208, op).u32(216, status)
 }
 
-func (g *gen) lifecycleCases() {
-	g.servers = lifecycleServers()
-	g.loginLifecycle()
-	g.tokenLifecycle()
-	g.beforeLoginLifecycle()
-	g.afterLoginLifecycle()
-	g.droppedLifecycle()
-	g.sequenceLifecycle()
-}
-
 const (
 	cA = 0x1111
 	cB = 0x2222

@@ -2,18 +2,7 @@ package main
 
 import "bytes"
 
-// revisionCases: protocol 0.11.1 (WIRE.md section 10): both login bodies
-// with their bind secret, BIND_SESSION's body, windows that count patch,
-// and the lifecycle of a login, a bind on another connection, a wrong
-// secret, a bind after logout and session 0.
-func (g *gen) revisionCases() {
-	g.loginSecretCases()
-	g.patSecretCases()
-	g.bindCases()
-	g.revisionLifecycle()
-}
-
-// The bodies of these cases: a 0.11.1 ClientVersionInfo of 17 bytes, so
+// The bodies of protocol 0.11.1's cases (WIRE.md section 10): a 0.11.1 ClientVersionInfo of 17 bytes, so
 // the bind secret lies at 17..49, and two secrets.
 var (
 	secret11 = bytes.Repeat([]byte{0x5a}, 32)

@@ -7,14 +7,6 @@ import (
 	"github.com/iggywire/iggywire/codec"
 )
 
-// versionCases: the text grammar, the window rules on both sides of 0.x
-// and 1.0.0, and the default window (WIRE.md section 1).
-func (g *gen) versionCases() {
-	g.versionTextCases()
-	g.windowCases()
-	g.defaultWindowCases()
-}
-
 func (g *gen) versionTextCases() {
 	okText := func(name, text, note string, major, minor, patch uint32) {
 		g.ok(KindVersionText, "version/text/"+name, "1", note, []byte(text), map[string]any{
