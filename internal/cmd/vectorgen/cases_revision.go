@@ -2,8 +2,9 @@ package main
 
 import "bytes"
 
-// The bodies of protocol 0.11.1's cases (WIRE.md section 10): a 0.11.1 ClientVersionInfo of 17 bytes, so
-// the bind secret lies at 17..49, and two secrets.
+// The bodies of protocol 0.11.1's cases (WIRE.md section 10): a 0.11.1
+// ClientVersionInfo of 17 bytes, so the bind secret lies at 17..49, and
+// two secrets.
 var (
 	secret11 = bytes.Repeat([]byte{0x5a}, 32)
 	wrong11  = bytes.Repeat([]byte{0xbb}, 32)

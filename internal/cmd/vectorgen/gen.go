@@ -14,14 +14,6 @@ type gen struct {
 	errs    []error
 }
 
-func newGen() *gen {
-	g := &gen{rules: map[string]Rule{}, servers: lifecycleServers()}
-	for _, r := range ruleList() {
-		g.rules[r.ID] = r
-	}
-	return g
-}
-
 // failf records a problem with a case; generation fails at the end with
 // every problem listed.
 func (g *gen) failf(format string, args ...any) { g.errs = append(g.errs, fmt.Errorf(format, args...)) }
@@ -88,7 +80,10 @@ func (c *Case) disc(id string) *Case { c.Discrepancy = id; return c }
 
 // generate builds every case, in file order within each kind.
 func generate(crashers []crasher) *gen {
-	g := newGen()
+	g := &gen{rules: map[string]Rule{}, servers: lifecycleServers()}
+	for _, r := range ruleList() {
+		g.rules[r.ID] = r
+	}
 	// WIRE.md section 1: the text grammar, the window rules on both sides
 	// of 0.x and 1.0.0, and the default window.
 	g.versionTextCases()
