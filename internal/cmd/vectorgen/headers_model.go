@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"slices"
 
 	"github.com/iggywire/iggywire/internal/layout"
 )
@@ -26,10 +27,8 @@ type check struct {
 const maxFrame = 64 << 20
 
 func firstNonZero(h []byte, from, to int) int {
-	for i := from; i < to; i++ {
-		if h[i] != 0 {
-			return i
-		}
+	if i := slices.IndexFunc(h[from:to], func(b byte) bool { return b != 0 }); i >= 0 {
+		return from + i
 	}
 	return -1
 }

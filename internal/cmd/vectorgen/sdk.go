@@ -63,10 +63,10 @@ func observeEviction(in []byte) *Expect {
 // section, then the login reply, which is the rest of the frame. Anything
 // that does not decode is a malformed reply (code 3).
 func observeLoginFrame(in []byte) (*Expect, error) {
-	if _, err := codec.FrameSize(in); err != nil {
-		return withSDK(errorVerdict(err, 0), codeInvalidCommand), nil
-	}
 	h, err := codec.DecodeReplyHeader(in)
+	if _, serr := codec.FrameSize(in); serr != nil {
+		err = serr // the size comes first: without it there is no body
+	}
 	if err != nil {
 		return withSDK(errorVerdict(err, 0), codeInvalidCommand), nil
 	}
