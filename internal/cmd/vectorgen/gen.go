@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// gen collects the cases of one generation run, without ids; assignIDs
+// gen collects the cases of one generation run, without ids; render
 // numbers them from the registry afterwards.
 type gen struct {
 	rules   map[string]Rule
