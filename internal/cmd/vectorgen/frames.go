@@ -51,10 +51,8 @@ func isHeaderKind(kind string) bool {
 
 // frameOf builds the frame of a header case from its input: the bytes a
 // frame reader takes before it decodes or refuses the header, and the
-// model of its verdict: the header case's, but a frame reader reads the
-// size first, before the header's kind is looked at, so a size outside
-// 256..64 MiB is its rule, frame.size, whatever else the header breaks (a
-// wrong command byte included).
+// model of its verdict (Frame.Expect says why a size outside 256..64 MiB
+// is frame.size whatever else the header breaks).
 func frameOf(c *Case) *Frame {
 	in, _ := hex.DecodeString(c.input())
 	if len(in) < codec.HeaderSize {
@@ -63,7 +61,7 @@ func frameOf(c *Case) *Frame {
 	size := int(le.Uint32(in[48:]))
 	if size < codec.HeaderSize || size > maxFrame {
 		e := *c.Expect
-		e.Verdict, e.Sentinel, e.Field, e.Offset, e.Rule, e.Convention = "error", sentinelOf(codec.ErrSize), "size", intp(48), "frame.size", ConvField
+		e.Verdict, e.Sentinel, e.Field, e.Offset, e.Rule, e.Convention = "error", sentinelOf(codec.ErrSize), "size", intp(48), "frame.size", "field"
 		return newFrame(in[:codec.HeaderSize], 0, BodyNone, &e)
 	}
 	n := size - codec.HeaderSize
