@@ -23,7 +23,7 @@ func TestFramesCatchChanges(t *testing.T) {
 			require.NotNil(t, c.Frame, c.Name)
 			n++
 			switch {
-			case c.Frame.Body == BodyLoginReply && withBody == nil:
+			case c.Frame.Body == "login_reply" && withBody == nil:
 				withBody = c
 			case c.Frame.Expect.Rule == "frame.size" && sized == nil:
 				sized = c
