@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -33,12 +32,12 @@ func observe(c *Case) (*Expect, error) {
 			return nil, errors.New("a window case without its window")
 		}
 		win, err := parseWindow(*c.Window)
-		v := codec.Version(binary.LittleEndian.Uint32(in))
+		v := codec.Version(le.Uint32(in))
 		return &Expect{Verdict: "ok", Fields: map[string]any{
 			"version_valid": v.IsValid(), "well_formed": win.IsValid(), "accepts": win.Accepts(v),
 		}}, err
 	case KindDefaultWindow:
-		w := codec.DefaultWindow(codec.Version(binary.LittleEndian.Uint32(in)))
+		w := codec.DefaultWindow(codec.Version(le.Uint32(in)))
 		return &Expect{Verdict: "ok", Fields: map[string]any{
 			"min": uint32(w.Min), "max": uint32(w.Max), "well_formed": w.IsValid(),
 		}}, nil

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"maps"
@@ -86,7 +85,7 @@ func observeLoginFrame(in []byte) (*Expect, error) {
 	if code != codec.StatusOK {
 		return withSDK(&Expect{Verdict: "ok", Fields: fields}, uint32(code)), nil
 	}
-	base := codec.HeaderSize + 4 + 8*int(binary.LittleEndian.Uint32(body))
+	base := codec.HeaderSize + 4 + 8*int(le.Uint32(body))
 	lr, err := codec.ParseLoginReply(payload)
 	if err != nil {
 		return withSDK(errorVerdict(err, base), codeInvalidCommand), nil
