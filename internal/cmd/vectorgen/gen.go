@@ -78,7 +78,9 @@ func (c *Case) prefix(consumed int) *Case {
 // disc marks c as the case that decides a discrepancy between SDKs.
 func (c *Case) disc(id string) *Case { c.Discrepancy = id; return c }
 
-// generate builds every case, in file order within each kind.
+// generate builds every case, in file order within each kind, and checks
+// each against the codec or a lifecycle server (verifyCase): a
+// disagreement fails generation.
 func generate(crashers []crasher) *gen {
 	g := &gen{rules: map[string]Rule{}, servers: lifecycleServers()}
 	for _, r := range ruleList() {
@@ -117,5 +119,10 @@ func generate(crashers []crasher) *gen {
 	g.crasherCases(crashers)
 	g.addFrames()
 	g.describeSteps()
+	for i := range g.cases {
+		if err := verifyCase(g.servers, &g.cases[i]); err != nil {
+			g.failf("%s: %v", g.cases[i].Name, err)
+		}
+	}
 	return g
 }
