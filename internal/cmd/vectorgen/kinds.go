@@ -81,9 +81,3 @@ func kindInfos() map[string]kindInfo {
 			desc:     "BIND_SESSION body, code 15 (section 10.3). The bind secret is given as its length only."},
 	}
 }
-
-// describe fills in the kind-level fields of f.
-func (f *File) describe() {
-	ki := kindInfos()[f.Kind]
-	f.Description, f.Side, f.RequiredFields, f.OptionalFields, f.Surface = ki.desc, ki.side, ki.required, ki.optional, ki.surface
-}
