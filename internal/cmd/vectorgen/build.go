@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/binary"
 	"strings"
 
@@ -24,8 +25,6 @@ func newHdr(cmd byte) hdr {
 	h[60] = cmd
 	return h
 }
-
-func (h hdr) clone() hdr { return append(hdr(nil), h...) }
 
 func (h hdr) u8(off int, v byte) hdr { h[off] = v; return h }
 
@@ -120,16 +119,12 @@ func replyBody(user uint32, session uint64, proto uint32, version string) []byte
 // NonReplicated; an eviction's two versions are its window.
 func headerFields(cmd byte, h []byte) map[string]any {
 	f := map[string]any{}
+	window := map[string]string{"server_protocol_version": "window_max", "server_protocol_version_min": "window_min"}
 	for _, l := range layout.Header(cmd) {
-		name := l.Name
-		switch {
-		case l.Reserved || l.Kind == layout.Command:
+		if l.Reserved || l.Kind == layout.Command {
 			continue
-		case name == "server_protocol_version":
-			name = "window_max"
-		case name == "server_protocol_version_min":
-			name = "window_min"
 		}
+		name := cmp.Or(window[l.Name], l.Name)
 		switch l.Size {
 		case 16:
 			f[name] = u128(codec.Uint128{Lo: le.Uint64(h[l.Offset:]), Hi: le.Uint64(h[l.Offset+8:])})

@@ -1,15 +1,5 @@
 package main
 
-// bodyCases: ClientVersionInfo, the two login bodies and the login reply
-// (WIRE.md sections 2 to 4): goldens, length boundaries 0, 1 and 255,
-// every rule broken alone, and prefix decodes next to strict ones.
-func (g *gen) bodyCases() {
-	g.clientInfoCases()
-	g.loginCases()
-	g.patCases()
-	g.loginReplyCases()
-}
-
 func (g *gen) clientInfoCases() {
 	k, p := KindClientInfo, "client-version-info/"
 	golden := func(name, note string, proto uint32, sdk, ver string, rule string) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"os"
 	"path/filepath"
 
@@ -39,12 +38,13 @@ func loadCrashers(root string) ([]crasher, error) {
 }
 
 // crasherKinds maps the fuzz targets that take one message as raw bytes to
-// the kind of that message.
-func crasherKinds() map[string]string {
-	return map[string]string{
-		"FuzzClientVersionInfo": KindClientInfo, "FuzzLoginRegister": KindLogin, "FuzzLoginRegisterPAT": KindLoginPAT,
-		"FuzzLoginReply": KindLoginReply, "FuzzSplitResult": KindResult, "FuzzRequestHeader": KindRequest,
-		"FuzzReplyHeader": KindReply, "FuzzEviction": KindEviction, "FuzzParseVersion": KindVersionText,
+// the kind of that message and the WIRE.md section that defines it.
+func crasherKinds() map[string][2]string {
+	return map[string][2]string{
+		"FuzzParseVersion": {KindVersionText, "1"}, "FuzzClientVersionInfo": {KindClientInfo, "2"},
+		"FuzzLoginRegister": {KindLogin, "3"}, "FuzzLoginRegisterPAT": {KindLoginPAT, "3"},
+		"FuzzLoginReply": {KindLoginReply, "4"}, "FuzzSplitResult": {KindResult, "4"},
+		"FuzzRequestHeader": {KindRequest, "5"}, "FuzzReplyHeader": {KindReply, "5"}, "FuzzEviction": {KindEviction, "5"},
 	}
 }
 
@@ -76,7 +76,7 @@ func (g *gen) crasherCases(cs []crasher) {
 			g.failf("%s: no vector kind for fuzz target %s; add one to crasherKinds", src, c.target)
 			continue
 		}
-		cs := g.add(Case{Name: name, Kind: kind, Section: sectionOf(kind), Rules: []string{}, Source: src, Note: "a crasher of " + c.target})
+		cs := g.add(Case{Name: name, Kind: kind[0], Section: kind[1], Rules: []string{}, Source: src, Note: "a crasher of " + c.target})
 		cs.setInput(c.data)
 		var err error
 		if cs.Expect, err = observe(cs); err != nil {
@@ -117,10 +117,4 @@ func (g *gen) crasherConn(name, src string, data []byte) {
 	}
 	g.add(Case{Name: name, Kind: KindLifecycle, Section: "7", Source: src, Rules: []string{},
 		Note: "a crasher of FuzzConn, cut into frames as the target cuts it", Server: server, Steps: steps})
-}
-
-// sectionOf is the WIRE.md section that defines a codec kind.
-func sectionOf(kind string) string {
-	s := map[string]string{KindVersionText: "1", KindClientInfo: "2", KindLogin: "3", KindLoginPAT: "3", KindLoginReply: "4", KindResult: "4"}
-	return cmp.Or(s[kind], "5")
 }

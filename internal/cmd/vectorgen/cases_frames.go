@@ -5,13 +5,6 @@ import (
 	"maps"
 )
 
-// frameCases: the result section of a Register reply and whole login reply
-// frames as an SDK reads them (WIRE.md sections 4, 5 and 8).
-func (g *gen) frameCases() {
-	g.resultCases()
-	g.loginFrameCases()
-}
-
 func (g *gen) resultCases() {
 	k, p := KindResult, "result-section/"
 	ok := func(name, note string, in []byte, code uint32, payload []byte, rule string) {

@@ -43,7 +43,7 @@ func (g *gen) headerCases() {
 		{evK, evictionBreakers()},
 	} {
 		for _, b := range hk.breakers {
-			h := b.apply(hk.k.base(b.bases[0]).clone())
+			h := b.apply(hk.k.base(b.bases[0]))
 			g.header(hk.k, "single/"+b.rule+"/"+b.name, "breaks "+b.rule+" alone ("+b.name+")", h, []string{b.rule})
 		}
 		g.headerPairs(hk.k, hk.breakers)
@@ -52,36 +52,26 @@ func (g *gen) headerCases() {
 	g.headerBoundaries()
 }
 
-// header adds an error case for in, which must break exactly want: the
-// model names the rule reported first.
+// header adds an error case for in, which must break exactly want, in
+// check order: the model names the rule reported first.
 func (g *gen) header(hk headerKind, name, note string, in []byte, want []string) *Case {
 	rules, fields, offs := broken(hk.model, in)
-	if !sameSet(rules, want) {
+	if !slices.Equal(rules, want) {
 		g.failf("%s%s: breaks %v, meant to break %v", hk.prefix, name, rules, want)
 		return &Case{Expect: &Expect{}}
 	}
 	c := g.bad(hk.kind, hk.prefix+name, note, in, rules[0], fields[0], offs[0], rules[1:]...)
 	if hk.kind == KindEviction && len(in) >= 256 && in[60] == cmdEviction {
-		c.sdk(evictionErrorCode(in, rules[0]))
+		// Section 8 for an eviction that does not decode: reason 14 with an
+		// ill-formed window is Unauthenticated (40), any other invalid
+		// eviction a malformed frame, InvalidCommand (3).
+		code := uint32(codeInvalidCommand)
+		if rules[0] == "eviction.window.incompatible" && in[255] == 14 {
+			code = 40
+		}
+		c.sdk(code)
 	}
 	return c
-}
-
-// evictionErrorCode is section 8 for an eviction that does not decode:
-// reason 14 with an ill-formed window is Unauthenticated (40), any other
-// invalid eviction is a malformed frame, InvalidCommand (3).
-func evictionErrorCode(in []byte, rule string) uint32 {
-	if rule == "eviction.window.incompatible" && in[255] == 14 {
-		return 40
-	}
-	return codeInvalidCommand
-}
-
-func sameSet(a, b []string) bool {
-	a, b = slices.Clone(a), slices.Clone(b)
-	slices.Sort(a)
-	slices.Sort(b)
-	return slices.Equal(a, b)
 }
 
 // headerPairs breaks every two rules together where a common base allows
@@ -105,27 +95,18 @@ func (g *gen) headerPairs(hk headerKind, bs []breaker) {
 			if order[b.rule] < order[a.rule] {
 				first, second = b, a
 			}
-			base, ok := commonBase(first.bases, second.bases)
-			if !ok {
-				continue
+			i := slices.IndexFunc(first.bases, func(b byte) bool { return slices.Contains(second.bases, b) })
+			if i < 0 {
+				continue // no base allows both
 			}
-			h := first.apply(second.apply(hk.base(base).clone()))
-			if rules, _, _ := broken(hk.model, h); !sameSet(rules, []string{first.rule, second.rule}) {
+			h := first.apply(second.apply(hk.base(first.bases[i])))
+			if rules, _, _ := broken(hk.model, h); !slices.Equal(rules, []string{first.rule, second.rule}) {
 				continue
 			}
 			seen[a.rule+"+"+b.rule] = true
 			g.header(hk, "pair/"+first.rule+"+"+second.rule, "breaks "+first.rule+" and "+second.rule+": WIRE.md section 5's order reports "+first.rule, h, []string{first.rule, second.rule})
 		}
 	}
-}
-
-func commonBase(a, b []byte) (byte, bool) {
-	for _, x := range a {
-		if slices.Contains(b, x) {
-			return x, true
-		}
-	}
-	return 0, false
 }
 
 func set32(off int, v uint32) func(h hdr) hdr { return func(h hdr) hdr { return h.u32(off, v) } }
@@ -257,7 +238,7 @@ func (g *gen) okEviction(name, note string, h hdr, rules ...string) {
 		c.sdk(code)
 		c.Rules = append(c.Rules, fmt.Sprintf("sdk.%d", code))
 	} else {
-		c.incompatible()
+		c.Expect.SDKError = incompatibleName // eviction 14 with a well-formed window
 		c.Rules = append(c.Rules, "sdk.incompatible")
 	}
 }

@@ -71,6 +71,12 @@ func (s *script) closed(in []byte, note string) *script {
 	return s.step(in, OutClosed, OutClosed, note)
 }
 
+// afterLogin starts a case on the default server whose first step is a
+// password login of client A (session 1).
+func (g *gen) afterLogin(name, note string, rules ...string) *script {
+	return g.life(name, "default", note, rules...).loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1")
+}
+
 // loggedIn expects a successful login of user by the Register in.
 func (s *script) loggedIn(in []byte, user uint32, note string) *script {
 	s.session++
@@ -123,16 +129,6 @@ func (s *script) incompatible(client uint64) []byte {
 
 func replyFrame(client, req uint64, op byte, status uint32) []byte {
 	return newHdr(cmdReply).u64(160, client).u64(200, req).u8(208, op).u32(216, status)
-}
-
-func (g *gen) lifecycleCases() {
-	g.servers = lifecycleServers()
-	g.loginLifecycle()
-	g.tokenLifecycle()
-	g.beforeLoginLifecycle()
-	g.afterLoginLifecycle()
-	g.droppedLifecycle()
-	g.sequenceLifecycle()
 }
 
 const (
@@ -209,8 +205,7 @@ func (g *gen) tokenLifecycle() {
 		evicted(tokenLogin(cA, "bobtok"), evictFrame(cA, 11), "eviction 11 (UserInactive)")
 	g.life("1d/empty-token", "default", "an empty token is well-formed and unknown", "lifecycle.1d").
 		evicted(tokenLogin(cA, ""), evictFrame(cA, 10), "eviction 10")
-	s = g.life("1.sessions/three-logins", "default", "sessions grow across logins on one server: a re-login on the same connection, then another client id", "lifecycle.1.sessions", "lifecycle.7.relogin")
-	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1").
+	g.afterLogin("1.sessions/three-logins", "sessions grow across logins on one server: a re-login on the same connection, then another client id", "lifecycle.1.sessions", "lifecycle.7.relogin").
 		loggedIn(tokenLogin(cA, "tok"), 1, "session 2 replaces the binding").
 		loggedIn(passwordLogin(cB, "iggy", "iggy"), 1, "session 3 under a new client id")
 	g.life("1.evict/closed-after", "default", "every eviction carries the request's client id; the connection is closed after it", "lifecycle.1.evict").
@@ -245,43 +240,35 @@ func (g *gen) beforeLoginLifecycle() {
 }
 
 func (g *gen) afterLoginLifecycle() {
-	s := g.life("6/logout-and-relogin", "default", "logout, then a ping, then a new login under a new client id", "lifecycle.6", "lifecycle.1.sessions")
-	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1").
+	g.afterLogin("6/logout-and-relogin", "logout, then a ping, then a new login under a new client id", "lifecycle.6", "lifecycle.1.sessions").
 		answer(replicatedReq(cA, opLogout, 1, 1), replyFrame(cA, 1, opLogout, 0), "Logout answered: status 0, operation 3, request 1").
 		answer(nonReplicated(cA, 2, 0, 1), replyFrame(cA, 2, opNonReplicated, 0), "ping").
 		answer(nonReplicated(cA, 2, 0, 12), replyFrame(cA, 2, opNonReplicated, 40), "logged out: denied with 40 again").
 		loggedIn(passwordLogin(cB, "iggy", "iggy"), 1, "session 2")
-	s = g.life("6/logged-out-replicated", "default", "after logout a replicated request has no session", "lifecycle.6", "lifecycle.5")
-	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1").
+	g.afterLogin("6/logged-out-replicated", "after logout a replicated request has no session", "lifecycle.6", "lifecycle.5").
 		answer(replicatedReq(cA, opLogout, 1, 1), replyFrame(cA, 1, opLogout, 0), "logged out").
 		evicted(replicatedReq(cA, opCreateStream, 2, 1), evictFrame(cA, 1), "eviction 1")
-	s = g.life("7/too-low", "default", "a re-login with the same client id fences the old session", "lifecycle.7.too_low", "lifecycle.7.relogin")
-	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1").
+	g.afterLogin("7/too-low", "a re-login with the same client id fences the old session", "lifecycle.7.too_low", "lifecycle.7.relogin").
 		loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 2, same client id").
 		evicted(replicatedReq(cA, opCreateStream, 1, 1), evictFrame(cA, 7), "session 1 < 2: eviction 7 (SessionTooLow)")
-	s = g.life("7/too-low-logout", "default", "Logout is fenced too", "lifecycle.7.too_low")
-	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1").
+	g.afterLogin("7/too-low-logout", "Logout is fenced too", "lifecycle.7.too_low").
 		loggedIn(tokenLogin(cA, "tok"), 1, "session 2").
 		evicted(replicatedReq(cA, opLogout, 1, 1), evictFrame(cA, 7), "eviction 7")
-	s = g.life("7/ahead", "default", "a session above the bound one is dropped, and nothing changes", "lifecycle.7.ahead", "lifecycle.7.deny")
-	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1").
+	g.afterLogin("7/ahead", "a session above the bound one is dropped, and nothing changes", "lifecycle.7.ahead", "lifecycle.7.deny").
 		dropped(replicatedReq(cA, opCreateStream, 1, 2), "session 2 > 1: dropped").
 		answer(replicatedReq(cA, opCreateStream, 1, 1), replyFrame(cA, 1, opCreateStream, 3), "the right session reaches the handler: denied with 3")
-	s = g.life("7/other-client", "default", "a replicated request from another client id", "lifecycle.7.other_client")
-	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1").
+	g.afterLogin("7/other-client", "a replicated request from another client id", "lifecycle.7.other_client").
 		evicted(replicatedReq(cB, opCreateStream, 1, 1), evictFrame(cB, 1), "eviction 1 to client B")
-	s = g.life("7/relogin-other-client", "default", "a login under client B replaces client A's binding", "lifecycle.7.relogin", "lifecycle.7.other_client")
+	s := g.life("7/relogin-other-client", "default", "a login under client B replaces client A's binding", "lifecycle.7.relogin", "lifecycle.7.other_client")
 	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "A, session 1").
 		loggedIn(passwordLogin(cB, "iggy", "iggy"), 1, "B, session 2").
 		evicted(replicatedReq(cA, opCreateStream, 1, 1), evictFrame(cA, 1), "A is no longer bound: eviction 1")
-	s = g.life("7/deny", "default", "after login, other commands are the application's: this server denies them with 3", "lifecycle.7.deny", "lifecycle.9")
-	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1").
+	g.afterLogin("7/deny", "after login, other commands are the application's: this server denies them with 3", "lifecycle.7.deny", "lifecycle.9").
 		answer(nonReplicated(cA, 7, 1, 12), replyFrame(cA, 7, opNonReplicated, 3), "GetClusterMetadata: status 3, request 7 echoed").
 		answer(replicatedReq(cA, opCreateStream, 1, 1), replyFrame(cA, 1, opCreateStream, 3), "CreateStream: status 3, operation 128 echoed").
 		answer(replicatedReq(cA, opSendMessages, 1, 1), replyFrame(cA, 1, opSendMessages, 3), "SendMessages: status 3").
 		answer(nonReplicated(cA, 1, 1, 1), replyFrame(cA, 1, opNonReplicated, 0), "ping")
-	s = g.life("7/failed-relogin", "default", "a failed login on a logged-in connection is an eviction like any other", "lifecycle.1e")
-	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1").
+	g.afterLogin("7/failed-relogin", "a failed login on a logged-in connection is an eviction like any other", "lifecycle.1e").
 		evicted(passwordLogin(cA, "iggy", "bad"), evictFrame(cA, 9), "eviction 9")
 }
 
@@ -305,8 +292,7 @@ func (g *gen) droppedLifecycle() {
 			dropped(bad[name], "dropped").
 			answer(nonReplicated(cA, 1, 0, 1), replyFrame(cA, 1, opNonReplicated, 0), "still open")
 	}
-	s := g.life("8/dropped-after-login", "default", "dropped frames change nothing after login either", "lifecycle.8.dropped")
-	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1").
+	g.afterLogin("8/dropped-after-login", "dropped frames change nothing after login either", "lifecycle.8.dropped").
 		dropped(bad["register-session"], "a Register with a session: dropped, no new login").
 		dropped(bad["logout-code"], "a Logout with a code: dropped, still logged in").
 		answer(replicatedReq(cA, opLogout, 1, 1), replyFrame(cA, 1, opLogout, 0), "the binding is intact")
@@ -323,8 +309,7 @@ func (g *gen) droppedLifecycle() {
 			closed(sz.in, "closed").
 			closed(nonReplicated(cA, 1, 0, 1), "nothing more is answered")
 	}
-	s = g.life("8/size-after-login", "default", "an unusable size after login closes the connection too", "lifecycle.8.size")
-	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1").
+	g.afterLogin("8/size-after-login", "an unusable size after login closes the connection too", "lifecycle.8.size").
 		closed(request(opNonReplicated).u32(48, 0xFFFF_FFFF), "closed")
 }
 
@@ -339,21 +324,18 @@ func (g *gen) sequenceLifecycle() {
 	g.life("8/dropped-garbage-header", "default", "a header of 0xa5 bytes with a usable size and the Request command is dropped; a ping after it is answered", "lifecycle.8.dropped").
 		dropped(garbage, "dropped").
 		answer(nonReplicated(cA, 1, 0, 1), replyFrame(cA, 1, opNonReplicated, 0), "still open")
-	s := g.life("7/unknown-code-after-login", "default", "a NonReplicated code no command has, after login, is the application's: denied with 3", "lifecycle.7.deny")
-	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1").
+	g.afterLogin("7/unknown-code-after-login", "a NonReplicated code no command has, after login, is the application's: denied with 3", "lifecycle.7.deny").
 		answer(nonReplicated(cA, 1, 1, 9999), replyFrame(cA, 1, opNonReplicated, 3), "code 9999: status 3, request 1 echoed")
 	g.life("9/ping-request-zero", "default", "a ping with request number 0 is answered, the number echoed", "lifecycle.9", "lifecycle.3").
 		answer(nonReplicated(cA, 0, 0, 1), replyFrame(cA, 0, opNonReplicated, 0), "status 0, request 0 echoed")
-	s = g.life("1.sessions/two-logins-at-once", "default", "a login, then a second under another client id right behind it (a runner may write both at once)", "lifecycle.1.sessions", "lifecycle.7.relogin")
-	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1").
+	g.afterLogin("1.sessions/two-logins-at-once", "a login, then a second under another client id right behind it (a runner may write both at once)", "lifecycle.1.sessions", "lifecycle.7.relogin").
 		loggedIn(passwordLogin(cB, "iggy", "iggy"), 1, "session 2 under the second client id")
 	g.life("8/dropped-register-request", "default", "a Register with request number 5 is not a valid Request: dropped, no login", "lifecycle.8.dropped", "request.register.request").
 		dropped(frame(request(opRegister).u64(128, cA).u64(168, 5), loginBody(goInfo(), "iggy", "iggy", "")), "dropped").
 		answer(nonReplicated(cA, 1, 0, 1), replyFrame(cA, 1, opNonReplicated, 0), "still open, not logged in")
 	g.life("3/ping-with-body", "default", "a ping carrying a body is still a ping: answered with status 0 and an empty body", "lifecycle.3").
 		answer(frame(request(opNonReplicated).u64(128, cA), []byte("body")), replyFrame(cA, 1, opNonReplicated, 0), "status 0, empty body")
-	s = g.life("1.evict/frames-behind-eviction", "default", "frames right behind one that evicts are never answered (a runner may write all three at once)", "lifecycle.1.evict", "lifecycle.2")
-	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1").
+	g.afterLogin("1.evict/frames-behind-eviction", "frames right behind one that evicts are never answered (a runner may write all three at once)", "lifecycle.1.evict", "lifecycle.2").
 		evicted(nonReplicated(cA, 1, 0, 38), evictFrame(cA, 15), "a legacy login: eviction 15").
 		closed(nonReplicated(cA, 1, 1, 1), "the ping behind it is not answered")
 }

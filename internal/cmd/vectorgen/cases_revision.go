@@ -2,19 +2,9 @@ package main
 
 import "bytes"
 
-// revisionCases: protocol 0.11.1 (WIRE.md section 10): both login bodies
-// with their bind secret, BIND_SESSION's body, windows that count patch,
-// and the lifecycle of a login, a bind on another connection, a wrong
-// secret, a bind after logout and session 0.
-func (g *gen) revisionCases() {
-	g.loginSecretCases()
-	g.patSecretCases()
-	g.bindCases()
-	g.revisionLifecycle()
-}
-
-// The bodies of these cases: a 0.11.1 ClientVersionInfo of 17 bytes, so
-// the bind secret lies at 17..49, and two secrets.
+// The bodies of protocol 0.11.1's cases (WIRE.md section 10): a 0.11.1
+// ClientVersionInfo of 17 bytes, so the bind secret lies at 17..49, and
+// two secrets.
 var (
 	secret11 = bytes.Repeat([]byte{0x5a}, 32)
 	wrong11  = bytes.Repeat([]byte{0xbb}, 32)
@@ -188,7 +178,7 @@ func (g *gen) revisionLifecycle() {
 		on(1).denied(bindFrame(cA, 1, cA, 2, 0x2C01, secret11), 14001, "session + 1: 14001")
 	s = g.life11("bind/malformed", "both", "10.4", "BIND_SESSION that does not decode, or whose version has no BIND_SESSION: status 3, the connection lives on", "lifecycle.10.bind.malformed")
 	short := bindFrame(cA, 1, cA, 0, 0x2C01, secret11)
-	short = cat(hdr(short[:256]).clone().u32(48, uint32(len(short)-1)), short[256:len(short)-1])
+	short = cat(hdr(short[:256]).u32(48, uint32(len(short)-1)), short[256:len(short)-1])
 	s.denied(short, 3, "one byte of the secret missing: 3").
 		denied(frame(request(opNonReplicated).u64(128, cA).u64(168, 1).u32(196, 15), cvi(0x2C01, "", "1")), 3, "an empty sdk_name: 3").
 		denied(bindFrame(cA, 1, cA, 0, 0x2C00, secret11), 3, "version 0.11.0, inside this window, has no BIND_SESSION: 3")

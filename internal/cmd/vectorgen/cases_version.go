@@ -7,14 +7,6 @@ import (
 	"github.com/iggywire/iggywire/codec"
 )
 
-// versionCases: the text grammar, the window rules on both sides of 0.x
-// and 1.0.0, and the default window (WIRE.md section 1).
-func (g *gen) versionCases() {
-	g.versionTextCases()
-	g.windowCases()
-	g.defaultWindowCases()
-}
-
 func (g *gen) versionTextCases() {
 	okText := func(name, text, note string, major, minor, patch uint32) {
 		g.ok(KindVersionText, "version/text/"+name, "1", note, []byte(text), map[string]any{
@@ -30,12 +22,11 @@ func (g *gen) versionTextCases() {
 	okText("bare-dash", "1.2.3-", "'-' followed by nothing is still a suffix", 1, 2, 3)
 	okText("suffix-anything", "1.2.3+ x.y", "anything after '+' is ignored, spaces included", 1, 2, 3)
 
-	type badText struct {
+	for _, b := range []struct {
 		name, text, rule string
 		at               int
 		note             string
-	}
-	for _, b := range []badText{
+	}{
 		{"empty", "", "version.text.digits", 0, "no digits at all"},
 		{"v-prefix", "v1.2.3", "version.text.digits", 0, "no 'v'"},
 		{"space-before", " 1.2.3", "version.text.digits", 0, "no spaces"},
@@ -57,8 +48,7 @@ func (g *gen) versionTextCases() {
 		{"huge", "99999999999999999999.0.0", "version.text.range", 0, "a component far above 1023 (no overflow)"},
 		{"range-before-syntax", "2000.x", "version.text.range", 0, "the range is checked as soon as the digits end, before the syntax after them"},
 	} {
-		field := "version"
-		g.bad(KindVersionText, "version/text/"+b.name, b.note, []byte(b.text), b.rule, field, b.at)
+		g.bad(KindVersionText, "version/text/"+b.name, b.note, []byte(b.text), b.rule, "version", b.at)
 	}
 }
 
@@ -71,16 +61,12 @@ func vtext(v uint32) string { return fmt.Sprintf("%d.%d.%d", v>>20&1023, v>>10&1
 const countPatch = "window.count_patch"
 
 func (g *gen) windowCases() {
-	type win struct {
-		name    string
-		min     string
-		max     string
-		v       uint32
-		accepts bool
-		rule    string
-		note    string
-	}
-	for _, w := range []win{
+	for _, w := range []struct {
+		name, min, max string
+		v              uint32
+		accepts        bool
+		rule, note     string
+	}{
 		{"0x/below-min", "0.11.0", "0.11.3", pack(0, 10, 1023), false, "window.0x", "one below min"},
 		{"0x/at-min", "0.11.0", "0.11.3", pack(0, 11, 0), true, "window.0x", "min itself"},
 		{"0x/at-max", "0.11.0", "0.11.3", pack(0, 11, 3), true, "window.0x", "max itself"},
@@ -127,11 +113,10 @@ func (g *gen) windowCases() {
 
 func (g *gen) defaultWindowCases() {
 	for _, d := range []struct {
-		name     string
-		server   uint32
-		min      uint32
-		wellForm bool
-		note     string
+		name        string
+		server, min uint32
+		wellForm    bool
+		note        string
 	}{
 		{"0x", pack(0, 11, 3), pack(0, 11, 0), true, "0.x: patch zeroed"},
 		{"0x-patch-zero", pack(0, 11, 0), pack(0, 11, 0), true, "min == max"},

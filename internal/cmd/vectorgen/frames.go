@@ -36,48 +36,38 @@ type Frame struct {
 	Expect *Expect `json:"expect"`
 }
 
-// Bodies of a Frame.
-const (
-	BodyNone       = "none"
-	BodyZeros      = "zeros"
-	BodyLoginReply = "login_reply"
-	BodyInput      = "input"
-)
-
-// headerKinds are the kinds whose cases also come as frames.
+// isHeaderKind reports whether the cases of kind also come as frames.
 func isHeaderKind(kind string) bool {
 	return kind == KindRequest || kind == KindReply || kind == KindEviction
 }
 
 // frameOf builds the frame of a header case from its input: the bytes a
 // frame reader takes before it decodes or refuses the header, and the
-// model of its verdict: the header case's, but a frame reader reads the
-// size first, before the header's kind is looked at, so a size outside
-// 256..64 MiB is its rule, frame.size, whatever else the header breaks (a
-// wrong command byte included).
+// model of its verdict (Frame.Expect says why a size outside 256..64 MiB
+// is frame.size whatever else the header breaks).
 func frameOf(c *Case) *Frame {
 	in, _ := hex.DecodeString(c.input())
 	if len(in) < codec.HeaderSize {
-		return newFrame(in, 0, BodyNone, c.Expect)
+		return newFrame(in, 0, "none", c.Expect)
 	}
 	size := int(le.Uint32(in[48:]))
 	if size < codec.HeaderSize || size > maxFrame {
 		e := *c.Expect
-		e.Verdict, e.Sentinel, e.Field, e.Offset, e.Rule, e.Convention = "error", sentinelOf(codec.ErrSize), "size", intp(48), "frame.size", ConvField
-		return newFrame(in[:codec.HeaderSize], 0, BodyNone, &e)
+		e.Verdict, e.Sentinel, e.Field, e.Offset, e.Rule, e.Convention = "error", sentinelOf(codec.ErrSize), "size", intp(48), "frame.size", "field"
+		return newFrame(in[:codec.HeaderSize], 0, "none", &e)
 	}
 	n := size - codec.HeaderSize
 	switch {
 	case len(in) > codec.HeaderSize:
 		body := in[codec.HeaderSize:min(len(in), size)]
-		return newFrame(in[:codec.HeaderSize+len(body)], n-len(body), BodyInput, c.Expect)
+		return newFrame(in[:codec.HeaderSize+len(body)], n-len(body), "input", c.Expect)
 	case n == 0:
-		return newFrame(in, 0, BodyNone, c.Expect)
+		return newFrame(in, 0, "none", c.Expect)
 	case c.Kind == KindReply && in[208] == opRegister && le.Uint32(in[216:]) == 0 && n >= 22 && n <= 276:
 		// 4 (result section) + 17 + server_version of 1..255 bytes.
-		return newFrame(cat(in, u32b(0), replyBody(1, 42, 0x2C00, repeat("9", n-21))), 0, BodyLoginReply, c.Expect)
+		return newFrame(cat(in, u32b(0), replyBody(1, 42, 0x2C00, repeat("9", n-21))), 0, "login_reply", c.Expect)
 	}
-	return newFrame(in, n, BodyZeros, c.Expect)
+	return newFrame(in, n, "zeros", c.Expect)
 }
 
 // newFrame is a frame of head and fill zeros whose verdict is e's without
@@ -96,7 +86,7 @@ func (g *gen) addFrames() {
 			continue
 		}
 		c.Frame = frameOf(c)
-		if c.Frame.Body == BodyLoginReply {
+		if c.Frame.Body == "login_reply" {
 			if e, err := observeLoginFrame(c.Frame.bytes()); err != nil || e.Verdict != "ok" {
 				g.failf("%s: the frame's login reply body does not read as one: %v", c.Name, err)
 			}
@@ -140,19 +130,4 @@ func observeFrame(kind string, f *Frame) (*Expect, error) {
 	}
 	e.Fields = nil
 	return e, nil
-}
-
-// compareFrame checks a header case's frame verdict against the codec.
-func compareFrame(c *Case) error {
-	if c.Frame == nil {
-		return errors.New("a header case without its frame")
-	}
-	got, err := observeFrame(c.Kind, c.Frame)
-	if err != nil {
-		return err
-	}
-	if !sameJSON(got, c.Frame.Expect) {
-		return fmt.Errorf("frame: the codec says %s, the case expects %s", jsonOf(got), jsonOf(c.Frame.Expect))
-	}
-	return nil
 }

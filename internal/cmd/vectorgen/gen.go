@@ -1,8 +1,11 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
-// gen collects the cases of one generation run, without ids; assignIDs
+// gen collects the cases of one generation run, without ids; render
 // numbers them from the registry afterwards.
 type gen struct {
 	rules   map[string]Rule
@@ -11,20 +14,16 @@ type gen struct {
 	errs    []error
 }
 
-func newGen() *gen {
-	g := &gen{rules: map[string]Rule{}, servers: map[string]ServerConfig{}}
-	for _, r := range ruleList() {
-		g.rules[r.ID] = r
-	}
-	return g
-}
-
 // failf records a problem with a case; generation fails at the end with
 // every problem listed.
 func (g *gen) failf(format string, args ...any) { g.errs = append(g.errs, fmt.Errorf(format, args...)) }
 
-// add appends c after checking that it names known rules.
+// add appends c after checking that its name is new and that it names
+// known rules.
 func (g *gen) add(c Case) *Case {
+	if slices.ContainsFunc(g.cases, func(o Case) bool { return o.Name == c.Name }) {
+		g.failf("two cases named %q", c.Name)
+	}
 	for _, r := range c.Rules {
 		if _, ok := g.rules[r]; !ok {
 			g.failf("%s: unknown rule %q", c.Name, r)
@@ -67,12 +66,6 @@ func (c *Case) sdk(code uint32) *Case {
 	return c
 }
 
-// incompatible marks c as eviction 14 with a well-formed window.
-func (c *Case) incompatible() *Case {
-	c.Expect.SDKError = incompatibleName
-	return c
-}
-
 // prefix makes c a prefix decode that uses consumed bytes.
 func (c *Case) prefix(consumed int) *Case {
 	c.Mode = ModePrefix
@@ -85,18 +78,51 @@ func (c *Case) prefix(consumed int) *Case {
 // disc marks c as the case that decides a discrepancy between SDKs.
 func (c *Case) disc(id string) *Case { c.Discrepancy = id; return c }
 
-// generate builds every case.
+// generate builds every case, in file order within each kind, and checks
+// each against the codec or a lifecycle server (verifyCase): a
+// disagreement fails generation.
 func generate(crashers []crasher) *gen {
-	g := newGen()
-	g.versionCases()
-	g.bodyCases()
+	g := &gen{rules: map[string]Rule{}, servers: lifecycleServers()}
+	for _, r := range ruleList() {
+		g.rules[r.ID] = r
+	}
+	// WIRE.md section 1: the text grammar, the window rules on both sides
+	// of 0.x and 1.0.0, and the default window.
+	g.versionTextCases()
+	g.windowCases()
+	g.defaultWindowCases()
+	// Sections 2 to 4, the bodies: goldens, length boundaries 0, 1 and 255,
+	// every rule broken alone, and prefix decodes next to strict ones.
+	g.clientInfoCases()
+	g.loginCases()
+	g.patCases()
+	g.loginReplyCases()
 	g.headerCases()
-	g.frameCases()
+	// The result section of a Register reply and whole login reply frames
+	// as an SDK reads them (sections 4, 5 and 8).
+	g.resultCases()
+	g.loginFrameCases()
 	g.discrepancyCases()
-	g.lifecycleCases()
-	g.revisionCases()
+	g.loginLifecycle()
+	g.tokenLifecycle()
+	g.beforeLoginLifecycle()
+	g.afterLoginLifecycle()
+	g.droppedLifecycle()
+	g.sequenceLifecycle()
+	// Protocol 0.11.1 (section 10): both login bodies with their bind
+	// secret, BIND_SESSION's body, and the lifecycle of a login, a bind on
+	// another connection, a wrong secret, a bind after logout and session 0.
+	g.loginSecretCases()
+	g.patSecretCases()
+	g.bindCases()
+	g.revisionLifecycle()
 	g.crasherCases(crashers)
 	g.addFrames()
 	g.describeSteps()
+	for i := range g.cases {
+		if err := verifyCase(g.servers, &g.cases[i]); err != nil {
+			g.failf("%s: %v", g.cases[i].Name, err)
+		}
+	}
 	return g
 }

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"cmp"
+	"slices"
 
 	"github.com/iggywire/iggywire/internal/layout"
 )
@@ -26,10 +26,8 @@ type check struct {
 const maxFrame = 64 << 20
 
 func firstNonZero(h []byte, from, to int) int {
-	for i := from; i < to; i++ {
-		if h[i] != 0 {
-			return i
-		}
+	if i := slices.IndexFunc(h[from:to], func(b byte) bool { return b != 0 }); i >= 0 {
+		return from + i
 	}
 	return -1
 }
@@ -41,10 +39,8 @@ func when(cond bool, off int) int {
 	return -1
 }
 
-func sizeOutOfRange(h []byte) bool {
-	s := le.Uint32(h[at(cmdRequest, "size"):])
-	return s < 256 || s > maxFrame
-}
+// frameSizeOK is a size a frame reader can use: 256 <= s <= 64 MiB.
+func frameSizeOK(s uint32) bool { return s >= 256 && s <= maxFrame }
 
 func u128Zero(h []byte, off int) bool { return le.Uint64(h[off:])|le.Uint64(h[off+8:]) == 0 }
 
@@ -57,70 +53,65 @@ func knownOperation(op byte) bool {
 // NonReplicated.
 func replicated(op byte) bool { return knownOperation(op) && op > opNonReplicated }
 
-// zeroArea is the rule that the reserved area name of a cmd header is
-// zero (from, to bound it instead when not 0): the offset of its first
-// non-zero byte. The areas come from internal/layout.
-func zeroArea(cmd byte, name string, from, to int) func(h []byte) int {
+// model returns the rules of a cmd header in check order: its command, its
+// size (sizeOK), the rules of its own fields (own), the rule that each of
+// its reserved areas is zero, in wire order and at the offsets of
+// internal/layout, then the rules checked after those (last). A Request's
+// reserved area starts with the code of a NonReplicated request: for
+// every other operation those bytes are reserved like the rest, a rule of
+// their own checked first.
+func model(cmd byte, kind string, sizeOK func(s uint32) bool, own, last []check) []check {
+	c, size := at(cmd, "command"), at(cmd, "size")
+	m := append([]check{
+		{kind + ".command", "command", func(h []byte) int { return when(h[c] != cmd, c) }},
+		{kind + ".size", "size", func(h []byte) int { return when(!sizeOK(le.Uint32(h[size:])), size) }},
+	}, own...)
 	for _, l := range layout.Header(cmd) {
-		if l.Name == name && l.Reserved {
-			from, to = max(from, l.Offset), cmp.Or(to, l.End())
-			return func(h []byte) int { return firstNonZero(h, from, to) }
+		if !l.Reserved {
+			continue
 		}
+		from, to := l.Offset, l.End()
+		if cmd == cmdRequest && l.Name == "reserved" {
+			code, op := layout.RequestCode(), at(cmd, "operation")
+			m = append(m, check{"request.reserved.code", "reserved", func(h []byte) int {
+				return when(h[op] != opNonReplicated, firstNonZero(h, code.Offset, code.End()))
+			}})
+			from = code.End()
+		}
+		m = append(m, check{kind + "." + l.Name, l.Name, func(h []byte) int { return firstNonZero(h, from, to) }})
 	}
-	panic("vectorgen: no reserved area " + name)
+	return append(m, last...)
 }
 
 func requestModel() []check {
-	cmd, size, client, op := at(cmdRequest, "command"), at(cmdRequest, "size"), at(cmdRequest, "client"), at(cmdRequest, "operation")
-	session, request, code := at(cmdRequest, "session"), at(cmdRequest, "request"), layout.RequestCode()
-	reservedCode := zeroArea(cmdRequest, "reserved", code.Offset, code.End())
-	return []check{
-		{"request.command", "command", func(h []byte) int { return when(h[cmd] != cmdRequest, cmd) }},
-		{"request.size", "size", func(h []byte) int { return when(sizeOutOfRange(h), size) }},
+	client, op, code := at(cmdRequest, "client"), at(cmdRequest, "operation"), layout.RequestCode().Offset
+	session, request := at(cmdRequest, "session"), at(cmdRequest, "request")
+	return model(cmdRequest, "request", frameSizeOK, []check{
 		{"request.client", "client", func(h []byte) int { return when(u128Zero(h, client), client) }},
 		{"request.operation", "operation", func(h []byte) int { return when(!knownOperation(h[op]) || h[op] == opReserved, op) }},
 		{"request.register.session", "session", func(h []byte) int { return when(h[op] == opRegister && le.Uint64(h[session:]) != 0, session) }},
 		{"request.register.request", "request", func(h []byte) int { return when(h[op] == opRegister && le.Uint64(h[request:]) != 0, request) }},
-		{"request.nonreplicated.code", "code", func(h []byte) int {
-			return when(h[op] == opNonReplicated && le.Uint32(h[code.Offset:]) == 0, code.Offset)
-		}},
+		{"request.nonreplicated.code", "code", func(h []byte) int { return when(h[op] == opNonReplicated && le.Uint32(h[code:]) == 0, code) }},
 		{"request.replicated.session", "session", func(h []byte) int { return when(replicated(h[op]) && le.Uint64(h[session:]) == 0, session) }},
 		{"request.replicated.request", "request", func(h []byte) int { return when(replicated(h[op]) && le.Uint64(h[request:]) == 0, request) }},
-		{"request.reserved_frame", "reserved_frame", zeroArea(cmdRequest, "reserved_frame", 0, 0)},
-		{"request.operation_padding", "operation_padding", zeroArea(cmdRequest, "operation_padding", 0, 0)},
-		{"request.reserved.code", "reserved", func(h []byte) int {
-			if h[op] == opNonReplicated {
-				return -1
-			}
-			return reservedCode(h)
-		}},
-		{"request.reserved", "reserved", zeroArea(cmdRequest, "reserved", code.End(), 0)},
-	}
+	}, nil)
 }
 
 func replyModel() []check {
-	cmd, size, op, status := at(cmdReply, "command"), at(cmdReply, "size"), at(cmdReply, "operation"), at(cmdReply, "status")
-	return []check{
-		{"reply.command", "command", func(h []byte) int { return when(h[cmd] != cmdReply, cmd) }},
-		{"reply.size", "size", func(h []byte) int { return when(sizeOutOfRange(h), size) }},
+	size, op, status := at(cmdReply, "size"), at(cmdReply, "operation"), at(cmdReply, "status")
+	return model(cmdReply, "reply", frameSizeOK, []check{
 		{"reply.operation", "operation", func(h []byte) int { return when(!knownOperation(h[op]), op) }},
 		{"reply.status", "size", func(h []byte) int { return when(le.Uint32(h[status:]) != 0 && le.Uint32(h[size:]) != 256, size) }},
-		{"reply.reserved_frame", "reserved_frame", zeroArea(cmdReply, "reserved_frame", 0, 0)},
-		{"reply.operation_padding", "operation_padding", zeroArea(cmdReply, "operation_padding", 0, 0)},
-		{"reply.reserved", "reserved", zeroArea(cmdReply, "reserved", 0, 0)},
-	}
+	}, nil)
 }
 
 func evictionModel() []check {
-	cmd, size, client, reason := at(cmdEviction, "command"), at(cmdEviction, "size"), at(cmdEviction, "client"), at(cmdEviction, "reason")
+	client, reason := at(cmdEviction, "client"), at(cmdEviction, "reason")
 	hiAt, loAt := at(cmdEviction, "server_protocol_version"), at(cmdEviction, "server_protocol_version_min")
 	window := func(h []byte) (lo, hi uint32) { return le.Uint32(h[loAt:]), le.Uint32(h[hiAt:]) }
-	return []check{
-		{"eviction.command", "command", func(h []byte) int { return when(h[cmd] != cmdEviction, cmd) }},
-		{"eviction.size", "size", func(h []byte) int { return when(le.Uint32(h[size:]) != 256, size) }},
+	return model(cmdEviction, "eviction", func(s uint32) bool { return s == 256 }, []check{
 		{"eviction.client", "client", func(h []byte) int { return when(u128Zero(h, client), client) }},
-		{"eviction.reserved_frame", "reserved_frame", zeroArea(cmdEviction, "reserved_frame", 0, 0)},
-		{"eviction.reserved", "reserved", zeroArea(cmdEviction, "reserved", 0, 0)},
+	}, []check{
 		{"eviction.reason", "reason", func(h []byte) int { return when(h[reason] == 0 || h[reason] > 15, reason) }},
 		{"eviction.window.incompatible", "window", func(h []byte) int {
 			lo, hi := window(h)
@@ -130,7 +121,7 @@ func evictionModel() []check {
 			lo, hi := window(h)
 			return when(h[reason] >= 1 && h[reason] <= 15 && h[reason] != 14 && lo|hi != 0, hiAt)
 		}},
-	}
+	})
 }
 
 // broken returns every rule of model that in breaks, in check order, with

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -86,4 +87,18 @@ func TestAssign(t *testing.T) {
 	assert.Error(t, Registry{IDs: r0.IDs[:2]}.extends(r0))
 	assert.Error(t, Registry{IDs: []Entry{{1, "a"}, {3, "c"}}}.check())
 	assert.Error(t, Registry{IDs: []Entry{{1, "a"}, {2, "a"}}}.check())
+}
+
+// extends reports the first way in which r fails to keep every entry of
+// old with the same id, or nil.
+func (r Registry) extends(old Registry) error {
+	if len(r.IDs) < len(old.IDs) {
+		return fmt.Errorf("registry shrank from %d to %d ids", len(old.IDs), len(r.IDs))
+	}
+	for i, e := range old.IDs {
+		if r.IDs[i] != e {
+			return fmt.Errorf("id %d was %q, is now %q", e.ID, e.Name, r.IDs[i].Name)
+		}
+	}
+	return nil
 }

@@ -29,23 +29,18 @@ func prologueOptional() []string {
 	return []string{"checksum", "checksum_body", "cluster", "view", "release", "replica"}
 }
 
-func infoRequired() []string { return []string{"protocol_version", "sdk_name", "sdk_version"} }
-
-func loginReplyRequired() []string {
-	return []string{"user_id", "session", "server_protocol_version", "server_version"}
-}
-
-// replyRequired is what a client correlates and acts on (section 7, point
-// 9): the frame's size, whom and which request it answers, under which
-// operation, and its status.
-func replyRequired() []string { return []string{"size", "client", "request", "operation", "status"} }
-
 func replyOptional() []string {
 	return append(prologueOptional(), "request_checksum", "context", "op", "commit", "timestamp")
 }
 
 func kindInfos() map[string]kindInfo {
 	sdk := []string{"sdk_code", "sdk_error"}
+	info := []string{"protocol_version", "sdk_name", "sdk_version"}
+	loginReply := []string{"user_id", "session", "server_protocol_version", "server_version"}
+	// What a client correlates and acts on (section 7, point 9): the
+	// frame's size, whom and which request it answers, under which
+	// operation, and its status.
+	reply := []string{"size", "client", "request", "operation", "status"}
 	return map[string]kindInfo{
 		KindVersionText: {side: SideBoth, required: []string{"major", "minor", "patch", "value"},
 			desc: "Version text (WIRE.md section 1): input is the text's bytes; ok gives major, minor, patch and the packed value."},
@@ -53,42 +48,36 @@ func kindInfos() map[string]kindInfo {
 			desc: "Window acceptance (section 1): input is the client's packed version (u32 LE); window is the server's {min, max}."},
 		KindDefaultWindow: {side: SideServer, required: []string{"min", "max"}, optional: []string{"well_formed"},
 			desc: "Default window (section 1): input is the server's packed version (u32 LE)."},
-		KindClientInfo: {side: SideServer, required: infoRequired(),
+		KindClientInfo: {side: SideServer, required: info,
 			desc: "ClientVersionInfo (section 2), strict or prefix decode."},
-		KindLogin: {side: SideServer, required: append(infoRequired(), "username", "password_len", "context"),
+		KindLogin: {side: SideServer, required: append(info, "username", "password_len", "context"),
 			desc: "LOGIN_REGISTER body, code 40 (section 3). The password is given as its length only."},
-		KindLoginPAT: {side: SideServer, required: append(infoRequired(), "token_len", "context"),
+		KindLoginPAT: {side: SideServer, required: append(info, "token_len", "context"),
 			desc: "LOGIN_REGISTER_WITH_PAT body, code 45 (section 3). The token is given as its length only."},
-		KindLoginReply: {side: SideClient, required: loginReplyRequired(),
+		KindLoginReply: {side: SideClient, required: loginReply,
 			desc: "Login reply body (section 4), after the result section."},
 		KindResult: {side: SideClient, required: []string{"result_code", "payload"},
 			desc: "Result section of a committed Register reply (section 4): input is the reply body."},
 		KindRequest: {side: SideServer, required: []string{"size", "client", "request", "operation", "session", "code"},
 			optional: append(prologueOptional(), "request_checksum", "timestamp", "user_id"),
 			desc:     "Request header (section 5): input is the frame; only its first 256 bytes are decoded."},
-		KindReply: {side: SideClient, required: replyRequired(), optional: replyOptional(),
+		KindReply: {side: SideClient, required: reply, optional: replyOptional(),
 			desc: "Reply header (section 5): input is the frame; only its first 256 bytes are decoded."},
 		KindEviction: {side: SideClient, required: []string{"client", "reason", "window_max", "window_min"},
 			optional: append(prologueOptional(), "size"), surface: sdk,
 			desc: "Eviction (section 5) and the error code an SDK surfaces for it (section 8)."},
-		KindLoginFrame: {side: SideClient, required: append(append(replyRequired(), "result_code"), loginReplyRequired()...),
+		KindLoginFrame: {side: SideClient, required: append(append(reply, "result_code"), loginReply...),
 			optional: replyOptional(), surface: append(sdk, "retry"),
 			desc: "A whole Reply frame answering a Register, read as an SDK reads it (sections 4, 5, 8): header, status, result section, login reply."},
 		KindLifecycle: {side: SideServer,
 			desc: "Request frames in, the server's exact answers out (sections 7 and 10.4). Each case starts a fresh server with the configuration named by its server field; a step's conn names the connection it goes to (0 when absent), every connection to that one server."},
 		KindLoginSecret: {side: SideServer,
-			required: append(infoRequired(), "bind_secret_len", "username", "password_len", "context"),
+			required: append(info, "bind_secret_len", "username", "password_len", "context"),
 			desc:     "LOGIN_REGISTER body of protocol 0.11.1, code 40 (section 10.2): the 32-byte bind secret after the ClientVersionInfo. The bind secret and the password are given as their lengths only."},
-		KindLoginPATSecret: {side: SideServer, required: append(infoRequired(), "bind_secret_len", "token_len", "context"),
+		KindLoginPATSecret: {side: SideServer, required: append(info, "bind_secret_len", "token_len", "context"),
 			desc: "LOGIN_REGISTER_WITH_PAT body of protocol 0.11.1, code 45 (section 10.2). The bind secret and the token are given as their lengths only."},
 		KindBind: {side: SideServer,
-			required: append(infoRequired(), "client_id", "session", "metadata_watermark", "bind_secret_len"),
+			required: append(info, "client_id", "session", "metadata_watermark", "bind_secret_len"),
 			desc:     "BIND_SESSION body, code 15 (section 10.3). The bind secret is given as its length only."},
 	}
-}
-
-// describe fills in the kind-level fields of f.
-func (f *File) describe() {
-	ki := kindInfos()[f.Kind]
-	f.Description, f.Side, f.RequiredFields, f.OptionalFields, f.Surface = ki.desc, ki.side, ki.required, ki.optional, ki.surface
 }

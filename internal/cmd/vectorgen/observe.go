@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -21,15 +20,30 @@ func observe(c *Case) (*Expect, error) {
 	if err != nil {
 		return nil, fmt.Errorf("input: %w", err)
 	}
+	if (c.Kind == KindWindow || c.Kind == KindDefaultWindow) && len(in) != 4 {
+		return nil, fmt.Errorf("a %s case is a 4-byte version", c.Kind)
+	}
 	switch c.Kind {
 	case KindVersionText:
-		return observeVersionText(in), nil
+		v, err := codec.ParseVersion(string(in))
+		return verdict(map[string]any{"major": v.Major(), "minor": v.Minor(), "patch": v.Patch(), "value": uint32(v)}, err), nil
 	case KindWindow:
-		return observeWindow(in, c.Window)
+		if c.Window == nil {
+			return nil, errors.New("a window case without its window")
+		}
+		win, err := parseWindow(*c.Window)
+		v := codec.Version(le.Uint32(in))
+		return &Expect{Verdict: "ok", Fields: map[string]any{
+			"version_valid": v.IsValid(), "well_formed": win.IsValid(), "accepts": win.Accepts(v),
+		}}, err
 	case KindDefaultWindow:
-		return observeDefaultWindow(in)
+		w := codec.DefaultWindow(codec.Version(le.Uint32(in)))
+		return &Expect{Verdict: "ok", Fields: map[string]any{
+			"min": uint32(w.Min), "max": uint32(w.Max), "well_formed": w.IsValid(),
+		}}, nil
 	case KindResult:
-		return observeResult(in), nil
+		payload, code, err := codec.SplitResult(in)
+		return verdict(map[string]any{"result_code": code, "payload": hex.EncodeToString(payload)}, err), nil
 	case KindRequest, KindReply, KindEviction:
 		return observeHeader(c.Kind, in), nil
 	case KindLoginFrame:
@@ -76,25 +90,6 @@ func errorVerdict(err error, base int) *Expect {
 
 func intp(i int) *int { return &i }
 
-func observeVersionText(in []byte) *Expect {
-	v, err := codec.ParseVersion(string(in))
-	return verdict(map[string]any{"major": v.Major(), "minor": v.Minor(), "patch": v.Patch(), "value": uint32(v)}, err)
-}
-
-func observeWindow(in []byte, w *TextRange) (*Expect, error) {
-	if len(in) != 4 || w == nil {
-		return nil, errors.New("a window case is a 4-byte version and a window")
-	}
-	win, err := parseWindow(*w)
-	if err != nil {
-		return nil, err
-	}
-	v := codec.Version(binary.LittleEndian.Uint32(in))
-	return &Expect{Verdict: "ok", Fields: map[string]any{
-		"version_valid": v.IsValid(), "well_formed": win.IsValid(), "accepts": win.Accepts(v),
-	}}, nil
-}
-
 // parseWindow reads a window written as text.
 func parseWindow(w TextRange) (codec.Window, error) {
 	lo, err := codec.ParseVersion(w.Min)
@@ -103,16 +98,6 @@ func parseWindow(w TextRange) (codec.Window, error) {
 	}
 	hi, err := codec.ParseVersion(w.Max)
 	return codec.Window{Min: lo, Max: hi, CountPatch: w.CountPatch}, err
-}
-
-func observeDefaultWindow(in []byte) (*Expect, error) {
-	if len(in) != 4 {
-		return nil, errors.New("a default_window case is a 4-byte version")
-	}
-	w := codec.DefaultWindow(codec.Version(binary.LittleEndian.Uint32(in)))
-	return &Expect{Verdict: "ok", Fields: map[string]any{
-		"min": uint32(w.Min), "max": uint32(w.Max), "well_formed": w.IsValid(),
-	}}, nil
 }
 
 // body observes one body kind with the codec's prefix decoder (decode)
@@ -194,14 +179,6 @@ func loginReplyFields(l codec.LoginReply) map[string]any {
 		"user_id": l.UserID, "session": u64(l.Session),
 		"server_protocol_version": uint32(l.ServerProtocol), "server_version": string(l.ServerVersion),
 	}
-}
-
-func observeResult(in []byte) *Expect {
-	payload, code, err := codec.SplitResult(in)
-	if err != nil {
-		return errorVerdict(err, 0)
-	}
-	return &Expect{Verdict: "ok", Fields: map[string]any{"result_code": code, "payload": hex.EncodeToString(payload)}}
 }
 
 // u64 and u128 travel as decimal strings: JSON numbers lose precision past

@@ -79,17 +79,3 @@ func (r Registry) assign(names []string) (Registry, map[string]int) {
 	}
 	return out, ids
 }
-
-// extends reports the first way in which r fails to keep every entry of
-// old with the same id, or nil.
-func (r Registry) extends(old Registry) error {
-	if len(r.IDs) < len(old.IDs) {
-		return fmt.Errorf("registry shrank from %d to %d ids", len(old.IDs), len(r.IDs))
-	}
-	for i, e := range old.IDs {
-		if r.IDs[i] != e {
-			return fmt.Errorf("id %d was %q, is now %q", e.ID, e.Name, r.IDs[i].Name)
-		}
-	}
-	return nil
-}

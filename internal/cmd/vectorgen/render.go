@@ -23,7 +23,6 @@ func render(root, outDir string) (map[string][]byte, error) {
 		return nil, fmt.Errorf("crashers: %w", err)
 	}
 	g := generate(crashers)
-	g.verify()
 	if len(g.errs) > 0 {
 		return nil, fmt.Errorf("%d problem(s):\n%w", len(g.errs), errors.Join(g.errs...))
 	}
@@ -32,85 +31,76 @@ func render(root, outDir string) (map[string][]byte, error) {
 		return nil, err
 	}
 	names := make([]string, len(g.cases))
-	seen := map[string]bool{}
 	for i, c := range g.cases {
-		if seen[c.Name] {
-			return nil, fmt.Errorf("two cases named %q", c.Name)
-		}
-		seen[c.Name], names[i] = true, c.Name
+		names[i] = c.Name
 	}
 	reg, ids := reg.assign(names)
-	for i := range g.cases {
-		g.cases[i].ID = ids[g.cases[i].Name]
-	}
-	out := map[string][]byte{}
-	if out[registryFile], err = marshal(reg); err != nil {
-		return nil, err
-	}
-	if out[rulesFile], err = marshal(struct {
+	docs := map[string]any{registryFile: reg, rulesFile: struct {
 		Format      int          `json:"format"`
 		Rules       []Rule       `json:"rules"`
 		Conventions []Convention `json:"conventions"`
-	}{FormatVersion, ruleList(), conventionList()}); err != nil {
-		return nil, err
-	}
+	}{FormatVersion, ruleList(), conventionList()}}
+	infos := kindInfos()
 	for _, k := range kindList() {
-		f := File{Format: FormatVersion, Kind: k, Cases: []Case{}}
-		f.describe()
+		ki := infos[k]
+		f := File{Format: FormatVersion, Kind: k, Description: ki.desc, Side: ki.side,
+			RequiredFields: ki.required, OptionalFields: ki.optional, Surface: ki.surface, Cases: []Case{}}
 		for _, c := range g.cases {
 			if c.Kind == k {
+				c.ID = ids[c.Name]
 				f.Cases = append(f.Cases, c)
 			}
 		}
 		if k == KindLifecycle {
 			f.Servers = g.servers
 		}
-		if out[k+".json"], err = marshal(f); err != nil {
+		docs[k+".json"] = f
+	}
+	out := map[string][]byte{}
+	for name, doc := range docs {
+		if out[name], err = marshal(doc); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-// verify checks every case against the codec (codec kinds) or a fresh
-// lifecycle.Server (lifecycle cases); a disagreement fails generation.
-func (g *gen) verify() {
-	for i := range g.cases {
-		c := &g.cases[i]
-		if c.Kind == KindLifecycle {
-			if err := replay(g.servers, c, 0); err != nil {
-				g.failf("%s: %v", c.Name, err)
-			}
-			if err := replay(g.servers, c, elsewhereShift); err != nil {
-				g.failf("%s: played against another server: %v", c.Name, err)
-			}
-			continue
+// verifyCase replays one case: a codec case against the codec (its frame's
+// verdict too, for a header kind), a lifecycle case through a fresh
+// lifecycle.Server of its configuration, played both ways (replay).
+func verifyCase(servers map[string]ServerConfig, c *Case) error {
+	if c.Kind == KindLifecycle {
+		if err := replay(servers, c, 0); err != nil {
+			return err
 		}
-		if err := compare(c); err != nil {
-			g.failf("%s: %v", c.Name, err)
+		if err := replay(servers, c, elsewhereShift); err != nil {
+			return fmt.Errorf("played against another server: %w", err)
 		}
+		return nil
 	}
-}
-
-// compare checks one codec case's expected verdict against the codec, the
-// rule id of an error included.
-func compare(c *Case) error {
 	got, err := observe(c)
-	if err != nil {
+	if err == nil {
+		err = agree("", got, c.Expect)
+	}
+	if err != nil || !isHeaderKind(c.Kind) {
 		return err
 	}
-	if !sameJSON(got, c.Expect) {
-		return fmt.Errorf("the codec says %s, the case expects %s", jsonOf(got), jsonOf(c.Expect))
+	if c.Frame == nil {
+		return errors.New("a header case without its frame")
 	}
-	if isHeaderKind(c.Kind) {
-		return compareFrame(c)
+	if got, err = observeFrame(c.Kind, c.Frame); err != nil {
+		return err
+	}
+	return agree("frame: ", got, c.Frame.Expect)
+}
+
+// agree compares a verdict as the file writes it: as JSON.
+func agree(what string, got, want *Expect) error {
+	if g, w := jsonOf(got), jsonOf(want); g != w {
+		return fmt.Errorf("%sthe codec says %s, the case expects %s", what, g, w)
 	}
 	return nil
 }
-
-// sameJSON reports whether a and b marshal to the same JSON: a verdict is
-// compared as the file writes it.
-func sameJSON(a, b any) bool { return jsonOf(a) == jsonOf(b) }
 
 func jsonOf(v any) string {
 	b, err := json.Marshal(v)

@@ -174,7 +174,10 @@ func matchAnswer(got, want []byte, free []Free, last uint64, handed map[int]uint
 		clear(w[f.Offset : f.Offset+f.Length])
 	}
 	if !bytes.Equal(g, w) {
-		d := firstDiff(g, w)
+		d := 0 // the first byte that differs: the lengths are equal
+		for g[d] == w[d] {
+			d++
+		}
 		return 0, fmt.Errorf("answers differ outside the free fields:\n got %s\nwant %s", short(hex.EncodeToString(g[d:])), short(hex.EncodeToString(w[d:])))
 	}
 	return session, nil
@@ -188,15 +191,6 @@ func handedOut(handed map[int]uint64, s uint64) bool {
 		}
 	}
 	return false
-}
-
-func firstDiff(a, b []byte) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return min(len(a), len(b))
 }
 
 func short(s string) string {

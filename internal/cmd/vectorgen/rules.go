@@ -63,8 +63,6 @@ func ruleList() []Rule {
 	life := func(id, text string) Rule { return rule(id, "7", ClassLifecycle, text) }
 	sdk := func(id, text string) Rule { return rule(id, "8", ClassMapping, text) }
 	life10 := func(id, section, text string) Rule { return rule(id, section, ClassLifecycle, text) }
-	capRule := life("lifecycle.8.cap", "a server capping frames below 64 MiB answers a well-formed frame above its cap with eviction 6, then closes")
-	capRule.Optional = true
 	return []Rule{
 		// Section 1: version text and windows.
 		validity("version.text.digits", "1", codec.ErrSyntax, "each component is one or more decimal digits"),
@@ -157,7 +155,7 @@ func ruleList() []Rule {
 		life("lifecycle.7.deny", "a test server denies other commands after login with status 3, echoing client id, request and operation"),
 		life("lifecycle.8.dropped", "a frame whose header is not a valid Request is dropped: no answer, no change of state"),
 		life("lifecycle.8.size", "a size below 256 or above the cap ends the connection without an answer"),
-		capRule,
+		{ID: "lifecycle.8.cap", Section: "7", Class: ClassLifecycle, Optional: true, Text: "a server capping frames below 64 MiB answers a well-formed frame above its cap with eviction 6, then closes"},
 		life("lifecycle.9", "the server never requires NonReplicated request numbers to increase; every Reply echoes the request number"),
 		// Section 8: the error codes an SDK surfaces.
 		sdk("sdk.3", "InvalidCommand: evictions 2-6, an unknown reason byte, a malformed reply"),

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"maps"
@@ -63,10 +62,10 @@ func observeEviction(in []byte) *Expect {
 // section, then the login reply, which is the rest of the frame. Anything
 // that does not decode is a malformed reply (code 3).
 func observeLoginFrame(in []byte) (*Expect, error) {
-	if _, err := codec.FrameSize(in); err != nil {
-		return withSDK(errorVerdict(err, 0), codeInvalidCommand), nil
-	}
 	h, err := codec.DecodeReplyHeader(in)
+	if _, serr := codec.FrameSize(in); serr != nil {
+		err = serr // the size comes first: without it there is no body
+	}
 	if err != nil {
 		return withSDK(errorVerdict(err, 0), codeInvalidCommand), nil
 	}
@@ -86,7 +85,7 @@ func observeLoginFrame(in []byte) (*Expect, error) {
 	if code != codec.StatusOK {
 		return withSDK(&Expect{Verdict: "ok", Fields: fields}, uint32(code)), nil
 	}
-	base := codec.HeaderSize + 4 + 8*int(binary.LittleEndian.Uint32(body))
+	base := codec.HeaderSize + 4 + 8*int(le.Uint32(body))
 	lr, err := codec.ParseLoginReply(payload)
 	if err != nil {
 		return withSDK(errorVerdict(err, base), codeInvalidCommand), nil

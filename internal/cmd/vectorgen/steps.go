@@ -7,12 +7,6 @@ import (
 	"github.com/iggywire/iggywire/internal/layout"
 )
 
-// What a runner needs, beyond in and out, to play a lifecycle case against
-// a server over a stream: how each step's bytes make up frames (and so
-// when the client ends its side), which bytes of an answer the server
-// fills as it likes, and which bytes of a request carry a session the
-// server handed out earlier in the case.
-
 // Framings of a step's in.
 const (
 	FramingWhole   = "whole"    // exactly one frame: its size is its length
