@@ -284,27 +284,22 @@ func Leak(secret []byte) (string, error) {
 	return leak(hs, NewMatcher(secret)), nil
 }
 
-// LeakBindSecret is Leak for a bind secret of any 32 bytes (a bind secret
-// is any value, not text): it looks for bind in every printed form of
-// every holder, the 0.11.1 ones holding it as their bind secret.
-func LeakBindSecret(bind []byte) (string, error) {
-	if len(bind) != codec.BindSecretLen {
-		return "", fmt.Errorf("leakcheck: a bind secret is %d bytes, not %d", codec.BindSecretLen, len(bind))
-	}
-	hs, err := holders([]byte("pw-of-the-bind-check"), bind)
-	if err != nil {
-		return "", err
-	}
-	return leak(hs, NewMatcher(bind)), nil
-}
-
 // leak returns where m finds its secret in a printed form of a holder.
 func leak(holders map[string]any, m *Matcher) string {
 	for name, v := range holders {
-		for how, text := range PrintForms(v) {
-			if f := m.Find(text); f != "" {
-				return fmt.Sprintf("%s printed with %s shows the secret as %q: %s", name, how, f, text)
-			}
+		if where := m.In(name, PrintForms(v)); where != "" {
+			return where
+		}
+	}
+	return ""
+}
+
+// In returns a description of the first of forms (the value name printed,
+// by how it was printed) in which m finds its secret, or "".
+func (m *Matcher) In(name string, forms map[string]string) string {
+	for how, text := range forms {
+		if f := m.Find(text); f != "" {
+			return fmt.Sprintf("%s printed with %s shows the secret as %q: %s", name, how, f, text)
 		}
 	}
 	return ""
@@ -313,11 +308,5 @@ func leak(holders map[string]any, m *Matcher) string {
 // Shows reports whether b, held plainly in an unexported field, shows in
 // the printed forms: the probe that proves Leak can see printed bytes.
 func Shows(b []byte) bool {
-	m := NewMatcher(b)
-	for _, text := range PrintForms(Hide(b)) {
-		if m.Find(text) != "" {
-			return true
-		}
-	}
-	return false
+	return NewMatcher(b).In("", PrintForms(Hide(b))) != ""
 }
