@@ -176,35 +176,3 @@ func Target(root, target string) ([]Input, error) {
 	}
 	return append(corpus, crashers...), nil
 }
-
-// AddInputs calls f.Add once for every input of target under root (see
-// Target) and returns the inputs, in the order it added them: Go's testing
-// package names the i-th of them "seed#i" (a failure reads
-// "--- FAIL: FuzzX/seed#i"), so a caller can say which file a failing seed
-// came from (see SeedMap). A *testing.F should fail on the error: an
-// unreadable corpus must not pass silently.
-func AddInputs(f interface{ Add(args ...any) }, root, target string) ([]Input, error) {
-	inputs, err := Target(root, target)
-	if err != nil {
-		return nil, err
-	}
-	for _, in := range inputs {
-		f.Add(in.Data)
-	}
-	return inputs, nil
-}
-
-// SeedMap returns one line per input, "seed#i = PATH", PATH relative to
-// root (slash-separated), in seed order: i is the input's index in what
-// AddInputs added.
-func SeedMap(root string, inputs []Input) []string {
-	lines := make([]string, len(inputs))
-	for i, in := range inputs {
-		p := in.Path
-		if rel, err := filepath.Rel(root, p); err == nil {
-			p = rel
-		}
-		lines[i] = "seed#" + strconv.Itoa(i) + " = " + filepath.ToSlash(p)
-	}
-	return lines
-}
