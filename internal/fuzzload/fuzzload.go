@@ -123,28 +123,26 @@ type Input struct {
 	Data []byte
 }
 
-// ReadDir decodes every input file of dir, sorted by name (as os.ReadDir
-// returns them). A missing dir
-// holds no inputs. Subdirectories, dot files and Markdown notes are skipped.
-func ReadDir(dir string) ([]Input, error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
+// ReadDir decodes every input file of dirs, dir after dir, each sorted by
+// name (as os.ReadDir returns them). A missing dir holds no inputs.
+// Subdirectories, dot files and Markdown notes are skipped.
+func ReadDir(dirs ...string) ([]Input, error) {
 	var out []Input
-	for _, e := range entries {
-		if e.IsDir() || strings.HasPrefix(e.Name(), ".") || strings.HasSuffix(e.Name(), ".md") {
-			continue
-		}
-		path := filepath.Join(dir, e.Name())
-		in, err := ReadFile(path)
-		if err != nil {
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
-		out = append(out, in)
+		for _, e := range entries {
+			if e.IsDir() || strings.HasPrefix(e.Name(), ".") || strings.HasSuffix(e.Name(), ".md") {
+				continue
+			}
+			in, err := ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, in)
+		}
 	}
 	return out, nil
 }
@@ -163,16 +161,7 @@ func ReadFile(path string) (Input, error) {
 }
 
 // Target returns every input of target under root: corpus/<target>/ then
-// crashers/<target>/, each sorted by name. Crashers are always returned in
-// full.
+// crashers/<target>/, each sorted by name.
 func Target(root, target string) ([]Input, error) {
-	corpus, err := ReadDir(filepath.Join(root, CorpusDir, target))
-	if err != nil {
-		return nil, err
-	}
-	crashers, err := ReadDir(filepath.Join(root, CrashersDir, target))
-	if err != nil {
-		return nil, err
-	}
-	return append(corpus, crashers...), nil
+	return ReadDir(filepath.Join(root, CorpusDir, target), filepath.Join(root, CrashersDir, target))
 }

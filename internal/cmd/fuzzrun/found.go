@@ -106,13 +106,9 @@ func Promote(dst string, srcs []string, max int) (added, held int, err error) {
 			held++
 		}
 	}
-	var found []fuzzload.Input
-	for _, dir := range srcs {
-		in, err := fuzzload.ReadDir(dir)
-		if err != nil {
-			return 0, held, err
-		}
-		found = append(found, in...)
+	found, err := fuzzload.ReadDir(srcs...)
+	if err != nil {
+		return 0, held, err
 	}
 	sort.SliceStable(found, func(i, j int) bool { return len(found[i].Data) < len(found[j].Data) })
 	for _, in := range found {
