@@ -1,7 +1,7 @@
-// Package fuzzload is the one place that turns checked-in fuzz inputs into
-// seeds: it reads corpus/<Target>/ and crashers/<Target>/ and hands every
-// file to (*testing.F).Add, so that a plain `go test ./fuzz/...` replays the
-// whole corpus and every crasher as regression tests.
+// Package fuzzload is the one reader of checked-in fuzz inputs: it reads
+// corpus/<Target>/ and crashers/<Target>/, and fuzz/ hands every file to
+// (*testing.F).Add, so that a plain `go test ./fuzz/...` replays the whole
+// corpus and every crasher as regression tests.
 //
 // Files are raw bytes, exactly as they travel on the wire, so that libFuzzer
 // and a person with xxd can read them too. The libFuzzer build of the
@@ -9,10 +9,10 @@
 // engine_libfuzzer_test.go), so a crash-<sha1> file libFuzzer writes, and
 // a testcase ClusterFuzzLite or OSS-Fuzz offers for download (the same
 // bytes, named clusterfuzz-testcase-...), is such a file: saved under
-// crashers/<Target>/ as it is, it replays with no editing. Files in Go's own corpus encoding
-// ("go test fuzz v1" followed by one []byte("...") line, as Go writes under
-// testdata/fuzz and in its fuzz cache) are accepted as well and decoded to
-// their bytes. A raw input that happens to start with the v1 header line is
+// crashers/<Target>/ as it is, it replays with no editing. Files in Go's
+// own corpus encoding ("go test fuzz v1" followed by one []byte("...")
+// line, as Go writes under testdata/fuzz and in its fuzz cache) are
+// accepted as well and decoded to their bytes. A raw input that happens to start with the v1 header line is
 // therefore read as a v1 file; fuzzrun never writes such a file raw.
 package fuzzload
 
