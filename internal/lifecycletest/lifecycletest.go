@@ -49,10 +49,16 @@ const ServerVersion = "iggywire-test 1.0"
 func NewServer(t testing.TB) *lifecycle.Server {
 	t.Helper()
 	s, err := lifecycle.NewServer(lifecycle.Config{Window: Window, Version: ServerVersion, Auth: Auth})
+	return must(t, "NewServer", s, err)
+}
+
+// must returns v, failing t with what and err when err is not nil.
+func must[T any](t testing.TB, what string, v T, err error) T {
+	t.Helper()
 	if err != nil {
-		t.Fatalf("NewServer: %v", err)
+		t.Fatalf("%s: %v", what, err)
 	}
-	return s
+	return v
 }
 
 // IDs is a deterministic randomness source for a client: each 16-byte
@@ -79,10 +85,7 @@ func (r *IDs) Read(p []byte) (int, error) {
 func NewClient(t testing.TB) *lifecycle.Client {
 	t.Helper()
 	c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0", Rand: &IDs{}})
-	if err != nil {
-		t.Fatalf("NewClient: %v", err)
-	}
-	return c
+	return must(t, "NewClient", c, err)
 }
 
 // Info is the version information of SDK go-sdk 0.1.0 speaking protocol v.
@@ -94,20 +97,14 @@ func Info(v codec.Version) codec.ClientVersionInfo {
 func PasswordBody(t testing.TB, v codec.Version, user, pass string) []byte {
 	t.Helper()
 	b, err := codec.LoginRegister{Info: Info(v), Username: []byte(user), Password: codec.NewSecret([]byte(pass))}.AppendBinary(nil)
-	if err != nil {
-		t.Fatalf("LoginRegister.AppendBinary: %v", err)
-	}
-	return b
+	return must(t, "LoginRegister.AppendBinary", b, err)
 }
 
 // Request is a whole request frame.
 func Request(t testing.TB, h codec.RequestHeader, body []byte) []byte {
 	t.Helper()
 	b, err := codec.AppendRequestFrame(nil, h, body)
-	if err != nil {
-		t.Fatalf("AppendRequestFrame: %v", err)
-	}
-	return b
+	return must(t, "AppendRequestFrame", b, err)
 }
 
 // Register is a Register request frame of client with body.
@@ -131,10 +128,7 @@ func EvictionFrame(t testing.TB, client codec.Uint128, reason codec.EvictionReas
 		e = codec.NewIncompatibleProtocolEviction(client, Window)
 	}
 	b, err := e.AppendBinary(nil)
-	if err != nil {
-		t.Fatalf("Eviction.AppendBinary: %v", err)
-	}
-	return b
+	return must(t, "Eviction.AppendBinary", b, err)
 }
 
 // Wire is a client talking over a connection. It fails no test, so the
