@@ -24,9 +24,9 @@ import (
 
 // The libFuzzer build: the steps of OSS-Fuzz's compile_native_go_fuzzer,
 // written once, for `make libfuzzer` and for .clusterfuzzlite/build.sh
-// inside the builder image. Outside the image CC, CXX, CXXFLAGS and
-// LIB_FUZZING_ENGINE default to clang and -fsanitize=fuzzer; inside it
-// they are OSS-Fuzz's.
+// inside the builder image. Outside the image CXX and LIB_FUZZING_ENGINE
+// default to clang++ and -fsanitize=fuzzer; inside it they, CXXFLAGS and
+// SANITIZER are OSS-Fuzz's.
 const (
 	// lfTool builds a native Go fuzz target as a libFuzzer archive.
 	lfTool = "github.com/AdamKorcz/go-118-fuzz-build"
@@ -127,7 +127,6 @@ func lfBuildOne(tool, src, work, out, target string, stdout io.Writer) error {
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("%s: go-118-fuzz-build: %w", target, err)
 	}
-	// Outside OSS-Fuzz's image the toolchain is clang's; inside it, the image's.
 	cxx := cmp.Or(os.Getenv("CXX"), "clang++")
 	engine := strings.Fields(cmp.Or(os.Getenv("LIB_FUZZING_ENGINE"), "-fsanitize=fuzzer"))
 	args := slices.Concat(strings.Fields(os.Getenv("CXXFLAGS")), engine, []string{archive, "-o", filepath.Join(out, target)})
