@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -97,7 +98,7 @@ type Matcher struct {
 type gated struct {
 	gate  string
 	forms []string
-	res   []*regexp.Regexp
+	re    *regexp.Regexp
 }
 
 // NewMatcher returns a Matcher for secret.
@@ -109,10 +110,8 @@ type gated struct {
 // p: 81 != 82.
 func NewMatcher(secret []byte) *Matcher {
 	m := &Matcher{}
-	seen := map[string]bool{}
 	for _, f := range secretForms(secret) {
-		if !seen[f] {
-			seen[f] = true
+		if !slices.Contains(m.forms, f) {
 			m.forms = append(m.forms, f)
 		}
 	}
@@ -122,10 +121,10 @@ func NewMatcher(secret []byte) *Matcher {
 	n, h := strconv.Itoa(int(secret[0])), fmt.Sprintf("%#x", secret[0])
 	m.first = []gated{
 		{gate: "uint8", forms: []string{"(*uint8)(" + n + ")", "uint8(" + n + ")", "uint8(" + h + ")"},
-			res: []*regexp.Regexp{regexp.MustCompile(`\(\*uint8\)\(0x[0-9a-f]+\)\(?` + n + `\b`)}},
-		{gate: "<*>", res: []*regexp.Regexp{regexp.MustCompile(`<\*>(?:\(0x[0-9a-f]+\))?` + n + `\b`)}},
-		{gate: "&" + n, res: []*regexp.Regexp{regexp.MustCompile(`&` + n + `(?:[^\w.]|$)`)}},
-		{gate: "!=", forms: []string{": " + n + " != "}, res: []*regexp.Regexp{regexp.MustCompile(`!= ` + n + `\b`)}},
+			re: regexp.MustCompile(`\(\*uint8\)\(0x[0-9a-f]+\)\(?` + n + `\b`)},
+		{gate: "<*>", re: regexp.MustCompile(`<\*>(?:\(0x[0-9a-f]+\))?` + n + `\b`)},
+		{gate: "&" + n, re: regexp.MustCompile(`&` + n + `(?:[^\w.]|$)`)},
+		{gate: "!=", forms: []string{": " + n + " != "}, re: regexp.MustCompile(`!= ` + n + `\b`)},
 	}
 	return m
 }
@@ -146,10 +145,8 @@ func (m *Matcher) Find(text string) string {
 				return f
 			}
 		}
-		for _, re := range g.res {
-			if f := re.FindString(text); f != "" {
-				return f
-			}
+		if f := g.re.FindString(text); f != "" {
+			return f
 		}
 	}
 	return ""
