@@ -12,6 +12,7 @@ package leakcheck
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -172,14 +173,8 @@ func holders(secret, bindSecret []byte) (map[string]any, error) {
 	token := lifecycle.Token{Value: s, User: "iggy"}
 	auth := lifecycle.StaticAuth{Users: []lifecycle.User{user}, Tokens: []lifecycle.Token{token}}
 	cfg := lifecycle.Config{Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Auth: auth}
-	srv, err := lifecycle.NewServer(cfg)
-	if err != nil {
-		return nil, err
-	}
-	frame, err := requestFrame(codec.RequestHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}, login)
-	if err != nil {
-		return nil, err
-	}
+	srv, errSrv := lifecycle.NewServer(cfg)
+	frame, errFrame := requestFrame(codec.RequestHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}, login)
 	ex := tcp.Exchange{In: codec.NewSecret(frame), Out: []byte{1}}
 
 	// Protocol 0.11.1's holders of a bind secret: 32 bytes, the secret
@@ -191,16 +186,13 @@ func holders(secret, bindSecret []byte) (map[string]any, error) {
 		Username: []byte("iggy"), Password: s}
 	pat11 := codec.LoginRegisterPAT{Info: info11, Revision: codec.RevisionBindSecret, BindSecret: bind, Token: s}
 	bindBody := codec.BindSession{Info: info11, ClientID: codec.Uint128From(7), Session: 1, BindSecret: bind}
-	srv11, err := serverAfterLogin(auth, login11)
-	if err != nil {
-		return nil, err
-	}
-	bindFrame, err := requestFrame(codec.RequestHeader{Client: codec.Uint128From(7), Request: 1,
+	srv11, errSrv11 := serverAfterLogin(auth, login11)
+	bindFrame, errBind := requestFrame(codec.RequestHeader{Client: codec.Uint128From(7), Request: 1,
 		Operation: codec.OperationNonReplicated, Code: codec.CodeBindSession}, bindBody)
-	if err != nil {
+	bindEx := tcp.Exchange{In: codec.NewSecret(bindFrame), Out: []byte{1}}
+	if err := cmp.Or(errSrv, errFrame, errSrv11, errBind); err != nil {
 		return nil, err
 	}
-	bindEx := tcp.Exchange{In: codec.NewSecret(bindFrame), Out: []byte{1}}
 
 	out := map[string]any{}
 	add(out, "Secret", s)
