@@ -36,9 +36,6 @@ const (
 	CrashersDir = "crashers"
 )
 
-// ErrFormat is matched by every *FormatError.
-var ErrFormat = errors.New("malformed go test fuzz v1 input")
-
 // FormatError says why a file that starts with Header is not a single
 // []byte value. Line is 1-based.
 type FormatError struct {
@@ -50,9 +47,6 @@ type FormatError struct {
 func (e *FormatError) Error() string {
 	return "fuzzload: line " + strconv.Itoa(e.Line) + ": " + e.Reason
 }
-
-// Unwrap returns ErrFormat.
-func (e *FormatError) Unwrap() error { return ErrFormat }
 
 // Decode returns the input bytes a file holds: the file itself when it is
 // raw, or the single []byte value of a "go test fuzz v1" file. Like Go's own

@@ -47,7 +47,6 @@ func TestDecodeV1Malformed(t *testing.T) {
 	}
 	for _, file := range cases {
 		_, err := Decode([]byte(file))
-		assert.ErrorIs(t, err, ErrFormat, "Decode(%q)", file)
 		var fe *FormatError
 		if assert.ErrorAs(t, err, &fe, "Decode(%q)", file) {
 			assert.GreaterOrEqual(t, fe.Line, 1, "Decode(%q) names a line", file)
@@ -110,7 +109,8 @@ func TestTargetReportsMalformedFile(t *testing.T) {
 	path := filepath.Join(root, "crashers", "FuzzX", "bad")
 	writeFile(t, path, []byte("go test fuzz v1\nint(1)\n"))
 	_, err := Target(root, "FuzzX")
-	require.ErrorIs(t, err, ErrFormat)
+	var fe *FormatError
+	require.ErrorAs(t, err, &fe)
 	assert.Contains(t, err.Error(), path)
 }
 
