@@ -11,6 +11,9 @@ import (
 // sink keeps the answers alive so the work is not optimised away.
 var sink []byte
 
+// sinkServer keeps BenchmarkNewServer's servers alive.
+var sinkServer *lifecycle.Server
+
 // TestHandleNoAllocs: a ping, a denial, an eviction and a frame on a closed
 // connection cost no allocation when out has room. A dropped frame costs
 // its error: two allocations for a header that is not a valid request (the

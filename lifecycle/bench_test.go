@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/lifecycle"
 )
 
 func BenchmarkConnPing(b *testing.B) {
@@ -66,5 +67,29 @@ func BenchmarkClientPingRoundTrip(b *testing.B) {
 		if _, err := c.Receive(ans); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkNewServer makes a Server at the default bound of logical
+// sessions and at the largest allowed: the sessions' memory grows with
+// the sessions held, so both cost the same (make bench holds
+// NewServer/MaxSessionsLimit to a few KiB; a table sized by its bound
+// would allocate hundreds).
+func BenchmarkNewServer(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		max  int
+	}{{"Default", 0}, {"MaxSessionsLimit", lifecycle.MaxSessionsLimit}} {
+		b.Run(c.name, func(b *testing.B) {
+			cfg := lifecycle.Config{Window: window0111, Auth: testAuth, MaxSessions: c.max}
+			b.ReportAllocs()
+			for b.Loop() {
+				srv, err := lifecycle.NewServer(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sinkServer = srv
+			}
+		})
 	}
 }

@@ -83,6 +83,9 @@ func memGoals() []memGoal {
 	return []memGoal{
 		{"Frame/ReadFrameBody1MiB", 1, 1.1 * (1 << 20)},
 		{"Frame/OperationForCode", 0, 0},
+		// A Server's logical sessions cost memory as they are held, not
+		// as its bound (MaxSessions) allows.
+		{"NewServer/MaxSessionsLimit", 16, 16 << 10},
 	}
 }
 

@@ -70,7 +70,8 @@ func TestPairedRatioFollowsRounds(t *testing.T) {
 
 func TestMemGoals(t *testing.T) {
 	in := "BenchmarkFrame/ReadFrameBody1MiB-2 \t 100\t 2984961 ns/op\t 351.37 MB/s\t 1048577 B/op\t 1 allocs/op\n" +
-		"BenchmarkFrame/OperationForCode-2 \t 100\t 26 ns/op\t 0 B/op\t 0 allocs/op\n"
+		"BenchmarkFrame/OperationForCode-2 \t 100\t 26 ns/op\t 0 B/op\t 0 allocs/op\n" +
+		"BenchmarkNewServer/MaxSessionsLimit-2 \t 100\t 700 ns/op\t 880 B/op\t 13 allocs/op\n"
 	runs, err := parse(strings.NewReader(in))
 	require.NoError(t, err)
 	lines, ok := memTable(runs, memGoals())
@@ -78,6 +79,11 @@ func TestMemGoals(t *testing.T) {
 	runs["Frame/ReadFrameBody1MiB#allocs/op"] = []float64{5}
 	_, ok = memTable(runs, memGoals())
 	assert.False(t, ok, "5 allocations miss")
+	runs["Frame/ReadFrameBody1MiB#allocs/op"] = []float64{1}
+	runs["NewServer/MaxSessionsLimit#B/op"] = []float64{400 << 10}
+	_, ok = memTable(runs, memGoals())
+	assert.False(t, ok, "a Server that pays for its bound up front misses")
+	runs["NewServer/MaxSessionsLimit#B/op"] = []float64{880}
 	delete(runs, "Frame/OperationForCode#B/op")
 	runs["Frame/ReadFrameBody1MiB#allocs/op"] = []float64{1}
 	_, ok = memTable(runs, memGoals())
