@@ -141,13 +141,14 @@ func lfBuildOne(tool, src, work, out, target string, stdout io.Writer) error {
 // block.
 var testingImport = regexp.MustCompile(`(?m)^(\t|import )"testing"$`)
 
-// prepareScratch copies the module's Go files to src, the overlay's
-// replacements in place of the files they replace, and turns fuzz/ into
-// what go-118-fuzz-build can compile: the tool compiles no *_test.go file,
-// and every target lives in one and shares checks with the others, so each
-// file is renamed (x_test.go to x_test_fuzz.go) and imports the shim in
-// place of "testing", making the *testing.T of a target's body and of the
-// checks it calls one type. The import carries no name: go-118-fuzz-build
+// prepareScratch copies the Go files of the module at root (an absolute
+// path, as lfBuild makes it) to src, the overlay's replacements in place
+// of the files they replace, and turns fuzz/ into what go-118-fuzz-build
+// can compile: the tool compiles no *_test.go file, and every target lives
+// in one and shares checks with the others, so each file is renamed
+// (x_test.go to x_test_fuzz.go) and imports the shim in place of
+// "testing", making the *testing.T of a target's body and of the checks it
+// calls one type. The import carries no name: go-118-fuzz-build
 // adds an unnamed one itself. The shim is required in the copy's go.mod
 // only: the working tree's go.mod and go.sum never change.
 func prepareScratch(root, src, overlay string, stdout io.Writer) error {
@@ -159,11 +160,8 @@ func prepareScratch(root, src, overlay string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		rel, err := filepath.Rel(root, path)
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (rel == "bin" || rel == "cmd" || strings.HasPrefix(d.Name(), ".") && rel != ".") {
+		rel := strings.TrimPrefix(path, root+string(filepath.Separator))
+		if d.IsDir() && (rel == "bin" || rel == "cmd" || strings.HasPrefix(d.Name(), ".") && path != root) {
 			return filepath.SkipDir
 		}
 		if !d.IsDir() && (strings.HasSuffix(rel, ".go") || rel == "go.mod" || rel == "go.sum") {
@@ -293,12 +291,10 @@ func lfBuildCoverage(root, out, overlay string, targets []string, stdout io.Writ
 	if err != nil {
 		return err
 	}
+	path := fmt.Sprintf("s=%s=%s=\n", modulePath, root)
 	for _, t := range targets {
-		if err := os.WriteFile(filepath.Join(out, t), b, 0o755); err != nil {
-			return err
-		}
-		path := fmt.Sprintf("s=%s=%s=\n", modulePath, root)
-		if err := os.WriteFile(filepath.Join(out, t+".gocovpath"), []byte(path), 0o644); err != nil {
+		err := cmp.Or(os.WriteFile(filepath.Join(out, t), b, 0o755), os.WriteFile(filepath.Join(out, t+".gocovpath"), []byte(path), 0o644))
+		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "libfuzzer: built %s (coverage)\n", filepath.Join(out, t))
