@@ -34,10 +34,9 @@ import (
 )
 
 func main() {
-	vectors := flag.String("vectors", "vectors", "the conformance vectors' directory")
 	out := flag.String("out", "corpus", "directory that holds one subdirectory per target")
 	flag.Parse()
-	seeds, err := Seeds(*vectors)
+	seeds, err := Seeds("vectors")
 	if err == nil {
 		err = write(*out, seeds, os.Stdout)
 	}
