@@ -12,8 +12,9 @@
 // crashers/<Target>/ as it is, it replays with no editing. Files in Go's
 // own corpus encoding ("go test fuzz v1" followed by one []byte("...")
 // line, as Go writes under testdata/fuzz and in its fuzz cache) are
-// accepted as well and decoded to their bytes. A raw input that happens to start with the v1 header line is
-// therefore read as a v1 file; fuzzrun never writes such a file raw.
+// accepted as well and decoded to their bytes. A raw input that happens
+// to start with the v1 header line is therefore read as a v1 file; fuzzrun
+// never writes such a file raw.
 package fuzzload
 
 import (

@@ -148,9 +148,9 @@ var testingImport = regexp.MustCompile(`(?m)^(\t|import )"testing"$`)
 // in one and shares checks with the others, so each file is renamed
 // (x_test.go to x_test_fuzz.go) and imports the shim in place of
 // "testing", making the *testing.T of a target's body and of the checks it
-// calls one type. The import carries no name: go-118-fuzz-build
-// adds an unnamed one itself. The shim is required in the copy's go.mod
-// only: the working tree's go.mod and go.sum never change.
+// calls one type. The import carries no name: go-118-fuzz-build adds an
+// unnamed one itself. The shim is required in the copy's go.mod only: the
+// working tree's go.mod and go.sum never change.
 func prepareScratch(root, src, overlay string, stdout io.Writer) error {
 	// files maps a path relative to the module to the file copied there:
 	// go.mod, go.sum and every .go file (not in dot directories, bin/ or
@@ -293,7 +293,8 @@ func lfBuildCoverage(root, out, overlay string, targets []string, stdout io.Writ
 	}
 	path := fmt.Sprintf("s=%s=%s=\n", modulePath, root)
 	for _, t := range targets {
-		err := cmp.Or(os.WriteFile(filepath.Join(out, t), b, 0o755), os.WriteFile(filepath.Join(out, t+".gocovpath"), []byte(path), 0o644))
+		err := cmp.Or(os.WriteFile(filepath.Join(out, t), b, 0o755),
+			os.WriteFile(filepath.Join(out, t+".gocovpath"), []byte(path), 0o644))
 		if err != nil {
 			return err
 		}
