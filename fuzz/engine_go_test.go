@@ -52,9 +52,12 @@ func seed(f *testing.F) {
 		coverageSeeds(f, dir)
 		return
 	}
-	inputs, err := fuzzload.AddInputs(f, root, f.Name())
+	inputs, err := fuzzload.Target(root, f.Name())
 	if err != nil {
 		f.Fatal(err)
+	}
+	for _, in := range inputs {
+		f.Add(in.Data)
 	}
 	if fuzzing() {
 		return
@@ -93,11 +96,17 @@ func coverageSeeds(f *testing.F, dir string) {
 	}
 }
 
-// printSeedMap writes which file each seed#N of target is.
+// printSeedMap writes which file each seed#N of target is: seed#i is the
+// i-th input given to f.Add, as Go names it. The paths are relative to the
+// module root, slash-separated.
 func printSeedMap(w io.Writer, target string, inputs []fuzzload.Input) {
 	fmt.Fprintf(w, "%s failed: its seed#N are these files (replay one: go test ./fuzz -run '^%s$'):\n", target, target)
-	for _, line := range fuzzload.SeedMap(root, inputs) {
-		fmt.Fprintf(w, "    %s/%s\n", target, line)
+	for i, in := range inputs {
+		p := in.Path
+		if rel, err := filepath.Rel(root, p); err == nil {
+			p = rel
+		}
+		fmt.Fprintf(w, "    %s/seed#%d = %s\n", target, i, filepath.ToSlash(p))
 	}
 }
 

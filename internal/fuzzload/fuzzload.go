@@ -1,7 +1,7 @@
-// Package fuzzload is the one place that turns checked-in fuzz inputs into
-// seeds: it reads corpus/<Target>/ and crashers/<Target>/ and hands every
-// file to (*testing.F).Add, so that a plain `go test ./fuzz/...` replays the
-// whole corpus and every crasher as regression tests.
+// Package fuzzload is the one reader of checked-in fuzz inputs: it reads
+// corpus/<Target>/ and crashers/<Target>/, and fuzz/ hands every file to
+// (*testing.F).Add, so that a plain `go test ./fuzz/...` replays the whole
+// corpus and every crasher as regression tests.
 //
 // Files are raw bytes, exactly as they travel on the wire, so that libFuzzer
 // and a person with xxd can read them too. The libFuzzer build of the
@@ -9,11 +9,12 @@
 // engine_libfuzzer_test.go), so a crash-<sha1> file libFuzzer writes, and
 // a testcase ClusterFuzzLite or OSS-Fuzz offers for download (the same
 // bytes, named clusterfuzz-testcase-...), is such a file: saved under
-// crashers/<Target>/ as it is, it replays with no editing. Files in Go's own corpus encoding
-// ("go test fuzz v1" followed by one []byte("...") line, as Go writes under
-// testdata/fuzz and in its fuzz cache) are accepted as well and decoded to
-// their bytes. A raw input that happens to start with the v1 header line is
-// therefore read as a v1 file; fuzzrun never writes such a file raw.
+// crashers/<Target>/ as it is, it replays with no editing. Files in Go's
+// own corpus encoding ("go test fuzz v1" followed by one []byte("...")
+// line, as Go writes under testdata/fuzz and in its fuzz cache) are
+// accepted as well and decoded to their bytes. A raw input that happens
+// to start with the v1 header line is therefore read as a v1 file; fuzzrun
+// never writes such a file raw.
 package fuzzload
 
 import (
@@ -36,9 +37,6 @@ const (
 	CrashersDir = "crashers"
 )
 
-// ErrFormat is matched by every *FormatError.
-var ErrFormat = errors.New("malformed go test fuzz v1 input")
-
 // FormatError says why a file that starts with Header is not a single
 // []byte value. Line is 1-based.
 type FormatError struct {
@@ -50,9 +48,6 @@ type FormatError struct {
 func (e *FormatError) Error() string {
 	return "fuzzload: line " + strconv.Itoa(e.Line) + ": " + e.Reason
 }
-
-// Unwrap returns ErrFormat.
-func (e *FormatError) Unwrap() error { return ErrFormat }
 
 // Decode returns the input bytes a file holds: the file itself when it is
 // raw, or the single []byte value of a "go test fuzz v1" file. Like Go's own
@@ -123,28 +118,26 @@ type Input struct {
 	Data []byte
 }
 
-// ReadDir decodes every input file of dir, sorted by name (as os.ReadDir
-// returns them). A missing dir
-// holds no inputs. Subdirectories, dot files and Markdown notes are skipped.
-func ReadDir(dir string) ([]Input, error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
+// ReadDir decodes every input file of dirs, dir after dir, each sorted by
+// name (as os.ReadDir returns them). A missing dir holds no inputs.
+// Subdirectories, dot files and Markdown notes are skipped.
+func ReadDir(dirs ...string) ([]Input, error) {
 	var out []Input
-	for _, e := range entries {
-		if e.IsDir() || strings.HasPrefix(e.Name(), ".") || strings.HasSuffix(e.Name(), ".md") {
-			continue
-		}
-		path := filepath.Join(dir, e.Name())
-		in, err := ReadFile(path)
-		if err != nil {
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
-		out = append(out, in)
+		for _, e := range entries {
+			if e.IsDir() || strings.HasPrefix(e.Name(), ".") || strings.HasSuffix(e.Name(), ".md") {
+				continue
+			}
+			in, err := ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, in)
+		}
 	}
 	return out, nil
 }
@@ -163,48 +156,7 @@ func ReadFile(path string) (Input, error) {
 }
 
 // Target returns every input of target under root: corpus/<target>/ then
-// crashers/<target>/, each sorted by name. Crashers are always returned in
-// full.
+// crashers/<target>/, each sorted by name.
 func Target(root, target string) ([]Input, error) {
-	corpus, err := ReadDir(filepath.Join(root, CorpusDir, target))
-	if err != nil {
-		return nil, err
-	}
-	crashers, err := ReadDir(filepath.Join(root, CrashersDir, target))
-	if err != nil {
-		return nil, err
-	}
-	return append(corpus, crashers...), nil
-}
-
-// AddInputs calls f.Add once for every input of target under root (see
-// Target) and returns the inputs, in the order it added them: Go's testing
-// package names the i-th of them "seed#i" (a failure reads
-// "--- FAIL: FuzzX/seed#i"), so a caller can say which file a failing seed
-// came from (see SeedMap). A *testing.F should fail on the error: an
-// unreadable corpus must not pass silently.
-func AddInputs(f interface{ Add(args ...any) }, root, target string) ([]Input, error) {
-	inputs, err := Target(root, target)
-	if err != nil {
-		return nil, err
-	}
-	for _, in := range inputs {
-		f.Add(in.Data)
-	}
-	return inputs, nil
-}
-
-// SeedMap returns one line per input, "seed#i = PATH", PATH relative to
-// root (slash-separated), in seed order: i is the input's index in what
-// AddInputs added.
-func SeedMap(root string, inputs []Input) []string {
-	lines := make([]string, len(inputs))
-	for i, in := range inputs {
-		p := in.Path
-		if rel, err := filepath.Rel(root, p); err == nil {
-			p = rel
-		}
-		lines[i] = "seed#" + strconv.Itoa(i) + " = " + filepath.ToSlash(p)
-	}
-	return lines
+	return ReadDir(filepath.Join(root, CorpusDir, target), filepath.Join(root, CrashersDir, target))
 }

@@ -12,12 +12,14 @@ package leakcheck
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -97,7 +99,7 @@ type Matcher struct {
 type gated struct {
 	gate  string
 	forms []string
-	res   []*regexp.Regexp
+	re    *regexp.Regexp
 }
 
 // NewMatcher returns a Matcher for secret.
@@ -109,10 +111,8 @@ type gated struct {
 // p: 81 != 82.
 func NewMatcher(secret []byte) *Matcher {
 	m := &Matcher{}
-	seen := map[string]bool{}
 	for _, f := range secretForms(secret) {
-		if !seen[f] {
-			seen[f] = true
+		if !slices.Contains(m.forms, f) {
 			m.forms = append(m.forms, f)
 		}
 	}
@@ -122,10 +122,10 @@ func NewMatcher(secret []byte) *Matcher {
 	n, h := strconv.Itoa(int(secret[0])), fmt.Sprintf("%#x", secret[0])
 	m.first = []gated{
 		{gate: "uint8", forms: []string{"(*uint8)(" + n + ")", "uint8(" + n + ")", "uint8(" + h + ")"},
-			res: []*regexp.Regexp{regexp.MustCompile(`\(\*uint8\)\(0x[0-9a-f]+\)\(?` + n + `\b`)}},
-		{gate: "<*>", res: []*regexp.Regexp{regexp.MustCompile(`<\*>(?:\(0x[0-9a-f]+\))?` + n + `\b`)}},
-		{gate: "&" + n, res: []*regexp.Regexp{regexp.MustCompile(`&` + n + `(?:[^\w.]|$)`)}},
-		{gate: "!=", forms: []string{": " + n + " != "}, res: []*regexp.Regexp{regexp.MustCompile(`!= ` + n + `\b`)}},
+			re: regexp.MustCompile(`\(\*uint8\)\(0x[0-9a-f]+\)\(?` + n + `\b`)},
+		{gate: "<*>", re: regexp.MustCompile(`<\*>(?:\(0x[0-9a-f]+\))?` + n + `\b`)},
+		{gate: "&" + n, re: regexp.MustCompile(`&` + n + `(?:[^\w.]|$)`)},
+		{gate: "!=", forms: []string{": " + n + " != "}, re: regexp.MustCompile(`!= ` + n + `\b`)},
 	}
 	return m
 }
@@ -146,10 +146,8 @@ func (m *Matcher) Find(text string) string {
 				return f
 			}
 		}
-		for _, re := range g.res {
-			if f := re.FindString(text); f != "" {
-				return f
-			}
+		if f := g.re.FindString(text); f != "" {
+			return f
 		}
 	}
 	return ""
@@ -175,14 +173,8 @@ func holders(secret, bindSecret []byte) (map[string]any, error) {
 	token := lifecycle.Token{Value: s, User: "iggy"}
 	auth := lifecycle.StaticAuth{Users: []lifecycle.User{user}, Tokens: []lifecycle.Token{token}}
 	cfg := lifecycle.Config{Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Auth: auth}
-	srv, err := lifecycle.NewServer(cfg)
-	if err != nil {
-		return nil, err
-	}
-	frame, err := requestFrame(codec.RequestHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}, login)
-	if err != nil {
-		return nil, err
-	}
+	srv, errSrv := lifecycle.NewServer(cfg)
+	frame, errFrame := requestFrame(codec.RequestHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}, login)
 	ex := tcp.Exchange{In: codec.NewSecret(frame), Out: []byte{1}}
 
 	// Protocol 0.11.1's holders of a bind secret: 32 bytes, the secret
@@ -194,16 +186,13 @@ func holders(secret, bindSecret []byte) (map[string]any, error) {
 		Username: []byte("iggy"), Password: s}
 	pat11 := codec.LoginRegisterPAT{Info: info11, Revision: codec.RevisionBindSecret, BindSecret: bind, Token: s}
 	bindBody := codec.BindSession{Info: info11, ClientID: codec.Uint128From(7), Session: 1, BindSecret: bind}
-	srv11, err := serverAfterLogin(auth, login11)
-	if err != nil {
-		return nil, err
-	}
-	bindFrame, err := requestFrame(codec.RequestHeader{Client: codec.Uint128From(7), Request: 1,
+	srv11, errSrv11 := serverAfterLogin(auth, login11)
+	bindFrame, errBind := requestFrame(codec.RequestHeader{Client: codec.Uint128From(7), Request: 1,
 		Operation: codec.OperationNonReplicated, Code: codec.CodeBindSession}, bindBody)
-	if err != nil {
+	bindEx := tcp.Exchange{In: codec.NewSecret(bindFrame), Out: []byte{1}}
+	if err := cmp.Or(errSrv, errFrame, errSrv11, errBind); err != nil {
 		return nil, err
 	}
-	bindEx := tcp.Exchange{In: codec.NewSecret(bindFrame), Out: []byte{1}}
 
 	out := map[string]any{}
 	add(out, "Secret", s)
@@ -284,27 +273,22 @@ func Leak(secret []byte) (string, error) {
 	return leak(hs, NewMatcher(secret)), nil
 }
 
-// LeakBindSecret is Leak for a bind secret of any 32 bytes (a bind secret
-// is any value, not text): it looks for bind in every printed form of
-// every holder, the 0.11.1 ones holding it as their bind secret.
-func LeakBindSecret(bind []byte) (string, error) {
-	if len(bind) != codec.BindSecretLen {
-		return "", fmt.Errorf("leakcheck: a bind secret is %d bytes, not %d", codec.BindSecretLen, len(bind))
-	}
-	hs, err := holders([]byte("pw-of-the-bind-check"), bind)
-	if err != nil {
-		return "", err
-	}
-	return leak(hs, NewMatcher(bind)), nil
-}
-
 // leak returns where m finds its secret in a printed form of a holder.
 func leak(holders map[string]any, m *Matcher) string {
 	for name, v := range holders {
-		for how, text := range PrintForms(v) {
-			if f := m.Find(text); f != "" {
-				return fmt.Sprintf("%s printed with %s shows the secret as %q: %s", name, how, f, text)
-			}
+		if where := m.In(name, PrintForms(v)); where != "" {
+			return where
+		}
+	}
+	return ""
+}
+
+// In returns a description of the first of forms (the value name printed,
+// by how it was printed) in which m finds its secret, or "".
+func (m *Matcher) In(name string, forms map[string]string) string {
+	for how, text := range forms {
+		if f := m.Find(text); f != "" {
+			return fmt.Sprintf("%s printed with %s shows the secret as %q: %s", name, how, f, text)
 		}
 	}
 	return ""
@@ -313,11 +297,5 @@ func leak(holders map[string]any, m *Matcher) string {
 // Shows reports whether b, held plainly in an unexported field, shows in
 // the printed forms: the probe that proves Leak can see printed bytes.
 func Shows(b []byte) bool {
-	m := NewMatcher(b)
-	for _, text := range PrintForms(Hide(b)) {
-		if m.Find(text) != "" {
-			return true
-		}
-	}
-	return false
+	return NewMatcher(b).In("", PrintForms(Hide(b))) != ""
 }

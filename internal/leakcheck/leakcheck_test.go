@@ -63,24 +63,3 @@ func TestLeakAndShows(t *testing.T) {
 		t.Error("bytes held plainly in an unexported field do not show: the check is blind")
 	}
 }
-
-// TestLeakBindSecret: a bind secret of any bytes, text or not, shows in no
-// printed form of any holder; the check refuses one of another length.
-func TestLeakBindSecret(t *testing.T) {
-	binary, text := make([]byte, 32), []byte("bind-secret-as-text-32-bytes-xyz")
-	for i := range binary {
-		binary[i] = byte(0x80 + i*3)
-	}
-	for _, bind := range [][]byte{binary, text} {
-		where, err := leakcheck.LeakBindSecret(bind)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if where != "" {
-			t.Errorf("%q: %s", bind, where)
-		}
-	}
-	if _, err := leakcheck.LeakBindSecret(text[:31]); err == nil {
-		t.Error("a 31-byte bind secret was taken")
-	}
-}

@@ -13,9 +13,11 @@ package lifecycletest
 import (
 	"encoding/binary"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/iggywire/iggywire/codec"
+	"github.com/iggywire/iggywire/internal/leakcheck"
 	"github.com/iggywire/iggywire/lifecycle"
 )
 
@@ -49,10 +51,16 @@ const ServerVersion = "iggywire-test 1.0"
 func NewServer(t testing.TB) *lifecycle.Server {
 	t.Helper()
 	s, err := lifecycle.NewServer(lifecycle.Config{Window: Window, Version: ServerVersion, Auth: Auth})
+	return must(t, "NewServer", s, err)
+}
+
+// must returns v, failing t with what and err when err is not nil.
+func must[T any](t testing.TB, what string, v T, err error) T {
+	t.Helper()
 	if err != nil {
-		t.Fatalf("NewServer: %v", err)
+		t.Fatalf("%s: %v", what, err)
 	}
-	return s
+	return v
 }
 
 // IDs is a deterministic randomness source for a client: each 16-byte
@@ -79,10 +87,7 @@ func (r *IDs) Read(p []byte) (int, error) {
 func NewClient(t testing.TB) *lifecycle.Client {
 	t.Helper()
 	c, err := lifecycle.NewClient(lifecycle.ClientConfig{SDKName: "go-sdk", SDKVersion: "0.1.0", Rand: &IDs{}})
-	if err != nil {
-		t.Fatalf("NewClient: %v", err)
-	}
-	return c
+	return must(t, "NewClient", c, err)
 }
 
 // Info is the version information of SDK go-sdk 0.1.0 speaking protocol v.
@@ -94,20 +99,14 @@ func Info(v codec.Version) codec.ClientVersionInfo {
 func PasswordBody(t testing.TB, v codec.Version, user, pass string) []byte {
 	t.Helper()
 	b, err := codec.LoginRegister{Info: Info(v), Username: []byte(user), Password: codec.NewSecret([]byte(pass))}.AppendBinary(nil)
-	if err != nil {
-		t.Fatalf("LoginRegister.AppendBinary: %v", err)
-	}
-	return b
+	return must(t, "LoginRegister.AppendBinary", b, err)
 }
 
 // Request is a whole request frame.
 func Request(t testing.TB, h codec.RequestHeader, body []byte) []byte {
 	t.Helper()
 	b, err := codec.AppendRequestFrame(nil, h, body)
-	if err != nil {
-		t.Fatalf("AppendRequestFrame: %v", err)
-	}
-	return b
+	return must(t, "AppendRequestFrame", b, err)
 }
 
 // Register is a Register request frame of client with body.
@@ -131,10 +130,7 @@ func EvictionFrame(t testing.TB, client codec.Uint128, reason codec.EvictionReas
 		e = codec.NewIncompatibleProtocolEviction(client, Window)
 	}
 	b, err := e.AppendBinary(nil)
-	if err != nil {
-		t.Fatalf("Eviction.AppendBinary: %v", err)
-	}
-	return b
+	return must(t, "Eviction.AppendBinary", b, err)
 }
 
 // Wire is a client talking over a connection. It fails no test, so the
@@ -171,4 +167,23 @@ func PhaseOf(s lifecycle.ConnState) lifecycle.Phase {
 		return lifecycle.PhaseLoggedIn
 	}
 	return lifecycle.PhaseOpen
+}
+
+// EachShownSecret prints v every way leakcheck.PrintForms knows, failing
+// the test at once if none of the forms is JSON (v must marshal), and
+// calls shown for each form (how it was printed, and the text) that
+// contains one of secrets.
+func EachShownSecret(t testing.TB, v any, secrets []string, shown func(how, secret, s string)) {
+	t.Helper()
+	forms := leakcheck.PrintForms(v)
+	if _, ok := forms["json"]; !ok {
+		t.Fatalf("%T marshals: no json form among the %d printed forms", v, len(forms))
+	}
+	for how, s := range forms {
+		for _, secret := range secrets {
+			if strings.Contains(s, secret) {
+				shown(how, secret, s)
+			}
+		}
+	}
 }

@@ -72,9 +72,8 @@ func paths() []path {
 // allocations and Bytes bytes (the median of -benchmem's allocs/op and
 // B/op over the rounds).
 type memGoal struct {
-	Name   string
-	Allocs float64
-	Bytes  float64
+	Name          string
+	Allocs, Bytes float64
 }
 
 // memGoals lists the paths held to an allocation budget: reading a 1 MiB

@@ -34,10 +34,9 @@ import (
 )
 
 func main() {
-	vectors := flag.String("vectors", "vectors", "the conformance vectors' directory")
 	out := flag.String("out", "corpus", "directory that holds one subdirectory per target")
 	flag.Parse()
-	seeds, err := Seeds(*vectors)
+	seeds, err := Seeds("vectors")
 	if err == nil {
 		err = write(*out, seeds, os.Stdout)
 	}
@@ -130,7 +129,7 @@ func Seeds(dir string) (map[string][]Seed, error) {
 		return nil, err
 	}
 	slices.Sort(files)
-	s := seeder{seen: map[string]bool{}, out: map[string][]Seed{}}
+	s := seeder{}
 	for _, file := range files {
 		b, err := os.ReadFile(file)
 		if err != nil {
@@ -144,10 +143,10 @@ func Seeds(dir string) (map[string][]Seed, error) {
 			s.addCase(v.Kind, c) // ids, rules and schema have no cases
 		}
 	}
-	if len(s.out) == 0 {
+	if len(s) == 0 {
 		return nil, fmt.Errorf("no vectors in %s", dir)
 	}
-	return s.out, nil
+	return s, nil
 }
 
 // appendChunk appends frame as FuzzConn reads it (fuzz/chunks_test.go):
@@ -159,16 +158,13 @@ func appendChunk(dst, frame []byte) []byte {
 	return append(dst, frame...)
 }
 
-// seeder collects the seeds, once per target and input.
-type seeder struct {
-	seen map[string]bool
-	out  map[string][]Seed
-}
+// seeder collects the seeds of each target, once per input.
+type seeder map[string][]Seed
 
 // addCase adds a case's input to the target that decodes its kind (and to
 // FuzzDifferential, and its frame to FuzzFrame), or a one-connection
 // lifecycle case's frames, as chunks, to FuzzConn.
-func (s *seeder) addCase(kind string, c vectorCase) {
+func (s seeder) addCase(kind string, c vectorCase) {
 	if target, ok := targets[kind]; ok {
 		s.add(target, c.Name, c.Input)
 		if !secretKinds[kind] || len(c.Input) < headerSize {
@@ -188,13 +184,11 @@ func (s *seeder) addCase(kind string, c vectorCase) {
 	s.add("FuzzConn", c.Name, stream)
 }
 
-func (s *seeder) add(target, name string, data []byte) {
-	key := target + "\x00" + string(data)
-	if s.seen[key] {
+func (s seeder) add(target, name string, data []byte) {
+	if slices.ContainsFunc(s[target], func(x Seed) bool { return bytes.Equal(x.Data, data) }) {
 		return
 	}
-	s.seen[key] = true
-	s.out[target] = append(s.out[target], Seed{Name: prefix + strings.ReplaceAll(name, "/", "-"), Data: data})
+	s[target] = append(s[target], Seed{Name: prefix + strings.ReplaceAll(name, "/", "-"), Data: data})
 }
 
 // write replaces the vec-* files under out with seeds, target by target.

@@ -55,11 +55,11 @@ func writeNew(path string, data []byte) error {
 	return os.WriteFile(path, data, 0o644)
 }
 
-// DefaultMaxPerTarget caps the promoted files (found-*) of one
+// maxPerTarget caps the promoted files (found-*) of one
 // corpus/<Target>/. Seeds do not count: corpusseed writes as many as a
 // target's shapes need (FuzzDifferential's are over a hundred), and a cap
 // they filled would stop promotion for good.
-const DefaultMaxPerTarget = 64
+const maxPerTarget = 64
 
 // promoteAll copies, for every target, the inputs found in Go's fuzz cache
 // and in fuzz/testdata/fuzz/ into corpus/<Target>/.
@@ -75,15 +75,11 @@ func promoteAll(c config, stdout io.Writer) error {
 	}
 	for _, t := range targets {
 		srcs := []string{filepath.Join(cache, t), filepath.Join(c.root, fuzzPkg, "testdata", "fuzz", t)}
-		n, held, err := Promote(filepath.Join(c.root, fuzzload.CorpusDir, t), srcs, c.max)
+		n, held, err := Promote(filepath.Join(c.root, fuzzload.CorpusDir, t), srcs, maxPerTarget)
 		if err != nil {
 			return err
 		}
-		full := ""
-		if held >= c.max {
-			full = " (at the cap: -max N raises it)"
-		}
-		fmt.Fprintf(stdout, "%-24s %d promoted, %d of at most %d promoted files held%s\n", t, n, held, c.max, full)
+		fmt.Fprintf(stdout, "%-24s %d promoted, %d of at most %d promoted files held\n", t, n, held, maxPerTarget)
 	}
 	return nil
 }
@@ -106,13 +102,9 @@ func Promote(dst string, srcs []string, max int) (added, held int, err error) {
 			held++
 		}
 	}
-	var found []fuzzload.Input
-	for _, dir := range srcs {
-		in, err := fuzzload.ReadDir(dir)
-		if err != nil {
-			return 0, held, err
-		}
-		found = append(found, in...)
+	found, err := fuzzload.ReadDir(srcs...)
+	if err != nil {
+		return 0, held, err
 	}
 	sort.SliceStable(found, func(i, j int) bool { return len(found[i].Data) < len(found[j].Data) })
 	for _, in := range found {

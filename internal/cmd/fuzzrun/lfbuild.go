@@ -24,9 +24,9 @@ import (
 
 // The libFuzzer build: the steps of OSS-Fuzz's compile_native_go_fuzzer,
 // written once, for `make libfuzzer` and for .clusterfuzzlite/build.sh
-// inside the builder image. Outside the image CC, CXX, CXXFLAGS and
-// LIB_FUZZING_ENGINE default to clang and -fsanitize=fuzzer; inside it
-// they are OSS-Fuzz's.
+// inside the builder image. Outside the image CXX and LIB_FUZZING_ENGINE
+// default to clang++ and -fsanitize=fuzzer; inside it they, CXXFLAGS and
+// SANITIZER are OSS-Fuzz's.
 const (
 	// lfTool builds a native Go fuzz target as a libFuzzer archive.
 	lfTool = "github.com/AdamKorcz/go-118-fuzz-build"
@@ -127,7 +127,6 @@ func lfBuildOne(tool, src, work, out, target string, stdout io.Writer) error {
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("%s: go-118-fuzz-build: %w", target, err)
 	}
-	// Outside OSS-Fuzz's image the toolchain is clang's; inside it, the image's.
 	cxx := cmp.Or(os.Getenv("CXX"), "clang++")
 	engine := strings.Fields(cmp.Or(os.Getenv("LIB_FUZZING_ENGINE"), "-fsanitize=fuzzer"))
 	args := slices.Concat(strings.Fields(os.Getenv("CXXFLAGS")), engine, []string{archive, "-o", filepath.Join(out, target)})
@@ -142,15 +141,16 @@ func lfBuildOne(tool, src, work, out, target string, stdout io.Writer) error {
 // block.
 var testingImport = regexp.MustCompile(`(?m)^(\t|import )"testing"$`)
 
-// prepareScratch copies the module's Go files to src, the overlay's
-// replacements in place of the files they replace, and turns fuzz/ into
-// what go-118-fuzz-build can compile: the tool compiles no *_test.go file,
-// and every target lives in one and shares checks with the others, so each
-// file is renamed (x_test.go to x_test_fuzz.go) and imports the shim in
-// place of "testing", making the *testing.T of a target's body and of the
-// checks it calls one type. The import carries no name: go-118-fuzz-build
-// adds an unnamed one itself. The shim is required in the copy's go.mod
-// only: the working tree's go.mod and go.sum never change.
+// prepareScratch copies the Go files of the module at root (an absolute
+// path, as lfBuild makes it) to src, the overlay's replacements in place
+// of the files they replace, and turns fuzz/ into what go-118-fuzz-build
+// can compile: the tool compiles no *_test.go file, and every target lives
+// in one and shares checks with the others, so each file is renamed
+// (x_test.go to x_test_fuzz.go) and imports the shim in place of
+// "testing", making the *testing.T of a target's body and of the checks it
+// calls one type. The import carries no name: go-118-fuzz-build adds an
+// unnamed one itself. The shim is required in the copy's go.mod only: the
+// working tree's go.mod and go.sum never change.
 func prepareScratch(root, src, overlay string, stdout io.Writer) error {
 	// files maps a path relative to the module to the file copied there:
 	// go.mod, go.sum and every .go file (not in dot directories, bin/ or
@@ -160,11 +160,8 @@ func prepareScratch(root, src, overlay string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		rel, err := filepath.Rel(root, path)
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (rel == "bin" || rel == "cmd" || strings.HasPrefix(d.Name(), ".") && rel != ".") {
+		rel := strings.TrimPrefix(path, root+string(filepath.Separator))
+		if d.IsDir() && (rel == "bin" || rel == "cmd" || strings.HasPrefix(d.Name(), ".") && path != root) {
 			return filepath.SkipDir
 		}
 		if !d.IsDir() && (strings.HasSuffix(rel, ".go") || rel == "go.mod" || rel == "go.sum") {
@@ -294,12 +291,11 @@ func lfBuildCoverage(root, out, overlay string, targets []string, stdout io.Writ
 	if err != nil {
 		return err
 	}
+	path := fmt.Sprintf("s=%s=%s=\n", modulePath, root)
 	for _, t := range targets {
-		if err := os.WriteFile(filepath.Join(out, t), b, 0o755); err != nil {
-			return err
-		}
-		path := fmt.Sprintf("s=%s=%s=\n", modulePath, root)
-		if err := os.WriteFile(filepath.Join(out, t+".gocovpath"), []byte(path), 0o644); err != nil {
+		err := cmp.Or(os.WriteFile(filepath.Join(out, t), b, 0o755),
+			os.WriteFile(filepath.Join(out, t+".gocovpath"), []byte(path), 0o644))
+		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "libfuzzer: built %s (coverage)\n", filepath.Join(out, t))

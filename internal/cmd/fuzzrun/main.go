@@ -4,7 +4,7 @@
 //
 //	fuzzrun -libfuzzer-build DIR [-run FuzzX] [-overlay FILE]
 //	fuzzrun -save FuzzX FILE
-//	fuzzrun -promote [-max N]
+//	fuzzrun -promote [-run FuzzX]
 //
 // -libfuzzer-build is the one copy of the build steps `make libfuzzer` and
 // .clusterfuzzlite/build.sh share (lfbuild.go); -save and -promote
@@ -27,7 +27,6 @@ import (
 type config struct {
 	run     string
 	promote bool
-	max     int
 	save    string // the target whose failing input (the argument) to save
 	root    string
 	lfBuild string // build libFuzzer binaries here
@@ -45,7 +44,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.run, "run", "", "with -libfuzzer-build or -promote: only this target (FuzzX)")
 	fs.BoolVar(&c.promote, "promote", false, "copy inputs fuzzing found into corpus/")
-	fs.IntVar(&c.max, "max", DefaultMaxPerTarget, "with -promote: most promoted files (found-*) a corpus/<Target>/ may hold; seeds do not count")
 	fs.StringVar(&c.save, "save", "", "move the failing input FILE (the argument) of this target (FuzzX) to crashers/ as raw bytes")
 	fs.StringVar(&c.lfBuild, "libfuzzer-build", "", "build every target (or -run's) as a libFuzzer binary into this directory, as OSS-Fuzz's compile_native_go_fuzzer does ($CXX, $CXXFLAGS, $LIB_FUZZING_ENGINE, $SANITIZER; coverage builds test binaries)")
 	fs.StringVar(&c.overlay, "overlay", "", "with -libfuzzer-build: a go build -overlay file applied to the build")

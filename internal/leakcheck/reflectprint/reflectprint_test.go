@@ -9,7 +9,6 @@ import (
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/leakcheck"
-	"github.com/iggywire/iggywire/internal/leakcheck/reflectprint"
 	"github.com/iggywire/iggywire/lifecycle"
 )
 
@@ -22,7 +21,7 @@ var secrets = []string{"hunter2-hunter2", "\x01pw:hunter2", "sécret-ü-€-𝄞
 // comparer of the package: no secret may show.
 func TestNoLeak(t *testing.T) {
 	for _, secret := range secrets {
-		where, err := reflectprint.Leak([]byte(secret))
+		where, err := leak([]byte(secret))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +35,7 @@ func TestNoLeak(t *testing.T) {
 // plainly in an unexported field show through every printer and comparer.
 func TestSeesPlainBytes(t *testing.T) {
 	for _, secret := range append(secrets, "visible-bytes") {
-		if missed := reflectprint.Missed([]byte(secret)); len(missed) > 0 {
+		if missed := missed([]byte(secret)); len(missed) > 0 {
 			t.Errorf("%q held as a []byte does not show through %v", secret, missed)
 		}
 	}
@@ -52,12 +51,12 @@ func TestComparersSeeTheDifference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	others, err := leakcheck.Holders(reflectprint.Other(secret))
+	others, err := leakcheck.Holders(other(secret))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name, v := range holders {
-		for how, text := range reflectprint.DiffForms(v, others[name]) {
+		for how, text := range diffForms(v, others[name]) {
 			if strings.TrimSpace(text) == "" {
 				t.Errorf("%s: %s prints nothing for two values that differ in the secret", name, how)
 			}
@@ -79,7 +78,7 @@ func TestAssertEqualBodies(t *testing.T) {
 	pb.Token = codec.NewSecret(b)
 	ma, mb := leakcheck.NewMatcher(a), leakcheck.NewMatcher(b)
 	for _, pair := range [][2]any{{la, lb}, {&la, &lb}, {pa, pb}, {&pa, &pb}} {
-		msg := reflectprint.AssertEqualMessage(pair[0], pair[1])
+		msg := assertEqualMessage(pair[0], pair[1])
 		if !strings.Contains(msg, "Not equal") || !strings.Contains(msg, "unsafe.Pointer") {
 			t.Errorf("%T: assert.Equal did not report the difference in the password: %q", pair[0], msg)
 		}
@@ -87,7 +86,7 @@ func TestAssertEqualBodies(t *testing.T) {
 			t.Errorf("%T: assert.Equal's message shows a password as %q: %s", pair[0], f, msg)
 		}
 	}
-	if msg := reflectprint.AssertEqualMessage(la, la); msg != "" {
+	if msg := assertEqualMessage(la, la); msg != "" {
 		t.Errorf("assert.Equal failed for a body against itself: %s", msg)
 	}
 }
@@ -161,10 +160,10 @@ func leaks(holders, others map[string]any, secret, other []byte) map[string]map[
 		}
 	}
 	for name, v := range holders {
-		for how, text := range reflectprint.PrintForms(v) {
+		for how, text := range printForms(v) {
 			record(name, how, text, m)
 		}
-		for how, text := range reflectprint.DiffForms(v, others[name]) {
+		for how, text := range diffForms(v, others[name]) {
 			record(name, how, text, m, mo)
 		}
 	}
@@ -174,10 +173,10 @@ func leaks(holders, others map[string]any, secret, other []byte) map[string]map[
 // printers returns the names of every printer and comparer.
 func printers() []string {
 	var out []string
-	for how := range reflectprint.PrintForms(0) {
+	for how := range printForms(0) {
 		out = append(out, how)
 	}
-	for how := range reflectprint.DiffForms(0, 1) {
+	for how := range diffForms(0, 1) {
 		out = append(out, how)
 	}
 	sort.Strings(out)
@@ -205,7 +204,7 @@ func lineWith(text, f string) string {
 // printer shows for a codec.Secret now.
 func TestOldLayoutLeaks(t *testing.T) {
 	secret := []byte("Qsecret-Qsecret")
-	other := reflectprint.Other(secret)
+	other := other(secret)
 	plain := leaks(oldHolders(newOldSecret(secret)), oldHolders(newOldSecret(other)), secret, other)
 	redacted := leaks(oldHolders(newOldRedacted(secret)), oldHolders(newOldRedacted(other)), secret, other)
 	now := secretNow(t, secret)
@@ -240,7 +239,7 @@ func TestOldLayoutLeaks(t *testing.T) {
 func secretNow(t *testing.T, secret []byte) map[string]string {
 	t.Helper()
 	s := codec.NewSecret(secret)
-	o := codec.NewSecret(reflectprint.Other(secret))
+	o := codec.NewSecret(other(secret))
 	srvA, srvB := server(t, s), server(t, o)
 	out := map[string]string{}
 	pick := func(how, text string) {
@@ -252,10 +251,10 @@ func secretNow(t *testing.T, secret []byte) map[string]string {
 		}
 		out[how] = lineWith(text, "[REDACTED]")
 	}
-	for how, text := range reflectprint.PrintForms(leakcheck.Hide(s)) {
+	for how, text := range printForms(leakcheck.Hide(s)) {
 		pick(how, text)
 	}
-	for how, text := range reflectprint.DiffForms(srvA, srvB) {
+	for how, text := range diffForms(srvA, srvB) {
 		pick(how, text)
 	}
 	return out
@@ -276,7 +275,7 @@ func server(t *testing.T, s codec.Secret) *lifecycle.Server {
 // different in every character.
 func TestOther(t *testing.T) {
 	for _, secret := range append(secrets, "\x7f~", "\u07ff\uffff\U0010ffff\U00010000\u0080\u0800\ud7ff\ue000") {
-		o := reflectprint.Other([]byte(secret))
+		o := other([]byte(secret))
 		if len(o) != len(secret) || !utf8.Valid(o) {
 			t.Errorf("Other(%q) = %q: want valid UTF-8 of %d bytes", secret, o, len(secret))
 			continue
