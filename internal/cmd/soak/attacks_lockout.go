@@ -65,7 +65,7 @@ func lockout(think time.Duration, from net.IP, run func(e *env, stop <-chan stru
 
 // legit runs the legitimate client until e.stop.
 func legit(e *env, from net.IP, think time.Duration) attack.Result {
-	r, err := probeProcess(e.srv.addr, attack.Legit{From: from, User: "probe", Think: think, Every: 200 * time.Millisecond}, e.stop)
+	r, err := probeProcess(e.ctx, e.srv.addr, attack.Legit{From: from, User: "probe", Think: think, Every: 200 * time.Millisecond})
 	if err != nil && r.FirstErr == "" {
 		r.Failed, r.FirstErr = r.Failed+1, err.Error()
 	}

@@ -162,7 +162,7 @@ func fdLimit(e *env) outcome {
 	<-e.stop
 	closeAll(conns)
 	var said []string
-	for _, l := range e.srv.warnings() {
+	for _, l := range e.srv.startup {
 		if strings.Contains(l, "descriptor limit") {
 			said = append(said, l[strings.Index(l, "msg="):])
 		}

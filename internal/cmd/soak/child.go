@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bufio"
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 
 	"github.com/iggywire/iggywire/internal/attack"
 )
@@ -18,64 +18,43 @@ import (
 // goroutines in the soak's scheduler: the attackers share the machine
 // with them, as they would, but not its Go runtime.
 
-// child runs the soak again with args until stop closes its standard
-// input, and returns its standard output and the wait for its end.
-func child(stop <-chan struct{}, args ...string) (*bufio.Reader, func() error, error) {
+// child runs the soak again with args until ctx is done, and returns it
+// and its standard output.
+func child(ctx context.Context, args ...string) (*exec.Cmd, io.ReadCloser, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, nil, err
 	}
-	cmd := exec.Command(self, args...)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, nil, err
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		return nil, nil, err
-	}
-	go func() {
-		<-stop
-		_ = in.Close()
-	}()
-	return bufio.NewReader(out), cmd.Wait, nil
+	return start(ctx, (*exec.Cmd).StdoutPipe, append([]string{self}, args...)...)
 }
 
-// stdinClosed is closed once the standard input closes: how the soak
-// stops a child.
-func stdinClosed() <-chan struct{} {
-	stop := make(chan struct{})
-	go func() {
-		_, _ = io.Copy(io.Discard, os.Stdin)
-		close(stop)
-	}()
-	return stop
+// interrupted is closed at SIGINT: how the soak stops a child.
+func interrupted() <-chan struct{} {
+	ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt)
+	return ctx.Done()
 }
 
 // probeProcess runs l, the probe or the lock-outs' legitimate client,
-// against addr until stop, in a process of its own. Its password is its
+// against addr until ctx is done, in a process of its own. Its password is its
 // account's name: passwords stay out of command lines.
-func probeProcess(addr string, l attack.Legit, stop <-chan struct{}) (attack.Result, error) {
+func probeProcess(ctx context.Context, addr string, l attack.Legit) (attack.Result, error) {
 	var r attack.Result
 	l.Password = ""
 	arg, err := json.Marshal(l)
 	if err != nil {
 		return r, err
 	}
-	out, wait, err := child(stop, "-probe", string(arg), "-probe-addr", addr)
+	cmd, out, err := child(ctx, "-probe", string(arg), "-probe-addr", addr)
 	if err != nil {
 		return r, err
 	}
 	err = json.NewDecoder(out).Decode(&r)
-	return r, errors.Join(err, wait())
+	_ = cmd.Wait() // an error once ctx is done, by design: a crash shows in the decoding
+	return r, err
 }
 
 // probeMain is the probe process: it runs the Legit given in JSON until
-// its standard input closes and writes its attack.Result as JSON. The
+// SIGINT and writes its attack.Result as JSON. The
 // probe dials with the system's buffers, the legitimate client with an
 // attacker's.
 func probeMain(addr, arg string) {
@@ -89,5 +68,5 @@ func probeMain(addr, arg string) {
 	if l.Probe {
 		bufs = 0
 	}
-	_ = json.NewEncoder(os.Stdout).Encode(l.Run(dialer(addr, bufs, ioTimeout), stdinClosed()))
+	_ = json.NewEncoder(os.Stdout).Encode(l.Run(dialer(addr, bufs, ioTimeout), interrupted()))
 }

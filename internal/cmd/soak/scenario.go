@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"net"
 	"sync"
@@ -31,8 +32,9 @@ type scenario struct {
 // env is what an attack works with.
 type env struct {
 	srv   *server
-	dial  attack.Dial     // an attacker's connection to the login port
-	stop  <-chan struct{} // closed when the attack's time is up, or the kernel's TCP memory passed abortTCPMem
+	dial  attack.Dial // an attacker's connection to the login port
+	ctx   context.Context
+	stop  <-chan struct{} // ctx.Done(): the attack's time is up, or the kernel's TCP memory passed abortTCPMem
 	ready func()
 }
 
@@ -89,17 +91,18 @@ var probeIP = net.IPv4(127, 0, 0, 254)
 // scenario runs sc against a fresh server: baseline, attack with the probe
 // logging in throughout, the attack's end, then the RSS after s.after.
 func (s *soak) scenario(sc scenario) (row, error) {
-	srv, err := startServer(s.bin, sc.fdLimit, s.extra...)
+	srv, err := startServer(s.bin, sc.fdLimit)
 	if err != nil {
 		return row{}, err
 	}
 	defer srv.stop()
 	time.Sleep(300 * time.Millisecond)
 	r := row{name: sc.name, baseRSS: srv.rss(), tcpBase: tcpMem()}
-	stop, ready, done := make(chan struct{}), make(chan struct{}), make(chan outcome, 1)
-	var stopOnce, readyOnce sync.Once
-	end := func() { stopOnce.Do(func() { close(stop) }) }
-	e := &env{srv: srv, dial: dialer(srv.addr, attackBuffer, ioTimeout), stop: stop, ready: func() { readyOnce.Do(func() { close(ready) }) }}
+	ctx, end := context.WithCancel(context.Background())
+	defer end()
+	ready, done := make(chan struct{}), make(chan outcome, 1)
+	var readyOnce sync.Once
+	e := &env{srv: srv, dial: dialer(srv.addr, attackBuffer, ioTimeout), ctx: ctx, stop: ctx.Done(), ready: func() { readyOnce.Do(func() { close(ready) }) }}
 	watched := watch(srv, r.tcpBase, end)
 	lines0, start, cpu0 := srv.lines.Load(), time.Now(), statCPU(srv.read("stat"))
 	go func() {
@@ -112,13 +115,13 @@ func (s *soak) scenario(sc scenario) (row, error) {
 	defer timer.Stop()
 	if !sc.noProbe {
 		as := cmp.Or(sc.probeAs, "probe")
-		if r.probe, err = probeProcess(srv.addr, attack.Legit{From: probeIP, User: as, Every: s.interval, Probe: true}, stop); err != nil {
+		if r.probe, err = probeProcess(ctx, srv.addr, attack.Legit{From: probeIP, User: as, Every: 500 * time.Millisecond, Probe: true}); err != nil {
 			end()
 			<-done
 			return row{}, fmt.Errorf("probe: %w", err)
 		}
 	}
-	<-stop
+	<-e.stop
 	o := <-done
 	window := time.Since(start)
 	r.logRate = float64(srv.lines.Load()-lines0) / window.Seconds()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -19,42 +19,37 @@ import (
 // server is one loginserver process under test, always on 127.0.0.1.
 type server struct {
 	cmd     *exec.Cmd
-	addr    string // the login port
-	metrics string // the metrics port
+	stop    func()   // ends it: SIGINT, SIGKILL 5 s later
+	addr    string   // the login port
+	metrics string   // the metrics port
+	startup []string // its log's lines before it listened, for the scenarios to read
 	lines   atomic.Int64
-	mu      sync.Mutex
-	warned  []string // its log's warnings and errors, for the scenarios to read
-	exited  chan struct{}
 }
 
-var (
-	addrLine = regexp.MustCompile(`msg=(listening|metrics) addr=(\S+)`)
-	warnLine = regexp.MustCompile(`level=(WARN|ERROR)`)
-)
+var addrLine = regexp.MustCompile(`msg=(listening|metrics) addr=(\S+)`)
 
 // startServer runs bin with the soak's fixed accounts on ephemeral loopback
-// ports and the given extra flags, and waits until it listens. With
-// fdLimit > 0 it runs under that descriptor limit, soft and hard.
-func startServer(bin string, fdLimit int, extra ...string) (*server, error) {
-	args := append([]string{"-addr", "127.0.0.1:0", "-metrics", "127.0.0.1:0", "-user", "iggy:iggy", "-user", "probe:probe"}, extra...)
-	s := &server{cmd: exec.Command(bin, args...), exited: make(chan struct{})}
+// ports, and waits until it listens. With fdLimit > 0 it runs under that
+// descriptor limit, soft and hard.
+func startServer(bin string, fdLimit int) (*server, error) {
+	args := []string{bin, "-addr", "127.0.0.1:0", "-metrics", "127.0.0.1:0", "-user", "iggy:iggy", "-user", "probe:probe"}
 	if fdLimit > 0 {
-		s.cmd = exec.Command("sh", append([]string{"-c", fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, fdLimit), bin}, args...)...)
+		args = append([]string{"sh", "-c", fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, fdLimit)}, args...)
 	}
-	stderr, err := s.cmd.StderrPipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd, stderr, err := start(ctx, (*exec.Cmd).StderrPipe, args...)
 	if err != nil {
+		cancel()
 		return nil, err
 	}
-	if err := s.cmd.Start(); err != nil {
-		return nil, err
-	}
-	ready := make(chan struct{})
+	exited, ready := make(chan struct{}), make(chan struct{})
+	s := &server{cmd: cmd, stop: func() { cancel(); <-exited }}
 	go s.readLog(stderr, ready)
-	go func() { _ = s.cmd.Wait(); close(s.exited) }()
+	go func() { _ = cmd.Wait(); close(exited) }()
 	select {
 	case <-ready:
 		return s, nil
-	case <-s.exited:
+	case <-exited:
 		return nil, fmt.Errorf("%s exited before listening", bin)
 	case <-time.After(10 * time.Second):
 		s.stop()
@@ -62,37 +57,43 @@ func startServer(bin string, fdLimit int, extra ...string) (*server, error) {
 	}
 }
 
-// readLog counts the server's log lines and learns its addresses.
+// start runs args until ctx is done, then ends it with SIGINT, and SIGKILL
+// 5 s later. pipe gives the reader of its standard output or error; a
+// standard error not piped goes to ours.
+func start(ctx context.Context, pipe func(*exec.Cmd) (io.ReadCloser, error), args ...string) (*exec.Cmd, io.ReadCloser, error) {
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 5 * time.Second
+	r, err := pipe(cmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cmd.Stderr == nil {
+		cmd.Stderr = os.Stderr
+	}
+	return cmd, r, cmd.Start()
+}
+
+// readLog counts the server's log lines, learns its addresses and keeps
+// what it said before it listened.
 func (s *server) readLog(r io.Reader, ready chan<- struct{}) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	var once sync.Once
 	for sc.Scan() {
 		s.lines.Add(1)
-		if warnLine.MatchString(sc.Text()) {
-			s.mu.Lock()
-			s.warned = append(s.warned, sc.Text())
-			s.mu.Unlock()
+		if ready == nil {
+			continue
 		}
-		if m := addrLine.FindStringSubmatch(sc.Text()); m != nil {
-			if m[1] == "metrics" {
-				s.metrics = m[2]
-			} else {
-				s.addr = m[2]
-				once.Do(func() { close(ready) })
-			}
+		switch m := addrLine.FindStringSubmatch(sc.Text()); {
+		case m == nil:
+			s.startup = append(s.startup, sc.Text())
+		case m[1] == "metrics":
+			s.metrics = m[2]
+		default:
+			s.addr = m[2]
+			close(ready)
+			ready = nil
 		}
-	}
-}
-
-// stop ends the server with SIGTERM (SIGKILL after 5 s).
-func (s *server) stop() {
-	_ = s.cmd.Process.Signal(os.Interrupt)
-	select {
-	case <-s.exited:
-	case <-time.After(5 * time.Second):
-		_ = s.cmd.Process.Kill()
-		<-s.exited
 	}
 }
 
@@ -168,13 +169,6 @@ func (s *server) scrape() map[string]float64 {
 		}
 	}
 	return out
-}
-
-// warnings are the server's log lines that warned, so far.
-func (s *server) warnings() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.warned)
 }
 
 // tcpMem is the kernel's TCP memory, machine-wide: the pages of

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -32,16 +34,17 @@ const (
 // throughput measures round trips per second with 1, 10 and lockstep100
 // clients.
 func throughput(e *env) outcome {
-	stop := make(chan struct{})
-	out, wait, err := child(stop, "-echo")
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd, out, err := child(ctx, "-echo")
 	if err != nil {
+		cancel()
 		return failed(fmt.Errorf("echo server: %w", err))
 	}
 	defer func() {
-		close(stop)
-		_ = wait()
+		cancel()
+		_ = cmd.Wait()
 	}()
-	echo, err := out.ReadString('\n')
+	echo, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
 		return failed(fmt.Errorf("echo server: %w", err))
 	}
@@ -129,9 +132,9 @@ func lockstep(addr string, n int, login bool, d time.Duration) (int64, time.Dura
 }
 
 // echoMain is the echo server process: it listens on a loopback port,
-// writes the address on standard output and serves until its standard
-// input closes, writing every frame it reads back as it came.
+// writes the address on standard output and serves until SIGINT, writing every frame it reads back as it came.
 func echoMain() {
+	stop := interrupted()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "soak -echo:", err)
@@ -139,7 +142,7 @@ func echoMain() {
 	}
 	fmt.Println(ln.Addr().String())
 	go func() {
-		<-stdinClosed()
+		<-stop
 		_ = ln.Close()
 	}()
 	for {
