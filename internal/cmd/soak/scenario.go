@@ -67,8 +67,17 @@ func (m *misses) check(broken bool, format string, args ...any) {
 	}
 }
 
+// shows is the outcome that format and args say, with no miss yet.
+func shows(format string, args ...any) outcome { return outcome{result: fmt.Sprintf(format, args...)} }
+
+// check is o with the miss that format and args say if broken.
+func (o outcome) check(broken bool, format string, args ...any) outcome {
+	o.misses.check(broken, format, args...)
+	return o
+}
+
 // failed is an attack that could not be set up.
-func failed(err error) outcome { return outcome{misses: []string{"could not set up: " + err.Error()}} }
+func failed(err error) outcome { return outcome{}.check(true, "could not set up: %v", err) }
 
 // row is one line of the table.
 type row struct {
