@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"sync"
 	"time"
 
 	"github.com/iggywire/iggywire/internal/attack"
@@ -51,20 +50,10 @@ func (e *env) background(settle time.Duration, f func()) (wait func()) {
 	return func() { <-done }
 }
 
-// outcome is what an attack shows and which of its own must-holds it missed.
+// outcome is what an attack shows and which must-holds it missed.
 type outcome struct {
 	result string
-	misses misses
-}
-
-// misses are the must-holds a scenario missed.
-type misses []string
-
-// check adds the miss that format and args say if broken.
-func (m *misses) check(broken bool, format string, args ...any) {
-	if broken {
-		*m = append(*m, fmt.Sprintf(format, args...))
-	}
+	misses []string
 }
 
 // shows is the outcome that format and args say, with no miss yet.
@@ -72,7 +61,9 @@ func shows(format string, args ...any) outcome { return outcome{result: fmt.Spri
 
 // check is o with the miss that format and args say if broken.
 func (o outcome) check(broken bool, format string, args ...any) outcome {
-	o.misses.check(broken, format, args...)
+	if broken {
+		o.misses = append(o.misses, fmt.Sprintf(format, args...))
+	}
 	return o
 }
 
@@ -90,8 +81,7 @@ type row struct {
 	logRate          float64
 	cpu              float64 // the server's CPU during the attack, in percent of one core
 	fds              int
-	result           string
-	misses           misses
+	outcome
 }
 
 // probeIP is where the probe logs in from: no attacker uses it.
@@ -109,22 +99,22 @@ func (s *soak) scenario(sc scenario) (row, error) {
 	r := row{name: sc.name, baseRSS: srv.rss(), tcpBase: tcpMem()}
 	ctx, end := context.WithCancel(context.Background())
 	defer end()
-	ready, done := make(chan struct{}), make(chan outcome, 1)
-	var readyOnce sync.Once
-	e := &env{srv: srv, dial: dialer(srv.addr, attackBuffer, ioTimeout), ctx: ctx, stop: ctx.Done(), ready: func() { readyOnce.Do(func() { close(ready) }) }}
+	inPlace, ready := context.WithCancel(context.Background())
+	defer ready()
+	e := &env{srv: srv, dial: dialer(srv.addr, attackBuffer, ioTimeout), ctx: ctx, stop: ctx.Done(), ready: ready}
 	watched := watch(srv, r.tcpBase, end)
 	lines0, start, cpu0 := srv.lines.Load(), time.Now(), statCPU(srv.read("stat"))
+	done := make(chan outcome, 1)
 	go func() {
 		o := sc.attack(e)
 		e.ready()
 		done <- o
 	}()
-	<-ready
+	<-inPlace.Done()
 	timer := time.AfterFunc(cmp.Or(sc.dur, s.dur), end)
 	defer timer.Stop()
 	if !sc.noProbe {
-		as := cmp.Or(sc.probeAs, "probe")
-		if r.probe, err = probeProcess(ctx, srv.addr, attack.Legit{From: probeIP, User: as, Every: 500 * time.Millisecond, Probe: true}); err != nil {
+		if r.probe, err = probeProcess(ctx, srv.addr, attack.Legit{From: probeIP, User: cmp.Or(sc.probeAs, "probe"), Every: 500 * time.Millisecond, Probe: true}); err != nil {
 			end()
 			<-done
 			return row{}, fmt.Errorf("probe: %w", err)
@@ -138,29 +128,25 @@ func (s *soak) scenario(sc scenario) (row, error) {
 	r.fds, r.tcpPeak, r.peakRSS = watched()
 	time.Sleep(s.after)
 	r.rssAfter = srv.rss()
-	r.result, r.misses = o.result, o.misses
-	r.misses.check(r.tcpPeak > r.tcpBase+abortTCPMem, "stopped early: kernel TCP memory passed %s over the baseline", mib(abortTCPMem))
+	r.outcome = o.check(r.tcpPeak > r.tcpBase+abortTCPMem, "stopped early: kernel TCP memory passed %s over the baseline", mib(abortTCPMem))
 	r.misses = append(r.misses, r.commonMisses(!sc.noProbe)...)
-	r.misses.check(sc.maxRSSFactor > 0 && float64(r.rssAfter) > sc.maxRSSFactor*float64(r.baseRSS), "RSS %s after, baseline %s: over %.0fx", mib(r.rssAfter), mib(r.baseRSS), sc.maxRSSFactor)
-	r.misses.check(sc.maxFDs > 0 && r.fds > sc.maxFDs, "%d server descriptors > %d", r.fds, sc.maxFDs)
+	r.outcome = r.check(sc.maxRSSFactor > 0 && float64(r.rssAfter) > sc.maxRSSFactor*float64(r.baseRSS), "RSS %s after, baseline %s: over %.0fx", mib(r.rssAfter), mib(r.baseRSS), sc.maxRSSFactor).
+		check(sc.maxFDs > 0 && r.fds > sc.maxFDs, "%d server descriptors > %d", r.fds, sc.maxFDs)
 	return r, nil
 }
 
 // commonMisses checks what every scenario must hold.
-func (r row) commonMisses(probed bool) misses {
-	var m misses
-	if p := r.probe; probed {
-		p99, ping99 := percentile(p.Lat, 0.99), percentile(p.Ping, 0.99)
-		m.check(p99 > maxP99, "probe p99 %s ms > %s ms", ms(p99), ms(maxP99))
-		m.check(ping99 > maxP99, "probe ping p99 %s ms > %s ms", ms(ping99), ms(maxP99))
-		m.check(p.Failed > 0, "%d probe failures (first: %s)", p.Failed, p.FirstErr)
-		m.check(p.OK+p.Failed == 0, "no probe login ran")
-	}
-	m.check(r.peakRSS > maxRSS, "peak RSS %s > %s", mib(r.peakRSS), mib(maxRSS))
-	m.check(r.rssAfter > r.baseRSS+rssReturn, "RSS %s after, baseline %s: not within %s", mib(r.rssAfter), mib(r.baseRSS), mib(rssReturn))
-	m.check(r.tcpPeak-r.tcpBase > maxTCPMem, "kernel TCP memory +%s > %s", mib(r.tcpPeak-r.tcpBase), mib(maxTCPMem))
-	m.check(r.logRate > maxLogRate, "%.0f log lines/s > %.0f", r.logRate, maxLogRate)
-	return m
+func (r row) commonMisses(probed bool) []string {
+	p := r.probe
+	p99, ping99 := percentile(p.Lat, 0.99), percentile(p.Ping, 0.99)
+	return outcome{}.check(probed && p99 > maxP99, "probe p99 %s ms > %s ms", ms(p99), ms(maxP99)).
+		check(probed && ping99 > maxP99, "probe ping p99 %s ms > %s ms", ms(ping99), ms(maxP99)).
+		check(probed && p.Failed > 0, "%d probe failures (first: %s)", p.Failed, p.FirstErr).
+		check(probed && p.OK+p.Failed == 0, "no probe login ran").
+		check(r.peakRSS > maxRSS, "peak RSS %s > %s", mib(r.peakRSS), mib(maxRSS)).
+		check(r.rssAfter > r.baseRSS+rssReturn, "RSS %s after, baseline %s: not within %s", mib(r.rssAfter), mib(r.baseRSS), mib(rssReturn)).
+		check(r.tcpPeak-r.tcpBase > maxTCPMem, "kernel TCP memory +%s > %s", mib(r.tcpPeak-r.tcpBase), mib(maxTCPMem)).
+		check(r.logRate > maxLogRate, "%.0f log lines/s > %.0f", r.logRate, maxLogRate).misses
 }
 
 // scenarios lists every attack: the first round's, the second's, then

@@ -128,23 +128,15 @@ func (s *server) peakRSS() int64 { return procField(s.read("status"), "VmHWM:") 
 // every Linux the soak runs on; -1 if unknown. The command name, field 2,
 // may hold spaces, so fields are counted after its closing parenthesis.
 func statCPU(text string) time.Duration {
-	i := strings.LastIndexByte(text, ')')
-	if i < 0 {
-		return -1
-	}
-	f := strings.Fields(text[i+1:])
+	var utime, stime int64
+	f := strings.Fields(text[strings.LastIndexByte(text, ')')+1:])
 	if len(f) < 13 {
 		return -1
 	}
-	var ticks int64
-	for _, field := range f[11:13] {
-		n, err := strconv.ParseInt(field, 10, 64)
-		if err != nil {
-			return -1
-		}
-		ticks += n
+	if _, err := fmt.Sscan(f[11]+" "+f[12], &utime, &stime); err != nil {
+		return -1
 	}
-	return time.Duration(ticks) * 10 * time.Millisecond
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
 // scrape reads every sample of the server's metrics, nil on failure.
@@ -158,13 +150,10 @@ func (s *server) scrape() map[string]float64 {
 		return nil
 	}
 	out := map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		name, value, ok := strings.Cut(sc.Text(), " ")
-		if !ok || strings.HasPrefix(name, "#") {
-			continue
-		}
-		if v, err := strconv.ParseFloat(value, 64); err == nil {
+	for sc := bufio.NewScanner(resp.Body); sc.Scan(); {
+		var name string
+		var v float64
+		if _, err := fmt.Sscan(sc.Text(), &name, &v); err == nil { // "# HELP ..." is no number
 			out[name] = v
 		}
 	}

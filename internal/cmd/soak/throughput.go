@@ -48,8 +48,8 @@ func throughput(e *env) outcome {
 	if err != nil {
 		return failed(fmt.Errorf("echo server: %w", err))
 	}
-	var o outcome
 	var res []string
+	var share float64 // of the last row, lockstep100's
 	for _, n := range []int{1, 10, lockstep100} {
 		var rt [2]int64
 		var took [2]time.Duration
@@ -63,12 +63,11 @@ func throughput(e *env) outcome {
 			}
 		}
 		er, lr := float64(rt[0])/took[0].Seconds(), float64(rt[1])/took[1].Seconds()
-		share := lr / er
+		share = lr / er
 		res = append(res, fmt.Sprintf("%d clients: %.0f vs echo %.0f round trips/s (%.0f%%)", n, lr, er, 100*share))
-		o.misses.check(n == lockstep100 && share < minEchoShare, "%d lockstep clients: %.0f%% of the echo server's round trips < %.0f%%", n, 100*share, 100*minEchoShare)
 	}
-	o.result = strings.Join(res, "; ")
-	return o
+	return outcome{result: strings.Join(res, "; ")}.
+		check(share < minEchoShare, "%d lockstep clients: %.0f%% of the echo server's round trips < %.0f%%", lockstep100, 100*share, 100*minEchoShare)
 }
 
 // lockstep runs n clients against addr for about d, each logging in first
@@ -78,55 +77,46 @@ func throughput(e *env) outcome {
 // per-address accept burst.
 func lockstep(addr string, n int, login bool, d time.Duration) (int64, time.Duration, error) {
 	ips, dial := loopbackIPs(7, 10), dialer(addr, 0, ioTimeout)
-	peers := make([]attack.Peer, 0, n)
-	pings := make([][]byte, 0, n)
+	peers, pings, errs := make([]attack.Peer, n), make([][]byte, n), make([]error, n)
 	defer func() {
 		for _, p := range peers {
-			_ = p.NC.Close()
-		}
-	}()
-	for i := range n {
-		p, err := attack.DialPeer(dial, ips[i%len(ips)])
-		if err != nil {
-			return 0, 0, err
-		}
-		peers = append(peers, p)
-		if login {
-			if err := p.Login("iggy", "iggy"); err != nil {
-				return 0, 0, err
+			if p.NC != nil {
+				_ = p.NC.Close()
 			}
 		}
-		ping, err := p.C.Ping(nil)
+	}()
+	for i := range peers {
+		var err error
+		if peers[i], err = attack.DialPeer(dial, ips[i%len(ips)]); err == nil && login {
+			err = peers[i].Login("iggy", "iggy")
+		}
+		if err == nil {
+			pings[i], err = peers[i].C.Ping(nil)
+		}
 		if err != nil {
 			return 0, 0, err
 		}
-		pings = append(pings, ping)
 	}
 	// The clients start together, a little after the last has connected.
 	var total atomic.Int64
-	var firstErr atomic.Value
 	began := time.Now().Add(100 * time.Millisecond)
 	end := began.Add(d)
 	attack.Each(n, func(i int) {
-		nc, buf, k := peers[i].NC, make([]byte, 0, 512), int64(0)
+		nc, buf := peers[i].NC, make([]byte, 0, 512)
 		_ = nc.SetDeadline(end.Add(ioTimeout))
 		time.Sleep(time.Until(began))
-		for ; time.Now().Before(end); k++ {
-			if _, err := nc.Write(pings[i]); err != nil {
-				firstErr.CompareAndSwap(nil, err)
-				break
+		k := int64(0)
+		for ; errs[i] == nil && time.Now().Before(end); k++ {
+			if _, errs[i] = nc.Write(pings[i]); errs[i] == nil {
+				buf, errs[i] = codec.ReadFrame(nc, buf[:0], codec.MaxFrameSize)
 			}
-			f, err := codec.ReadFrame(nc, buf[:0], codec.MaxFrameSize)
-			if err != nil {
-				firstErr.CompareAndSwap(nil, err)
-				break
-			}
-			buf = f[:0]
 		}
-		total.Add(k)
+		total.Add(k) // one too many after an error, which is returned instead
 	})
-	if err, ok := firstErr.Load().(error); ok {
-		return 0, 0, err
+	for _, err := range errs {
+		if err != nil {
+			return 0, 0, err
+		}
 	}
 	return total.Load(), time.Since(began), nil
 }
