@@ -9,8 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
-	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -103,17 +101,12 @@ func (s *server) read(name string) string {
 	return string(b)
 }
 
-// procField is the number after the first field key of a /proc text; -1
-// if there is none.
+// procField is the number after the first key in a /proc text; -1 if
+// there is none.
 func procField(text, key string) int64 {
-	f := strings.Fields(text)
-	i := slices.Index(f, key) + 1
-	if i == 0 || i >= len(f) {
-		return -1
-	}
-	n, err := strconv.ParseInt(f[i], 10, 64)
-	if err != nil {
-		return -1
+	n := int64(-1)
+	if _, after, ok := strings.Cut(text, key); ok {
+		_, _ = fmt.Sscan(after, &n)
 	}
 	return n
 }
