@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -207,18 +208,15 @@ func among(ips []net.IP) func(i int) net.IP { return func(i int) net.IP { return
 func preLoginChurn(e *env) outcome {
 	var churned outcome
 	wait := e.background(0, func() { churned = storm(math.MaxInt, among(loopbackIPs(4, 64)))(e) })
-	var mu sync.Mutex
-	var all attack.Result
-	attack.Each(20, func(int) {
-		r := attack.Legit{From: net.IPv4(127, 0, 0, 250), User: "iggy", Password: "iggy"}.Run(e.dial, e.stop)
-		mu.Lock()
-		all.OK, all.Failed = all.OK+r.OK, all.Failed+r.Failed
-		if all.FirstErr == "" {
-			all.FirstErr = r.FirstErr
-		}
-		mu.Unlock()
+	results := make([]attack.Result, 20)
+	attack.Each(len(results), func(i int) {
+		results[i] = attack.Legit{From: net.IPv4(127, 0, 0, 250), User: "iggy", Password: "iggy"}.Run(e.dial, e.stop)
 	})
 	wait()
+	var all attack.Result
+	for _, r := range results {
+		all.OK, all.Failed, all.FirstErr = all.OK+r.OK, all.Failed+r.Failed, cmp.Or(all.FirstErr, r.FirstErr)
+	}
 	wrong := e.srv.scrape()[`loginserver_sessions_closed_total{cause="prelogin-cap"}`]
 	return shows("%s; legitimate logins %d ok, %d failed; logged-in sessions closed by the pre-login cap: %.0f", churned.result, all.OK, all.Failed, wrong).
 		check(all.Failed > 0, "%d legitimate logins failed (the first: %v)", all.Failed, all.FirstErr).

@@ -28,22 +28,19 @@ func child(ctx context.Context, args ...string) (*exec.Cmd, io.ReadCloser, error
 	return start(ctx, (*exec.Cmd).StdoutPipe, append([]string{self}, args...)...)
 }
 
-// interrupted is closed at SIGINT: how the soak stops a child.
-func interrupted() <-chan struct{} {
+// interrupted is done at SIGINT: how the soak stops a child.
+func interrupted() context.Context {
 	ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt)
-	return ctx.Done()
+	return ctx
 }
 
 // probeProcess runs l, the probe or the lock-outs' legitimate client,
-// against addr until ctx is done, in a process of its own. Its password is its
-// account's name: passwords stay out of command lines.
+// against addr until ctx is done, in a process of its own. Its password
+// is its account's name: passwords stay out of command lines.
 func probeProcess(ctx context.Context, addr string, l attack.Legit) (attack.Result, error) {
 	var r attack.Result
 	l.Password = ""
-	arg, err := json.Marshal(l)
-	if err != nil {
-		return r, err
-	}
+	arg, _ := json.Marshal(l) // its fields all marshal
 	cmd, out, err := child(ctx, "-probe", string(arg), "-probe-addr", addr)
 	if err != nil {
 		return r, err
@@ -54,9 +51,8 @@ func probeProcess(ctx context.Context, addr string, l attack.Legit) (attack.Resu
 }
 
 // probeMain is the probe process: it runs the Legit given in JSON until
-// SIGINT and writes its attack.Result as JSON. The
-// probe dials with the system's buffers, the legitimate client with an
-// attacker's.
+// SIGINT and writes its attack.Result as JSON. The probe dials with the
+// system's buffers, the legitimate client with an attacker's.
 func probeMain(addr, arg string) {
 	var l attack.Legit
 	if err := json.Unmarshal([]byte(arg), &l); err != nil {
@@ -68,5 +64,5 @@ func probeMain(addr, arg string) {
 	if l.Probe {
 		bufs = 0
 	}
-	_ = json.NewEncoder(os.Stdout).Encode(l.Run(dialer(addr, bufs, ioTimeout), interrupted()))
+	_ = json.NewEncoder(os.Stdout).Encode(l.Run(dialer(addr, bufs, ioTimeout), interrupted().Done()))
 }

@@ -122,7 +122,8 @@ func lockstep(addr string, n int, login bool, d time.Duration) (int64, time.Dura
 }
 
 // echoMain is the echo server process: it listens on a loopback port,
-// writes the address on standard output and serves until SIGINT, writing every frame it reads back as it came.
+// writes the address on standard output and serves until SIGINT, writing
+// every frame it reads back as it came.
 func echoMain() {
 	stop := interrupted()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -131,10 +132,7 @@ func echoMain() {
 		os.Exit(1)
 	}
 	fmt.Println(ln.Addr().String())
-	go func() {
-		<-stop
-		_ = ln.Close()
-	}()
+	context.AfterFunc(stop, func() { _ = ln.Close() })
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
@@ -145,17 +143,16 @@ func echoMain() {
 		}
 		go func() {
 			defer nc.Close()
-			buf := make([]byte, 0, 1024)
-			for {
+			for buf := make([]byte, 0, 1024); ; {
 				f, err := codec.ReadFrame(nc, buf[:0], 1<<20)
+				if err == nil {
+					_, err = nc.Write(f)
+				}
 				if err != nil {
 					return
 				}
-				if _, err := nc.Write(f); err != nil {
-					return
-				}
 				if cap(f) <= 4<<10 {
-					buf = f[:0]
+					buf = f
 				}
 			}
 		}()
