@@ -3,15 +3,19 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
+	"os/signal"
 	"regexp"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/iggywire/iggywire/internal/attack"
 )
 
 // server is one loginserver process under test, always on 127.0.0.1.
@@ -55,23 +59,6 @@ func startServer(bin string, fdLimit int) (*server, error) {
 	}
 }
 
-// start runs args until ctx is done, then ends it with SIGINT, and SIGKILL
-// 5 s later. pipe gives the reader of its standard output or error; a
-// standard error not piped goes to ours.
-func start(ctx context.Context, pipe func(*exec.Cmd) (io.ReadCloser, error), args ...string) (*exec.Cmd, io.ReadCloser, error) {
-	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-	cmd.WaitDelay = 5 * time.Second
-	r, err := pipe(cmd)
-	if err != nil {
-		return nil, nil, err
-	}
-	if cmd.Stderr == nil {
-		cmd.Stderr = os.Stderr
-	}
-	return cmd, r, cmd.Start()
-}
-
 // readLog counts the server's log lines, learns its addresses and keeps
 // what it said before it listened.
 func (s *server) readLog(r io.Reader, ready chan<- struct{}) {
@@ -95,6 +82,78 @@ func (s *server) readLog(r io.Reader, ready chan<- struct{}) {
 	}
 }
 
+// start runs args until ctx is done, then ends it with SIGINT, and SIGKILL
+// 5 s later. pipe gives the reader of its standard output or error; a
+// standard error not piped goes to ours.
+func start(ctx context.Context, pipe func(*exec.Cmd) (io.ReadCloser, error), args ...string) (*exec.Cmd, io.ReadCloser, error) {
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 5 * time.Second
+	r, err := pipe(cmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cmd.Stderr == nil {
+		cmd.Stderr = os.Stderr
+	}
+	return cmd, r, cmd.Start()
+}
+
+// The probe, the lock-outs' legitimate client and the throughput
+// scenario's echo server each run in a process of their own (the soak
+// started again), so that their timings do not wait behind the attackers'
+// goroutines in the soak's scheduler: the attackers share the machine
+// with them, as they would, but not its Go runtime.
+
+// child runs the soak again with args until ctx is done, and returns it
+// and its standard output.
+func child(ctx context.Context, args ...string) (*exec.Cmd, io.ReadCloser, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, nil, err
+	}
+	return start(ctx, (*exec.Cmd).StdoutPipe, append([]string{self}, args...)...)
+}
+
+// interrupted is done at SIGINT: how the soak stops a child.
+func interrupted() context.Context {
+	ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt)
+	return ctx
+}
+
+// probeProcess runs l, the probe or the lock-outs' legitimate client,
+// against addr until ctx is done, in a process of its own. Its password
+// is its account's name: passwords stay out of command lines.
+func probeProcess(ctx context.Context, addr string, l attack.Legit) (attack.Result, error) {
+	var r attack.Result
+	l.Password = ""
+	arg, _ := json.Marshal(l) // its fields all marshal
+	cmd, out, err := child(ctx, "-probe", string(arg), "-probe-addr", addr)
+	if err != nil {
+		return r, err
+	}
+	err = json.NewDecoder(out).Decode(&r)
+	_ = cmd.Wait() // an error once ctx is done, by design: a crash shows in the decoding
+	return r, err
+}
+
+// probeMain is the probe process: it runs the Legit given in JSON until
+// SIGINT and writes its attack.Result as JSON. The probe dials with the
+// system's buffers, the legitimate client with an attacker's.
+func probeMain(addr, arg string) {
+	var l attack.Legit
+	if err := json.Unmarshal([]byte(arg), &l); err != nil {
+		fmt.Fprintln(os.Stderr, "soak -probe:", err)
+		os.Exit(2)
+	}
+	l.Password = l.User
+	bufs := attackBuffer
+	if l.Probe {
+		bufs = 0
+	}
+	_ = json.NewEncoder(os.Stdout).Encode(l.Run(dialer(addr, bufs, ioTimeout), interrupted().Done()))
+}
+
 // read is the server's /proc/PID/name, empty if it cannot be read.
 func (s *server) read(name string) string {
 	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/%s", s.cmd.Process.Pid, name))
@@ -111,10 +170,8 @@ func procField(text, key string) int64 {
 	return n
 }
 
-// rss and peakRSS are VmRSS and VmHWM of /proc/PID/status, in bytes.
+// rss is VmRSS of /proc/PID/status, in bytes.
 func (s *server) rss() int64 { return procField(s.read("status"), "VmRSS:") << 10 }
-
-func (s *server) peakRSS() int64 { return procField(s.read("status"), "VmHWM:") << 10 }
 
 // statCPU is the CPU time, user and system, of a /proc/PID/stat text:
 // its utime and stime (fields 14 and 15) in clock ticks of 1/100 s, as on
@@ -159,37 +216,4 @@ func tcpMem() int64 {
 	b, _ := os.ReadFile("/proc/net/sockstat")
 	_, tcp, _ := strings.Cut(string(b), "TCP:") // its mem comes before the other lines'
 	return max(procField(tcp, "mem")*int64(os.Getpagesize()), -1)
-}
-
-// watch records the peaks of the server's descriptors and of the kernel's
-// TCP memory while an attack runs, and calls abort once the TCP memory
-// passes abortTCPMem over base: the machine is shared, and an attack that
-// pins that much has missed already. The end it returns stops it and
-// gives the peak descriptors, the peak TCP memory and the server's peak
-// RSS.
-func watch(s *server, base int64, abort func()) (end func() (int, int64, int64)) {
-	stop, done := make(chan struct{}), make(chan struct{})
-	fds, tcp := 0, base
-	go func() {
-		defer close(done)
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		for {
-			ents, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", s.cmd.Process.Pid))
-			fds, tcp = max(fds, len(ents)), max(tcp, tcpMem())
-			if tcp > base+abortTCPMem {
-				abort()
-			}
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	return func() (int, int64, int64) {
-		close(stop)
-		<-done
-		return fds, tcp, s.peakRSS()
-	}
 }
