@@ -78,16 +78,14 @@ func throughput(e *env) outcome {
 func lockstep(addr string, n int, login bool, d time.Duration) (int64, time.Duration, error) {
 	ips, dial := loopbackIPs(7, 10), dialer(addr, 0, ioTimeout)
 	peers, pings, errs := make([]attack.Peer, n), make([][]byte, n), make([]error, n)
-	defer func() {
-		for _, p := range peers {
-			if p.NC != nil {
-				_ = p.NC.Close()
-			}
-		}
-	}()
+	var conns []net.Conn
+	defer func() { closeAll(conns) }()
 	for i := range peers {
 		var err error
-		if peers[i], err = attack.DialPeer(dial, ips[i%len(ips)]); err == nil && login {
+		if peers[i], err = attack.DialPeer(dial, ips[i%len(ips)]); err == nil {
+			conns = append(conns, peers[i].NC)
+		}
+		if err == nil && login {
 			err = peers[i].Login("iggy", "iggy")
 		}
 		if err == nil {
