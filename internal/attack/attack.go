@@ -70,13 +70,13 @@ func (p Peer) Login(user, password string) error {
 
 // Pause waits d, and reports false if stop was closed first (or is).
 func Pause(d time.Duration, stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return false
+	default:
+	}
 	if d <= 0 {
-		select {
-		case <-stop:
-			return false
-		default:
-			return true
-		}
+		return true
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -127,7 +127,18 @@ func Peers(dial Dial, from []net.IP, n int, again time.Duration, stop <-chan str
 				Pause(10*time.Millisecond, stop)
 				continue
 			}
-			if !closeOnStop(p.NC, stop, func() bool { return b(p, stop) }) || again < 0 {
+			// The connection closes when b returns or once stop is closed.
+			done := make(chan struct{})
+			go func() {
+				select {
+				case <-stop:
+				case <-done:
+				}
+				_ = p.NC.Close()
+			}()
+			goOn := b(p, stop)
+			close(done)
+			if !goOn || again < 0 {
 				return
 			}
 			if again > 0 && !Pause(again/2+rand.N(again), stop) {
@@ -144,20 +155,6 @@ func at(from []net.IP, i int) net.IP {
 		return nil
 	}
 	return from[i%len(from)]
-}
-
-// closeOnStop runs f, closing nc when f returns or once stop is closed.
-func closeOnStop(nc net.Conn, stop <-chan struct{}, f func() bool) bool {
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-stop:
-		case <-done:
-		}
-		_ = nc.Close()
-	}()
-	defer close(done)
-	return f()
 }
 
 // Idle says nothing and waits for the server to close the connection.
@@ -352,16 +349,15 @@ func ResetChurn(dial Dial, from net.IP, perSecond float64, stop <-chan struct{})
 func Hold(dial Dial, from net.IP, n int, f func(p Peer) error) (held []net.Conn, refused int) {
 	for range n {
 		p, err := DialPeer(dial, from)
-		if err == nil {
-			if err = f(p); err != nil {
-				_ = p.NC.Close()
-			}
-		}
-		if err != nil {
+		switch {
+		case err != nil:
 			refused++
-			continue
+		case f(p) != nil:
+			_ = p.NC.Close()
+			refused++
+		default:
+			held = append(held, p.NC)
 		}
-		held = append(held, p.NC)
 	}
 	return held, refused
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -53,8 +54,8 @@ func crowd(n int, b attack.Behaviour) func(e *env) outcome {
 		m := e.srv.scrape()
 		close(stop)
 		wait()
-		return outcome{result: fmt.Sprintf("at the end %.0f open before login, %.0f after; %s", m[`loginserver_connections_open{state="prelogin"}`],
-			m[`loginserver_connections_open{state="loggedin"}`], closedBy(m, "prelogin-cap", "login-timeout", "read-timeout"))}
+		return shows("at the end %.0f open before login, %.0f after; %s", m[`loginserver_connections_open{state="prelogin"}`],
+			m[`loginserver_connections_open{state="loggedin"}`], closedBy(m, "prelogin-cap", "login-timeout", "read-timeout"))
 	}
 }
 
@@ -71,9 +72,8 @@ func largeFrames(e *env) outcome {
 	if err != nil {
 		return failed(err)
 	}
-	o := outcome{result: fmt.Sprintf("%d/%d answered in %v", answered, conns, took.Round(time.Millisecond))}
-	o.misses.check(answered < conns, "%d large frames not answered", conns-answered)
-	return o
+	return shows("%d/%d answered in %v", answered, conns, took.Round(time.Millisecond)).
+		check(answered < conns, "%d large frames not answered", conns-answered)
 }
 
 // closeAll closes the connections.
@@ -104,10 +104,9 @@ func guess(addrs []net.IP, perAddr int) func(e *env) outcome {
 		if len(addrs) > 1 {
 			limit += float64(len(addrs))
 		}
-		o := outcome{result: fmt.Sprintf("%d attempts from %d addresses in %.1f s (%.0f answers/s); credential checks %.0f (%.1f/s) for one account, limit 20 + 5/s (+ 1 per fresh address) = %.0f; throttled %.0f",
-			attempts, len(addrs), elapsed, float64(attempts)/elapsed, checks, checks/elapsed, limit, m["loginserver_logins_throttled_total"])}
-		o.misses.check(checks > limit, "%.0f credential checks for one account > %.0f", checks, limit)
-		return o
+		return shows("%d attempts from %d addresses in %.1f s (%.0f answers/s); credential checks %.0f (%.1f/s) for one account, limit 20 + 5/s (+ 1 per fresh address) = %.0f; throttled %.0f",
+			attempts, len(addrs), elapsed, float64(attempts)/elapsed, checks, checks/elapsed, limit, m["loginserver_logins_throttled_total"]).
+			check(checks > limit, "%.0f credential checks for one account > %.0f", checks, limit)
 	}
 }
 
@@ -124,7 +123,7 @@ func quietLogs(e *env) outcome {
 		}
 		return false
 	})
-	return outcome{result: fmt.Sprintf("%d pings (%.0f/s)", pings.Load(), float64(pings.Load())/time.Since(start).Seconds())}
+	return shows("%d pings (%.0f/s)", pings.Load(), float64(pings.Load())/time.Since(start).Seconds())
 }
 
 // secondRound is the second round's table: each row at the size it names.
@@ -134,7 +133,7 @@ func secondRound() []scenario {
 		{id: "nonreaders", name: "200 logged-in clients ping flat out and never read", attack: nonReaders},
 		{id: "pipeline", name: "50 logged-in connections pipeline pings flat out", attack: pipeline},
 		{id: "throughput", name: "lockstep pinging clients, login server vs an echo server of the same framing", dur: time.Millisecond, noProbe: true, attack: throughput},
-		{id: "churn", name: "connect/reset churn, 32 addresses, flat out", attack: churn},
+		{id: "churn", name: "connect/reset churn, 32 addresses, flat out", attack: storm(math.MaxInt, among(loopbackIPs(4, 32)))},
 		{id: "guess-account", name: "wrong passwords for one account from 200 addresses; probe: that account's right password", probeAs: "iggy", attack: guess(loopbackIPs(5, 200), 1)},
 		{id: "prelogin-churn", name: "pre-login connect/reset churn flat out, 64 addresses, with 20 clients logging in", attack: preLoginChurn},
 		{id: "stalled-large", name: "8 unauthenticated connections announce 1 MiB frames and stall; a logged-in 200 KiB frame every 0.5 s", attack: stalledLarge},
@@ -163,7 +162,7 @@ func accountHold(e *env) outcome {
 	e.ready()
 	<-e.stop
 	closeAll(held)
-	return outcome{result: fmt.Sprintf("%d of %d logged in and held (in %v), %d refused", len(held), n, took.Round(100*time.Millisecond), refused)}
+	return shows("%d of %d logged in and held (in %v), %d refused", len(held), n, took.Round(100*time.Millisecond), refused)
 }
 
 // nonReaders: 200 clients from 20 addresses log in, then write pings as
@@ -173,8 +172,8 @@ func nonReaders(e *env) outcome {
 	e.background(time.Second, func() {
 		attack.Peers(e.dial, loopbackIPs(2, 20), 200, -1, e.stop, attack.Pipeline("iggy", "iggy", &written, nil))
 	})()
-	return outcome{result: fmt.Sprintf("%s of pings written, never read; %s", mib(written.Load()),
-		closedBy(e.srv.scrape(), "not-reading", "write-timeout", "read-timeout", "peer-reset"))}
+	return shows("%s of pings written, never read; %s", mib(written.Load()),
+		closedBy(e.srv.scrape(), "not-reading", "write-timeout", "read-timeout", "peer-reset"))
 }
 
 // pipeline: 50 logged-in connections from 10 addresses each write pings
@@ -184,21 +183,23 @@ func pipeline(e *env) outcome {
 	e.ready()
 	start := time.Now()
 	attack.Peers(e.dial, loopbackIPs(3, 10), 50, -1, e.stop, attack.Pipeline("iggy", "iggy", &written, &answered))
-	return outcome{result: fmt.Sprintf("%.0f pings/s answered", float64(answered.Load())/time.Since(start).Seconds())}
+	return shows("%.0f pings/s answered", float64(answered.Load())/time.Since(start).Seconds())
 }
 
-// churn: connections from 32 addresses opened and reset flat out, 64 at a
-// time (attack.ResetStorm over a few addresses).
-func churn(e *env) outcome {
-	e.ready()
-	return resetChurn(e, 32)
+// storm opens connections and resets them at once (attack.ResetStorm),
+// flat out, 64 at a time, the i-th from from(i), n in all or until the
+// attack's end.
+func storm(n int, from func(i int) net.IP) func(e *env) outcome {
+	return func(e *env) outcome {
+		e.ready()
+		start := time.Now()
+		k := attack.ResetStorm(e.dial, from, n, 64, e.stop)
+		return shows("%d connections opened and reset (%.0f/s)", k, float64(k)/time.Since(start).Seconds())
+	}
 }
 
-func resetChurn(e *env, addrs int) outcome {
-	ips, start := loopbackIPs(4, addrs), time.Now()
-	n := attack.ResetStorm(e.dial, func(i int) net.IP { return ips[i%len(ips)] }, math.MaxInt, 64, e.stop)
-	return outcome{result: fmt.Sprintf("%.0f connections/s opened and reset", float64(n)/time.Since(start).Seconds())}
-}
+// among is the i-th connection's address of a storm over ips.
+func among(ips []net.IP) func(i int) net.IP { return func(i int) net.IP { return ips[i%len(ips)] } }
 
 // preLoginChurn: connections from 64 addresses opened and reset flat out
 // fill the pre-login line, while 20 clients from 127.0.0.250 log in and
@@ -206,25 +207,20 @@ func resetChurn(e *env, addrs int) outcome {
 // closed by the pre-login cap must be none.
 func preLoginChurn(e *env) outcome {
 	var churned outcome
-	wait := e.background(0, func() { churned = resetChurn(e, 64) })
-	var mu sync.Mutex
-	var all attack.Result
-	attack.Each(20, func(int) {
-		r := attack.Legit{From: net.IPv4(127, 0, 0, 250), User: "iggy", Password: "iggy"}.Run(e.dial, e.stop)
-		mu.Lock()
-		all.OK, all.Failed = all.OK+r.OK, all.Failed+r.Failed
-		if all.FirstErr == "" {
-			all.FirstErr = r.FirstErr
-		}
-		mu.Unlock()
+	wait := e.background(0, func() { churned = storm(math.MaxInt, among(loopbackIPs(4, 64)))(e) })
+	results := make([]attack.Result, 20)
+	attack.Each(len(results), func(i int) {
+		results[i] = attack.Legit{From: net.IPv4(127, 0, 0, 250), User: "iggy", Password: "iggy"}.Run(e.dial, e.stop)
 	})
 	wait()
+	var all attack.Result
+	for _, r := range results {
+		all.OK, all.Failed, all.FirstErr = all.OK+r.OK, all.Failed+r.Failed, cmp.Or(all.FirstErr, r.FirstErr)
+	}
 	wrong := e.srv.scrape()[`loginserver_sessions_closed_total{cause="prelogin-cap"}`]
-	o := outcome{result: fmt.Sprintf("%s; legitimate logins %d ok, %d failed; logged-in sessions closed by the pre-login cap: %.0f",
-		churned.result, all.OK, all.Failed, wrong)}
-	o.misses.check(all.Failed > 0, "%d legitimate logins failed (the first: %v)", all.Failed, all.FirstErr)
-	o.misses.check(wrong != 0, "%.0f logged-in sessions closed as pre-login", wrong)
-	return o
+	return shows("%s; legitimate logins %d ok, %d failed; logged-in sessions closed by the pre-login cap: %.0f", churned.result, all.OK, all.Failed, wrong).
+		check(all.Failed > 0, "%d legitimate logins failed (the first: %v)", all.Failed, all.FirstErr).
+		check(wrong != 0, "%.0f logged-in sessions closed as pre-login", wrong)
 }
 
 // stalledLarge: 8 connections send the header of a 1 MiB login frame and
@@ -260,7 +256,6 @@ func stalledLarge(e *env) outcome {
 		<-e.stop
 	}
 	p99 := percentile(lat, 0.99)
-	o := outcome{result: fmt.Sprintf("logged-in 200 KiB frames: %d answered, p50 %s ms, p99 %s ms, %d failed", len(lat), ms(percentile(lat, 0.5)), ms(p99), fails)}
-	o.misses.check(p99 > maxP99 || fails > 0 || len(lat) == 0, "logged-in 200 KiB frame p99 %s ms, %d failed", ms(p99), fails)
-	return o
+	return shows("logged-in 200 KiB frames: %d answered, p50 %s ms, p99 %s ms, %d failed", len(lat), ms(percentile(lat, 0.5)), ms(p99), fails).
+		check(p99 > maxP99 || fails > 0 || len(lat) == 0, "logged-in 200 KiB frame p99 %s ms, %d failed", ms(p99), fails)
 }

@@ -14,7 +14,6 @@ const (
 	maxFloodP99   = 10 * time.Millisecond // a login's p99 during the pre-login PING flood
 	maxGCFactor   = 5.0                   // the GC rate during the flood over the idle one
 	minIdleGCRate = 0.2                   // GCs/s counted as idle when fewer are seen
-	maxRSSFactor  = 2.0                   // RSS after the reset storm over the baseline
 )
 
 // The legitimate client's address when it is alone, and the address it
@@ -34,53 +33,43 @@ func thirdRound() []scenario {
 		t, n := fmt.Sprintf("%d ms", think.Milliseconds()), think.Milliseconds()
 		out = append(out,
 			scenario{id: fmt.Sprintf("logout-churn-%d", n), name: "1,000 connections of one account loop LOGIN, LOGOUT from 8 addresses; client thinks " + t,
-				attack: lockout(think, legitIP, logoutChurn)},
+				attack: lockout(time.Second, think, legitIP, maxP99, logoutChurn)},
 			scenario{id: fmt.Sprintf("shared-address-%d", n), name: "a neighbour on the client's address connects and resets at 200/s; client thinks " + t,
-				attack: lockout(think, sharedIP, resetChurn200)},
+				attack: lockout(time.Second, think, sharedIP, maxP99, resetChurn200)},
 			scenario{id: fmt.Sprintf("account-address-%d", n), name: "one account logs in 1,024 sessions from the client's address and holds them; client thinks " + t,
-				attack: lockout(think, sharedIP, holdSessions)},
+				attack: lockout(time.Second, think, sharedIP, maxP99, holdSessions)},
 		)
 	}
 	return append(out,
 		scenario{id: "ping-flood", name: "64 connections never logged in send PINGs with 70 KiB bodies flat out", attack: pingFlood},
-		scenario{id: "reset-storm", name: "connect-and-reset storm from 100,000 distinct addresses", maxRSSFactor: maxRSSFactor, attack: resetStorm},
+		// Cost 5, from 127.64.0.0 on: 100,000 addresses past every other
+		// attacker's. The RSS after must come back within 2x the baseline.
+		scenario{id: "reset-storm", name: "connect-and-reset storm from 100,000 distinct addresses", maxRSSFactor: 2,
+			attack: storm(100_000, func(i int) net.IP { return net.IPv4(127, byte(64+i>>16), byte(i>>8), byte(i)) })},
 	)
 }
 
 // lockout runs the legitimate client (as probe, every 200 ms, thinking
 // think, from its address, in a process of its own as the probe is)
-// during run's attack, a second after its start, and requires it to log
-// in minLegitRate of the time with a p99 under maxP99.
-func lockout(think time.Duration, from net.IP, run func(e *env, stop <-chan struct{}) string) func(e *env) outcome {
+// during run's attack, settle after its start, and requires it to log in
+// minLegitRate of the time with a p99 under p99.
+func lockout(settle, think time.Duration, from net.IP, p99 time.Duration, run func(e *env, stop <-chan struct{}) string) func(e *env) outcome {
 	return func(e *env) outcome {
 		stop := make(chan struct{})
 		var shown string
-		wait := e.background(time.Second, func() { shown = run(e, stop) })
-		r := legit(e, from, think)
+		wait := e.background(settle, func() { shown = run(e, stop) })
+		r, err := probeProcess(e.ctx, e.srv.addr, attack.Legit{From: from, User: "probe", Think: think, Every: 200 * time.Millisecond})
+		if err != nil && r.FirstErr == "" {
+			r.Failed, r.FirstErr = r.Failed+1, err.Error()
+		}
 		close(stop)
 		wait()
-		return legitOutcome(shown, r, maxP99)
+		n := r.OK + r.Failed
+		got, p := float64(r.OK)/float64(max(n, 1)), percentile(r.Lat, 0.99)
+		return shows("%s; client logins %d/%d (%.1f%%), p99 %s ms", shown, r.OK, n, 100*got, ms(p)).
+			check(got < minLegitRate, "client logged in %.1f%% < %.0f%% (first error: %s)", 100*got, 100*minLegitRate, r.FirstErr).
+			check(p >= p99, "client login p99 %s ms >= %s ms", ms(p), ms(p99))
 	}
-}
-
-// legit runs the legitimate client until e.stop.
-func legit(e *env, from net.IP, think time.Duration) attack.Result {
-	r, err := probeProcess(e.srv.addr, attack.Legit{From: from, User: "probe", Think: think, Every: 200 * time.Millisecond}, e.stop)
-	if err != nil && r.FirstErr == "" {
-		r.Failed, r.FirstErr = r.Failed+1, err.Error()
-	}
-	return r
-}
-
-// legitOutcome reports the attack and the client's logins against the
-// must-holds.
-func legitOutcome(shown string, r attack.Result, p99 time.Duration) outcome {
-	n := r.OK + r.Failed
-	got, p := float64(r.OK)/float64(max(n, 1)), percentile(r.Lat, 0.99)
-	o := outcome{result: fmt.Sprintf("%s; client logins %d/%d (%.1f%%), p99 %s ms", shown, r.OK, n, 100*got, ms(p))}
-	o.misses.check(got < minLegitRate, "client logged in %.1f%% < %.0f%% (first error: %s)", 100*got, 100*minLegitRate, r.FirstErr)
-	o.misses.check(p >= p99, "client login p99 %s ms >= %s ms", ms(p), ms(p99))
-	return o
 }
 
 // logoutChurn is lock-out 1 at full size: 1,000 connections as iggy.
@@ -111,36 +100,19 @@ func holdSessions(e *env, stop <-chan struct{}) string {
 // pingFlood is cost 4: 64 connections from 8 addresses, never logged in,
 // send PINGs with 70 KiB bodies flat out, after 5 s of idle to count the
 // idle GC rate. A client logs in every 200 ms meanwhile: its p99 must stay
-// under maxFloodP99 and the GC rate within maxGCFactor of idle.
+// under maxFloodP99 and the GC rate within maxGCFactor of idle. (flood is
+// read after lockout returns: Go does not order it against the call.)
 func pingFlood(e *env) outcome {
 	gcs := func() float64 { return e.srv.scrape()["go_gc_duration_seconds_count"] }
 	g0, t0 := gcs(), time.Now()
 	time.Sleep(5 * time.Second)
 	g1, t1 := gcs(), time.Now()
-	idle := (g1 - g0) / t1.Sub(t0).Seconds()
-	stop := make(chan struct{})
-	var bytes int64
-	wait := e.background(0, func() { bytes = attack.PingFlood(e.dial, loopbackIPs(33, 8), 64, 70<<10, stop) })
-	r := legit(e, legitIP, 0)
-	close(stop)
-	wait()
-	g2, t2 := gcs(), time.Now()
-	flood := (g2 - g1) / t2.Sub(t1).Seconds()
-	o := legitOutcome(fmt.Sprintf("%.1f MB/s of PINGs sent; GC %.2f/s idle, %.2f/s during the flood", float64(bytes)/t2.Sub(t1).Seconds()/1e6, idle, flood),
-		r, maxFloodP99)
-	o.misses.check(flood > maxGCFactor*max(idle, minIdleGCRate), "GC rate %.2f/s > %.0fx idle (%.2f/s)", flood, maxGCFactor, max(idle, minIdleGCRate))
-	return o
-}
-
-// resetStorm is cost 5: connections from up to 100,000 distinct addresses,
-// each opened and reset at once, 64 at a time, until the attack's time is
-// up; the server's RSS after must come back within maxRSSFactor of its
-// baseline (the scenario checks it).
-func resetStorm(e *env) outcome {
-	// 127.64.0.0 on: 100,000 addresses past every other attacker's.
-	from := func(i int) net.IP { return net.IPv4(127, byte(64+i>>16), byte(i>>8), byte(i)) }
-	e.ready()
-	start := time.Now()
-	n := attack.ResetStorm(e.dial, from, 100_000, 64, e.stop)
-	return outcome{result: fmt.Sprintf("%d connect-and-resets from distinct addresses (%.0f/s)", n, float64(n)/time.Since(start).Seconds())}
+	idle, flood := (g1-g0)/t1.Sub(t0).Seconds(), 0.0
+	o := lockout(0, 0, legitIP, maxFloodP99, func(e *env, stop <-chan struct{}) string {
+		bytes := attack.PingFlood(e.dial, loopbackIPs(33, 8), 64, 70<<10, stop)
+		t2 := time.Now()
+		flood = (gcs() - g1) / t2.Sub(t1).Seconds()
+		return fmt.Sprintf("%.1f MB/s of PINGs sent; GC %.2f/s idle, %.2f/s during the flood", float64(bytes)/t2.Sub(t1).Seconds()/1e6, idle, flood)
+	})(e)
+	return o.check(flood > maxGCFactor*max(idle, minIdleGCRate), "GC rate %.2f/s > %.0fx idle (%.2f/s)", flood, maxGCFactor, max(idle, minIdleGCRate))
 }

@@ -40,9 +40,6 @@ type soak struct {
 	dur      time.Duration // each attack
 	loggedIn time.Duration // the logged-in pingers' attack, to see their 25 s ping
 	after    time.Duration // from the attack's end to the second RSS reading
-	interval time.Duration // between probe logins
-	run      *regexp.Regexp
-	extra    []string // flags for every server run
 }
 
 func main() {
@@ -51,11 +48,6 @@ func main() {
 	flag.DurationVar(&s.dur, "dur", 10*time.Second, "how long each attack runs")
 	flag.DurationVar(&s.loggedIn, "logged-in-dur", 30*time.Second, "how long the logged-in pingers' attack runs")
 	flag.DurationVar(&s.after, "after", 10*time.Second, "wait after each attack before reading the server's RSS again")
-	flag.DurationVar(&s.interval, "probe-every", 500*time.Millisecond, "time between two probe logins")
-	flag.Func("server-flag", "pass this flag to every server run (repeatable), to compare settings", func(v string) error {
-		s.extra = append(s.extra, v)
-		return nil
-	})
 	run := flag.String("run", "", "run only the scenarios whose short name matches this regular expression (-list shows them)")
 	list := flag.Bool("list", false, "list the scenarios' short names and exit")
 	probe := flag.String("probe", "", "be the probe process: run this internal/attack.Legit, in JSON, with its account's name as password (the soak runs itself so)")
@@ -79,19 +71,29 @@ func main() {
 // main runs the scenarios that match run and prints their table; it
 // returns the exit status.
 func (s *soak) main(run string) int {
-	var err error
-	if s.run, err = regexp.Compile(run); err != nil || s.bin == "" {
+	re, err := regexp.Compile(run)
+	if err != nil || s.bin == "" {
 		fmt.Fprintln(os.Stderr, "soak: -server is required, -run a regular expression:", err)
 		return 2
 	}
-	if err := raiseFDLimit(); err != nil {
+	// The soak holds 8,192 connections and more: the soft descriptor
+	// limit goes up to the hard one.
+	var lim syscall.Rlimit
+	if err = syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err == nil {
+		lim.Cur = lim.Max
+		err = syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
+	}
+	if err == nil && lim.Cur < 10000 {
+		err = fmt.Errorf("descriptor limit %d is too low for 8,192 peers (raise the hard limit: ulimit -Hn)", lim.Cur)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "soak:", err)
 		return 1
 	}
 	var rows []row
 	missed := 0
 	for _, sc := range s.scenarios() {
-		if !s.run.MatchString(sc.id) {
+		if !re.MatchString(sc.id) {
 			continue
 		}
 		fmt.Fprintf(os.Stderr, "soak: %s: %s\n", sc.id, sc.name)
@@ -117,23 +119,6 @@ func (s *soak) main(run string) int {
 		return 1
 	}
 	return 0
-}
-
-// raiseFDLimit lifts the soft descriptor limit to the hard one: the soak
-// holds 8,192 connections and more.
-func raiseFDLimit() error {
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-		return err
-	}
-	lim.Cur = lim.Max
-	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-		return err
-	}
-	if lim.Cur < 10000 {
-		return fmt.Errorf("descriptor limit %d is too low for 8,192 peers (raise the hard limit: ulimit -Hn)", lim.Cur)
-	}
-	return nil
 }
 
 func verdict(r row) string {

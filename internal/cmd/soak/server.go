@@ -2,59 +2,56 @@ package main
 
 import (
 	"bufio"
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
+	"os/signal"
 	"regexp"
-	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/iggywire/iggywire/internal/attack"
 )
 
 // server is one loginserver process under test, always on 127.0.0.1.
 type server struct {
 	cmd     *exec.Cmd
-	addr    string // the login port
-	metrics string // the metrics port
+	stop    func()   // ends it: SIGINT, SIGKILL 5 s later
+	addr    string   // the login port
+	metrics string   // the metrics port
+	startup []string // its log's lines before it listened, for the scenarios to read
 	lines   atomic.Int64
-	mu      sync.Mutex
-	warned  []string // its log's warnings and errors, for the scenarios to read
-	exited  chan struct{}
 }
 
-var (
-	addrLine = regexp.MustCompile(`msg=(listening|metrics) addr=(\S+)`)
-	warnLine = regexp.MustCompile(`level=(WARN|ERROR)`)
-)
+var addrLine = regexp.MustCompile(`msg=(listening|metrics) addr=(\S+)`)
 
 // startServer runs bin with the soak's fixed accounts on ephemeral loopback
-// ports and the given extra flags, and waits until it listens. With
-// fdLimit > 0 it runs under that descriptor limit, soft and hard.
-func startServer(bin string, fdLimit int, extra ...string) (*server, error) {
-	args := append([]string{"-addr", "127.0.0.1:0", "-metrics", "127.0.0.1:0", "-user", "iggy:iggy", "-user", "probe:probe"}, extra...)
-	s := &server{cmd: exec.Command(bin, args...), exited: make(chan struct{})}
+// ports, and waits until it listens. With fdLimit > 0 it runs under that
+// descriptor limit, soft and hard.
+func startServer(bin string, fdLimit int) (*server, error) {
+	args := []string{bin, "-addr", "127.0.0.1:0", "-metrics", "127.0.0.1:0", "-user", "iggy:iggy", "-user", "probe:probe"}
 	if fdLimit > 0 {
-		s.cmd = exec.Command("sh", append([]string{"-c", fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, fdLimit), bin}, args...)...)
+		args = append([]string{"sh", "-c", fmt.Sprintf(`ulimit -n %d && exec "$0" "$@"`, fdLimit)}, args...)
 	}
-	stderr, err := s.cmd.StderrPipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd, stderr, err := start(ctx, (*exec.Cmd).StderrPipe, args...)
 	if err != nil {
+		cancel()
 		return nil, err
 	}
-	if err := s.cmd.Start(); err != nil {
-		return nil, err
-	}
-	ready := make(chan struct{})
+	exited, ready := make(chan struct{}), make(chan struct{})
+	s := &server{cmd: cmd, stop: func() { cancel(); <-exited }}
 	go s.readLog(stderr, ready)
-	go func() { _ = s.cmd.Wait(); close(s.exited) }()
+	go func() { _ = cmd.Wait(); close(exited) }()
 	select {
 	case <-ready:
 		return s, nil
-	case <-s.exited:
+	case <-exited:
 		return nil, fmt.Errorf("%s exited before listening", bin)
 	case <-time.After(10 * time.Second):
 		s.stop()
@@ -62,38 +59,99 @@ func startServer(bin string, fdLimit int, extra ...string) (*server, error) {
 	}
 }
 
-// readLog counts the server's log lines and learns its addresses.
+// readLog counts the server's log lines, learns its addresses and keeps
+// what it said before it listened.
 func (s *server) readLog(r io.Reader, ready chan<- struct{}) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	var once sync.Once
 	for sc.Scan() {
 		s.lines.Add(1)
-		if warnLine.MatchString(sc.Text()) {
-			s.mu.Lock()
-			s.warned = append(s.warned, sc.Text())
-			s.mu.Unlock()
+		if ready == nil {
+			continue
 		}
-		if m := addrLine.FindStringSubmatch(sc.Text()); m != nil {
-			if m[1] == "metrics" {
-				s.metrics = m[2]
-			} else {
-				s.addr = m[2]
-				once.Do(func() { close(ready) })
-			}
+		switch m := addrLine.FindStringSubmatch(sc.Text()); {
+		case m == nil:
+			s.startup = append(s.startup, sc.Text())
+		case m[1] == "metrics":
+			s.metrics = m[2]
+		default:
+			s.addr = m[2]
+			close(ready)
+			ready = nil
 		}
 	}
 }
 
-// stop ends the server with SIGTERM (SIGKILL after 5 s).
-func (s *server) stop() {
-	_ = s.cmd.Process.Signal(os.Interrupt)
-	select {
-	case <-s.exited:
-	case <-time.After(5 * time.Second):
-		_ = s.cmd.Process.Kill()
-		<-s.exited
+// start runs args until ctx is done, then ends it with SIGINT, and SIGKILL
+// 5 s later. pipe gives the reader of its standard output or error; a
+// standard error not piped goes to ours.
+func start(ctx context.Context, pipe func(*exec.Cmd) (io.ReadCloser, error), args ...string) (*exec.Cmd, io.ReadCloser, error) {
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 5 * time.Second
+	r, err := pipe(cmd)
+	if err != nil {
+		return nil, nil, err
 	}
+	if cmd.Stderr == nil {
+		cmd.Stderr = os.Stderr
+	}
+	return cmd, r, cmd.Start()
+}
+
+// The probe, the lock-outs' legitimate client and the throughput
+// scenario's echo server each run in a process of their own (the soak
+// started again), so that their timings do not wait behind the attackers'
+// goroutines in the soak's scheduler: the attackers share the machine
+// with them, as they would, but not its Go runtime.
+
+// child runs the soak again with args until ctx is done, and returns it
+// and its standard output.
+func child(ctx context.Context, args ...string) (*exec.Cmd, io.ReadCloser, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, nil, err
+	}
+	return start(ctx, (*exec.Cmd).StdoutPipe, append([]string{self}, args...)...)
+}
+
+// interrupted is done at SIGINT: how the soak stops a child.
+func interrupted() context.Context {
+	ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt)
+	return ctx
+}
+
+// probeProcess runs l, the probe or the lock-outs' legitimate client,
+// against addr until ctx is done, in a process of its own. Its password
+// is its account's name: passwords stay out of command lines.
+func probeProcess(ctx context.Context, addr string, l attack.Legit) (attack.Result, error) {
+	var r attack.Result
+	l.Password = ""
+	arg, _ := json.Marshal(l) // its fields all marshal
+	cmd, out, err := child(ctx, "-probe", string(arg), "-probe-addr", addr)
+	if err != nil {
+		return r, err
+	}
+	err = json.NewDecoder(out).Decode(&r)
+	_ = cmd.Wait() // an error once ctx is done, by design: a crash shows in the decoding
+	return r, err
+}
+
+// probeMain is the probe process: it runs the Legit given in JSON until
+// SIGINT and writes its attack.Result as JSON. The probe dials with the
+// system's buffers, the legitimate client with an attacker's.
+func probeMain(addr, arg string) {
+	var l attack.Legit
+	if err := json.Unmarshal([]byte(arg), &l); err != nil {
+		fmt.Fprintln(os.Stderr, "soak -probe:", err)
+		os.Exit(2)
+	}
+	l.Password = l.User
+	bufs := attackBuffer
+	if l.Probe {
+		bufs = 0
+	}
+	_ = json.NewEncoder(os.Stdout).Encode(l.Run(dialer(addr, bufs, ioTimeout), interrupted().Done()))
 }
 
 // read is the server's /proc/PID/name, empty if it cannot be read.
@@ -102,48 +160,33 @@ func (s *server) read(name string) string {
 	return string(b)
 }
 
-// procField is the number after the first field key of a /proc text; -1
-// if there is none.
+// procField is the number after the first key in a /proc text; -1 if
+// there is none.
 func procField(text, key string) int64 {
-	f := strings.Fields(text)
-	i := slices.Index(f, key) + 1
-	if i == 0 || i >= len(f) {
-		return -1
-	}
-	n, err := strconv.ParseInt(f[i], 10, 64)
-	if err != nil {
-		return -1
+	n := int64(-1)
+	if _, after, ok := strings.Cut(text, key); ok {
+		_, _ = fmt.Sscan(after, &n)
 	}
 	return n
 }
 
-// rss and peakRSS are VmRSS and VmHWM of /proc/PID/status, in bytes.
+// rss is VmRSS of /proc/PID/status, in bytes.
 func (s *server) rss() int64 { return procField(s.read("status"), "VmRSS:") << 10 }
-
-func (s *server) peakRSS() int64 { return procField(s.read("status"), "VmHWM:") << 10 }
 
 // statCPU is the CPU time, user and system, of a /proc/PID/stat text:
 // its utime and stime (fields 14 and 15) in clock ticks of 1/100 s, as on
 // every Linux the soak runs on; -1 if unknown. The command name, field 2,
 // may hold spaces, so fields are counted after its closing parenthesis.
 func statCPU(text string) time.Duration {
-	i := strings.LastIndexByte(text, ')')
-	if i < 0 {
-		return -1
-	}
-	f := strings.Fields(text[i+1:])
+	var utime, stime int64
+	f := strings.Fields(text[strings.LastIndexByte(text, ')')+1:])
 	if len(f) < 13 {
 		return -1
 	}
-	var ticks int64
-	for _, field := range f[11:13] {
-		n, err := strconv.ParseInt(field, 10, 64)
-		if err != nil {
-			return -1
-		}
-		ticks += n
+	if _, err := fmt.Sscan(f[11]+" "+f[12], &utime, &stime); err != nil {
+		return -1
 	}
-	return time.Duration(ticks) * 10 * time.Millisecond
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
 // scrape reads every sample of the server's metrics, nil on failure.
@@ -157,24 +200,14 @@ func (s *server) scrape() map[string]float64 {
 		return nil
 	}
 	out := map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		name, value, ok := strings.Cut(sc.Text(), " ")
-		if !ok || strings.HasPrefix(name, "#") {
-			continue
-		}
-		if v, err := strconv.ParseFloat(value, 64); err == nil {
+	for sc := bufio.NewScanner(resp.Body); sc.Scan(); {
+		var name string
+		var v float64
+		if _, err := fmt.Sscan(sc.Text(), &name, &v); err == nil { // "# HELP ..." is no number
 			out[name] = v
 		}
 	}
 	return out
-}
-
-// warnings are the server's log lines that warned, so far.
-func (s *server) warnings() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.warned)
 }
 
 // tcpMem is the kernel's TCP memory, machine-wide: the pages of
@@ -183,37 +216,4 @@ func tcpMem() int64 {
 	b, _ := os.ReadFile("/proc/net/sockstat")
 	_, tcp, _ := strings.Cut(string(b), "TCP:") // its mem comes before the other lines'
 	return max(procField(tcp, "mem")*int64(os.Getpagesize()), -1)
-}
-
-// watch records the peaks of the server's descriptors and of the kernel's
-// TCP memory while an attack runs, and calls abort once the TCP memory
-// passes abortTCPMem over base: the machine is shared, and an attack that
-// pins that much has missed already. The end it returns stops it and
-// gives the peak descriptors, the peak TCP memory and the server's peak
-// RSS.
-func watch(s *server, base int64, abort func()) (end func() (int, int64, int64)) {
-	stop, done := make(chan struct{}), make(chan struct{})
-	fds, tcp := 0, base
-	go func() {
-		defer close(done)
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		for {
-			ents, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", s.cmd.Process.Pid))
-			fds, tcp = max(fds, len(ents)), max(tcp, tcpMem())
-			if tcp > base+abortTCPMem {
-				abort()
-			}
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	return func() (int, int64, int64) {
-		close(stop)
-		<-done
-		return fds, tcp, s.peakRSS()
-	}
 }

@@ -57,7 +57,7 @@ func TestCommonMisses(t *testing.T) {
 	require.Contains(t, m[1], "probe ping p99 1000.0 ms")
 	require.Contains(t, m[2], "2 probe failures (first: EOF)")
 	require.Empty(t, row{peakRSS: 1}.commonMisses(false), "no probe, no probe must-hold")
-	require.Equal(t, misses{"no probe login ran"}, row{}.commonMisses(true))
+	require.Equal(t, []string{"no probe login ran"}, row{}.commonMisses(true))
 }
 
 func TestStatCPU(t *testing.T) {

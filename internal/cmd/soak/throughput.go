@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -32,21 +34,22 @@ const (
 // throughput measures round trips per second with 1, 10 and lockstep100
 // clients.
 func throughput(e *env) outcome {
-	stop := make(chan struct{})
-	out, wait, err := child(stop, "-echo")
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd, out, err := child(ctx, "-echo")
 	if err != nil {
+		cancel()
 		return failed(fmt.Errorf("echo server: %w", err))
 	}
 	defer func() {
-		close(stop)
-		_ = wait()
+		cancel()
+		_ = cmd.Wait()
 	}()
-	echo, err := out.ReadString('\n')
+	echo, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
 		return failed(fmt.Errorf("echo server: %w", err))
 	}
-	var o outcome
 	var res []string
+	var share float64 // of the last row, lockstep100's
 	for _, n := range []int{1, 10, lockstep100} {
 		var rt [2]int64
 		var took [2]time.Duration
@@ -60,12 +63,11 @@ func throughput(e *env) outcome {
 			}
 		}
 		er, lr := float64(rt[0])/took[0].Seconds(), float64(rt[1])/took[1].Seconds()
-		share := lr / er
+		share = lr / er
 		res = append(res, fmt.Sprintf("%d clients: %.0f vs echo %.0f round trips/s (%.0f%%)", n, lr, er, 100*share))
-		o.misses.check(n == lockstep100 && share < minEchoShare, "%d lockstep clients: %.0f%% of the echo server's round trips < %.0f%%", n, 100*share, 100*minEchoShare)
 	}
-	o.result = strings.Join(res, "; ")
-	return o
+	return outcome{result: strings.Join(res, "; ")}.
+		check(share < minEchoShare, "%d lockstep clients: %.0f%% of the echo server's round trips < %.0f%%", lockstep100, 100*share, 100*minEchoShare)
 }
 
 // lockstep runs n clients against addr for about d, each logging in first
@@ -75,73 +77,60 @@ func throughput(e *env) outcome {
 // per-address accept burst.
 func lockstep(addr string, n int, login bool, d time.Duration) (int64, time.Duration, error) {
 	ips, dial := loopbackIPs(7, 10), dialer(addr, 0, ioTimeout)
-	peers := make([]attack.Peer, 0, n)
-	pings := make([][]byte, 0, n)
-	defer func() {
-		for _, p := range peers {
-			_ = p.NC.Close()
+	peers, pings, errs := make([]attack.Peer, n), make([][]byte, n), make([]error, n)
+	var conns []net.Conn
+	defer func() { closeAll(conns) }()
+	for i := range peers {
+		var err error
+		if peers[i], err = attack.DialPeer(dial, ips[i%len(ips)]); err == nil {
+			conns = append(conns, peers[i].NC)
 		}
-	}()
-	for i := range n {
-		p, err := attack.DialPeer(dial, ips[i%len(ips)])
+		if err == nil && login {
+			err = peers[i].Login("iggy", "iggy")
+		}
+		if err == nil {
+			pings[i], err = peers[i].C.Ping(nil)
+		}
 		if err != nil {
 			return 0, 0, err
 		}
-		peers = append(peers, p)
-		if login {
-			if err := p.Login("iggy", "iggy"); err != nil {
-				return 0, 0, err
-			}
-		}
-		ping, err := p.C.Ping(nil)
-		if err != nil {
-			return 0, 0, err
-		}
-		pings = append(pings, ping)
 	}
 	// The clients start together, a little after the last has connected.
 	var total atomic.Int64
-	var firstErr atomic.Value
 	began := time.Now().Add(100 * time.Millisecond)
 	end := began.Add(d)
 	attack.Each(n, func(i int) {
-		nc, buf, k := peers[i].NC, make([]byte, 0, 512), int64(0)
+		nc, buf := peers[i].NC, make([]byte, 0, 512)
 		_ = nc.SetDeadline(end.Add(ioTimeout))
 		time.Sleep(time.Until(began))
-		for ; time.Now().Before(end); k++ {
-			if _, err := nc.Write(pings[i]); err != nil {
-				firstErr.CompareAndSwap(nil, err)
-				break
+		k := int64(0)
+		for ; errs[i] == nil && time.Now().Before(end); k++ {
+			if _, errs[i] = nc.Write(pings[i]); errs[i] == nil {
+				buf, errs[i] = codec.ReadFrame(nc, buf[:0], codec.MaxFrameSize)
 			}
-			f, err := codec.ReadFrame(nc, buf[:0], codec.MaxFrameSize)
-			if err != nil {
-				firstErr.CompareAndSwap(nil, err)
-				break
-			}
-			buf = f[:0]
 		}
-		total.Add(k)
+		total.Add(k) // one too many after an error, which is returned instead
 	})
-	if err, ok := firstErr.Load().(error); ok {
-		return 0, 0, err
+	for _, err := range errs {
+		if err != nil {
+			return 0, 0, err
+		}
 	}
 	return total.Load(), time.Since(began), nil
 }
 
 // echoMain is the echo server process: it listens on a loopback port,
-// writes the address on standard output and serves until its standard
-// input closes, writing every frame it reads back as it came.
+// writes the address on standard output and serves until SIGINT, writing
+// every frame it reads back as it came.
 func echoMain() {
+	stop := interrupted()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "soak -echo:", err)
 		os.Exit(1)
 	}
 	fmt.Println(ln.Addr().String())
-	go func() {
-		<-stdinClosed()
-		_ = ln.Close()
-	}()
+	context.AfterFunc(stop, func() { _ = ln.Close() })
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
@@ -152,17 +141,16 @@ func echoMain() {
 		}
 		go func() {
 			defer nc.Close()
-			buf := make([]byte, 0, 1024)
-			for {
+			for buf := make([]byte, 0, 1024); ; {
 				f, err := codec.ReadFrame(nc, buf[:0], 1<<20)
+				if err == nil {
+					_, err = nc.Write(f)
+				}
 				if err != nil {
 					return
 				}
-				if _, err := nc.Write(f); err != nil {
-					return
-				}
 				if cap(f) <= 4<<10 {
-					buf = f[:0]
+					buf = f
 				}
 			}
 		}()
