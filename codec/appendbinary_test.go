@@ -14,7 +14,8 @@ import (
 )
 
 // TestAppendBinary: every message type is an encoding.BinaryAppender whose
-// AppendBinary is its AppendBinary, bytes and errors alike.
+// AppendBinary is its AppendBinary, bytes and errors alike (the headers
+// through a pointer, as their AppendBinary takes one).
 func TestAppendBinary(t *testing.T) {
 	values := []interface {
 		encoding.BinaryAppender
@@ -24,8 +25,8 @@ func TestAppendBinary(t *testing.T) {
 		codec.LoginRegister{Info: infoGoSDK, Username: []byte("iggy"), Password: codec.NewSecret([]byte("pw"))},
 		codec.LoginRegisterPAT{Info: infoGoSDK, Token: codec.NewSecret([]byte("tok"))},
 		codec.LoginReply{Session: 1, ServerVersion: []byte("v")}, codec.LoginReply{},
-		reqPing, codec.RequestHeader{}, repOK, codec.ReplyHeader{},
-		codec.NewEviction(codec.Uint128From(1), codec.ReasonNoSession), codec.Eviction{},
+		&reqPing, &codec.RequestHeader{}, &repOK, &codec.ReplyHeader{},
+		ptr(codec.NewEviction(codec.Uint128From(1), codec.ReasonNoSession)), &codec.Eviction{},
 	}
 	for _, v := range values {
 		want, wantErr := v.AppendBinary([]byte("x"))

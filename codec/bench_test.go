@@ -241,7 +241,7 @@ func BenchmarkDecode(b *testing.B) {
 			sinkBind, sinkErr = codec.ParseBindSession(bind)
 		}
 	})
-	reqH, repH, ev := mustEncode(benchReqH), mustEncode(benchRepH), mustEncode(benchEv)
+	reqH, repH, ev := mustEncode(&benchReqH), mustEncode(&benchRepH), mustEncode(&benchEv)
 	benchPath(b, "RequestHeader", 256, func(b *testing.B) {
 		for b.Loop() {
 			sinkReqH, sinkErr = codec.DecodeRequestHeader(reqH)
@@ -288,7 +288,7 @@ func BenchmarkEncode(b *testing.B) {
 		{"LoginRegisterPATMax", benchPATX},
 		{"LoginReply", benchReply},
 		{"LoginReplyMax", benchReplyX},
-		{"ReplyHeader", benchRepH},
+		{"ReplyHeader", &benchRepH},
 	} {
 		// Through the interface: these paths have no goal of their own.
 		buf := make([]byte, 0, c.v.EncodedLen())

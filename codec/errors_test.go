@@ -52,9 +52,9 @@ var anyDecoders = map[string]func([]byte) (encoder, int, error){
 	"LoginRegister":     func(b []byte) (encoder, int, error) { return codec.DecodeLoginRegister(b) },
 	"LoginRegisterPAT":  func(b []byte) (encoder, int, error) { return codec.DecodeLoginRegisterPAT(b) },
 	"LoginReply":        func(b []byte) (encoder, int, error) { return codec.DecodeLoginReply(b) },
-	"RequestHeader":     func(b []byte) (encoder, int, error) { v, err := codec.DecodeRequestHeader(b); return v, 256, err },
-	"ReplyHeader":       func(b []byte) (encoder, int, error) { v, err := codec.DecodeReplyHeader(b); return v, 256, err },
-	"Eviction":          func(b []byte) (encoder, int, error) { v, err := codec.DecodeEviction(b); return v, 256, err },
+	"RequestHeader":     func(b []byte) (encoder, int, error) { v, err := codec.DecodeRequestHeader(b); return &v, 256, err },
+	"ReplyHeader":       func(b []byte) (encoder, int, error) { v, err := codec.DecodeReplyHeader(b); return &v, 256, err },
+	"Eviction":          func(b []byte) (encoder, int, error) { v, err := codec.DecodeEviction(b); return &v, 256, err },
 }
 
 // TestMutatedInputs changes each byte of each golden in four ways and

@@ -15,8 +15,9 @@ import (
 // no error, nothing copied. DecodeReplyHeaderLenient judges it all.
 func ExampleReplyFields_Status() {
 	var hdr codec.Header // the transport's header buffer, as read from the socket
-	_, _ = codec.ReplyHeader{Size: codec.HeaderSize, Client: codec.Uint128From(7), Request: 5,
-		Operation: codec.OperationNonReplicated, Status: codec.StatusUnauthenticated}.AppendBinary(hdr[:0])
+	reply := codec.ReplyHeader{Size: codec.HeaderSize, Client: codec.Uint128From(7), Request: 5,
+		Operation: codec.OperationNonReplicated, Status: codec.StatusUnauthenticated}
+	_, _ = reply.AppendBinary(hdr[:0])
 	hdr[48] = 0x10 // a server that sent a body with its denial: the strict rules break, the loads do not care
 
 	r := hdr.Reply()
@@ -34,7 +35,8 @@ func ExampleReplyFields_Status() {
 func ExampleEvictionFields_Window() {
 	w := codec.Window{Min: codec.MustParseVersion("0.12.0"), Max: codec.MustParseVersion("0.12.1")}
 	var hdr codec.Header
-	_, _ = codec.NewIncompatibleProtocolEviction(codec.Uint128From(7), w).AppendBinary(hdr[:0])
+	ev := codec.NewIncompatibleProtocolEviction(codec.Uint128From(7), w)
+	_, _ = ev.AppendBinary(hdr[:0])
 	hdr[128] = 0 // a server that sent client id 0: the strict rules break, the loads do not care
 
 	h := &hdr

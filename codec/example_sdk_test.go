@@ -88,7 +88,8 @@ func ExampleDecodeReplyHeaderLenient() {
 // reason, and names its own version in an incompatible-protocol error.
 func ExampleDecodeEvictionLenient() {
 	w := codec.Window{Min: codec.MustParseVersion("0.12.0"), Max: codec.MustParseVersion("0.12.0")}
-	b, _ := codec.NewIncompatibleProtocolEviction(codec.Uint128From(7), w).AppendBinary(nil)
+	ev := codec.NewIncompatibleProtocolEviction(codec.Uint128From(7), w)
+	b, _ := ev.AppendBinary(nil)
 	e, err := codec.DecodeEvictionLenient(b)
 	fmt.Println(err, e.ErrFor(codec.MustParseVersion("0.11.0")))
 

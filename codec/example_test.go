@@ -41,7 +41,8 @@ func ExampleAppendRequestFrame() {
 // which protocol versions the server accepts.
 func ExampleEviction_Err() {
 	server := codec.MustParseVersion("0.11.0")
-	frame, _ := codec.NewIncompatibleProtocolEviction(codec.Uint128From(7), codec.DefaultWindow(server)).AppendBinary(nil)
+	sent := codec.NewIncompatibleProtocolEviction(codec.Uint128From(7), codec.DefaultWindow(server))
+	frame, _ := sent.AppendBinary(nil)
 
 	ev, err := codec.DecodeEviction(frame)
 	if err != nil {

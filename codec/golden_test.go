@@ -230,7 +230,8 @@ type encoder interface {
 type golden struct {
 	name   string
 	wire   []byte
-	want   encoder
+	want   encoder // the value, or for a header a pointer to it
+	value  any     // the value, as a decoder returns it
 	header bool
 	decode func([]byte) (any, int, error) // prefix decode; n is 256 for headers
 	parse  func([]byte) (any, error)      // whole-input parse; nil for headers
@@ -238,15 +239,19 @@ type golden struct {
 
 func bodyGolden[T encoder](name string, wire []byte, want T, dec func([]byte) (T, int, error), parse func([]byte) (T, error)) golden {
 	return golden{
-		name: name, wire: wire, want: want,
+		name: name, wire: wire, want: want, value: want,
 		decode: func(b []byte) (any, int, error) { return dec(b) },
 		parse:  func(b []byte) (any, error) { return parse(b) },
 	}
 }
 
-func headerGolden[T encoder](name string, wire []byte, want T, dec func([]byte) (T, error)) golden {
+// headerGolden is a header's golden: the headers encode through a pointer.
+func headerGolden[T any, PT interface {
+	*T
+	encoder
+}](name string, wire []byte, want T, dec func([]byte) (T, error)) golden {
 	return golden{
-		name: name, wire: wire, want: want, header: true,
+		name: name, wire: wire, want: PT(&want), value: want, header: true,
 		decode: func(b []byte) (any, int, error) { v, err := dec(b); return v, 256, err },
 	}
 }
@@ -293,8 +298,8 @@ func TestGoldenDecode(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: err = %v", in.what, err)
 				}
-				if !sameValue(v, g.want) {
-					t.Fatalf("%s: value = %+v, want %+v", in.what, v, g.want)
+				if !sameValue(v, g.value) {
+					t.Fatalf("%s: value = %+v, want %+v", in.what, v, g.value)
 				}
 				if n != len(g.wire) {
 					t.Fatalf("%s: bytes used = %d, want %d%s", in.what, n, len(g.wire), in.note)
@@ -307,8 +312,8 @@ func TestGoldenDecode(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parse: err = %v", err)
 			}
-			if !sameValue(v, g.want) {
-				t.Fatalf("parse: value = %+v, want %+v", v, g.want)
+			if !sameValue(v, g.value) {
+				t.Fatalf("parse: value = %+v, want %+v", v, g.value)
 			}
 			_, err = g.parse(extra)
 			wantErr(t, err, codec.ErrTrailing, "body", len(g.wire))

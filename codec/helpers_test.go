@@ -215,3 +215,7 @@ func checkBadValues[T interface {
 
 // sameValue is codectest.Same: bodies by value, Secrets by their bytes.
 func sameValue(a, b any) bool { return codectest.Same(a, b) }
+
+// ptr returns a pointer to a copy of v, for the headers' AppendBinary,
+// which takes a pointer.
+func ptr[T any](v T) *T { return &v }

@@ -327,10 +327,11 @@ func getFrame(h *hdr) (size, view, release uint32, replica uint8) {
 }
 
 func putFrame(h *hdr, size, view, release uint32, c Command, replica uint8) {
-	*(*[offKind - offSize]byte)(h[offSize:offKind]) = [offKind - offSize]byte{} // reserved_frame and the rest
-	put32(h, offSize, size)
-	put32(h, offView, view)
-	put32(h, offRelease, release)
-	h[offCommand] = byte(c)
-	h[offReplica] = replica
+	// Bytes 48..64 are two words of fields, the second ending with the
+	// first two bytes of reserved_frame; the rest of reserved_frame is
+	// cleared whole. Two word stores and four 16-byte ones, where clearing
+	// all of 48..128 first and storing the five fields over it took ten.
+	put64(h, offSize, uint64(size)|uint64(view)<<32)
+	put64(h, offRelease, uint64(release)|uint64(c)<<32|uint64(replica)<<40)
+	*(*[offKind - 64]byte)(h[64:offKind]) = [offKind - 64]byte{}
 }

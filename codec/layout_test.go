@@ -352,25 +352,25 @@ func TestReservedAreas(t *testing.T) {
 func TestEncodersWriteEveryByte(t *testing.T) {
 	ones := Uint128{Lo: ^uint64(0), Hi: ^uint64(0)}
 	cases := map[string]interface{ AppendBinary([]byte) ([]byte, error) }{
-		"request register": RequestHeader{Size: 300, Client: Uint128From(7), Operation: OperationRegister},
-		"request ping": RequestHeader{
+		"request register": &RequestHeader{Size: 300, Client: Uint128From(7), Operation: OperationRegister},
+		"request ping": &RequestHeader{
 			Size: 256, Client: Uint128From(7), Operation: OperationNonReplicated, Code: CodePing, UserID: 9,
 		},
-		"request ones": RequestHeader{
+		"request ones": &RequestHeader{
 			Checksum: ones, ChecksumBody: ones, Cluster: ones, Size: MaxFrameSize, View: ^uint32(0),
 			Release: ^uint32(0), Replica: 0xff, Client: ones, RequestChecksum: ones, Timestamp: ^uint64(0),
 			Request: ^uint64(0), Operation: OperationNonReplicated, Session: ^uint64(0), UserID: ^uint32(0),
 			Code: Code(^uint32(0)),
 		},
-		"reply": ReplyHeader{Size: 256, Client: Uint128From(7), Request: 3, Operation: OperationNonReplicated},
-		"reply ones": ReplyHeader{
+		"reply": &ReplyHeader{Size: 256, Client: Uint128From(7), Request: 3, Operation: OperationNonReplicated},
+		"reply ones": &ReplyHeader{
 			Checksum: ones, ChecksumBody: ones, Cluster: ones, Size: 256, View: ^uint32(0),
 			Release: ^uint32(0), Replica: 0xff, RequestChecksum: ones, Context: ones, Client: ones,
 			Op: ^uint64(0), Commit: ^uint64(0), Timestamp: ^uint64(0), Request: ^uint64(0),
 			Operation: OperationNonReplicated, Status: Status(^uint32(0)),
 		},
-		"eviction": NewEviction(Uint128From(7), ReasonNoSession),
-		"eviction ones": Eviction{
+		"eviction": ptr(NewEviction(Uint128From(7), ReasonNoSession)),
+		"eviction ones": &Eviction{
 			Checksum: ones, ChecksumBody: ones, Cluster: ones, View: ^uint32(0), Release: ^uint32(0),
 			Replica: 0xff, Client: ones, Window: Window{Max: ^Version(0), Min: 1}, Reason: ReasonIncompatibleProtocol,
 		},
@@ -410,3 +410,6 @@ func TestLittleEndian(t *testing.T) {
 		t.Fatalf("littleEndian = %v, but this machine's native order is little-endian = %v", littleEndian, native)
 	}
 }
+
+// ptr returns a pointer to a copy of v, for the headers' pointer methods.
+func ptr[T any](v T) *T { return &v }

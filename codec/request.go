@@ -99,7 +99,13 @@ func (RequestHeader) EncodedLen() int { return HeaderSize }
 
 // AppendBinary validates h and appends its 256 bytes to dst. On error it returns
 // dst unchanged.
-func (h RequestHeader) AppendBinary(dst []byte) ([]byte, error) {
+//
+// It takes a pointer, as Decode does: a header value is 96 to 152 bytes,
+// and the copy a value receiver made at every call was about 40% of
+// encoding one (Encode/RequestHeader 2.9x -> 1.7x of a 256-byte copy).
+// A header in a variable or a field encodes with h.AppendBinary(dst) all
+// the same; *RequestHeader is the encoding.BinaryAppender.
+func (h *RequestHeader) AppendBinary(dst []byte) ([]byte, error) {
 	if !h.wellFormed() {
 		return dst, h.validate()
 	}

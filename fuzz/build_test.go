@@ -121,7 +121,7 @@ func FuzzBuildHeaders(f *testing.F) {
 
 // checkBuiltHeader holds a built header to the encode/decode contract.
 func checkBuiltHeader[T any](t *testing.T, api headerAPI[T], h T, raw []byte, ref func() ([]byte, error)) {
-	out, err := api.appendTo(h, append([]byte(nil), prefix...))
+	out, err := api.appendTo(&h, append([]byte(nil), prefix...))
 	sameErr(t, api.name+": Validate against AppendBinary", api.validate(h), err)
 	refOut, refErr := ref()
 	if codecclass.Of(err) != refcodec.ClassOf(refErr) || (err == nil && !bytes.Equal(out[len(prefix):], refOut)) {

@@ -16,7 +16,7 @@ type headerAPI[T any] struct {
 	// every field set that it decodes over: it must leave nothing of it.
 	decodeInto func(*T, []byte) error
 	dirty      T
-	appendTo   func(T, []byte) ([]byte, error)
+	appendTo   func(*T, []byte) ([]byte, error)
 	validate   func(T) error
 	encLen     func(T) int
 	size       func(T) uint32 // the size the header carries
@@ -52,7 +52,7 @@ func checkHeader[T any](t *testing.T, api headerAPI[T], src []byte) {
 	if n := api.encLen(h); n != codec.HeaderSize {
 		t.Fatalf("%s: EncodedLen %d", api.name, n)
 	}
-	out, err := api.appendTo(h, dirtyPrefix(codec.HeaderSize))
+	out, err := api.appendTo(&h, dirtyPrefix(codec.HeaderSize))
 	if err != nil {
 		t.Fatalf("%s: decoded header fails AppendBinary: %v", api.name, err)
 	}
@@ -93,7 +93,7 @@ var requestAPI = headerAPI[codec.RequestHeader]{
 		Size: 300, View: 4, Release: 5, Replica: 6, Client: codec.Uint128From(7), RequestChecksum: codec.Uint128From(8),
 		Timestamp: 9, Request: 10, Operation: codec.OperationNonReplicated, Session: 11, UserID: 12, Code: 13,
 	},
-	appendTo: codec.RequestHeader.AppendBinary,
+	appendTo: (*codec.RequestHeader).AppendBinary,
 	validate: codec.RequestHeader.Validate,
 	encLen:   codec.RequestHeader.EncodedLen,
 	size:     func(h codec.RequestHeader) uint32 { return h.Size },
@@ -110,7 +110,7 @@ var replyAPI = headerAPI[codec.ReplyHeader]{
 		Client: codec.Uint128From(9), Op: 10, Commit: 11, Timestamp: 12, Request: 13,
 		Operation: codec.OperationNonReplicated, Status: 14,
 	},
-	appendTo: codec.ReplyHeader.AppendBinary,
+	appendTo: (*codec.ReplyHeader).AppendBinary,
 	validate: codec.ReplyHeader.Validate,
 	encLen:   codec.ReplyHeader.EncodedLen,
 	size:     func(h codec.ReplyHeader) uint32 { return h.Size },
@@ -126,7 +126,7 @@ var evictionAPI = headerAPI[codec.Eviction]{
 		View: 4, Release: 5, Replica: 6, Client: codec.Uint128From(7),
 		Window: codec.Window{Max: 8, Min: 9}, Reason: codec.ReasonIncompatibleProtocol,
 	},
-	appendTo: codec.Eviction.AppendBinary,
+	appendTo: (*codec.Eviction).AppendBinary,
 	validate: codec.Eviction.Validate,
 	encLen:   codec.Eviction.EncodedLen,
 	size:     func(codec.Eviction) uint32 { return codec.HeaderSize },

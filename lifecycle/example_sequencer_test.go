@@ -12,7 +12,8 @@ import (
 // transport's fixed array.
 func exampleReply(client codec.Uint128, request uint64, op codec.Operation, status codec.Status) *codec.Header {
 	var h codec.Header
-	if _, err := (codec.ReplyHeader{Size: codec.HeaderSize, Client: client, Request: request, Operation: op, Status: status}).AppendBinary(h[:0]); err != nil {
+	r := codec.ReplyHeader{Size: codec.HeaderSize, Client: client, Request: request, Operation: op, Status: status}
+	if _, err := r.AppendBinary(h[:0]); err != nil {
 		panic(err)
 	}
 	return &h

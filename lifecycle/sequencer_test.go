@@ -22,7 +22,8 @@ func newSeq(t testing.TB) *lifecycle.Sequencer {
 func replyHeader(t testing.TB, c codec.Uint128, req uint64, op codec.Operation, status codec.Status) *codec.Header {
 	t.Helper()
 	var h codec.Header
-	_, err := codec.ReplyHeader{Size: codec.HeaderSize, Client: c, Request: req, Operation: op, Status: status}.AppendBinary(h[:0])
+	r := codec.ReplyHeader{Size: codec.HeaderSize, Client: c, Request: req, Operation: op, Status: status}
+	_, err := r.AppendBinary(h[:0])
 	require.NoError(t, err)
 	return &h
 }

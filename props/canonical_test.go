@@ -42,7 +42,7 @@ func (k kind[T]) canonical(accepted *int) gopter.Prop {
 			return ""
 		}
 		*accepted++
-		out, err := v.AppendBinary(nil)
+		out, err := appendMessage(nil, &v)
 		if err != nil {
 			return "accepted value does not encode: " + err.Error()
 		}

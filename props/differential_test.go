@@ -42,7 +42,7 @@ func (k kind[T]) differential(hostile bool) gopter.Prop {
 		return prop.ForAll(func(h Hostile[T]) string { return k.agree(h.Bytes()) }, GenHostile[T](k.gen()))
 	}
 	return prop.ForAll(func(v T) string {
-		b, _ := v.AppendBinary(nil)
+		b, _ := appendMessage(nil, &v)
 		return k.agree(b)
 	}, k.gen())
 }

@@ -180,11 +180,19 @@ func (m Mutation) badUTF8(b []byte, t TextField) []byte {
 }
 
 // Message is the constraint of Hostile and GenHostile: the codec's message
-// types, each of which encodes with AppendBinary.
+// types. Each encodes with AppendBinary, the headers' through a pointer
+// (see appendMessage).
 type Message interface {
 	codec.ClientVersionInfo | codec.LoginRegister | codec.LoginRegisterPAT | codec.LoginReply |
 		codec.RequestHeader | codec.ReplyHeader | codec.Eviction
-	AppendBinary(dst []byte) ([]byte, error)
+}
+
+// appendMessage appends the encoding of *v: a pointer has both the
+// bodies' value methods and the headers' pointer ones.
+func appendMessage[T Message](dst []byte, v *T) ([]byte, error) {
+	return any(v).(interface {
+		AppendBinary([]byte) ([]byte, error)
+	}).AppendBinary(dst)
 }
 
 // Hostile is a valid value and a mutation of its encoding.
@@ -196,7 +204,7 @@ type Hostile[T Message] struct {
 // Bytes returns the damaged encoding. V is valid by construction; should
 // its encoding fail, the damage applies to no bytes at all.
 func (h Hostile[T]) Bytes() []byte {
-	enc, _ := h.V.AppendBinary(nil)
+	enc, _ := appendMessage(nil, &h.V)
 	return h.M.Apply(enc, LayoutOf(h.V))
 }
 

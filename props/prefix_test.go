@@ -17,7 +17,7 @@ import (
 // bytes and leaves the body alone.
 func (k kind[T]) prefixAgreement() gopter.Prop {
 	return prop.ForAll(func(v T, junk []byte) string {
-		b, _ := v.AppendBinary(nil)
+		b, _ := appendMessage(nil, &v)
 		bj := append(b[:len(b):len(b)], junk...)
 		got, n, err := k.decode(bj)
 		if err != nil || n != len(b) || !k.equal(got, v) {

@@ -17,7 +17,7 @@ import (
 // ErrTruncated, by the prefix decoder and by the strict one.
 func (k kind[T]) rejectPrefixes() gopter.Prop {
 	return prop.ForAll(func(v T) string {
-		b, _ := v.AppendBinary(nil)
+		b, _ := appendMessage(nil, &v)
 		for i := range len(b) {
 			if _, _, err := k.decode(b[:i]); !errors.Is(err, codec.ErrTruncated) {
 				return fmt.Sprintf("Decode(first %d of %d bytes) = %v; want ErrTruncated", i, len(b), err)
@@ -146,7 +146,7 @@ func flippedReserved(l Layout, enc, b []byte) (int, Span, bool) {
 // expected offset. counts tallies the cases by kind of expectation.
 func (k kind[T]) rejectHostile(counts map[string]int) gopter.Prop {
 	return prop.ForAll(func(h Hostile[T]) string {
-		enc, _ := h.V.AppendBinary(nil)
+		enc, _ := appendMessage(nil, &h.V)
 		b := h.Bytes()
 		want, ok := expect(h.V, h.M, enc, b)
 		if !ok {

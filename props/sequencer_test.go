@@ -174,7 +174,8 @@ func (c seqReceive) String() string { return fmt.Sprintf("Receive(%v, %d)", c.Ki
 func (c seqReceive) frame(st lifecycle.SequencerState) (*codec.Header, []byte) {
 	var h codec.Header
 	if c.Kind == seqEvict {
-		_, _ = codec.Eviction{Client: codec.Uint128{Lo: 0xE}, Reason: codec.ReasonSessionTooLow}.AppendBinary(h[:0])
+		e := codec.Eviction{Client: codec.Uint128{Lo: 0xE}, Reason: codec.ReasonSessionTooLow}
+		_, _ = e.AppendBinary(h[:0])
 		return &h, nil
 	}
 	r := codec.ReplyHeader{Size: codec.HeaderSize, Client: st.Client, Request: st.Request, Operation: st.Operation, Status: c.Status}

@@ -64,7 +64,8 @@ func replyFrame(t testing.TB) []byte {
 
 func eviction14(t testing.TB) []byte {
 	w := codec.Window{Min: codec.MustPack(0, 10, 0), Max: codec.MustPack(0, 11, 0)}
-	b, err := codec.NewIncompatibleProtocolEviction(codec.Uint128From(7), w).AppendBinary(nil)
+	e := codec.NewIncompatibleProtocolEviction(codec.Uint128From(7), w)
+	b, err := e.AppendBinary(nil)
 	require.NoError(t, err)
 	return b
 }

@@ -91,7 +91,8 @@ func answerRefusal(nc net.Conn, header *[codec.HeaderSize]byte, drain *[refuseDr
 // with Eviction 12.
 func refusal(dst []byte, h *codec.RequestHeader) ([]byte, error) {
 	if h.Operation != codec.OperationRegister {
-		return codec.NewEviction(h.Client, quotaReason).AppendBinary(dst)
+		e := codec.NewEviction(h.Client, quotaReason)
+		return e.AppendBinary(dst)
 	}
 	var section [12]byte // one result: index 0, code 58
 	binary.LittleEndian.PutUint32(section[0:], 1)

@@ -541,7 +541,8 @@ func (c *connLoop) overCap(header []byte, drain bool) CloseCause {
 		return CauseFrameSize
 	}
 	before := len(c.out)
-	c.out, _ = codec.NewEviction(h.Client, codec.ReasonInvalidRequestBodySize).AppendBinary(c.out) // a valid request's client is never zero
+	e := codec.NewEviction(h.Client, codec.ReasonInvalidRequestBodySize)
+	c.out, _ = e.AppendBinary(c.out) // a valid request's client is never zero
 	c.l.trace(Exchange{Remote: c.p.info.Remote, In: codec.NewSecret(header), Out: c.out[before:], Err: codec.ErrFrameTooLarge, Closed: true})
 	c.how.Reason = codec.ReasonInvalidRequestBodySize
 	// An eviction ends the logical session of a bound connection (WIRE.md

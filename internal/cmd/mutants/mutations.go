@@ -52,7 +52,7 @@ return reservedError(h, offReservedFrame, offKind, "reserved_frame", ruleEvReser
 	{"request-reserved-error-skips-frame", "layout.go", "requestReservedError", "a request's non-zero reserved_frame is reported as its reserved area",
 		`case reservedFrame(h) != 0:
 	return reservedError(h, offReservedFrame, offKind, "reserved_frame", ruleReqReservedFrame)`, ``},
-	{"encode-request-skips-zeroing", "request.go", "RequestHeader.AppendBinary", "the request encoder leaves the garbage of dst's capacity in its padding and reserved area",
+	{"encode-request-skips-zeroing", "request.go", "(*RequestHeader).AppendBinary", "the request encoder leaves the garbage of dst's capacity in its padding and reserved area",
 		`*(*[HeaderSize - offReqOperation]byte)(b[offReqOperation:]) = [HeaderSize - offReqOperation]byte{}`, ``},
 	{"fast-reply-short-version-mask-off-by-one", "fast.go", "asciiTop", "the reply fast path misses a high bit in the first byte of a short server_version",
 		`8-n`, `9-n`},
