@@ -8,9 +8,12 @@ import "time"
 // least dropConns and to at most half of their peak since the last
 // release, the Listener calls ReleaseMemory, if set, dropSettle after the
 // last connection of the fall has gone, so that a crowd leaving over
-// seconds costs one call, not one per connection.
+// seconds costs one call, not one per connection. 256 connections are
+// the soak's lock-out attacks' size (the logout churn peaks at 300 to
+// 550 open): at 1,024 the server held twice its baseline memory after
+// them, once loginserver's collector ran at 200 (-gc-percent).
 const (
-	dropConns  = 1024
+	dropConns  = 256
 	dropSettle = time.Second
 )
 
