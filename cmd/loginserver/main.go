@@ -129,10 +129,13 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 	defer agg.flush() // the counts since the last summary, once the listener is done
 	defer stopAgg()
 	go agg.run(actx)
-	opts.Observer = observer(newConnLog(agg, cfg.Auth.Users), m, frames)
 	// This process does nothing but serve: handing memory back to the
-	// system after a burst of large frames or a crowd that left is worth a
-	// forced collection here.
+	// system after a burst of large frames, a crowd that left or a flood
+	// of short connections (quietRelease) is worth a forced collection
+	// here.
+	quiet := &quietRelease{free: debug.FreeOSMemory}
+	go quiet.run(actx)
+	opts.Observer = observer(newConnLog(agg, cfg.Auth.Users), m, frames, quiet)
 	opts.ReleaseMemory = debug.FreeOSMemory
 	if cfg.GCPercent > 0 {
 		debug.SetGCPercent(cfg.GCPercent)
