@@ -43,6 +43,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	rtmetrics "runtime/metrics"
 	"syscall"
 	"time"
 
@@ -166,7 +167,8 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		"max_conns", used.MaxConns, "max_sessions_per_user", used.MaxSessionsPerUser, "max_conns_per_addr", used.MaxConnsPerAddr,
 		"reserved_conns", used.ReservedConns, "max_prelogin", opts.MaxPreLogin, "login_timeout", opts.LoginTimeout.String(),
 		"idle_timeout", opts.IdleTimeout.String(), "max_frame", opts.MaxFrame, "large_frame_memory", opts.LargeFrameMemory,
-		"login_burst", max(opts.LoginBurst, 0), "login_rate", opts.LoginRate, "trace", cfg.Trace, "log_every", cfg.LogEvery.String())
+		"login_burst", max(opts.LoginBurst, 0), "login_rate", opts.LoginRate, "trace", cfg.Trace, "log_every", cfg.LogEvery.String(),
+		"gc_percent", gcPercent())
 	if ready != nil {
 		ready(ln.Addr())
 	}
@@ -184,4 +186,15 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(net.Ad
 		return err
 	}
 	return <-served
+}
+
+// gcPercent is the collector's target in force (-gc-percent, or GOGC from
+// the environment), for the start-up line.
+func gcPercent() int64 {
+	s := []rtmetrics.Sample{{Name: "/gc/gogc:percent"}}
+	rtmetrics.Read(s)
+	if s[0].Value.Kind() != rtmetrics.KindUint64 {
+		return -1
+	}
+	return int64(s[0].Value.Uint64())
 }

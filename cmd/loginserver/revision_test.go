@@ -177,3 +177,11 @@ func TestListeningLineSaysWhetherPatchCounts(t *testing.T) {
 		assert.Contains(t, s.logs.String(), c.want, c.protocol)
 	}
 }
+
+// TestListeningLineSaysGCPercent: the start-up line gives the collector's
+// target in force, the flag's when it is set.
+func TestListeningLineSaysGCPercent(t *testing.T) {
+	s := startRun(t, "-gc-percent", "300")
+	s.stop(t)
+	assert.Contains(t, s.logs.String(), "gc_percent=300")
+}
