@@ -11,7 +11,8 @@
 // # Encoding
 //
 // Every message type has EncodedLen and AppendBinary, its one encoder (it
-// is encoding.BinaryAppender). AppendBinary validates the value first and,
+// is encoding.BinaryAppender; for the three headers, whose AppendBinary
+// takes a pointer as their Decode does, a pointer to one is). AppendBinary validates the value first and,
 // on error, returns dst unchanged; otherwise it appends the encoding, so a
 // caller that reuses a buffer with enough capacity pays no allocation. The
 // message types do not implement encoding.BinaryUnmarshaler: its contract

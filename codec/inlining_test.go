@@ -33,7 +33,7 @@ func TestInlining(t *testing.T) {
 	want := []string{
 		// header reads and writes at constant offsets
 		"le32", "le64", "le128", "put32", "put64", "put128", "header", "growHeader", "getFrame", "putFrame", "get128", "copy128",
-		"or32", "reqPadding", "repPadding", "checkSize", "copy128", "get128",
+		"or32", "reqPadding", "repPadding", "checkSize",
 		// header rules
 		"Uint128.IsZero", "Window.IsValid", "EvictionReason.IsKnown", "Operation.IsKnown",
 		"(*RequestHeader).wellFormed", "(*ReplyHeader).wellFormed",

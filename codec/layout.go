@@ -123,13 +123,14 @@ func put128(h *hdr, off int, u Uint128) {
 	binary.LittleEndian.PutUint64(h[off+8:], u.Hi)
 }
 
-// copy128 is put128 from a Uint128 in memory. The encoders read their
-// value receiver right after the caller copied it with 16-byte stores, and
-// the profile of Encode/RequestHeader showed the 8-byte loads of the upper
-// halves waiting on those stores (store-to-load forwarding); one 16-byte
-// load per field took 8 to 13% off the encoders (AMD EPYC, interleaved
-// runs). On a little-endian machine a Uint128 in memory (Lo then Hi) is
-// its 16 wire bytes, so it moves as one array; elsewhere it is put128.
+// copy128 is put128 from a Uint128 in memory: one 16-byte load and store
+// where put128 makes two of each. It was written when the encoders read a
+// value receiver their caller had just copied with 16-byte stores, which
+// 8-byte loads of the upper halves waited on (8 to 13% of the encoders,
+// AMD EPYC); the receivers are pointers now, and the one move stays the
+// shorter path. On a little-endian machine a Uint128 in memory (Lo then
+// Hi) is its 16 wire bytes, so it moves as one array; elsewhere it is
+// put128.
 func copy128(h *hdr, off int, u *Uint128) {
 	if littleEndian {
 		*(*[16]byte)(h[off:]) = *(*[16]byte)(unsafe.Pointer(u))

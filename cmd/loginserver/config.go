@@ -213,7 +213,7 @@ func (c *config) outputFlags(fs *flag.FlagSet) {
 		"an event repeated from one address is logged once, then counted and summed up once per this interval")
 	c.GCPercent = gcPercentDefault(os.LookupEnv)
 	fs.IntVar(&c.GCPercent, "gc-percent", c.GCPercent,
-		"the garbage collector's target, as GOGC (default 200 unless GOGC is set in the environment, which then stands; 0: the runtime's)")
+		"the garbage collector's target, as GOGC: 200 unless GOGC is set in the environment, which then stands (0: the runtime's)")
 }
 
 // defaultGCPercent is the collector's target loginserver runs at unless
@@ -256,7 +256,7 @@ func (c *config) checkOutput(*rawFlags) error {
 	case c.LogEvery < time.Second:
 		return errors.New("-log-every: want at least 1s")
 	case c.GCPercent < 0:
-		return errors.New("-gc-percent: want at least 1 (a server that never collects would grow until killed)")
+		return errors.New("-gc-percent: want 0 (the runtime's) or more (a server that never collects would grow until killed)")
 	}
 	if c.Metrics == "" {
 		return nil

@@ -15,7 +15,7 @@ import (
 // (at -gc-percent 200 that held the PING flood's server at twice its
 // baseline memory ten seconds after it).
 type quietRelease struct {
-	accepted atomic.Int64 // connections accepted: opened, or refused at accept
+	accepted atomic.Int64 // Opened and Limited reports: a connection, or a refusal of one (at accept, or of a login)
 	free     func()
 }
 

@@ -151,7 +151,7 @@ type ServeOptions struct {
 	// ReleaseMemory, if set, is called on a goroutine of its own, at most
 	// every 250 ms, when the Listener has let go of memory it would want
 	// the operating system to have back: the last large frame's buffer, or
-	// the goroutines and buffers of a crowd of at least 1,024 connections
+	// the goroutines and buffers of a crowd of at least 256 connections
 	// that left. Without it the Go runtime returns that memory on its own
 	// schedule, within minutes. A command may set debug.FreeOSMemory,
 	// which forces a collection of the whole process; a library that
