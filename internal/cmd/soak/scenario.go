@@ -172,9 +172,3 @@ func (r row) commonMisses(probed bool) []string {
 		check(r.tcpPeak-r.tcpBase > maxTCPMem, "kernel TCP memory +%s > %s", mib(r.tcpPeak-r.tcpBase), mib(maxTCPMem)).
 		check(r.logRate > maxLogRate, "%.0f log lines/s > %.0f", r.logRate, maxLogRate).misses
 }
-
-// scenarios lists every attack: the first round's, the second's, then
-// the third's.
-func (s *soak) scenarios() []scenario {
-	return append(append(s.firstRound(), secondRound()...), thirdRound()...)
-}
