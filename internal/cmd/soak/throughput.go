@@ -2,12 +2,14 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -77,46 +79,37 @@ func throughput(e *env) outcome {
 // per-address accept burst.
 func lockstep(addr string, n int, login bool, d time.Duration) (int64, time.Duration, error) {
 	ips, dial := loopbackIPs(7, 10), dialer(addr, 0, ioTimeout)
-	peers, pings, errs := make([]attack.Peer, n), make([][]byte, n), make([]error, n)
-	var conns []net.Conn
-	defer func() { closeAll(conns) }()
-	for i := range peers {
-		var err error
-		if peers[i], err = attack.DialPeer(dial, ips[i%len(ips)]); err == nil {
-			conns = append(conns, peers[i].NC)
-		}
-		if err == nil && login {
-			err = peers[i].Login("iggy", "iggy")
-		}
-		if err == nil {
-			pings[i], err = peers[i].C.Ping(nil)
-		}
-		if err != nil {
-			return 0, 0, err
-		}
-	}
-	// The clients start together, a little after the last has connected.
+	errs := make([]error, n)
 	var total atomic.Int64
-	began := time.Now().Add(100 * time.Millisecond)
-	end := began.Add(d)
+	var up sync.WaitGroup
+	up.Add(n)
+	// The clients start together once the last has connected.
+	began := sync.OnceValue(time.Now)
 	attack.Each(n, func(i int) {
-		nc, buf := peers[i].NC, make([]byte, 0, 512)
-		_ = nc.SetDeadline(end.Add(ioTimeout))
-		time.Sleep(time.Until(began))
-		k := int64(0)
-		for ; errs[i] == nil && time.Now().Before(end); k++ {
-			if _, errs[i] = nc.Write(pings[i]); errs[i] == nil {
-				buf, errs[i] = codec.ReadFrame(nc, buf[:0], codec.MaxFrameSize)
+		var ping []byte
+		p, err := attack.DialPeer(dial, ips[i%len(ips)])
+		if err == nil {
+			defer p.NC.Close()
+			if login {
+				err = p.Login("iggy", "iggy")
 			}
 		}
+		if err == nil {
+			ping, err = p.C.Ping(nil)
+			_ = p.NC.SetDeadline(time.Now().Add(d + 2*ioTimeout)) // the others' set-up, the run, an answer
+		}
+		up.Done()
+		up.Wait()
+		end, buf, k := began().Add(d), make([]byte, 0, 512), int64(0)
+		for ; err == nil && time.Now().Before(end); k++ {
+			if _, err = p.NC.Write(ping); err == nil {
+				buf, err = codec.ReadFrame(p.NC, buf[:0], codec.MaxFrameSize)
+			}
+		}
+		errs[i] = err
 		total.Add(k) // one too many after an error, which is returned instead
 	})
-	for _, err := range errs {
-		if err != nil {
-			return 0, 0, err
-		}
-	}
-	return total.Load(), time.Since(began), nil
+	return total.Load(), time.Since(began()), cmp.Or(errs...) // the first error
 }
 
 // echoMain is the echo server process: it listens on a loopback port,
