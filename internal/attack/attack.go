@@ -325,24 +325,6 @@ func cycle(nc net.Conn, user, password string) error {
 	return err
 }
 
-// ResetChurn is lock-out 2: from one address, perSecond connections
-// opened and reset at once, until stop (the first ones spend the
-// address's accept burst). It returns how many it opened.
-func ResetChurn(dial Dial, from net.IP, perSecond float64, stop <-chan struct{}) int64 {
-	start := time.Now()
-	var n int64
-	for {
-		due := start.Add(time.Duration(float64(n) / perSecond * float64(time.Second)))
-		if !Pause(time.Until(due), stop) {
-			return n
-		}
-		if nc, err := dial(from); err == nil {
-			Reset(nc)
-		}
-		n++
-	}
-}
-
 // Hold is n connections from one address, one after the other, each
 // doing f on its peer: those f lets through are held open for the caller
 // to close, the others closed and counted as refused.
@@ -401,12 +383,19 @@ func padded(frame, body []byte) ([]byte, error) {
 	return codec.AppendRequestFrame(nil, h, body)
 }
 
-// ResetStorm is cost 5: n connections, the i-th from from(i), opened and
-// reset at once, workers at a time. It returns how many were opened.
-func ResetStorm(dial Dial, from func(i int) net.IP, n, workers int, stop <-chan struct{}) int64 {
+// ResetStorm is cost 5, and lock-out 2 with one worker and every > 0: n
+// connections, the i-th from from(i), opened and reset at once, workers at
+// a time, the i-th no sooner than i times every after the start (the first
+// ones spend an address's accept burst), until stop. It returns how many
+// were opened.
+func ResetStorm(dial Dial, from func(i int) net.IP, n, workers int, every time.Duration, stop <-chan struct{}) int64 {
 	var next, opened atomic.Int64
+	start := time.Now()
 	Each(workers, func(int) {
-		for i := next.Add(1) - 1; i < int64(n) && Pause(0, stop); i = next.Add(1) - 1 {
+		for i := next.Add(1) - 1; i < int64(n); i = next.Add(1) - 1 {
+			if !Pause(time.Until(start.Add(time.Duration(i)*every)), stop) {
+				return
+			}
 			if nc, err := dial(from(int(i))); err == nil {
 				Reset(nc)
 				opened.Add(1)

@@ -209,7 +209,7 @@ func storm(n int, from func(i int) net.IP) func(e *env) outcome {
 	return func(e *env) outcome {
 		e.ready()
 		start := time.Now()
-		k := attack.ResetStorm(e.dial, from, n, 64, e.stop)
+		k := attack.ResetStorm(e.dial, from, n, 64, 0, e.stop)
 		return shows("%d connections opened and reset (%.0f/s)", k, float64(k)/time.Since(start).Seconds())
 	}
 }

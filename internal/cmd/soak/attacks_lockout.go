@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"net"
 	"time"
 
@@ -57,7 +58,7 @@ func logoutChurn(e *env, stop <-chan struct{}) string {
 // resetChurn200 is lock-out 2 at full size: 200 connect-and-resets a
 // second from the client's own address.
 func resetChurn200(e *env, stop <-chan struct{}) string {
-	n := attack.ResetChurn(e.dial, sharedIP, 200, stop)
+	n := attack.ResetStorm(e.dial, among([]net.IP{sharedIP}), math.MaxInt, 1, 5*time.Millisecond, stop)
 	return fmt.Sprintf("%d connections reset from the shared address; reset at accept %.0f", n,
 		e.srv.scrape()[`loginserver_admission_limited_total{limit="accept-rate"}`])
 }
