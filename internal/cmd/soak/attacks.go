@@ -25,13 +25,13 @@ const reconnectPause = time.Second
 // round's, the lock-outs at each think time of the legitimate client (0,
 // and a client 20 ms and 100 ms away) and the two costs. The attacks are
 // internal/attack's, which lifecycle/tcp's tests run small.
-func (s *soak) scenarios() []scenario {
+func scenarios() []scenario {
 	all := []scenario{
 		{id: "none", name: "none", attack: crowd(0, nil)},
 		{id: "idle", name: "1,000 idle peers", attack: crowd(1000, attack.Idle)},
 		{id: "drip", name: "1,000 peers sending 1 byte/s", attack: crowd(1000, attack.Drip(time.Second))},
 		{id: "pingers", name: "300 peers pinging every 1 s, never logging in", attack: crowd(300, attack.PingEvery(time.Second, "", ""))},
-		{id: "loggedin", name: "256 logged-in peers pinging every 25 s", dur: s.loggedIn, attack: crowd(256, attack.PingEvery(25*time.Second, "iggy", "iggy"))},
+		{id: "loggedin", name: "256 logged-in peers pinging every 25 s", dur: *loggedInDur, attack: crowd(256, attack.PingEvery(25*time.Second, "iggy", "iggy"))},
 		{id: "largeframes", name: "256 connections x one 1 MiB frame", attack: largeFrames},
 		{id: "guess1", name: "wrong passwords flat out from one address (8 connections)", attack: guess([]net.IP{net.IPv4(127, 0, 0, 10)}, 8)},
 		{id: "quietlogs", name: "20 clients pinging flat out (default log)", noProbe: true, attack: quietLogs},

@@ -88,10 +88,10 @@ type row struct {
 // probeIP is where the probe logs in from: no attacker uses it.
 var probeIP = net.IPv4(127, 0, 0, 254)
 
-// scenario runs sc against a fresh server: baseline, attack with the probe
-// logging in throughout, the attack's end, then the RSS after s.after.
-func (s *soak) scenario(sc scenario) (row, error) {
-	srv, err := startServer(s.bin, sc.fdLimit)
+// runScenario runs sc against a fresh server: baseline, attack with the probe
+// logging in throughout, the attack's end, then the RSS after -after.
+func runScenario(sc scenario) (row, error) {
+	srv, err := startServer(*serverBin, sc.fdLimit)
 	if err != nil {
 		return row{}, err
 	}
@@ -134,7 +134,7 @@ func (s *soak) scenario(sc scenario) (row, error) {
 		done <- o
 	}()
 	<-inPlace.Done()
-	timer := time.AfterFunc(cmp.Or(sc.dur, s.dur), end)
+	timer := time.AfterFunc(cmp.Or(sc.dur, *attackDur), end)
 	defer timer.Stop()
 	if !sc.noProbe {
 		if r.probe, err = probeProcess(ctx, srv.addr, attack.Legit{From: probeIP, User: cmp.Or(sc.probeAs, "probe"), Every: 500 * time.Millisecond, Probe: true}); err != nil {
@@ -150,7 +150,7 @@ func (s *soak) scenario(sc scenario) (row, error) {
 	r.cpu = 100 * (statCPU(srv.read("stat")) - cpu0).Seconds() / window.Seconds()
 	<-sampled
 	r.peakRSS = procField(srv.read("status"), "VmHWM:") << 10
-	time.Sleep(s.after)
+	time.Sleep(*afterDur)
 	r.rssAfter = srv.rss()
 	r.outcome = o.check(r.tcpPeak > r.tcpBase+abortTCPMem, "stopped early: kernel TCP memory passed %s over the baseline", mib(abortTCPMem))
 	r.misses = append(r.misses, r.commonMisses(!sc.noProbe)...)
