@@ -73,15 +73,13 @@ func failed(err error) outcome { return outcome{}.check(true, "could not set up:
 
 // row is one line of the table.
 type row struct {
-	name             string
-	probe            attack.Result
-	peakRSS          int64
-	baseRSS          int64
-	rssAfter         int64
-	tcpBase, tcpPeak int64
-	logRate          float64
-	cpu              float64 // the server's CPU during the attack, in percent of one core
-	fds              int
+	name                       string
+	probe                      attack.Result
+	peakRSS, baseRSS, rssAfter int64
+	tcpBase, tcpPeak           int64
+	logRate                    float64
+	cpu                        float64 // the server's CPU during the attack, in percent of one core
+	fds                        int
 	outcome
 }
 

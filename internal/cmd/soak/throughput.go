@@ -42,10 +42,8 @@ func throughput(e *env) outcome {
 		cancel()
 		return failed(fmt.Errorf("echo server: %w", err))
 	}
-	defer func() {
-		cancel()
-		_ = cmd.Wait()
-	}()
+	defer cmd.Wait() // runs after cancel, which ends the echo server
+	defer cancel()
 	echo, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
 		return failed(fmt.Errorf("echo server: %w", err))
