@@ -302,27 +302,17 @@ func LogoutChurn(dial Dial, from []net.IP, conns int, user, password string, log
 	Peers(dial, from, conns, time.Millisecond, stop, func(p Peer, stop <-chan struct{}) bool {
 		d.Add(1)
 		// Each login with a client of its own, on the same connection.
-		for cycle(p.NC, user, password) == nil {
-			c.Add(1)
-			if !Pause(loggedOut, stop) {
+		for Pause(0, stop) {
+			q, err := DialPeer(func(net.IP) (net.Conn, error) { return p.NC, nil }, nil)
+			if err != nil || q.Login(user, password) != nil || q.Do(q.C.Logout(nil)) != nil {
 				break
 			}
+			c.Add(1)
+			Pause(loggedOut, stop)
 		}
 		return true
 	})
 	return c.Load(), d.Load()
-}
-
-// cycle logs in on nc, with a client of its own, and logs out.
-func cycle(nc net.Conn, user, password string) error {
-	p, err := DialPeer(func(net.IP) (net.Conn, error) { return nc, nil }, nil)
-	if err == nil {
-		err = p.Login(user, password)
-	}
-	if err == nil {
-		err = p.Do(p.C.Logout(nil))
-	}
-	return err
 }
 
 // Hold is n connections from one address, one after the other, each

@@ -115,12 +115,6 @@ func child(ctx context.Context, args ...string) (*exec.Cmd, io.ReadCloser, error
 	return start(ctx, (*exec.Cmd).StdoutPipe, append([]string{self}, args...)...)
 }
 
-// interrupted is done at SIGINT: how the soak stops a child.
-func interrupted() context.Context {
-	ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt)
-	return ctx
-}
-
 // probeProcess runs l, the probe or the lock-outs' legitimate client,
 // against addr until ctx is done, in a process of its own. Its password
 // is its account's name: passwords stay out of command lines.
@@ -151,7 +145,8 @@ func probeMain(addr, arg string) {
 	if l.Probe {
 		bufs = 0
 	}
-	_ = json.NewEncoder(os.Stdout).Encode(l.Run(dialer(addr, bufs, ioTimeout), interrupted().Done()))
+	stop, _ := signal.NotifyContext(context.Background(), os.Interrupt) // how the soak ends it
+	_ = json.NewEncoder(os.Stdout).Encode(l.Run(dialer(addr, bufs, ioTimeout), stop.Done()))
 }
 
 // read is the server's /proc/PID/name, empty if it cannot be read.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/signal"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -114,7 +115,7 @@ func lockstep(addr string, n int, login bool, d time.Duration) (int64, time.Dura
 // writes the address on standard output and serves until SIGINT, writing
 // every frame it reads back as it came.
 func echoMain() {
-	stop := interrupted()
+	stop, _ := signal.NotifyContext(context.Background(), os.Interrupt) // how the soak ends it
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "soak -echo:", err)
