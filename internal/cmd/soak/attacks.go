@@ -82,12 +82,12 @@ func closedBy(m map[string]float64, causes ...string) string {
 // connecting again about reconnectPause after the server closed it.
 func crowd(n int, b attack.Behaviour) func(e *env) outcome {
 	return func(e *env) outcome {
-		stop := make(chan struct{})
-		wait := e.background(time.Duration(min(n, 1))*time.Second, func() { attack.Peers(e.dial, nil, n, reconnectPause, stop, b) })
+		halt := e.background(time.Duration(min(n, 1))*time.Second, func(stop <-chan struct{}) {
+			attack.Peers(e.dial, nil, n, reconnectPause, stop, b)
+		})
 		<-e.stop
 		m := e.srv.scrape()
-		close(stop)
-		wait()
+		halt()
 		return shows("at the end %.0f open before login, %.0f after; %s", m[`loginserver_connections_open{state="prelogin"}`],
 			m[`loginserver_connections_open{state="loggedin"}`], closedBy(m, "prelogin-cap", "login-timeout", "read-timeout"))
 	}
@@ -185,7 +185,7 @@ func accountHold(e *env) outcome {
 // fast as the kernel takes them and never read an answer.
 func nonReaders(e *env) outcome {
 	var written atomic.Int64
-	e.background(time.Second, func() {
+	e.background(time.Second, func(<-chan struct{}) {
 		attack.Peers(e.dial, loopbackIPs(2, 20), 200, -1, e.stop, attack.Pipeline("iggy", "iggy", &written, nil))
 	})()
 	return shows("%s of pings written, never read; %s", mib(written.Load()),
@@ -223,12 +223,12 @@ func among(ips []net.IP) func(i int) net.IP { return func(i int) net.IP { return
 // closed by the pre-login cap must be none.
 func preLoginChurn(e *env) outcome {
 	var churned outcome
-	wait := e.background(0, func() { churned = storm(math.MaxInt, among(loopbackIPs(4, 64)))(e) })
+	halt := e.background(0, func(<-chan struct{}) { churned = storm(math.MaxInt, among(loopbackIPs(4, 64)))(e) })
 	results := make([]attack.Result, 20)
 	attack.Each(len(results), func(i int) {
 		results[i] = attack.Legit{From: net.IPv4(127, 0, 0, 250), User: "iggy", Password: "iggy"}.Run(e.dial, e.stop)
 	})
-	wait()
+	halt()
 	var all attack.Result
 	for _, r := range results {
 		all.OK, all.Failed, all.FirstErr = all.OK+r.OK, all.Failed+r.Failed, cmp.Or(all.FirstErr, r.FirstErr)

@@ -30,15 +30,13 @@ var (
 // minLegitRate of the time with a p99 under p99.
 func lockout(settle, think time.Duration, from net.IP, p99 time.Duration, run func(e *env, stop <-chan struct{}) string) func(e *env) outcome {
 	return func(e *env) outcome {
-		stop := make(chan struct{})
 		var shown string
-		wait := e.background(settle, func() { shown = run(e, stop) })
+		halt := e.background(settle, func(stop <-chan struct{}) { shown = run(e, stop) })
 		r, err := probeProcess(e.ctx, e.srv.addr, attack.Legit{From: from, User: "probe", Think: think, Every: 200 * time.Millisecond})
 		if err != nil && r.FirstErr == "" {
 			r.Failed, r.FirstErr = r.Failed+1, err.Error()
 		}
-		close(stop)
-		wait()
+		halt()
 		n := r.OK + r.Failed
 		got, p := float64(r.OK)/float64(max(n, 1)), percentile(r.Lat, 0.99)
 		return shows("%s; client logins %d/%d (%.1f%%), p99 %s ms", shown, r.OK, n, 100*got, ms(p)).

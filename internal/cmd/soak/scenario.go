@@ -39,16 +39,16 @@ type env struct {
 }
 
 // background runs f on a goroutine, lets it settle in place, and marks
-// the attack ready; the wait it returns waits for f.
-func (e *env) background(settle time.Duration, f func()) (wait func()) {
-	done := make(chan struct{})
+// the attack ready; the halt it returns closes f's stop and waits for f.
+func (e *env) background(settle time.Duration, f func(stop <-chan struct{})) (halt func()) {
+	stop, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
-		f()
+		f(stop)
 	}()
 	time.Sleep(settle)
 	e.ready()
-	return func() { <-done }
+	return func() { close(stop); <-done }
 }
 
 // outcome is what an attack shows and which must-holds it missed.
