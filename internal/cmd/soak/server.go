@@ -184,18 +184,15 @@ func statCPU(text string) time.Duration {
 	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
-// scrape reads every sample of the server's metrics, nil on failure.
+// scrape reads every sample of the server's metrics, none on failure.
 func (s *server) scrape() map[string]float64 {
+	out := map[string]float64{}
 	resp, err := (&http.Client{Timeout: 10 * time.Second}).Get("http://" + s.metrics + "/metrics")
 	if err != nil {
-		return nil
+		return out
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil
-	}
-	out := map[string]float64{}
-	for sc := bufio.NewScanner(resp.Body); sc.Scan(); {
+	for sc := bufio.NewScanner(resp.Body); resp.StatusCode == http.StatusOK && sc.Scan(); {
 		var name string
 		var v float64
 		if _, err := fmt.Sscan(sc.Text(), &name, &v); err == nil { // "# HELP ..." is no number
