@@ -203,14 +203,11 @@ func Pipeline(user, password string, written, answered *atomic.Int64) Behaviour 
 		_ = p.NC.SetDeadline(time.Time{})
 		if answered != nil {
 			go func() {
-				buf := make([]byte, 0, 4096)
-				for {
-					f, err := codec.ReadFrame(p.NC, buf[:0], codec.MaxFrameSize)
-					if err != nil {
-						return
+				var err error
+				for buf := make([]byte, 0, 4096); err == nil; {
+					if buf, err = codec.ReadFrame(p.NC, buf[:0], codec.MaxFrameSize); err == nil {
+						answered.Add(1)
 					}
-					buf = f[:0]
-					answered.Add(1)
 				}
 			}()
 		}
