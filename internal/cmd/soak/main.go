@@ -38,8 +38,9 @@ const (
 var (
 	serverBin   = flag.String("server", "", "path of a built cmd/loginserver (required)")
 	attackDur   = flag.Duration("dur", 10*time.Second, "how long each attack runs")
-	loggedInDur = flag.Duration("logged-in-dur", 30*time.Second, "how long the logged-in pingers' attack runs (to see their 25 s ping)")
-	afterDur    = flag.Duration("after", 10*time.Second, "wait after each attack before reading the server's RSS again")
+	loggedInDur = flag.Duration("logged-in-dur", 30*time.Second,
+		"how long the logged-in pingers' attack runs (to see their 25 s ping)")
+	afterDur = flag.Duration("after", 10*time.Second, "wait after each attack before reading the server's RSS again")
 )
 
 func main() {
