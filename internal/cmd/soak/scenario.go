@@ -111,16 +111,11 @@ func runScenario(sc scenario) (row, error) {
 		defer close(sampled)
 		t := time.NewTicker(100 * time.Millisecond)
 		defer t.Stop()
-		for {
+		for ; ctx.Err() == nil; <-t.C {
 			ents, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", srv.cmd.Process.Pid))
 			r.fds, r.tcpPeak = max(r.fds, len(ents)), max(r.tcpPeak, tcpMem())
 			if r.tcpPeak > r.tcpBase+abortTCPMem {
 				end()
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
 			}
 		}
 	}()
