@@ -203,14 +203,11 @@ func Pipeline(user, password string, written, answered *atomic.Int64) Behaviour 
 		_ = p.NC.SetDeadline(time.Time{})
 		if answered != nil {
 			go func() {
-				buf := make([]byte, 0, 4096)
-				for {
-					f, err := codec.ReadFrame(p.NC, buf[:0], codec.MaxFrameSize)
-					if err != nil {
-						return
+				var err error
+				for buf := make([]byte, 0, 4096); err == nil; {
+					if buf, err = codec.ReadFrame(p.NC, buf[:0], codec.MaxFrameSize); err == nil {
+						answered.Add(1)
 					}
-					buf = f[:0]
-					answered.Add(1)
 				}
 			}()
 		}
@@ -302,45 +299,17 @@ func LogoutChurn(dial Dial, from []net.IP, conns int, user, password string, log
 	Peers(dial, from, conns, time.Millisecond, stop, func(p Peer, stop <-chan struct{}) bool {
 		d.Add(1)
 		// Each login with a client of its own, on the same connection.
-		for cycle(p.NC, user, password) == nil {
-			c.Add(1)
-			if !Pause(loggedOut, stop) {
+		for Pause(0, stop) {
+			q, err := DialPeer(func(net.IP) (net.Conn, error) { return p.NC, nil }, nil)
+			if err != nil || q.Login(user, password) != nil || q.Do(q.C.Logout(nil)) != nil {
 				break
 			}
+			c.Add(1)
+			Pause(loggedOut, stop)
 		}
 		return true
 	})
 	return c.Load(), d.Load()
-}
-
-// cycle logs in on nc, with a client of its own, and logs out.
-func cycle(nc net.Conn, user, password string) error {
-	p, err := DialPeer(func(net.IP) (net.Conn, error) { return nc, nil }, nil)
-	if err == nil {
-		err = p.Login(user, password)
-	}
-	if err == nil {
-		err = p.Do(p.C.Logout(nil))
-	}
-	return err
-}
-
-// ResetChurn is lock-out 2: from one address, perSecond connections
-// opened and reset at once, until stop (the first ones spend the
-// address's accept burst). It returns how many it opened.
-func ResetChurn(dial Dial, from net.IP, perSecond float64, stop <-chan struct{}) int64 {
-	start := time.Now()
-	var n int64
-	for {
-		due := start.Add(time.Duration(float64(n) / perSecond * float64(time.Second)))
-		if !Pause(time.Until(due), stop) {
-			return n
-		}
-		if nc, err := dial(from); err == nil {
-			Reset(nc)
-		}
-		n++
-	}
 }
 
 // Hold is n connections from one address, one after the other, each
@@ -401,12 +370,19 @@ func padded(frame, body []byte) ([]byte, error) {
 	return codec.AppendRequestFrame(nil, h, body)
 }
 
-// ResetStorm is cost 5: n connections, the i-th from from(i), opened and
-// reset at once, workers at a time. It returns how many were opened.
-func ResetStorm(dial Dial, from func(i int) net.IP, n, workers int, stop <-chan struct{}) int64 {
+// ResetStorm is cost 5, and lock-out 2 with one worker and every > 0: n
+// connections, the i-th from from(i), opened and reset at once, workers at
+// a time, the i-th no sooner than i times every after the start (the first
+// ones spend an address's accept burst), until stop. It returns how many
+// were opened.
+func ResetStorm(dial Dial, from func(i int) net.IP, n, workers int, every time.Duration, stop <-chan struct{}) int64 {
 	var next, opened atomic.Int64
+	start := time.Now()
 	Each(workers, func(int) {
-		for i := next.Add(1) - 1; i < int64(n) && Pause(0, stop); i = next.Add(1) - 1 {
+		for i := next.Add(1) - 1; i < int64(n); i = next.Add(1) - 1 {
+			if !Pause(time.Until(start.Add(time.Duration(i)*every)), stop) {
+				return
+			}
 			if nc, err := dial(from(int(i))); err == nil {
 				Reset(nc)
 				opened.Add(1)

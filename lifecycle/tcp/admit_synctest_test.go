@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"net"
 	"sync/atomic"
 	"testing"
@@ -391,7 +392,8 @@ func TestHostileAcceptChurn(t *testing.T) {
 		stop, done := make(chan struct{}), make(chan struct{})
 		go func() {
 			defer close(done)
-			attack.ResetChurn(a.dial, shared, 200, stop)
+			// 200 a second, one after the other.
+			attack.ResetStorm(a.dial, func(int) net.IP { return shared }, math.MaxInt, 1, 5*time.Millisecond, stop)
 		}()
 		legit := attack.Legit{From: shared, User: "alice", Password: "alice", Think: 100 * time.Millisecond, Every: 200 * time.Millisecond, Tries: 10}
 		r := legit.Run(a.dial, nil)

@@ -569,7 +569,7 @@ func TestHostileResetStorm(t *testing.T) {
 		var released atomic.Int64
 		a := startPipeArena(t, nil, tcp.ServeOptions{ReleaseMemory: func() { released.Add(1) }})
 		from := func(i int) net.IP { return net.IPv4(127, 64, byte(i>>8), byte(i)) }
-		if n := attack.ResetStorm(a.dial, from, 2048, 16, nil); n != 2048 {
+		if n := attack.ResetStorm(a.dial, from, 2048, 16, 0, nil); n != 2048 {
 			t.Fatalf("%d connections opened, want 2048", n)
 		}
 		synctest.Wait()

@@ -20,18 +20,52 @@ import (
 // flooding the accept queue.
 const reconnectPause = time.Second
 
-// firstRound is the first round's attacks, which must keep holding.
-func (s *soak) firstRound() []scenario {
-	return []scenario{
+// scenarios lists every attack: the first round's, which must keep
+// holding; the second round's, each row at the size it names; the third
+// round's, the lock-outs at each think time of the legitimate client (0,
+// and a client 20 ms and 100 ms away) and the two costs. The attacks are
+// internal/attack's, which lifecycle/tcp's tests run small.
+func scenarios() []scenario {
+	all := []scenario{
 		{id: "none", name: "none", attack: crowd(0, nil)},
 		{id: "idle", name: "1,000 idle peers", attack: crowd(1000, attack.Idle)},
 		{id: "drip", name: "1,000 peers sending 1 byte/s", attack: crowd(1000, attack.Drip(time.Second))},
 		{id: "pingers", name: "300 peers pinging every 1 s, never logging in", attack: crowd(300, attack.PingEvery(time.Second, "", ""))},
-		{id: "loggedin", name: "256 logged-in peers pinging every 25 s", dur: s.loggedIn, attack: crowd(256, attack.PingEvery(25*time.Second, "iggy", "iggy"))},
+		{id: "loggedin", name: "256 logged-in peers pinging every 25 s", dur: *loggedInDur, attack: crowd(256, attack.PingEvery(25*time.Second, "iggy", "iggy"))},
 		{id: "largeframes", name: "256 connections x one 1 MiB frame", attack: largeFrames},
 		{id: "guess1", name: "wrong passwords flat out from one address (8 connections)", attack: guess([]net.IP{net.IPv4(127, 0, 0, 10)}, 8)},
 		{id: "quietlogs", name: "20 clients pinging flat out (default log)", noProbe: true, attack: quietLogs},
+		{id: "account-hold", name: "one account logs in 8,192 connections from 40 addresses and holds them", dur: 15 * time.Second, attack: accountHold},
+		{id: "nonreaders", name: "200 logged-in clients ping flat out and never read", attack: nonReaders},
+		{id: "pipeline", name: "50 logged-in connections pipeline pings flat out", attack: pipeline},
+		{id: "throughput", name: "lockstep pinging clients, login server vs an echo server of the same framing", dur: time.Millisecond, noProbe: true, attack: throughput},
+		{id: "churn", name: "connect/reset churn, 32 addresses, flat out", attack: storm(math.MaxInt, among(loopbackIPs(4, 32)))},
+		{id: "guess-account", name: "wrong passwords for one account from 200 addresses; probe: that account's right password", probeAs: "iggy", attack: guess(loopbackIPs(5, 200), 1)},
+		{id: "prelogin-churn", name: "pre-login connect/reset churn flat out, 64 addresses, with 20 clients logging in", attack: preLoginChurn},
+		{id: "stalled-large", name: "8 unauthenticated connections announce 1 MiB frames and stall; a logged-in 200 KiB frame every 0.5 s", attack: stalledLarge},
+		{id: "scrapers", name: "metrics port: 500 concurrent scrapers", maxFDs: maxMetricsFDs, attack: scrapers},
+		{id: "keepalive", name: "metrics port: 2,000 keep-alive connections after one request each", dur: 15 * time.Second, maxFDs: maxMetricsFDs, attack: keepAlive},
+		{id: "big-headers", name: "metrics port: 200 requests with 1 MiB headers, stalled", maxFDs: maxMetricsFDs, attack: bigHeaders},
+		{id: "fd-limit", name: "metrics port: 1,013 idle connections, the server's descriptor limit at 1,024", fdLimit: 1024, attack: fdLimit},
 	}
+	for _, think := range []time.Duration{0, 20 * time.Millisecond, 100 * time.Millisecond} {
+		t, n := fmt.Sprintf("%d ms", think.Milliseconds()), think.Milliseconds()
+		all = append(all,
+			scenario{id: fmt.Sprintf("logout-churn-%d", n), name: "1,000 connections of one account loop LOGIN, LOGOUT from 8 addresses; client thinks " + t,
+				attack: lockout(time.Second, think, legitIP, maxP99, logoutChurn)},
+			scenario{id: fmt.Sprintf("shared-address-%d", n), name: "a neighbour on the client's address connects and resets at 200/s; client thinks " + t,
+				attack: lockout(time.Second, think, sharedIP, maxP99, resetChurn200)},
+			scenario{id: fmt.Sprintf("account-address-%d", n), name: "one account logs in 1,024 sessions from the client's address and holds them; client thinks " + t,
+				attack: lockout(time.Second, think, sharedIP, maxP99, holdSessions)},
+		)
+	}
+	return append(all,
+		scenario{id: "ping-flood", name: "64 connections never logged in send PINGs with 70 KiB bodies flat out", attack: pingFlood},
+		// Cost 5, from 127.64.0.0 on: 100,000 addresses past every other
+		// attacker's. The RSS after must come back within 2x the baseline.
+		scenario{id: "reset-storm", name: "connect-and-reset storm from 100,000 distinct addresses", maxRSSFactor: 2,
+			attack: storm(100_000, func(i int) net.IP { return net.IPv4(127, byte(64+i>>16), byte(i>>8), byte(i)) })},
+	)
 }
 
 // closedBy is the server's connections closed by each of causes, as the
@@ -48,12 +82,12 @@ func closedBy(m map[string]float64, causes ...string) string {
 // connecting again about reconnectPause after the server closed it.
 func crowd(n int, b attack.Behaviour) func(e *env) outcome {
 	return func(e *env) outcome {
-		stop := make(chan struct{})
-		wait := e.background(time.Duration(min(n, 1))*time.Second, func() { attack.Peers(e.dial, nil, n, reconnectPause, stop, b) })
+		halt := e.background(time.Duration(min(n, 1))*time.Second, func(stop <-chan struct{}) {
+			attack.Peers(e.dial, nil, n, reconnectPause, stop, b)
+		})
 		<-e.stop
 		m := e.srv.scrape()
-		close(stop)
-		wait()
+		halt()
 		return shows("at the end %.0f open before login, %.0f after; %s", m[`loginserver_connections_open{state="prelogin"}`],
 			m[`loginserver_connections_open{state="loggedin"}`], closedBy(m, "prelogin-cap", "login-timeout", "read-timeout"))
 	}
@@ -126,24 +160,6 @@ func quietLogs(e *env) outcome {
 	return shows("%d pings (%.0f/s)", pings.Load(), float64(pings.Load())/time.Since(start).Seconds())
 }
 
-// secondRound is the second round's table: each row at the size it names.
-func secondRound() []scenario {
-	return []scenario{
-		{id: "account-hold", name: "one account logs in 8,192 connections from 40 addresses and holds them", dur: 15 * time.Second, attack: accountHold},
-		{id: "nonreaders", name: "200 logged-in clients ping flat out and never read", attack: nonReaders},
-		{id: "pipeline", name: "50 logged-in connections pipeline pings flat out", attack: pipeline},
-		{id: "throughput", name: "lockstep pinging clients, login server vs an echo server of the same framing", dur: time.Millisecond, noProbe: true, attack: throughput},
-		{id: "churn", name: "connect/reset churn, 32 addresses, flat out", attack: storm(math.MaxInt, among(loopbackIPs(4, 32)))},
-		{id: "guess-account", name: "wrong passwords for one account from 200 addresses; probe: that account's right password", probeAs: "iggy", attack: guess(loopbackIPs(5, 200), 1)},
-		{id: "prelogin-churn", name: "pre-login connect/reset churn flat out, 64 addresses, with 20 clients logging in", attack: preLoginChurn},
-		{id: "stalled-large", name: "8 unauthenticated connections announce 1 MiB frames and stall; a logged-in 200 KiB frame every 0.5 s", attack: stalledLarge},
-		{id: "scrapers", name: "metrics port: 500 concurrent scrapers", maxFDs: maxMetricsFDs, attack: scrapers},
-		{id: "keepalive", name: "metrics port: 2,000 keep-alive connections after one request each", dur: 15 * time.Second, maxFDs: maxMetricsFDs, attack: keepAlive},
-		{id: "big-headers", name: "metrics port: 200 requests with 1 MiB headers, stalled", maxFDs: maxMetricsFDs, attack: bigHeaders},
-		{id: "fd-limit", name: "metrics port: 1,013 idle connections, the server's descriptor limit at 1,024", fdLimit: 1024, attack: fdLimit},
-	}
-}
-
 // accountHold: 8,192 connections from 40 addresses all log in as iggy
 // (attack.HoldSessions from each address at once) and hold; then they all
 // close.
@@ -169,7 +185,7 @@ func accountHold(e *env) outcome {
 // fast as the kernel takes them and never read an answer.
 func nonReaders(e *env) outcome {
 	var written atomic.Int64
-	e.background(time.Second, func() {
+	e.background(time.Second, func(<-chan struct{}) {
 		attack.Peers(e.dial, loopbackIPs(2, 20), 200, -1, e.stop, attack.Pipeline("iggy", "iggy", &written, nil))
 	})()
 	return shows("%s of pings written, never read; %s", mib(written.Load()),
@@ -193,7 +209,7 @@ func storm(n int, from func(i int) net.IP) func(e *env) outcome {
 	return func(e *env) outcome {
 		e.ready()
 		start := time.Now()
-		k := attack.ResetStorm(e.dial, from, n, 64, e.stop)
+		k := attack.ResetStorm(e.dial, from, n, 64, 0, e.stop)
 		return shows("%d connections opened and reset (%.0f/s)", k, float64(k)/time.Since(start).Seconds())
 	}
 }
@@ -207,12 +223,12 @@ func among(ips []net.IP) func(i int) net.IP { return func(i int) net.IP { return
 // closed by the pre-login cap must be none.
 func preLoginChurn(e *env) outcome {
 	var churned outcome
-	wait := e.background(0, func() { churned = storm(math.MaxInt, among(loopbackIPs(4, 64)))(e) })
+	halt := e.background(0, func(<-chan struct{}) { churned = storm(math.MaxInt, among(loopbackIPs(4, 64)))(e) })
 	results := make([]attack.Result, 20)
 	attack.Each(len(results), func(i int) {
 		results[i] = attack.Legit{From: net.IPv4(127, 0, 0, 250), User: "iggy", Password: "iggy"}.Run(e.dial, e.stop)
 	})
-	wait()
+	halt()
 	var all attack.Result
 	for _, r := range results {
 		all.OK, all.Failed, all.FirstErr = all.OK+r.OK, all.Failed+r.Failed, cmp.Or(all.FirstErr, r.FirstErr)

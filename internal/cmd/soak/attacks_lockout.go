@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"net"
 	"time"
 
@@ -23,47 +24,19 @@ var (
 	sharedIP = net.IPv4(127, 0, 31, 1)
 )
 
-// thirdRound is the third round's table: the lock-outs at each think time
-// of the legitimate client (0, and a client 20 ms and 100 ms away), and
-// the two costs. The attacks are internal/attack's, which lifecycle/tcp's
-// tests run small.
-func thirdRound() []scenario {
-	var out []scenario
-	for _, think := range []time.Duration{0, 20 * time.Millisecond, 100 * time.Millisecond} {
-		t, n := fmt.Sprintf("%d ms", think.Milliseconds()), think.Milliseconds()
-		out = append(out,
-			scenario{id: fmt.Sprintf("logout-churn-%d", n), name: "1,000 connections of one account loop LOGIN, LOGOUT from 8 addresses; client thinks " + t,
-				attack: lockout(time.Second, think, legitIP, maxP99, logoutChurn)},
-			scenario{id: fmt.Sprintf("shared-address-%d", n), name: "a neighbour on the client's address connects and resets at 200/s; client thinks " + t,
-				attack: lockout(time.Second, think, sharedIP, maxP99, resetChurn200)},
-			scenario{id: fmt.Sprintf("account-address-%d", n), name: "one account logs in 1,024 sessions from the client's address and holds them; client thinks " + t,
-				attack: lockout(time.Second, think, sharedIP, maxP99, holdSessions)},
-		)
-	}
-	return append(out,
-		scenario{id: "ping-flood", name: "64 connections never logged in send PINGs with 70 KiB bodies flat out", attack: pingFlood},
-		// Cost 5, from 127.64.0.0 on: 100,000 addresses past every other
-		// attacker's. The RSS after must come back within 2x the baseline.
-		scenario{id: "reset-storm", name: "connect-and-reset storm from 100,000 distinct addresses", maxRSSFactor: 2,
-			attack: storm(100_000, func(i int) net.IP { return net.IPv4(127, byte(64+i>>16), byte(i>>8), byte(i)) })},
-	)
-}
-
 // lockout runs the legitimate client (as probe, every 200 ms, thinking
 // think, from its address, in a process of its own as the probe is)
 // during run's attack, settle after its start, and requires it to log in
 // minLegitRate of the time with a p99 under p99.
 func lockout(settle, think time.Duration, from net.IP, p99 time.Duration, run func(e *env, stop <-chan struct{}) string) func(e *env) outcome {
 	return func(e *env) outcome {
-		stop := make(chan struct{})
 		var shown string
-		wait := e.background(settle, func() { shown = run(e, stop) })
+		halt := e.background(settle, func(stop <-chan struct{}) { shown = run(e, stop) })
 		r, err := probeProcess(e.ctx, e.srv.addr, attack.Legit{From: from, User: "probe", Think: think, Every: 200 * time.Millisecond})
 		if err != nil && r.FirstErr == "" {
 			r.Failed, r.FirstErr = r.Failed+1, err.Error()
 		}
-		close(stop)
-		wait()
+		halt()
 		n := r.OK + r.Failed
 		got, p := float64(r.OK)/float64(max(n, 1)), percentile(r.Lat, 0.99)
 		return shows("%s; client logins %d/%d (%.1f%%), p99 %s ms", shown, r.OK, n, 100*got, ms(p)).
@@ -83,7 +56,7 @@ func logoutChurn(e *env, stop <-chan struct{}) string {
 // resetChurn200 is lock-out 2 at full size: 200 connect-and-resets a
 // second from the client's own address.
 func resetChurn200(e *env, stop <-chan struct{}) string {
-	n := attack.ResetChurn(e.dial, sharedIP, 200, stop)
+	n := attack.ResetStorm(e.dial, among([]net.IP{sharedIP}), math.MaxInt, 1, 5*time.Millisecond, stop)
 	return fmt.Sprintf("%d connections reset from the shared address; reset at accept %.0f", n,
 		e.srv.scrape()[`loginserver_admission_limited_total{limit="accept-rate"}`])
 }

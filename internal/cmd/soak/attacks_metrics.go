@@ -27,7 +27,9 @@ const maxMetricsFDs = 64
 
 // metricsConns dials n connections to the metrics port from 8 addresses
 // 127.0.b.x, each dial given timeout, and starts each (if start is set)
-// as soon as it is up. It says how many failed.
+// as soon as it is up; then it marks the attack ready and waits for its
+// end. It returns the connections, for the caller to close, and says how
+// many failed.
 func metricsConns(e *env, b byte, n int, timeout time.Duration, start func(nc net.Conn)) (conns []net.Conn, failed int) {
 	ips, dial := loopbackIPs(b, 8), dialer(e.srv.metrics, attackBuffer, timeout)
 	for i := range n {
@@ -41,6 +43,8 @@ func metricsConns(e *env, b byte, n int, timeout time.Duration, start func(nc ne
 			start(nc)
 		}
 	}
+	e.ready()
+	<-e.stop
 	return conns, failed
 }
 
@@ -98,8 +102,6 @@ func keepAlive(e *env) outcome {
 		}()
 	})
 	defer closeAll(conns)
-	e.ready()
-	<-e.stop
 	return shows("%d connections (%d failed to connect); %d answered, %d of them closed by the server, %d still open more than %v after their answer",
 		len(conns), dialFailed, answered.Load(), closedIdle.Load(), openIdle.Load(), metricsIdle).
 		check(openIdle.Load() > 0, "%d keep-alive connections still open after %v idle", openIdle.Load(), metricsIdle)
@@ -130,9 +132,7 @@ func bigHeaders(e *env) outcome {
 			}
 		}()
 	})
-	e.ready()
-	<-e.stop // stalled: the header never ends
-	wg.Wait()
+	wg.Wait() // stalled: the header never ends
 	closeAll(conns)
 	return shows("%d of %d sent the whole 1 MiB line; %d answered 431, %d closed or timed out otherwise", sent.Load(), n, refused.Load(), closed.Load())
 }
@@ -143,8 +143,6 @@ func bigHeaders(e *env) outcome {
 // said what it did about the budget.
 func fdLimit(e *env) outcome {
 	conns, failed := metricsConns(e, 9, 1013, 2*time.Second, nil)
-	e.ready()
-	<-e.stop
 	closeAll(conns)
 	var said []string
 	for _, l := range e.srv.startup {

@@ -34,20 +34,16 @@ const (
 	abortTCPMem = 256 << 20
 )
 
-// soak holds the run's settings.
-type soak struct {
-	bin      string
-	dur      time.Duration // each attack
-	loggedIn time.Duration // the logged-in pingers' attack, to see their 25 s ping
-	after    time.Duration // from the attack's end to the second RSS reading
-}
+// The run's settings.
+var (
+	serverBin   = flag.String("server", "", "path of a built cmd/loginserver (required)")
+	attackDur   = flag.Duration("dur", 10*time.Second, "how long each attack runs")
+	loggedInDur = flag.Duration("logged-in-dur", 30*time.Second,
+		"how long the logged-in pingers' attack runs (to see their 25 s ping)")
+	afterDur = flag.Duration("after", 10*time.Second, "wait after each attack before reading the server's RSS again")
+)
 
 func main() {
-	var s soak
-	flag.StringVar(&s.bin, "server", "", "path of a built cmd/loginserver (required)")
-	flag.DurationVar(&s.dur, "dur", 10*time.Second, "how long each attack runs")
-	flag.DurationVar(&s.loggedIn, "logged-in-dur", 30*time.Second, "how long the logged-in pingers' attack runs")
-	flag.DurationVar(&s.after, "after", 10*time.Second, "wait after each attack before reading the server's RSS again")
 	run := flag.String("run", "", "run only the scenarios whose short name matches this regular expression (-list shows them)")
 	list := flag.Bool("list", false, "list the scenarios' short names and exit")
 	probe := flag.String("probe", "", "be the probe process: run this internal/attack.Legit, in JSON, with its account's name as password (the soak runs itself so)")
@@ -60,30 +56,26 @@ func main() {
 	case *probe != "":
 		probeMain(*probeAddr, *probe)
 	case *list:
-		for _, sc := range s.scenarios() {
+		for _, sc := range scenarios() {
 			fmt.Printf("%-16s %s\n", sc.id, sc.name)
 		}
 	default:
-		os.Exit(s.main(*run))
+		os.Exit(soak(*run))
 	}
 }
 
-// main runs the scenarios that match run and prints their table; it
+// soak runs the scenarios that match run and prints their table; it
 // returns the exit status.
-func (s *soak) main(run string) int {
+func soak(run string) int {
 	re, err := regexp.Compile(run)
-	if err != nil || s.bin == "" {
+	if err != nil || *serverBin == "" {
 		fmt.Fprintln(os.Stderr, "soak: -server is required, -run a regular expression:", err)
 		return 2
 	}
-	// The soak holds 8,192 connections and more: the soft descriptor
-	// limit goes up to the hard one.
+	// The soak holds 8,192 connections and more: Go raised the soft
+	// descriptor limit to the hard one as it started.
 	var lim syscall.Rlimit
-	if err = syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err == nil {
-		lim.Cur = lim.Max
-		err = syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
-	}
-	if err == nil && lim.Cur < 10000 {
+	if err = syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err == nil && lim.Cur < 10000 {
 		err = fmt.Errorf("descriptor limit %d is too low for 8,192 peers (raise the hard limit: ulimit -Hn)", lim.Cur)
 	}
 	if err != nil {
@@ -92,12 +84,12 @@ func (s *soak) main(run string) int {
 	}
 	var rows []row
 	missed := 0
-	for _, sc := range s.scenarios() {
+	for _, sc := range scenarios() {
 		if !re.MatchString(sc.id) {
 			continue
 		}
 		fmt.Fprintf(os.Stderr, "soak: %s: %s\n", sc.id, sc.name)
-		r, serr := s.scenario(sc)
+		r, serr := runScenario(sc)
 		if err = serr; err != nil {
 			err = fmt.Errorf("%s: %w", sc.id, err)
 			break

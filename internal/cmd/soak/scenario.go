@@ -39,16 +39,16 @@ type env struct {
 }
 
 // background runs f on a goroutine, lets it settle in place, and marks
-// the attack ready; the wait it returns waits for f.
-func (e *env) background(settle time.Duration, f func()) (wait func()) {
-	done := make(chan struct{})
+// the attack ready; the halt it returns closes f's stop and waits for f.
+func (e *env) background(settle time.Duration, f func(stop <-chan struct{})) (halt func()) {
+	stop, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
-		f()
+		f(stop)
 	}()
 	time.Sleep(settle)
 	e.ready()
-	return func() { <-done }
+	return func() { close(stop); <-done }
 }
 
 // outcome is what an attack shows and which must-holds it missed.
@@ -73,25 +73,23 @@ func failed(err error) outcome { return outcome{}.check(true, "could not set up:
 
 // row is one line of the table.
 type row struct {
-	name             string
-	probe            attack.Result
-	peakRSS          int64
-	baseRSS          int64
-	rssAfter         int64
-	tcpBase, tcpPeak int64
-	logRate          float64
-	cpu              float64 // the server's CPU during the attack, in percent of one core
-	fds              int
+	name                       string
+	probe                      attack.Result
+	peakRSS, baseRSS, rssAfter int64
+	tcpBase, tcpPeak           int64
+	logRate                    float64
+	cpu                        float64 // the server's CPU during the attack, in percent of one core
+	fds                        int
 	outcome
 }
 
 // probeIP is where the probe logs in from: no attacker uses it.
 var probeIP = net.IPv4(127, 0, 0, 254)
 
-// scenario runs sc against a fresh server: baseline, attack with the probe
-// logging in throughout, the attack's end, then the RSS after s.after.
-func (s *soak) scenario(sc scenario) (row, error) {
-	srv, err := startServer(s.bin, sc.fdLimit)
+// runScenario runs sc against a fresh server: baseline, attack with the probe
+// logging in throughout, the attack's end, then the RSS after -after.
+func runScenario(sc scenario) (row, error) {
+	srv, err := startServer(*serverBin, sc.fdLimit)
 	if err != nil {
 		return row{}, err
 	}
@@ -113,16 +111,11 @@ func (s *soak) scenario(sc scenario) (row, error) {
 		defer close(sampled)
 		t := time.NewTicker(100 * time.Millisecond)
 		defer t.Stop()
-		for {
+		for ; ctx.Err() == nil; <-t.C {
 			ents, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", srv.cmd.Process.Pid))
 			r.fds, r.tcpPeak = max(r.fds, len(ents)), max(r.tcpPeak, tcpMem())
 			if r.tcpPeak > r.tcpBase+abortTCPMem {
 				end()
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
 			}
 		}
 	}()
@@ -134,7 +127,7 @@ func (s *soak) scenario(sc scenario) (row, error) {
 		done <- o
 	}()
 	<-inPlace.Done()
-	timer := time.AfterFunc(cmp.Or(sc.dur, s.dur), end)
+	timer := time.AfterFunc(cmp.Or(sc.dur, *attackDur), end)
 	defer timer.Stop()
 	if !sc.noProbe {
 		if r.probe, err = probeProcess(ctx, srv.addr, attack.Legit{From: probeIP, User: cmp.Or(sc.probeAs, "probe"), Every: 500 * time.Millisecond, Probe: true}); err != nil {
@@ -150,7 +143,7 @@ func (s *soak) scenario(sc scenario) (row, error) {
 	r.cpu = 100 * (statCPU(srv.read("stat")) - cpu0).Seconds() / window.Seconds()
 	<-sampled
 	r.peakRSS = procField(srv.read("status"), "VmHWM:") << 10
-	time.Sleep(s.after)
+	time.Sleep(*afterDur)
 	r.rssAfter = srv.rss()
 	r.outcome = o.check(r.tcpPeak > r.tcpBase+abortTCPMem, "stopped early: kernel TCP memory passed %s over the baseline", mib(abortTCPMem))
 	r.misses = append(r.misses, r.commonMisses(!sc.noProbe)...)
@@ -171,10 +164,4 @@ func (r row) commonMisses(probed bool) []string {
 		check(r.rssAfter > r.baseRSS+rssReturn, "RSS %s after, baseline %s: not within %s", mib(r.rssAfter), mib(r.baseRSS), mib(rssReturn)).
 		check(r.tcpPeak-r.tcpBase > maxTCPMem, "kernel TCP memory +%s > %s", mib(r.tcpPeak-r.tcpBase), mib(maxTCPMem)).
 		check(r.logRate > maxLogRate, "%.0f log lines/s > %.0f", r.logRate, maxLogRate).misses
-}
-
-// scenarios lists every attack: the first round's, the second's, then
-// the third's.
-func (s *soak) scenarios() []scenario {
-	return append(append(s.firstRound(), secondRound()...), thirdRound()...)
 }

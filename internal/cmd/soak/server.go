@@ -115,12 +115,6 @@ func child(ctx context.Context, args ...string) (*exec.Cmd, io.ReadCloser, error
 	return start(ctx, (*exec.Cmd).StdoutPipe, append([]string{self}, args...)...)
 }
 
-// interrupted is done at SIGINT: how the soak stops a child.
-func interrupted() context.Context {
-	ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt)
-	return ctx
-}
-
 // probeProcess runs l, the probe or the lock-outs' legitimate client,
 // against addr until ctx is done, in a process of its own. Its password
 // is its account's name: passwords stay out of command lines.
@@ -151,7 +145,8 @@ func probeMain(addr, arg string) {
 	if l.Probe {
 		bufs = 0
 	}
-	_ = json.NewEncoder(os.Stdout).Encode(l.Run(dialer(addr, bufs, ioTimeout), interrupted().Done()))
+	stop, _ := signal.NotifyContext(context.Background(), os.Interrupt) // how the soak ends it
+	_ = json.NewEncoder(os.Stdout).Encode(l.Run(dialer(addr, bufs, ioTimeout), stop.Done()))
 }
 
 // read is the server's /proc/PID/name, empty if it cannot be read.
@@ -189,18 +184,15 @@ func statCPU(text string) time.Duration {
 	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
-// scrape reads every sample of the server's metrics, nil on failure.
+// scrape reads every sample of the server's metrics, none on failure.
 func (s *server) scrape() map[string]float64 {
+	out := map[string]float64{}
 	resp, err := (&http.Client{Timeout: 10 * time.Second}).Get("http://" + s.metrics + "/metrics")
 	if err != nil {
-		return nil
+		return out
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil
-	}
-	out := map[string]float64{}
-	for sc := bufio.NewScanner(resp.Body); sc.Scan(); {
+	for sc := bufio.NewScanner(resp.Body); resp.StatusCode == http.StatusOK && sc.Scan(); {
 		var name string
 		var v float64
 		if _, err := fmt.Sscan(sc.Text(), &name, &v); err == nil { // "# HELP ..." is no number

@@ -2,12 +2,15 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net"
 	"os"
+	"os/signal"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -40,10 +43,8 @@ func throughput(e *env) outcome {
 		cancel()
 		return failed(fmt.Errorf("echo server: %w", err))
 	}
-	defer func() {
-		cancel()
-		_ = cmd.Wait()
-	}()
+	defer cmd.Wait() // runs after cancel, which ends the echo server
+	defer cancel()
 	echo, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
 		return failed(fmt.Errorf("echo server: %w", err))
@@ -77,53 +78,44 @@ func throughput(e *env) outcome {
 // per-address accept burst.
 func lockstep(addr string, n int, login bool, d time.Duration) (int64, time.Duration, error) {
 	ips, dial := loopbackIPs(7, 10), dialer(addr, 0, ioTimeout)
-	peers, pings, errs := make([]attack.Peer, n), make([][]byte, n), make([]error, n)
-	var conns []net.Conn
-	defer func() { closeAll(conns) }()
-	for i := range peers {
-		var err error
-		if peers[i], err = attack.DialPeer(dial, ips[i%len(ips)]); err == nil {
-			conns = append(conns, peers[i].NC)
-		}
-		if err == nil && login {
-			err = peers[i].Login("iggy", "iggy")
-		}
-		if err == nil {
-			pings[i], err = peers[i].C.Ping(nil)
-		}
-		if err != nil {
-			return 0, 0, err
-		}
-	}
-	// The clients start together, a little after the last has connected.
+	errs := make([]error, n)
 	var total atomic.Int64
-	began := time.Now().Add(100 * time.Millisecond)
-	end := began.Add(d)
+	var up sync.WaitGroup
+	up.Add(n)
+	// The clients start together once the last has connected.
+	began := sync.OnceValue(time.Now)
 	attack.Each(n, func(i int) {
-		nc, buf := peers[i].NC, make([]byte, 0, 512)
-		_ = nc.SetDeadline(end.Add(ioTimeout))
-		time.Sleep(time.Until(began))
-		k := int64(0)
-		for ; errs[i] == nil && time.Now().Before(end); k++ {
-			if _, errs[i] = nc.Write(pings[i]); errs[i] == nil {
-				buf, errs[i] = codec.ReadFrame(nc, buf[:0], codec.MaxFrameSize)
+		var ping []byte
+		p, err := attack.DialPeer(dial, ips[i%len(ips)])
+		if err == nil {
+			defer p.NC.Close()
+			if login {
+				err = p.Login("iggy", "iggy")
 			}
 		}
+		if err == nil {
+			ping, err = p.C.Ping(nil)
+			_ = p.NC.SetDeadline(time.Now().Add(d + 2*ioTimeout)) // the others' set-up, the run, an answer
+		}
+		up.Done()
+		up.Wait()
+		end, buf, k := began().Add(d), make([]byte, 0, 512), int64(0)
+		for ; err == nil && time.Now().Before(end); k++ {
+			if _, err = p.NC.Write(ping); err == nil {
+				buf, err = codec.ReadFrame(p.NC, buf[:0], codec.MaxFrameSize)
+			}
+		}
+		errs[i] = err
 		total.Add(k) // one too many after an error, which is returned instead
 	})
-	for _, err := range errs {
-		if err != nil {
-			return 0, 0, err
-		}
-	}
-	return total.Load(), time.Since(began), nil
+	return total.Load(), time.Since(began()), cmp.Or(errs...) // the first error
 }
 
 // echoMain is the echo server process: it listens on a loopback port,
 // writes the address on standard output and serves until SIGINT, writing
 // every frame it reads back as it came.
 func echoMain() {
-	stop := interrupted()
+	stop, _ := signal.NotifyContext(context.Background(), os.Interrupt) // how the soak ends it
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "soak -echo:", err)
@@ -141,16 +133,10 @@ func echoMain() {
 		}
 		go func() {
 			defer nc.Close()
-			for buf := make([]byte, 0, 1024); ; {
-				f, err := codec.ReadFrame(nc, buf[:0], 1<<20)
-				if err == nil {
-					_, err = nc.Write(f)
-				}
-				if err != nil {
-					return
-				}
-				if cap(f) <= 4<<10 {
-					buf = f
+			var err error
+			for buf := make([]byte, 0, 1024); err == nil; { // only pings come: the buffer stays small
+				if buf, err = codec.ReadFrame(nc, buf[:0], 1<<20); err == nil {
+					_, err = nc.Write(buf)
 				}
 			}
 		}()
