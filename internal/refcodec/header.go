@@ -116,17 +116,20 @@ var request = kind[RequestHeader]{
 			&h.Client, &h.RequestChecksum, &h.Timestamp, &h.Request, &h.Operation, &u.padding,
 			&h.Session, &h.UserID, &h.Code, u.reserved)
 	},
-	// WIRE.md section 5, Request: the header rules, then the reserved bytes.
+	// WIRE.md section 5, Request: the header rules in the order written
+	// there, then the reserved bytes 62..128, 177..184 and 196..256.
 	rules: func(h *RequestHeader, u *unnamed) []rule {
 		op := h.Operation
+		other := op != OpRegister && op != OpNonReplicated
 		return []rule{
 			{sizeInRange(h.Size), Size},
 			{!h.Client.IsZero(), Field},
 			{op != OpReserved && KnownOperation(op), Field},
 			{op != OpRegister || h.Session == 0 && h.Request == 0, Field},
 			{op != OpNonReplicated || h.Code != 0, Field}, // code 0 names no command
-			{op == OpRegister || op == OpNonReplicated || h.Session != 0 && h.Request != 0, Field},
-			// Bytes 196..200 are reserved like the rest unless NonReplicated.
+			{!other || h.Session != 0 && h.Request != 0, Field},
+			// Bytes 196..200 hold NonReplicated's code and are reserved in
+			// any other, checked with the reserved area.
 			{op == OpNonReplicated || h.Code == 0, Reserved},
 			{u.zero(), Reserved},
 		}
@@ -142,7 +145,8 @@ var reply = kind[ReplyHeader]{
 			&h.RequestChecksum, &h.Context, &h.Client, &h.Op, &h.Commit, &h.Timestamp, &h.Request,
 			&h.Operation, &u.padding, &h.Status, u.reserved)
 	},
-	// WIRE.md section 5, Reply.
+	// WIRE.md section 5, Reply: the rules in the order written there, then
+	// the reserved bytes 62..128, 209..216 and 220..256.
 	rules: func(h *ReplyHeader, u *unnamed) []rule {
 		return []rule{
 			{sizeInRange(h.Size), Size},
@@ -162,7 +166,8 @@ var eviction = kind[Eviction]{
 		return append(prologue(&e.Checksum, &e.ChecksumBody, &e.Cluster, &u.size, &e.View, &e.Release, &e.Replica, u),
 			&e.Client, &e.Window.Max, &e.Window.Min, u.reserved, &e.Reason)
 	},
-	// WIRE.md section 5, Eviction, in the reference's order.
+	// WIRE.md section 5, Eviction, in the reference's order; the reserved
+	// bytes are 62..128 and 152..255.
 	rules: func(e *Eviction, u *unnamed) []rule {
 		w := e.Window
 		return []rule{
@@ -190,42 +195,31 @@ func sizeInRange(size uint32) bool {
 }
 
 // DecodeRequestHeader decodes a Request header from the first 256 bytes of
-// src (the rest is ignored). Checks, in order: fewer than 256 bytes
-// (Truncated); byte 60 != 5 (Command); size outside 256..64 MiB (Size);
-// client 0 (Field); operation 0 or unknown (Field); Register with a session
-// or with a request number, NonReplicated with code 0, any other operation
-// without a session or without a request number (Field); then non-zero
-// reserved bytes: 62..128, 177..184, 196..256 (200..256 for NonReplicated)
-// (Reserved).
+// src (the rest is ignored): fewer than 256 bytes is Truncated, byte 60 != 5
+// is Command, and then the error is the first broken rule in request.rules.
 func DecodeRequestHeader(src []byte) (RequestHeader, error) { return request.decode(src) }
 
-// EncodeRequestHeader validates h with the DecodeRequestHeader field rules
-// in the same order, then rejects a non-zero Code on an operation other than
-// NonReplicated (Reserved), and returns the 256-byte header with command 5.
+// EncodeRequestHeader checks h against request.rules, as DecodeRequestHeader
+// does, and returns the 256-byte header with command 5.
 func EncodeRequestHeader(h RequestHeader) ([]byte, error) { return request.encode(h) }
 
 // DecodeReplyHeader decodes a Reply header from the first 256 bytes of src
-// (the rest is ignored). Checks, in order: fewer than 256 bytes (Truncated);
-// byte 60 != 8 (Command); size outside 256..64 MiB (Size); unknown operation
-// (Field); status != 0 with size != 256 (Field); then non-zero reserved bytes:
-// 62..128, 209..216, 220..256 (Reserved).
+// (the rest is ignored): fewer than 256 bytes is Truncated, byte 60 != 8 is
+// Command, and then the error is the first broken rule in reply.rules.
 func DecodeReplyHeader(src []byte) (ReplyHeader, error) { return reply.decode(src) }
 
-// EncodeReplyHeader validates h with the DecodeReplyHeader field rules in
-// the same order and returns the 256-byte header with command 8.
+// EncodeReplyHeader checks h against reply.rules, as DecodeReplyHeader does,
+// and returns the 256-byte header with command 8.
 func EncodeReplyHeader(h ReplyHeader) ([]byte, error) { return reply.encode(h) }
 
 // DecodeEviction decodes an Eviction header from the first 256 bytes of src
-// (the rest is ignored). Checks, in order: fewer than 256 bytes (Truncated);
-// byte 60 != 13 (Command); size != 256 (Size); client 0 (Field); non-zero
-// bytes in 62..128 or in 152..255 (Reserved); reason 0 or above 15
-// (Reason); reason 14 with a window that is not 1 <= min <= max, or any
-// other reason with a non-zero window (BadWindow).
+// (the rest is ignored): fewer than 256 bytes is Truncated, byte 60 != 13 is
+// Command, and then the error is the first broken rule in eviction.rules.
 func DecodeEviction(src []byte) (Eviction, error) { return eviction.decode(src) }
 
-// EncodeEviction validates e (client 0 is Field; then the reason and window
-// rules of DecodeEviction) and returns the 256-byte header with command 13
-// and size 256. The window's CountPatch is not on the wire.
+// EncodeEviction checks e against eviction.rules, as DecodeEviction does, and
+// returns the 256-byte header with command 13 and size 256. The window's
+// CountPatch is not on the wire.
 func EncodeEviction(e Eviction) ([]byte, error) { return eviction.encode(e) }
 
 // PeekCommand returns the command byte (offset 60) of the header at the
