@@ -99,15 +99,12 @@ func encode[T any](v T, walk func(*body, *T)) ([]byte, error) {
 
 // whole runs a prefix decoder and refuses bytes after what it used.
 func whole[T any](src []byte, decode func([]byte) (T, int, error)) (T, error) {
-	var zero T
 	v, n, err := decode(src)
-	if err != nil {
-		return zero, err
-	}
-	if n < len(src) {
+	if err == nil && n < len(src) {
+		var zero T
 		return zero, Trailing
 	}
-	return v, nil
+	return v, err // the zero value with an error
 }
 
 // info walks a ClientVersionInfo (WIRE.md section 2).
