@@ -4,122 +4,153 @@ import (
 	"bytes"
 	"encoding/binary"
 	"io"
-	"math"
 	"unicode/utf8"
 )
 
-// MaxShortText is the longest u8-length-prefixed text field, in bytes.
-const MaxShortText = 255
-
-// sticky keeps the first failure of a reader or writer.
-type sticky struct{ err error }
+// body reads or writes a body front to back with a sticky error. Each body
+// is described once, as a walk over its fields in wire order that checks
+// each field's rules as it goes: the decoder follows the walk to fill a
+// value, the encoder to write one. After the first failure every read is a
+// no-op that leaves the zero value, so the failure reported is the first
+// one in field order, and no value or bytes are returned with it.
+type body struct {
+	err error
+	r   *bytes.Reader // the bytes to decode; nil when encoding
+	w   bytes.Buffer  // the bytes encoded
+}
 
 // fail records c unless an earlier failure is already recorded.
-func (s *sticky) fail(c Class) {
-	if s.err == nil {
-		s.err = c
+func (b *body) fail(c Class) {
+	if b.err == nil {
+		b.err = c
 	}
 }
 
-// reader reads a body front to back with a sticky error: after the first
-// failure every read is a no-op that returns the zero value, so a decoder
-// reads straight down the layout, and the failure it reports is the first
-// one in field order.
-type reader struct {
-	sticky
-	r *bytes.Reader
+// check fails with c unless ok, a rule on a field already walked.
+func (b *body) check(ok bool, c Class) {
+	if !ok {
+		b.fail(c)
+	}
 }
 
-// get reads a little-endian integer, or fails with Truncated.
-func get[T uint8 | uint32 | uint64](d *reader) T {
-	var v T
-	if d.err == nil && binary.Read(d.r, binary.LittleEndian, &v) != nil {
-		d.fail(Truncated)
+// num reads or writes p, a little-endian integer or Uint128; too few bytes
+// left is Truncated.
+func (b *body) num(p any) {
+	if b.r == nil {
+		_ = binary.Write(&b.w, binary.LittleEndian, p)
+	} else if b.err == nil && binary.Read(b.r, binary.LittleEndian, p) != nil {
+		b.fail(Truncated)
 	}
-	return v
 }
 
-// bytes reads n raw bytes, checking n against the bytes remaining before
-// anything is allocated; n == 0 gives nil.
-func (d *reader) bytes(n uint64) []byte {
-	if d.err != nil || n == 0 {
-		return nil
+// raw reads or writes n raw bytes. n is checked against the bytes remaining
+// before anything is allocated (Truncated), and n == 0 reads nil; a value
+// of another length is a Length error.
+func (b *body) raw(p *[]byte, n uint64) {
+	switch {
+	case b.r == nil:
+		b.check(uint64(len(*p)) == n, Length)
+		b.w.Write(*p)
+	case b.err != nil || n == 0:
+	case n > uint64(b.r.Len()):
+		b.fail(Truncated)
+	default:
+		*p = make([]byte, n)
+		_, _ = io.ReadFull(b.r, *p) // cannot fail: n bytes remain
 	}
-	if n > uint64(d.r.Len()) {
-		d.fail(Truncated)
-		return nil
-	}
-	buf := make([]byte, n)
-	if _, err := io.ReadFull(d.r, buf); err != nil {
-		d.fail(Truncated)
-	}
-	return buf
 }
 
-// text reads n bytes of UTF-8 text whose length n has already been read.
-func (d *reader) text(n uint64) []byte {
-	b := d.bytes(n)
-	if d.err == nil && !utf8.Valid(b) {
-		d.fail(UTF8)
+// text reads or writes a length of type L, then that many bytes of UTF-8
+// text (else UTF8). The length must be min..the largest L (255 for a u8,
+// MaxUint32 for a u32), else Length.
+func text[L uint8 | uint32](b *body, p *[]byte, min int) {
+	l := L(len(*p))
+	b.num(&l)
+	n := uint64(l)
+	if b.r == nil {
+		n = uint64(len(*p)) // before the conversion to L, which may wrap
 	}
-	return b
+	b.check(n >= uint64(min) && n <= uint64(^L(0)), Length)
+	b.raw(p, n)
+	b.check(utf8.Valid(*p), UTF8)
 }
 
-// shortText reads a u8 length then that many bytes of UTF-8 text. A length
-// below min is a Length error.
-func (d *reader) shortText(min int) []byte {
-	n := get[uint8](d)
-	if d.err == nil && int(n) < min {
-		d.fail(Length)
+// decode walks src and returns the value with the number of bytes
+// consumed, or the first failure.
+func decode[T any](src []byte, walk func(*body, *T)) (T, int, error) {
+	b := body{r: bytes.NewReader(src)}
+	var v, zero T
+	walk(&b, &v)
+	if b.err != nil {
+		return zero, 0, b.err
 	}
-	return d.text(uint64(n))
+	return v, len(src) - b.r.Len(), nil
 }
 
-// longText reads a u32 length then that many bytes of UTF-8 text.
-func (d *reader) longText() []byte {
-	return d.text(uint64(get[uint32](d)))
-}
-
-// info reads a ClientVersionInfo field by field.
-func (d *reader) info() ClientVersionInfo {
-	var v ClientVersionInfo
-	v.Protocol = get[uint32](d)
-	v.SDKName = d.shortText(1)
-	v.SDKVersion = d.shortText(1)
-	return v
-}
-
-// decoded returns v with the number of bytes d consumed, or d's failure
-// with the zero value.
-func decoded[T any](d *reader, v T) (T, int, error) {
-	if d.err != nil {
-		var zero T
-		return zero, 0, d.err
+// encode walks v and returns its bytes, or the first broken rule.
+func encode[T any](v T, walk func(*body, *T)) ([]byte, error) {
+	var b body
+	walk(&b, &v)
+	if b.err != nil {
+		return nil, b.err
 	}
-	return v, int(d.r.Size()) - d.r.Len(), nil
+	return b.w.Bytes(), nil
 }
 
 // whole runs a prefix decoder and refuses bytes after what it used.
 func whole[T any](src []byte, decode func([]byte) (T, int, error)) (T, error) {
-	var zero T
 	v, n, err := decode(src)
-	if err != nil {
-		return zero, err
-	}
-	if n < len(src) {
+	if err == nil && n < len(src) {
+		var zero T
 		return zero, Trailing
 	}
-	return v, nil
+	return v, err // the zero value with an error
+}
+
+// info walks a ClientVersionInfo (WIRE.md section 2).
+func info(b *body, v *ClientVersionInfo) {
+	b.num(&v.Protocol)
+	text[uint8](b, &v.SDKName, 1)
+	text[uint8](b, &v.SDKVersion, 1)
+}
+
+// loginRegister walks a LOGIN_REGISTER body (WIRE.md section 3), with the
+// bind secret of 0.11.1 when secret is set (section 10.2).
+func loginRegister(secret bool) func(*body, *LoginRegister) {
+	return func(b *body, v *LoginRegister) {
+		info(b, &v.Info)
+		b.secret(v.Info, &v.BindSecret, secret)
+		text[uint8](b, &v.Username, 1)
+		text[uint8](b, &v.Password, 0)
+		text[uint32](b, &v.Context, 0)
+	}
+}
+
+// loginRegisterPAT walks a LOGIN_REGISTER_WITH_PAT body (WIRE.md section
+// 3), with the bind secret of 0.11.1 when secret is set (section 10.2).
+func loginRegisterPAT(secret bool) func(*body, *LoginRegisterPAT) {
+	return func(b *body, v *LoginRegisterPAT) {
+		info(b, &v.Info)
+		b.secret(v.Info, &v.BindSecret, secret)
+		text[uint8](b, &v.Token, 0)
+		text[uint32](b, &v.Context, 0)
+	}
+}
+
+// loginReply walks a login reply body (WIRE.md section 4).
+func loginReply(b *body, v *LoginReply) {
+	b.num(&v.UserID)
+	b.num(&v.Session)
+	b.check(v.Session != 0, Field) // 0 means "no session" and cannot be echoed
+	b.num(&v.ServerProtocol)
+	text[uint8](b, &v.ServerVersion, 1)
 }
 
 // DecodeClientVersionInfo decodes a ClientVersionInfo from the start of src
 // and returns it with the number of bytes consumed; bytes after the last
 // field are ignored. Layout:
 // [protocol_version u32][sdk_name_len u8][sdk_name][sdk_version_len u8][sdk_version].
-func DecodeClientVersionInfo(src []byte) (ClientVersionInfo, int, error) {
-	d := &reader{r: bytes.NewReader(src)}
-	return decoded(d, d.info())
-}
+func DecodeClientVersionInfo(src []byte) (ClientVersionInfo, int, error) { return decode(src, info) }
 
 // ParseClientVersionInfo decodes src as exactly one ClientVersionInfo; any
 // byte after the last field is a Trailing error.
@@ -132,50 +163,19 @@ func ParseClientVersionInfo(src []byte) (ClientVersionInfo, error) {
 // field are ignored. Layout: [ClientVersionInfo][username_len u8][username]
 // [password_len u8][password][context_len u32][context].
 func DecodeLoginRegister(src []byte) (LoginRegister, int, error) {
-	return decodeLoginRegister(src, false)
-}
-
-// decodeLoginRegister is DecodeLoginRegister, reading a 32-byte bind
-// secret after the ClientVersionInfo when secret is set (0.11.1).
-func decodeLoginRegister(src []byte, secret bool) (LoginRegister, int, error) {
-	d := &reader{r: bytes.NewReader(src)}
-	var v LoginRegister
-	v.Info = d.info()
-	if secret {
-		v.BindSecret = d.bytes(BindSecretLen)
-	}
-	v.Username = d.shortText(1)
-	v.Password = d.shortText(0)
-	v.Context = d.longText()
-	return decoded(d, v)
+	return decode(src, loginRegister(false))
 }
 
 // ParseLoginRegister decodes src as exactly one LOGIN_REGISTER body; any
 // byte after the last field is a Trailing error.
-func ParseLoginRegister(src []byte) (LoginRegister, error) {
-	return whole(src, DecodeLoginRegister)
-}
+func ParseLoginRegister(src []byte) (LoginRegister, error) { return whole(src, DecodeLoginRegister) }
 
 // DecodeLoginRegisterPAT decodes a LOGIN_REGISTER_WITH_PAT body from the
 // start of src and returns it with the number of bytes consumed; bytes after
 // the last field are ignored. Layout: [ClientVersionInfo][token_len u8]
 // [token][context_len u32][context].
 func DecodeLoginRegisterPAT(src []byte) (LoginRegisterPAT, int, error) {
-	return decodeLoginRegisterPAT(src, false)
-}
-
-// decodeLoginRegisterPAT is DecodeLoginRegisterPAT, reading a 32-byte bind
-// secret after the ClientVersionInfo when secret is set (0.11.1).
-func decodeLoginRegisterPAT(src []byte, secret bool) (LoginRegisterPAT, int, error) {
-	d := &reader{r: bytes.NewReader(src)}
-	var v LoginRegisterPAT
-	v.Info = d.info()
-	if secret {
-		v.BindSecret = d.bytes(BindSecretLen)
-	}
-	v.Token = d.shortText(0)
-	v.Context = d.longText()
-	return decoded(d, v)
+	return decode(src, loginRegisterPAT(false))
 }
 
 // ParseLoginRegisterPAT decodes src as exactly one LOGIN_REGISTER_WITH_PAT
@@ -190,137 +190,29 @@ func ParseLoginRegisterPAT(src []byte) (LoginRegisterPAT, error) {
 // Field error, reported as soon as the session is read. Layout:
 // [user_id u32][session u64][server_protocol_version u32]
 // [server_version_len u8][server_version].
-func DecodeLoginReply(src []byte) (LoginReply, int, error) {
-	d := &reader{r: bytes.NewReader(src)}
-	var v LoginReply
-	v.UserID = get[uint32](d)
-	v.Session = get[uint64](d)
-	if d.err == nil && v.Session == 0 {
-		d.fail(Field)
-	}
-	v.ServerProtocol = get[uint32](d)
-	v.ServerVersion = d.shortText(1)
-	return decoded(d, v)
-}
+func DecodeLoginReply(src []byte) (LoginReply, int, error) { return decode(src, loginReply) }
 
 // ParseLoginReply decodes src as exactly one login reply body; any byte
 // after the last field is a Trailing error.
-func ParseLoginReply(src []byte) (LoginReply, error) {
-	return whole(src, DecodeLoginReply)
-}
-
-// writer encodes a body front to back and validates each field as it
-// writes it, with a sticky error: the first broken rule in field order is
-// the one the encoder returns, and no bytes are returned with it.
-type writer struct {
-	sticky
-	buf bytes.Buffer
-}
-
-// put appends a little-endian integer.
-func put[T uint32 | uint64](w *writer, v T) {
-	_ = binary.Write(&w.buf, binary.LittleEndian, v)
-}
-
-// text appends b, which must be valid UTF-8 (else UTF8).
-func (w *writer) text(b []byte) {
-	if !utf8.Valid(b) {
-		w.fail(UTF8)
-	}
-	w.buf.Write(b)
-}
-
-// shortText appends a u8 length and b, which must be min..255 bytes (else
-// Length) of UTF-8.
-func (w *writer) shortText(b []byte, min int) {
-	if len(b) < min || len(b) > MaxShortText {
-		w.fail(Length)
-	}
-	w.buf.WriteByte(uint8(len(b)))
-	w.text(b)
-}
-
-// longText appends a u32 length and b, which must be 0..MaxUint32 bytes
-// (else Length) of UTF-8.
-func (w *writer) longText(b []byte) {
-	if uint64(len(b)) > math.MaxUint32 {
-		w.fail(Length)
-	}
-	put(w, uint32(len(b)))
-	w.text(b)
-}
-
-// info appends a ClientVersionInfo, validating it in field order.
-func (w *writer) info(v ClientVersionInfo) {
-	put(w, v.Protocol)
-	w.shortText(v.SDKName, 1)
-	w.shortText(v.SDKVersion, 1)
-}
-
-// result returns the encoded bytes, or the first broken rule.
-func (w *writer) result() ([]byte, error) {
-	if w.err != nil {
-		return nil, w.err
-	}
-	return w.buf.Bytes(), nil
-}
+func ParseLoginReply(src []byte) (LoginReply, error) { return whole(src, DecodeLoginReply) }
 
 // EncodeClientVersionInfo validates v (sdk name then sdk version: each
 // 1..255 bytes, else Length; valid UTF-8, else UTF8) and encodes it.
-func EncodeClientVersionInfo(v ClientVersionInfo) ([]byte, error) {
-	var w writer
-	w.info(v)
-	return w.result()
-}
+func EncodeClientVersionInfo(v ClientVersionInfo) ([]byte, error) { return encode(v, info) }
 
 // EncodeLoginRegister validates v in field order (the ClientVersionInfo,
 // a version that selects the 0.11.0 layout (not 0.11.1, else Field),
 // username 1..255, password 0..255, context 0..MaxUint32 bytes, each valid
 // UTF-8) and encodes it.
-func EncodeLoginRegister(v LoginRegister) ([]byte, error) {
-	return encodeLoginRegister(v, false)
-}
-
-// encodeLoginRegister is EncodeLoginRegister, writing v.BindSecret after
-// the ClientVersionInfo when secret is set (0.11.1); see writer.secret.
-func encodeLoginRegister(v LoginRegister, secret bool) ([]byte, error) {
-	var w writer
-	w.info(v.Info)
-	w.secret(v.Info, v.BindSecret, secret)
-	w.shortText(v.Username, 1)
-	w.shortText(v.Password, 0)
-	w.longText(v.Context)
-	return w.result()
-}
+func EncodeLoginRegister(v LoginRegister) ([]byte, error) { return encode(v, loginRegister(false)) }
 
 // EncodeLoginRegisterPAT validates v in field order (the ClientVersionInfo,
 // a version that selects the 0.11.0 layout, token 0..255, context
 // 0..MaxUint32 bytes, each valid UTF-8) and encodes it.
 func EncodeLoginRegisterPAT(v LoginRegisterPAT) ([]byte, error) {
-	return encodeLoginRegisterPAT(v, false)
-}
-
-// encodeLoginRegisterPAT is EncodeLoginRegisterPAT with the bind secret of
-// 0.11.1 when secret is set; see encodeLoginRegister.
-func encodeLoginRegisterPAT(v LoginRegisterPAT, secret bool) ([]byte, error) {
-	var w writer
-	w.info(v.Info)
-	w.secret(v.Info, v.BindSecret, secret)
-	w.shortText(v.Token, 0)
-	w.longText(v.Context)
-	return w.result()
+	return encode(v, loginRegisterPAT(false))
 }
 
 // EncodeLoginReply validates v in field order (session != 0, else Field;
 // server version 1..255 bytes of valid UTF-8) and encodes it.
-func EncodeLoginReply(v LoginReply) ([]byte, error) {
-	var w writer
-	put(&w, v.UserID)
-	if v.Session == 0 {
-		w.fail(Field)
-	}
-	put(&w, v.Session)
-	put(&w, v.ServerProtocol)
-	w.shortText(v.ServerVersion, 1)
-	return w.result()
-}
+func EncodeLoginReply(v LoginReply) ([]byte, error) { return encode(v, loginReply) }

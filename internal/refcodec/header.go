@@ -7,67 +7,15 @@ import (
 )
 
 // unnamed holds the bytes of a header that its struct has no field for:
-// the command byte, which the decoder checks and the encoder sets, and the
-// reserved areas and padding, which must be zero.
+// the command byte, which the decoder checks and the encoder sets, the size
+// of an Eviction, which is always 256, and the reserved areas and padding,
+// which must be zero.
 type unnamed struct {
 	command  uint8
+	size     uint32   // an Eviction's
 	frame    [66]byte // reserved_frame
 	padding  [7]byte  // operation_padding of a Request or Reply
 	reserved []byte   // the reserved area after the kind's own fields
-}
-
-// Each header's layout is written once, as the list of its fields in wire
-// order (pointers, for binary.Read to fill and binary.Write to write): the
-// offsets follow from the fields' sizes, independently of any offset table,
-// and a test holds every list to 256 bytes.
-
-// prologue lists bytes 0..128 of every header: checksum, checksum_body,
-// cluster, size, view, release, command, replica, reserved_frame.
-func prologue(sum, sumBody, cluster *Uint128, size, view, release *uint32, replica *uint8, u *unnamed) []any {
-	return []any{sum, sumBody, cluster, size, view, release, &u.command, replica, &u.frame}
-}
-
-// requestFields lists a Request header. The code of a NonReplicated
-// request is bytes 196..200, the start of the reserved area of any other.
-func requestFields(h *RequestHeader, u *unnamed) []any {
-	u.reserved = make([]byte, 56)
-	return append(prologue(&h.Checksum, &h.ChecksumBody, &h.Cluster, &h.Size, &h.View, &h.Release, &h.Replica, u),
-		&h.Client, &h.RequestChecksum, &h.Timestamp, &h.Request, &h.Operation, &u.padding,
-		&h.Session, &h.UserID, &h.Code, u.reserved)
-}
-
-// replyFields lists a Reply header.
-func replyFields(h *ReplyHeader, u *unnamed) []any {
-	u.reserved = make([]byte, 36)
-	return append(prologue(&h.Checksum, &h.ChecksumBody, &h.Cluster, &h.Size, &h.View, &h.Release, &h.Replica, u),
-		&h.RequestChecksum, &h.Context, &h.Client, &h.Op, &h.Commit, &h.Timestamp, &h.Request,
-		&h.Operation, &u.padding, &h.Status, u.reserved)
-}
-
-// evictionFields lists an Eviction header, whose size the struct leaves
-// out (it is always 256) and whose window is written max first.
-func evictionFields(e *Eviction, size *uint32, u *unnamed) []any {
-	u.reserved = make([]byte, 103)
-	return append(prologue(&e.Checksum, &e.ChecksumBody, &e.Cluster, size, &e.View, &e.Release, &e.Replica, u),
-		&e.Client, &e.Window.Max, &e.Window.Min, u.reserved, &e.Reason)
-}
-
-// readHeader fills fields from the first 256 bytes of src, or fails with
-// Truncated, then wants command at byte 60, else Command.
-func readHeader(src []byte, command uint8, u *unnamed, fields []any) error {
-	if len(src) < HeaderSize {
-		return Truncated
-	}
-	r := bytes.NewReader(src[:HeaderSize])
-	for _, f := range fields {
-		if err := binary.Read(r, binary.LittleEndian, f); err != nil {
-			return Truncated
-		}
-	}
-	if u.command != command {
-		return Command
-	}
-	return nil
 }
 
 // zero reports whether every reserved and padding byte read into u is zero.
@@ -80,13 +28,158 @@ func (u *unnamed) zero() bool {
 	return true
 }
 
-// writeHeader encodes fields into 256 bytes.
-func writeHeader(fields []any) []byte {
+// rule is one rule of a header: ok says whether the header keeps it, class
+// is the error when it does not.
+type rule struct {
+	ok    bool
+	class Class
+}
+
+// kind is one header kind: its command byte, its layout and its rules.
+//
+// Each layout is written once, as the list of the kind's fields in wire
+// order (pointers, for binary.Read to fill and binary.Write to write): the
+// offsets follow from the fields' sizes, independently of any offset table,
+// and a test holds every list to 256 bytes. The rules are listed in the
+// order WIRE.md section 5 checks them, and the first broken one is the
+// error. The decoder and the encoder check the same list; for the encoder,
+// which writes the command, an Eviction's size and every reserved byte
+// itself, the rules on those always hold.
+type kind[T any] struct {
+	command uint8
+	fields  func(*T, *unnamed) []any
+	rules   func(*T, *unnamed) []rule
+}
+
+// decode fills a T from the first 256 bytes of src, or fails with
+// Truncated, wants k's command at byte 60, else Command, then returns the
+// first broken rule.
+func (k kind[T]) decode(src []byte) (T, error) {
+	var h, zero T
+	var u unnamed
+	fields := k.fields(&h, &u)
+	if len(src) < HeaderSize {
+		return zero, Truncated
+	}
+	r := bytes.NewReader(src[:HeaderSize])
+	for _, f := range fields {
+		if err := binary.Read(r, binary.LittleEndian, f); err != nil {
+			return zero, Truncated
+		}
+	}
+	if u.command != k.command {
+		return zero, Command
+	}
+	if err := firstBroken(k.rules(&h, &u)); err != nil {
+		return zero, err
+	}
+	return h, nil
+}
+
+// encode checks h with the decoder's rules and returns its 256 bytes.
+func (k kind[T]) encode(h T) ([]byte, error) {
+	u := unnamed{command: k.command, size: HeaderSize}
+	fields := k.fields(&h, &u)
+	if err := firstBroken(k.rules(&h, &u)); err != nil {
+		return nil, err
+	}
 	var w bytes.Buffer
 	for _, f := range fields {
 		_ = binary.Write(&w, binary.LittleEndian, f)
 	}
-	return w.Bytes()
+	return w.Bytes(), nil
+}
+
+// firstBroken returns the class of the first rule not kept, or nil.
+func firstBroken(rules []rule) error {
+	for _, r := range rules {
+		if !r.ok {
+			return r.class
+		}
+	}
+	return nil
+}
+
+// prologue lists bytes 0..128 of every header: checksum, checksum_body,
+// cluster, size, view, release, command, replica, reserved_frame.
+func prologue(sum, sumBody, cluster *Uint128, size, view, release *uint32, replica *uint8, u *unnamed) []any {
+	return []any{sum, sumBody, cluster, size, view, release, &u.command, replica, &u.frame}
+}
+
+// request is the Request kind. The code of a NonReplicated request is bytes
+// 196..200, the start of the reserved area of any other.
+var request = kind[RequestHeader]{
+	command: CommandRequest,
+	fields: func(h *RequestHeader, u *unnamed) []any {
+		u.reserved = make([]byte, 56)
+		return append(prologue(&h.Checksum, &h.ChecksumBody, &h.Cluster, &h.Size, &h.View, &h.Release, &h.Replica, u),
+			&h.Client, &h.RequestChecksum, &h.Timestamp, &h.Request, &h.Operation, &u.padding,
+			&h.Session, &h.UserID, &h.Code, u.reserved)
+	},
+	// WIRE.md section 5, Request: the header rules in the order written
+	// there, then the reserved bytes 62..128, 177..184 and 196..256.
+	rules: func(h *RequestHeader, u *unnamed) []rule {
+		op := h.Operation
+		other := op != OpRegister && op != OpNonReplicated
+		return []rule{
+			{sizeInRange(h.Size), Size},
+			{!h.Client.IsZero(), Field},
+			{op != OpReserved && KnownOperation(op), Field},
+			{op != OpRegister || h.Session == 0 && h.Request == 0, Field},
+			{op != OpNonReplicated || h.Code != 0, Field}, // code 0 names no command
+			{!other || h.Session != 0 && h.Request != 0, Field},
+			// Bytes 196..200 hold NonReplicated's code and are reserved in
+			// any other, checked with the reserved area.
+			{op == OpNonReplicated || h.Code == 0, Reserved},
+			{u.zero(), Reserved},
+		}
+	},
+}
+
+// reply is the Reply kind.
+var reply = kind[ReplyHeader]{
+	command: CommandReply,
+	fields: func(h *ReplyHeader, u *unnamed) []any {
+		u.reserved = make([]byte, 36)
+		return append(prologue(&h.Checksum, &h.ChecksumBody, &h.Cluster, &h.Size, &h.View, &h.Release, &h.Replica, u),
+			&h.RequestChecksum, &h.Context, &h.Client, &h.Op, &h.Commit, &h.Timestamp, &h.Request,
+			&h.Operation, &u.padding, &h.Status, u.reserved)
+	},
+	// WIRE.md section 5, Reply: the rules in the order written there, then
+	// the reserved bytes 62..128, 209..216 and 220..256.
+	rules: func(h *ReplyHeader, u *unnamed) []rule {
+		return []rule{
+			{sizeInRange(h.Size), Size},
+			{KnownOperation(h.Operation), Field},
+			{h.Status == 0 || h.Size == HeaderSize, Field}, // a denial never carries a body
+			{u.zero(), Reserved},
+		}
+	},
+}
+
+// eviction is the Eviction kind, whose size the struct leaves out and whose
+// window is written max first.
+var eviction = kind[Eviction]{
+	command: CommandEviction,
+	fields: func(e *Eviction, u *unnamed) []any {
+		u.reserved = make([]byte, 103)
+		return append(prologue(&e.Checksum, &e.ChecksumBody, &e.Cluster, &u.size, &e.View, &e.Release, &e.Replica, u),
+			&e.Client, &e.Window.Max, &e.Window.Min, u.reserved, &e.Reason)
+	},
+	// WIRE.md section 5, Eviction, in the reference's order; the reserved
+	// bytes are 62..128 and 152..255.
+	rules: func(e *Eviction, u *unnamed) []rule {
+		w := e.Window
+		return []rule{
+			{u.size == HeaderSize, Size},
+			{!e.Client.IsZero(), Field},
+			{u.zero(), Reserved},
+			{e.Reason >= 1 && e.Reason <= 15, Reason}, // the known reasons
+			// Only reason 14 carries a window, and it must be well-formed.
+			{e.Reason != ReasonIncompatibleProtocol || WindowValid(w), BadWindow},
+			{e.Reason == ReasonIncompatibleProtocol || w.Min == 0 && w.Max == 0, BadWindow},
+		}
+	},
 }
 
 // KnownOperation reports whether op is a known operation value: 0 Reserved,
@@ -101,175 +194,33 @@ func sizeInRange(size uint32) bool {
 	return size >= HeaderSize && size <= MaxFrameSize
 }
 
-// checkRequestFields applies the Request header field rules in order:
-// size, client, operation, then the operation's session/request/code rule.
-func checkRequestFields(h RequestHeader) error {
-	if !sizeInRange(h.Size) {
-		return Size
-	}
-	if h.Client.IsZero() {
-		return Field
-	}
-	if h.Operation == OpReserved || !KnownOperation(h.Operation) {
-		return Field
-	}
-	switch h.Operation {
-	case OpRegister:
-		if h.Session != 0 || h.Request != 0 {
-			return Field
-		}
-	case OpNonReplicated:
-		if h.Code == 0 {
-			return Field
-		}
-	default:
-		if h.Session == 0 || h.Request == 0 {
-			return Field
-		}
-	}
-	return nil
-}
-
 // DecodeRequestHeader decodes a Request header from the first 256 bytes of
-// src (the rest is ignored). Checks, in order: fewer than 256 bytes
-// (Truncated); byte 60 != 5 (Command); size outside 256..64 MiB (Size);
-// client 0 (Field); operation 0 or unknown (Field); Register with a session
-// or with a request number, NonReplicated with code 0, any other operation
-// without a session or without a request number (Field); then non-zero
-// reserved bytes: 62..128, 177..184, 196..256 (200..256 for NonReplicated)
-// (Reserved).
-func DecodeRequestHeader(src []byte) (RequestHeader, error) {
-	var h RequestHeader
-	var u unnamed
-	if err := readHeader(src, CommandRequest, &u, requestFields(&h, &u)); err != nil {
-		return RequestHeader{}, err
-	}
-	if err := checkRequestFields(h); err != nil {
-		return RequestHeader{}, err
-	}
-	codeReserved := h.Operation != OpNonReplicated && h.Code != 0
-	if codeReserved || !u.zero() {
-		return RequestHeader{}, Reserved
-	}
-	return h, nil
-}
+// src (the rest is ignored): fewer than 256 bytes is Truncated, byte 60 != 5
+// is Command, and then the error is the first broken rule in request.rules.
+func DecodeRequestHeader(src []byte) (RequestHeader, error) { return request.decode(src) }
 
-// EncodeRequestHeader validates h with the DecodeRequestHeader field rules
-// in the same order, then rejects a non-zero Code on an operation other than
-// NonReplicated (Reserved), and returns the 256-byte header with command 5.
-func EncodeRequestHeader(h RequestHeader) ([]byte, error) {
-	if err := checkRequestFields(h); err != nil {
-		return nil, err
-	}
-	if h.Operation != OpNonReplicated && h.Code != 0 {
-		return nil, Reserved
-	}
-	u := unnamed{command: CommandRequest}
-	return writeHeader(requestFields(&h, &u)), nil
-}
-
-// checkReplyFields applies the Reply header field rules in order: size,
-// operation, then a denial (status != 0) must have size 256.
-func checkReplyFields(h ReplyHeader) error {
-	if !sizeInRange(h.Size) {
-		return Size
-	}
-	if !KnownOperation(h.Operation) {
-		return Field
-	}
-	if h.Status != 0 && h.Size != HeaderSize {
-		return Field // the status rule: a usable size, but a denial's is 256
-	}
-	return nil
-}
+// EncodeRequestHeader checks h against request.rules, as DecodeRequestHeader
+// does, and returns the 256-byte header with command 5.
+func EncodeRequestHeader(h RequestHeader) ([]byte, error) { return request.encode(h) }
 
 // DecodeReplyHeader decodes a Reply header from the first 256 bytes of src
-// (the rest is ignored). Checks, in order: fewer than 256 bytes (Truncated);
-// byte 60 != 8 (Command); size outside 256..64 MiB (Size); unknown operation
-// (Field); status != 0 with size != 256 (Field); then non-zero reserved bytes:
-// 62..128, 209..216, 220..256 (Reserved).
-func DecodeReplyHeader(src []byte) (ReplyHeader, error) {
-	var h ReplyHeader
-	var u unnamed
-	if err := readHeader(src, CommandReply, &u, replyFields(&h, &u)); err != nil {
-		return ReplyHeader{}, err
-	}
-	if err := checkReplyFields(h); err != nil {
-		return ReplyHeader{}, err
-	}
-	if !u.zero() {
-		return ReplyHeader{}, Reserved
-	}
-	return h, nil
-}
+// (the rest is ignored): fewer than 256 bytes is Truncated, byte 60 != 8 is
+// Command, and then the error is the first broken rule in reply.rules.
+func DecodeReplyHeader(src []byte) (ReplyHeader, error) { return reply.decode(src) }
 
-// EncodeReplyHeader validates h with the DecodeReplyHeader field rules in
-// the same order and returns the 256-byte header with command 8.
-func EncodeReplyHeader(h ReplyHeader) ([]byte, error) {
-	if err := checkReplyFields(h); err != nil {
-		return nil, err
-	}
-	u := unnamed{command: CommandReply}
-	return writeHeader(replyFields(&h, &u)), nil
-}
-
-// checkEvictionReason applies the eviction reason and window rules in order.
-func checkEvictionReason(reason uint8, w Window) error {
-	if reason < 1 || reason > 15 { // the known reasons
-		return Reason
-	}
-	ok := w.Min == 0 && w.Max == 0 // only reason 14 carries a window
-	if reason == ReasonIncompatibleProtocol {
-		ok = WindowValid(w)
-	}
-	if !ok {
-		return BadWindow
-	}
-	return nil
-}
+// EncodeReplyHeader checks h against reply.rules, as DecodeReplyHeader does,
+// and returns the 256-byte header with command 8.
+func EncodeReplyHeader(h ReplyHeader) ([]byte, error) { return reply.encode(h) }
 
 // DecodeEviction decodes an Eviction header from the first 256 bytes of src
-// (the rest is ignored). Checks, in order: fewer than 256 bytes (Truncated);
-// byte 60 != 13 (Command); size != 256 (Size); client 0 (Field); non-zero
-// bytes in 62..128 or in 152..255 (Reserved); reason 0 or above 15
-// (Reason); reason 14 with a window that is not 1 <= min <= max, or any
-// other reason with a non-zero window (BadWindow).
-func DecodeEviction(src []byte) (Eviction, error) {
-	var e Eviction
-	var size uint32
-	var u unnamed
-	if err := readHeader(src, CommandEviction, &u, evictionFields(&e, &size, &u)); err != nil {
-		return Eviction{}, err
-	}
-	if size != HeaderSize {
-		return Eviction{}, Size
-	}
-	if e.Client.IsZero() {
-		return Eviction{}, Field
-	}
-	if !u.zero() {
-		return Eviction{}, Reserved
-	}
-	if err := checkEvictionReason(e.Reason, e.Window); err != nil {
-		return Eviction{}, err
-	}
-	return e, nil
-}
+// (the rest is ignored): fewer than 256 bytes is Truncated, byte 60 != 13 is
+// Command, and then the error is the first broken rule in eviction.rules.
+func DecodeEviction(src []byte) (Eviction, error) { return eviction.decode(src) }
 
-// EncodeEviction validates e (client 0 is Field; then the reason and window
-// rules of DecodeEviction) and returns the 256-byte header with command 13
-// and size 256. The window's CountPatch is not on the wire.
-func EncodeEviction(e Eviction) ([]byte, error) {
-	if e.Client.IsZero() {
-		return nil, Field
-	}
-	if err := checkEvictionReason(e.Reason, e.Window); err != nil {
-		return nil, err
-	}
-	size := uint32(HeaderSize)
-	u := unnamed{command: CommandEviction}
-	return writeHeader(evictionFields(&e, &size, &u)), nil
-}
+// EncodeEviction checks e against eviction.rules, as DecodeEviction does, and
+// returns the 256-byte header with command 13 and size 256. The window's
+// CountPatch is not on the wire.
+func EncodeEviction(e Eviction) ([]byte, error) { return eviction.encode(e) }
 
 // PeekCommand returns the command byte (offset 60) of the header at the
 // start of src, or Truncated if src is shorter than 256 bytes.

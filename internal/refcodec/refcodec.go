@@ -33,15 +33,15 @@ const (
 	Truncated
 	// Command: byte 60 of a header is not the expected frame kind.
 	Command
-	// Size: a size out of range, an eviction size other than 256, or a
-	// denial reply (status != 0) that carries a body.
+	// Size: a size out of range, or an eviction size other than 256.
 	Size
 	// Reserved: a non-zero reserved or padding byte (including request bytes
 	// 196..200 outside NonReplicated).
 	Reserved
 	// Field: client 0, an unknown or zero request operation, a broken
-	// session/request rule, a NonReplicated code of 0, or a login reply
-	// session of 0.
+	// session/request rule, a NonReplicated code of 0, a denial reply
+	// (status != 0) that carries a body, a login reply session of 0, or a
+	// login body to encode in a layout its version does not select.
 	Field
 	// Reason: an eviction reason of 0 or above 15.
 	Reason
@@ -49,9 +49,9 @@ const (
 	// on any other reason. (The codec calls this class "window"; the
 	// constant cannot be named Window because the Window type has that name.)
 	BadWindow
-	// Length: an empty sdk name, sdk version, username or server version, or
-	// a field too long to encode (> 255 bytes for u8-prefixed fields,
-	// > MaxUint32 bytes for context).
+	// Length: an empty sdk name, sdk version, username or server version, a
+	// field too long to encode (> 255 bytes for u8-prefixed fields,
+	// > MaxUint32 bytes for context), or a bind secret of the wrong length.
 	Length
 	// UTF8: invalid UTF-8 in a text field.
 	UTF8

@@ -81,9 +81,9 @@ func TestHeaderFieldLists(t *testing.T) {
 	var s uint32
 	var x Uint128
 	assert.Equal(t, 128, size(prologue(&x, &x, &x, &s, &s, &s, new(uint8), &u)), "prologue")
-	assert.Equal(t, 256, size(requestFields(&RequestHeader{}, &u)), "request")
-	assert.Equal(t, 256, size(replyFields(&ReplyHeader{}, &u)), "reply")
-	assert.Equal(t, 256, size(evictionFields(&Eviction{}, &s, &u)), "eviction")
+	assert.Equal(t, 256, size(request.fields(&RequestHeader{}, &u)), "request")
+	assert.Equal(t, 256, size(reply.fields(&ReplyHeader{}, &u)), "reply")
+	assert.Equal(t, 256, size(eviction.fields(&Eviction{}, &u)), "eviction")
 }
 
 func TestSecretsNotFormatted(t *testing.T) {

@@ -1,7 +1,5 @@
 package refcodec
 
-import "bytes"
-
 // Protocol revision 0.11.1 (WIRE.md section 10): both login bodies carry a
 // 32-byte bind secret after the ClientVersionInfo, and BIND_SESSION (code
 // 15) exists. The caller says which layout a body has; nothing here guesses
@@ -19,23 +17,28 @@ const Protocol0111 = 0x2C01
 // section 10.1).
 func SecretLayout(v uint32) bool { return v == Protocol0111 }
 
-// secret appends the bind secret b of a login body. The layout must be the
-// one the body's version selects (WIRE.md section 10.1), else Field: a body
-// written in the other layout would be read by every server with its
-// fields shifted. Then b must be exactly as long as the layout says (none
-// in 0.11.0's, 32 bytes in 0.11.1's), else Length.
-func (w *writer) secret(info ClientVersionInfo, b []byte, secret bool) {
-	if SecretLayout(info.Protocol) != secret {
-		w.fail(Field)
-	}
-	want := 0
+// secret reads or writes the bind secret of a login body: none in 0.11.0's
+// layout, 32 bytes in 0.11.1's (else Length). The encoder also wants the
+// layout the body's version selects (WIRE.md section 10.1), else Field: a
+// body written in the other layout would be read by every server with its
+// fields shifted. The decoder takes the caller's word for the layout.
+func (b *body) secret(info ClientVersionInfo, p *[]byte, secret bool) {
+	b.check(b.r != nil || SecretLayout(info.Protocol) == secret, Field)
+	n := uint64(0)
 	if secret {
-		want = BindSecretLen
+		n = BindSecretLen
 	}
-	if len(b) != want {
-		w.fail(Length)
-	}
-	w.buf.Write(b)
+	b.raw(p, n)
+}
+
+// bindSession walks a BIND_SESSION body (WIRE.md section 10.3). No field
+// is checked by value.
+func bindSession(b *body, v *BindSession) {
+	info(b, &v.Info)
+	b.num(&v.ClientID)
+	b.num(&v.Session)
+	b.num(&v.MetadataWatermark)
+	b.raw(&v.BindSecret, BindSecretLen)
 }
 
 // DecodeLoginRegisterSecret decodes a LOGIN_REGISTER body of the 0.11.1
@@ -43,7 +46,7 @@ func (w *writer) secret(info ClientVersionInfo, b []byte, secret bool) {
 // [username_len u8][username][password_len u8][password][context_len u32]
 // [context]. Bytes after the last field are ignored.
 func DecodeLoginRegisterSecret(src []byte) (LoginRegister, int, error) {
-	return decodeLoginRegister(src, true)
+	return decode(src, loginRegister(true))
 }
 
 // ParseLoginRegisterSecret is DecodeLoginRegisterSecret for exactly one
@@ -57,7 +60,7 @@ func ParseLoginRegisterSecret(src []byte) (LoginRegister, error) {
 // [token][context_len u32][context]. Bytes after the last field are
 // ignored.
 func DecodeLoginRegisterPATSecret(src []byte) (LoginRegisterPAT, int, error) {
-	return decodeLoginRegisterPAT(src, true)
+	return decode(src, loginRegisterPAT(true))
 }
 
 // ParseLoginRegisterPATSecret is DecodeLoginRegisterPATSecret for exactly
@@ -70,49 +73,25 @@ func ParseLoginRegisterPATSecret(src []byte) (LoginRegisterPAT, error) {
 // version 0.11.1, else Field, and a bind secret of exactly 32 bytes after
 // the ClientVersionInfo, else Length) and encodes it in the 0.11.1 layout.
 func EncodeLoginRegisterSecret(v LoginRegister) ([]byte, error) {
-	return encodeLoginRegister(v, true)
+	return encode(v, loginRegister(true))
 }
 
 // EncodeLoginRegisterPATSecret is EncodeLoginRegisterSecret for a token
 // body.
 func EncodeLoginRegisterPATSecret(v LoginRegisterPAT) ([]byte, error) {
-	return encodeLoginRegisterPAT(v, true)
+	return encode(v, loginRegisterPAT(true))
 }
 
 // DecodeBindSession decodes a BIND_SESSION body from the start of src:
 // [ClientVersionInfo][client_id u128][session u64][metadata_watermark u64]
-// [bind_secret 32]. No field is checked by value. Bytes after the secret
-// are ignored, as the reference server ignores them.
-func DecodeBindSession(src []byte) (BindSession, int, error) {
-	d := &reader{r: bytes.NewReader(src)}
-	var v BindSession
-	v.Info = d.info()
-	v.ClientID.Lo = get[uint64](d)
-	v.ClientID.Hi = get[uint64](d)
-	v.Session = get[uint64](d)
-	v.MetadataWatermark = get[uint64](d)
-	v.BindSecret = d.bytes(BindSecretLen)
-	return decoded(d, v)
-}
+// [bind_secret 32]. Bytes after the secret are ignored, as the reference
+// server ignores them.
+func DecodeBindSession(src []byte) (BindSession, int, error) { return decode(src, bindSession) }
 
 // ParseBindSession decodes src as exactly one BIND_SESSION body; any byte
 // after the secret is a Trailing error.
-func ParseBindSession(src []byte) (BindSession, error) {
-	return whole(src, DecodeBindSession)
-}
+func ParseBindSession(src []byte) (BindSession, error) { return whole(src, DecodeBindSession) }
 
 // EncodeBindSession validates v (the ClientVersionInfo, then a bind secret
 // of exactly 32 bytes, else Length) and encodes it.
-func EncodeBindSession(v BindSession) ([]byte, error) {
-	var w writer
-	w.info(v.Info)
-	put(&w, v.ClientID.Lo)
-	put(&w, v.ClientID.Hi)
-	put(&w, v.Session)
-	put(&w, v.MetadataWatermark)
-	if len(v.BindSecret) != BindSecretLen {
-		w.fail(Length)
-	}
-	w.buf.Write(v.BindSecret)
-	return w.result()
-}
+func EncodeBindSession(v BindSession) ([]byte, error) { return encode(v, bindSession) }

@@ -1,6 +1,6 @@
 package refcodec
 
-import "strconv"
+import "fmt"
 
 // MaxComponent is the largest value of one version component (10 bits).
 const MaxComponent = 1023
@@ -15,13 +15,7 @@ func Pack(major, minor, patch uint32) (uint32, error) {
 }
 
 // major returns bits 29..20 of v.
-func major(v uint32) uint32 { return (v >> 20) & 0x3FF }
-
-// minor returns bits 19..10 of v.
-func minor(v uint32) uint32 { return (v >> 10) & 0x3FF }
-
-// patch returns bits 9..0 of v.
-func patch(v uint32) uint32 { return v & 0x3FF }
+func major(v uint32) uint32 { return v >> 20 & MaxComponent }
 
 // ParseVersion parses "major.minor.patch", optionally followed by a '-' or
 // '+' and anything at all (a pre-release or build suffix, ignored), into a
@@ -33,7 +27,7 @@ func patch(v uint32) uint32 { return v & 0x3FF }
 // Range error, reported as soon as its digits end. Leading zeros are allowed.
 func ParseVersion(s string) (uint32, error) {
 	pos := 0
-	var parts [3]uint32
+	v := uint32(0)
 	for i := 0; i < 3; i++ {
 		if i > 0 {
 			if pos >= len(s) || s[pos] != '.' {
@@ -57,20 +51,18 @@ func ParseVersion(s string) (uint32, error) {
 		if value > MaxComponent {
 			return 0, Range
 		}
-		parts[i] = value
+		v = v<<10 | value
 	}
 	if pos < len(s) && s[pos] != '-' && s[pos] != '+' {
 		return 0, Syntax
 	}
-	return parts[0]<<20 | parts[1]<<10 | parts[2], nil
+	return v, nil
 }
 
 // FormatVersion formats v as "major.minor.patch" from bits 29..20, 19..10
 // and 9..0; the reserved bits 31..30 are ignored.
 func FormatVersion(v uint32) string {
-	return strconv.FormatUint(uint64(major(v)), 10) + "." +
-		strconv.FormatUint(uint64(minor(v)), 10) + "." +
-		strconv.FormatUint(uint64(patch(v)), 10)
+	return fmt.Sprintf("%d.%d.%d", major(v), v>>10&MaxComponent, v&MaxComponent)
 }
 
 // ValidVersion reports whether v is a valid version: bits 31..30 are zero.
@@ -83,7 +75,7 @@ func ValidVersion(v uint32) bool {
 // (major 0), or with minor and patch zeroed from 1.0.0 on.
 func DefaultWindow(server uint32) Window {
 	if major(server) == 0 {
-		return Window{Min: server &^ 0x3FF, Max: server}
+		return Window{Min: server &^ MaxComponent, Max: server}
 	}
 	return Window{Min: server &^ 0xFFFFF, Max: server}
 }
