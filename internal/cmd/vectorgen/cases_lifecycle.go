@@ -38,7 +38,9 @@ func (g *gen) life(name, server, note string, rules ...string) *script {
 	if err != nil {
 		g.failf("%s: server %q window", name, server)
 	}
-	c := g.add(Case{Name: "lifecycle/" + name, Kind: KindLifecycle, Section: "7", Rules: rules, Note: note, Server: server})
+	// The section is the first rule's: 7, or 10.4 and 10.5 for protocol 0.11.1.
+	c := g.add(Case{Name: "lifecycle/" + name, Kind: KindLifecycle, Section: g.rules[rules[0]].Section, Rules: rules, Note: note,
+		Server: server})
 	return &script{c: c, srv: srv, window: [2]uint32{uint32(w.Max), uint32(w.Min)}}
 }
 

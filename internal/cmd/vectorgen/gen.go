@@ -81,7 +81,7 @@ func (c *Case) disc(id string) *Case { c.Discrepancy = id; return c }
 // generate builds every case, in file order within each kind, and checks
 // each against the codec or a lifecycle server (verifyCase): a
 // disagreement fails generation.
-func generate(crashers []crasher) *gen {
+func generate(root string) *gen {
 	g := &gen{rules: map[string]Rule{}, servers: lifecycleServers()}
 	for _, r := range ruleList() {
 		g.rules[r.ID] = r
@@ -116,7 +116,7 @@ func generate(crashers []crasher) *gen {
 	g.patSecretCases()
 	g.bindCases()
 	g.revisionLifecycle()
-	g.crasherCases(crashers)
+	g.crasherCases(root)
 	g.addFrames()
 	g.describeSteps()
 	for i := range g.cases {

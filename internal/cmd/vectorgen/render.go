@@ -18,11 +18,7 @@ const (
 // lifecycle, numbers them from the registry in outDir, and returns the
 // content of every file to write, by name.
 func render(root, outDir string) (map[string][]byte, error) {
-	crashers, err := loadCrashers(root)
-	if err != nil {
-		return nil, fmt.Errorf("crashers: %w", err)
-	}
-	g := generate(crashers)
+	g := generate(root)
 	if len(g.errs) > 0 {
 		return nil, fmt.Errorf("%d problem(s):\n%w", len(g.errs), errors.Join(g.errs...))
 	}

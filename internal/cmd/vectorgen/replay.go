@@ -126,7 +126,7 @@ func loginElsewhere(srv *lifecycle.Server, cfg ServerConfig, shift int) (uint64,
 	}
 	login := register(0xfeed, loginBody(cvi(uint32(maxV), "go-sdk", "0.1.0"), "iggy", "iggy", ""))
 	if codec.RevisionOf(maxV) == codec.RevisionBindSecret {
-		login = register(0xfeed, loginSecretBody(cvi(uint32(maxV), "go-sdk", "0.1.0"), wrong11, "iggy", "iggy", ""))
+		login = login11(0xfeed, "iggy", "iggy", wrong11) // 0.11.1 is the one version of that layout
 	}
 	last := uint64(0)
 	for range shift {
