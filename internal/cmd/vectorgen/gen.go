@@ -66,12 +66,9 @@ func (c *Case) sdk(code uint32) *Case {
 	return c
 }
 
-// prefix makes c a prefix decode that uses consumed bytes.
+// prefix makes c, an ok case, a prefix decode that uses consumed bytes.
 func (c *Case) prefix(consumed int) *Case {
-	c.Mode = ModePrefix
-	if c.Expect.Verdict == "ok" {
-		c.Expect.Consumed = intp(consumed)
-	}
+	c.Mode, c.Expect.Consumed = ModePrefix, intp(consumed)
 	return c
 }
 

@@ -62,7 +62,7 @@ func TestKindSides(t *testing.T) {
 		require.Contains(t, infos, k, "kind %s has no description", k)
 	}
 	for k, side := range want {
-		assert.Equal(t, side, infos[k].side, k)
+		assert.Equal(t, side, infos[k].Side, k)
 	}
 }
 
@@ -84,8 +84,8 @@ func TestReadmeKindTable(t *testing.T) {
 	for i, r := range rows {
 		require.Equal(t, kindList()[i], r[1], "the table lists the kinds in file order")
 		ki := infos[r[1]]
-		assert.Equal(t, ki.side, r[2], r[1])
-		assert.Equal(t, ki.required, list(r[3]), "%s: required_fields", r[1])
-		assert.Equal(t, ki.optional, list(r[4]), "%s: optional_fields", r[1])
+		assert.Equal(t, ki.Side, r[2], r[1])
+		assert.Equal(t, ki.RequiredFields, list(r[3]), "%s: required_fields", r[1])
+		assert.Equal(t, ki.OptionalFields, list(r[4]), "%s: optional_fields", r[1])
 	}
 }

@@ -36,11 +36,9 @@ func render(root, outDir string) (map[string][]byte, error) {
 		Rules       []Rule       `json:"rules"`
 		Conventions []Convention `json:"conventions"`
 	}{FormatVersion, ruleList(), conventionList()}}
-	infos := kindInfos()
 	for _, k := range kindList() {
-		ki := infos[k]
-		f := File{Format: FormatVersion, Kind: k, Description: ki.desc, Side: ki.side,
-			RequiredFields: ki.required, OptionalFields: ki.optional, Surface: ki.surface, Cases: []Case{}}
+		f := kindInfos()[k]
+		f.Format, f.Kind, f.Cases = FormatVersion, k, []Case{}
 		for _, c := range g.cases {
 			if c.Kind == k {
 				c.ID = ids[c.Name]
