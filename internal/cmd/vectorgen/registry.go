@@ -37,28 +37,24 @@ func loadRegistry(path string) (Registry, error) {
 	return parseRegistry(b)
 }
 
-// parseRegistry decodes and checks a registry.
+// parseRegistry decodes a registry and checks it: ids are 1, 2, 3, ... in
+// order and names are unique.
 func parseRegistry(b []byte) (Registry, error) {
 	var r Registry
 	if err := json.Unmarshal(b, &r); err != nil {
 		return Registry{}, fmt.Errorf("ids.json: %w", err)
 	}
-	return r, r.check()
-}
-
-// check: ids are 1, 2, 3, ... in order and names are unique.
-func (r Registry) check() error {
 	seen := make(map[string]bool, len(r.IDs))
 	for i, e := range r.IDs {
 		if e.ID != i+1 {
-			return fmt.Errorf("ids.json: entry %d has id %d, want %d (ids are dense and never renumbered)", i, e.ID, i+1)
+			return r, fmt.Errorf("ids.json: entry %d has id %d, want %d (ids are dense and never renumbered)", i, e.ID, i+1)
 		}
 		if e.Name == "" || seen[e.Name] {
-			return fmt.Errorf("ids.json: id %d: empty or repeated name %q", e.ID, e.Name)
+			return r, fmt.Errorf("ids.json: id %d: empty or repeated name %q", e.ID, e.Name)
 		}
 		seen[e.Name] = true
 	}
-	return nil
+	return r, nil
 }
 
 // assign returns the registry extended by every name it does not hold yet,

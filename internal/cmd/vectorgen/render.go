@@ -52,9 +52,14 @@ func render(root, outDir string) (map[string][]byte, error) {
 	}
 	out := map[string][]byte{}
 	for name, doc := range docs {
-		if out[name], err = marshal(doc); err != nil {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(doc); err != nil {
 			return nil, err
 		}
+		out[name] = buf.Bytes()
 	}
 	return out, nil
 }
@@ -90,28 +95,10 @@ func verifyCase(servers map[string]ServerConfig, c *Case) error {
 
 // agree compares a verdict as the file writes it: as JSON.
 func agree(what string, got, want *Expect) error {
-	if g, w := jsonOf(got), jsonOf(want); g != w {
+	g, gerr := json.Marshal(got)
+	w, werr := json.Marshal(want)
+	if gerr != nil || werr != nil || !bytes.Equal(g, w) {
 		return fmt.Errorf("%sthe codec says %s, the case expects %s", what, g, w)
 	}
 	return nil
-}
-
-func jsonOf(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "unmarshalable: " + err.Error()
-	}
-	return string(b)
-}
-
-// marshal is indented JSON without HTML escaping, ending in a newline.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
