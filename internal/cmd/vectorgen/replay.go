@@ -163,7 +163,11 @@ func matchAnswer(got, want []byte, free []Free, last uint64, handed map[int]uint
 				return 0, fmt.Errorf("session %d is not above %d, handed out before", session, last)
 			}
 		case FreeBound:
-			if !handedOut(handed, le.Uint64(v)) {
+			bound := false
+			for _, h := range handed {
+				bound = bound || h == le.Uint64(v)
+			}
+			if !bound {
 				return 0, fmt.Errorf("%s %d is no session handed out before", f.Field, le.Uint64(v))
 			}
 		case FreeAny:
@@ -181,16 +185,6 @@ func matchAnswer(got, want []byte, free []Free, last uint64, handed map[int]uint
 		return 0, fmt.Errorf("answers differ outside the free fields:\n got %s\nwant %s", short(hex.EncodeToString(g[d:])), short(hex.EncodeToString(w[d:])))
 	}
 	return session, nil
-}
-
-// handedOut reports whether s is one of the sessions handed out.
-func handedOut(handed map[int]uint64, s uint64) bool {
-	for _, h := range handed {
-		if h == s {
-			return true
-		}
-	}
-	return false
 }
 
 func short(s string) string {
