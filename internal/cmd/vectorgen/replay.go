@@ -81,10 +81,7 @@ func replay(servers map[string]ServerConfig, c *Case, shift int) error {
 	conns := map[int]*lifecycle.Conn{} // by index, each made when first used
 	handed := map[int]uint64{}
 	for j, want := range c.Steps {
-		in, err := hex.DecodeString(want.In)
-		if err != nil {
-			return fmt.Errorf("step %d: %w", j, err)
-		}
+		in := want.inBytes() // schema.json holds in to hex
 		if r := want.InSession; r != nil && shift > 0 {
 			s, ok := handed[r.Step]
 			if !ok || r.Offset+8 > len(in) {
