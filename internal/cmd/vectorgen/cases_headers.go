@@ -182,8 +182,7 @@ func replyBreakers() []breaker {
 }
 
 func evictionBreakers() []breaker {
-	other := []byte{9, 1, 14}
-	all := other
+	all := []byte{9, 1, 14}
 	r14 := []byte{14}
 	bs := []breaker{
 		{"header.length", "255-bytes", all, truncate(255)},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -92,12 +93,9 @@ func intp(i int) *int { return &i }
 
 // parseWindow reads a window written as text.
 func parseWindow(w TextRange) (codec.Window, error) {
-	lo, err := codec.ParseVersion(w.Min)
-	if err != nil {
-		return codec.Window{}, err
-	}
-	hi, err := codec.ParseVersion(w.Max)
-	return codec.Window{Min: lo, Max: hi, CountPatch: w.CountPatch}, err
+	lo, minErr := codec.ParseVersion(w.Min)
+	hi, maxErr := codec.ParseVersion(w.Max)
+	return codec.Window{Min: lo, Max: hi, CountPatch: w.CountPatch}, cmp.Or(minErr, maxErr)
 }
 
 // body observes one body kind with the codec's prefix decoder (decode)

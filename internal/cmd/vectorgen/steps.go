@@ -168,10 +168,7 @@ func sessionRef(in []byte, logins map[uint64]int, latest uint64) *SessionRef {
 // its request carries.
 func (g *gen) describeSteps() {
 	for i := range g.cases {
-		c := &g.cases[i]
-		if c.Kind != KindLifecycle {
-			continue
-		}
+		c := &g.cases[i] // only a lifecycle case has steps
 		logins, latest := map[uint64]int{}, uint64(0)
 		for j := range c.Steps {
 			st := &c.Steps[j]
