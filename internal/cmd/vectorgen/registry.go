@@ -2,9 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 )
 
 // Registry is vectors/ids.json: every case name ever generated, with the
@@ -24,18 +22,6 @@ type Entry struct {
 }
 
 const registryNote = "Append-only: a case name keeps its id for ever and ids are never reused. Written by make vectors."
-
-// loadRegistry reads a registry; a missing file is an empty registry.
-func loadRegistry(path string) (Registry, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return Registry{Format: FormatVersion, Note: registryNote}, nil
-	}
-	if err != nil {
-		return Registry{}, err
-	}
-	return parseRegistry(b)
-}
 
 // parseRegistry decodes a registry and checks it: ids are 1, 2, 3, ... in
 // order and names are unique.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 )
 
@@ -22,8 +23,12 @@ func render(root, outDir string) (map[string][]byte, error) {
 	if len(g.errs) > 0 {
 		return nil, fmt.Errorf("%d problem(s):\n%w", len(g.errs), errors.Join(g.errs...))
 	}
-	reg, err := loadRegistry(filepath.Join(outDir, registryFile))
-	if err != nil {
+	b, err := os.ReadFile(filepath.Join(outDir, registryFile))
+	reg := Registry{} // a missing file is an empty registry
+	if err == nil {
+		reg, err = parseRegistry(b)
+	}
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
 	names := make([]string, len(g.cases))

@@ -98,7 +98,7 @@ func replay(servers map[string]ServerConfig, c *Case, shift int) error {
 		}
 		exact := shift == 0 || got.outBytes() == nil || want.outBytes() == nil
 		if got.Then != want.Then || exact && got.Out != want.Out {
-			return fmt.Errorf("step %d (%s): got out %s then %s, want out %s then %s", j, want.Note, short(got.Out), got.Then, short(want.Out), want.Then)
+			return fmt.Errorf("step %d (%s): got out %.80s then %s, want out %.80s then %s", j, want.Note, got.Out, got.Then, want.Out, want.Then)
 		}
 		if exact {
 			continue
@@ -179,16 +179,9 @@ func matchAnswer(got, want []byte, free []Free, last uint64, handed map[int]uint
 		for g[d] == w[d] {
 			d++
 		}
-		return 0, fmt.Errorf("answers differ outside the free fields:\n got %s\nwant %s", short(hex.EncodeToString(g[d:])), short(hex.EncodeToString(w[d:])))
+		return 0, fmt.Errorf("answers differ outside the free fields:\n got %.40x\nwant %.40x", g[d:], w[d:])
 	}
 	return session, nil
-}
-
-func short(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "..."
-	}
-	return s
 }
 
 // The shift the generator plays every case with besides 0: any number
