@@ -9,13 +9,11 @@ import (
 
 // crasherKinds maps the fuzz targets that take one message as raw bytes to
 // the kind of that message and the WIRE.md section that defines it.
-func crasherKinds() map[string][2]string {
-	return map[string][2]string{
-		"FuzzParseVersion": {KindVersionText, "1"}, "FuzzClientVersionInfo": {KindClientInfo, "2"},
-		"FuzzLoginRegister": {KindLogin, "3"}, "FuzzLoginRegisterPAT": {KindLoginPAT, "3"},
-		"FuzzLoginReply": {KindLoginReply, "4"}, "FuzzSplitResult": {KindResult, "4"},
-		"FuzzRequestHeader": {KindRequest, "5"}, "FuzzReplyHeader": {KindReply, "5"}, "FuzzEviction": {KindEviction, "5"},
-	}
+var crasherKinds = map[string][2]string{
+	"FuzzParseVersion": {KindVersionText, "1"}, "FuzzClientVersionInfo": {KindClientInfo, "2"},
+	"FuzzLoginRegister": {KindLogin, "3"}, "FuzzLoginRegisterPAT": {KindLoginPAT, "3"},
+	"FuzzLoginReply": {KindLoginReply, "4"}, "FuzzSplitResult": {KindResult, "4"},
+	"FuzzRequestHeader": {KindRequest, "5"}, "FuzzReplyHeader": {KindReply, "5"}, "FuzzEviction": {KindEviction, "5"},
 }
 
 // crasherCases turns every input under root/crashers/<Target>/, read by
@@ -43,7 +41,7 @@ func (g *gen) crasherCases(root string) {
 				g.crasherConn(name, src, in.Data)
 				continue
 			}
-			kind, ok := crasherKinds()[target]
+			kind, ok := crasherKinds[target]
 			if !ok {
 				g.failf("%s: no vector kind for fuzz target %s; add one to crasherKinds", src, target)
 				continue

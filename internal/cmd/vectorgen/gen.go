@@ -29,7 +29,7 @@ func (g *gen) add(c Case) *Case {
 			g.failf("%s: unknown rule %q", c.Name, r)
 		}
 	}
-	if _, ok := bodyKinds()[c.Kind]; ok && c.Mode == "" {
+	if _, ok := bodyKinds[c.Kind]; ok && c.Mode == "" {
 		c.Mode = ModeStrict
 	}
 	g.cases = append(g.cases, c)

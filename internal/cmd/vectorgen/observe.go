@@ -34,14 +34,11 @@ func observe(c *Case) (*Expect, error) {
 		}
 		win, err := parseWindow(*c.Window)
 		v := codec.Version(le.Uint32(in))
-		return &Expect{Verdict: "ok", Fields: map[string]any{
-			"version_valid": v.IsValid(), "well_formed": win.IsValid(), "accepts": win.Accepts(v),
-		}}, err
+		f := map[string]any{"version_valid": v.IsValid(), "well_formed": win.IsValid(), "accepts": win.Accepts(v)}
+		return verdict(f, nil), err
 	case KindDefaultWindow:
 		w := codec.DefaultWindow(codec.Version(le.Uint32(in)))
-		return &Expect{Verdict: "ok", Fields: map[string]any{
-			"min": uint32(w.Min), "max": uint32(w.Max), "well_formed": w.IsValid(),
-		}}, nil
+		return verdict(map[string]any{"min": uint32(w.Min), "max": uint32(w.Max), "well_formed": w.IsValid()}, nil), nil
 	case KindResult:
 		payload, code, err := codec.SplitResult(in)
 		return verdict(map[string]any{"result_code": code, "payload": hex.EncodeToString(payload)}, err), nil
@@ -50,7 +47,7 @@ func observe(c *Case) (*Expect, error) {
 	case KindLoginFrame:
 		return observeLoginFrame(in)
 	}
-	if b, ok := bodyKinds()[c.Kind]; ok {
+	if b, ok := bodyKinds[c.Kind]; ok {
 		return b(c.Mode, in)
 	}
 	return nil, fmt.Errorf("kind %q has no codec verdict", c.Kind)
@@ -131,16 +128,14 @@ func revParse[T any](f func([]byte, codec.Revision) (T, error)) func([]byte) (T,
 
 // bodyKinds are the body kinds, each decoded strictly (the whole input is
 // one body) or as a prefix (reporting how many bytes it used).
-func bodyKinds() map[string]func(mode string, in []byte) (*Expect, error) {
-	return map[string]func(string, []byte) (*Expect, error){
-		KindClientInfo:     body(codec.DecodeClientVersionInfo, codec.ParseClientVersionInfo, infoFields),
-		KindLogin:          body(codec.DecodeLoginRegister, codec.ParseLoginRegister, loginFields),
-		KindLoginPAT:       body(codec.DecodeLoginRegisterPAT, codec.ParseLoginRegisterPAT, patFields),
-		KindLoginReply:     body(codec.DecodeLoginReply, codec.ParseLoginReply, loginReplyFields),
-		KindLoginSecret:    body(rev(codec.DecodeLoginRegisterRev), revParse(codec.ParseLoginRegisterRev), loginFields),
-		KindLoginPATSecret: body(rev(codec.DecodeLoginRegisterPATRev), revParse(codec.ParseLoginRegisterPATRev), patFields),
-		KindBind:           body(codec.DecodeBindSession, codec.ParseBindSession, bindFields),
-	}
+var bodyKinds = map[string]func(mode string, in []byte) (*Expect, error){
+	KindClientInfo:     body(codec.DecodeClientVersionInfo, codec.ParseClientVersionInfo, infoFields),
+	KindLogin:          body(codec.DecodeLoginRegister, codec.ParseLoginRegister, loginFields),
+	KindLoginPAT:       body(codec.DecodeLoginRegisterPAT, codec.ParseLoginRegisterPAT, patFields),
+	KindLoginReply:     body(codec.DecodeLoginReply, codec.ParseLoginReply, loginReplyFields),
+	KindLoginSecret:    body(rev(codec.DecodeLoginRegisterRev), revParse(codec.ParseLoginRegisterRev), loginFields),
+	KindLoginPATSecret: body(rev(codec.DecodeLoginRegisterPATRev), revParse(codec.ParseLoginRegisterPATRev), patFields),
+	KindBind:           body(codec.DecodeBindSession, codec.ParseBindSession, bindFields),
 }
 
 func infoFields(c codec.ClientVersionInfo) map[string]any {

@@ -41,7 +41,7 @@ func render(root, outDir string) (map[string][]byte, error) {
 		Rules       []Rule       `json:"rules"`
 		Conventions []Convention `json:"conventions"`
 	}{FormatVersion, ruleList(), conventionList()}}
-	for _, k := range kindList() {
+	for _, k := range kindList {
 		f := kindInfos()[k]
 		f.Format, f.Kind, f.Cases = FormatVersion, k, []Case{}
 		for _, c := range g.cases {
