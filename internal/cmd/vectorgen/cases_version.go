@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
 
 	"github.com/iggywire/iggywire/codec"
@@ -102,7 +101,7 @@ func (g *gen) windowCases() {
 	} {
 		minV, _ := codec.ParseVersion(w.min)
 		maxV, _ := codec.ParseVersion(w.max)
-		c := g.ok(KindWindow, "window/"+w.name, cmp.Or(map[string]string{countPatch: "10.5"}[w.rule], "1"), w.note, u32b(w.v), map[string]any{
+		c := g.ok(KindWindow, "window/"+w.name, g.rules[w.rule].Section, w.note, u32b(w.v), map[string]any{
 			"version_valid": w.v&0xC000_0000 == 0, "well_formed": 1 <= minV && minV <= maxV, "accepts": w.accepts,
 		}, w.rule)
 		c.Window = &TextRange{Min: w.min, Max: w.max, CountPatch: w.rule == countPatch}
