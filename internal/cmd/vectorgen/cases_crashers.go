@@ -46,7 +46,8 @@ func (g *gen) crasherCases(root string) {
 				g.failf("%s: no vector kind for fuzz target %s; add one to crasherKinds", src, target)
 				continue
 			}
-			cs := g.add(Case{Name: name, Kind: kind[0], Section: kind[1], Rules: []string{}, Source: src, Note: "a crasher of " + target})
+			cs := g.add(Case{Name: name, Kind: kind[0], Section: kind[1], Rules: []string{}, Source: src,
+				Note: "a crasher of " + target})
 			cs.setInput(in.Data)
 			if cs.Expect, err = observe(cs); err != nil {
 				g.failf("%s: %v", src, err)

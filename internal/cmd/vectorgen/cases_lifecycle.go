@@ -36,8 +36,8 @@ func (g *gen) life(name, server, note string, rules ...string) *script {
 	srv := lifecycleServers()[server]
 	w, _ := parseWindow(srv.Window) // a window that does not parse fails the case's replay
 	// The section is the first rule's: 7, or 10.4 and 10.5 for protocol 0.11.1.
-	c := g.add(Case{Name: "lifecycle/" + name, Kind: KindLifecycle, Section: g.rules[rules[0]].Section, Rules: rules, Note: note,
-		Server: server})
+	c := g.add(Case{Name: "lifecycle/" + name, Kind: KindLifecycle, Section: g.rules[rules[0]].Section, Rules: rules,
+		Note: note, Server: server})
 	return &script{c: c, srv: srv, window: [2]uint32{uint32(w.Max), uint32(w.Min)}}
 }
 
