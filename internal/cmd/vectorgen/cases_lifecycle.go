@@ -316,9 +316,8 @@ func (g *gen) droppedLifecycle() {
 // may write the steps of the last two at once, as the kit does: the
 // answers are the same.
 func (g *gen) sequenceLifecycle() {
-	garbage := bytes.Repeat([]byte{0xa5}, 256)
-	le.PutUint32(garbage[48:], 256) // a usable size: the frame is whole, its header not a valid Request
-	garbage[60] = cmdRequest
+	// A usable size: the frame is whole, its header not a valid Request.
+	garbage := hdr(bytes.Repeat([]byte{0xa5}, 256)).u32(48, 256).u8(60, cmdRequest)
 	g.life("8/dropped-garbage-header", "default", "a header of 0xa5 bytes with a usable size and the Request command is dropped; a ping after it is answered", "lifecycle.8.dropped").
 		dropped(garbage, "dropped").
 		answer(nonReplicated(cA, 1, 0, 1), replyFrame(cA, 1, opNonReplicated, 0), "still open")

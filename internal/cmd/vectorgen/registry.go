@@ -52,12 +52,10 @@ func (r Registry) assign(names []string) (Registry, map[string]int) {
 		ids[e.Name] = e.ID
 	}
 	for _, n := range names {
-		if _, ok := ids[n]; ok {
-			continue
+		if _, ok := ids[n]; !ok {
+			ids[n] = len(out.IDs) + 1
+			out.IDs = append(out.IDs, Entry{ID: ids[n], Name: n})
 		}
-		id := len(out.IDs) + 1
-		out.IDs = append(out.IDs, Entry{ID: id, Name: n})
-		ids[n] = id
 	}
 	return out, ids
 }
