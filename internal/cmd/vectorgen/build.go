@@ -19,12 +19,7 @@ var le = binary.LittleEndian
 type hdr []byte
 
 // newHdr returns a zero header with size 256 and the command byte set.
-func newHdr(cmd byte) hdr {
-	h := make(hdr, 256)
-	le.PutUint32(h[48:], 256)
-	h[60] = cmd
-	return h
-}
+func newHdr(cmd byte) hdr { return make(hdr, 256).u32(48, 256).u8(60, cmd) }
 
 func (h hdr) u8(off int, v byte) hdr { h[off] = v; return h }
 

@@ -7,80 +7,51 @@ import (
 	"github.com/iggywire/iggywire/internal/fuzzload"
 )
 
-// crasher is one file of crashers/<Target>/.
-type crasher struct {
-	target string
-	name   string
-	data   []byte
+// crasherKinds maps the fuzz targets that take one message as raw bytes to
+// the kind of that message and the WIRE.md section that defines it.
+var crasherKinds = map[string][2]string{
+	"FuzzParseVersion": {KindVersionText, "1"}, "FuzzClientVersionInfo": {KindClientInfo, "2"},
+	"FuzzLoginRegister": {KindLogin, "3"}, "FuzzLoginRegisterPAT": {KindLoginPAT, "3"},
+	"FuzzLoginReply": {KindLoginReply, "4"}, "FuzzSplitResult": {KindResult, "4"},
+	"FuzzRequestHeader": {KindRequest, "5"}, "FuzzReplyHeader": {KindReply, "5"}, "FuzzEviction": {KindEviction, "5"},
 }
 
-// loadCrashers reads every input under root/crashers/<Target>/ with the
-// fuzz targets' own loader, by target and then by name.
-func loadCrashers(root string) ([]crasher, error) {
+// crasherCases turns every input under root/crashers/<Target>/, read by
+// target and then by name with the fuzz targets' own loader, into a case.
+// A crasher's verdict is what the codec and lifecycle answer now that its
+// bug is fixed (each fix was reviewed against WIRE.md when it was made);
+// the case keeps that answer from changing unnoticed.
+func (g *gen) crasherCases(root string) {
 	dirs, err := os.ReadDir(filepath.Join(root, fuzzload.CrashersDir))
 	if err != nil {
-		return nil, err
+		g.failf("crashers: %v", err)
 	}
-	var out []crasher
 	for _, d := range dirs {
+		target := d.Name()
 		if !d.IsDir() {
 			continue
 		}
-		inputs, err := fuzzload.ReadDir(filepath.Join(root, fuzzload.CrashersDir, d.Name()))
+		inputs, err := fuzzload.ReadDir(filepath.Join(root, fuzzload.CrashersDir, target))
 		if err != nil {
-			return nil, err
+			g.failf("crashers: %v", err)
 		}
 		for _, in := range inputs {
-			out = append(out, crasher{target: d.Name(), name: filepath.Base(in.Path), data: in.Data})
-		}
-	}
-	return out, nil
-}
-
-// crasherKinds maps the fuzz targets that take one message as raw bytes to
-// the kind of that message and the WIRE.md section that defines it.
-func crasherKinds() map[string][2]string {
-	return map[string][2]string{
-		"FuzzParseVersion": {KindVersionText, "1"}, "FuzzClientVersionInfo": {KindClientInfo, "2"},
-		"FuzzLoginRegister": {KindLogin, "3"}, "FuzzLoginRegisterPAT": {KindLoginPAT, "3"},
-		"FuzzLoginReply": {KindLoginReply, "4"}, "FuzzSplitResult": {KindResult, "4"},
-		"FuzzRequestHeader": {KindRequest, "5"}, "FuzzReplyHeader": {KindReply, "5"}, "FuzzEviction": {KindEviction, "5"},
-	}
-}
-
-// fuzzConnServer is the server of the FuzzConn target (fuzz/lifecycle_test.go).
-func fuzzConnServer() ServerConfig {
-	return ServerConfig{
-		Window:  TextRange{Min: "0.11.0", Max: "0.11.0"},
-		Version: "0.11.0",
-		Users:   []UserConfig{{ID: 1, Name: "iggy", Password: "iggy"}, {ID: 2, Name: "gone", Password: "gone", Inactive: true}},
-		Tokens:  []TokenConfig{{Token: "tok", User: "iggy"}, {Token: "old", User: "gone"}},
-		Handler: "deny",
-	}
-}
-
-// crasherCases turns every crasher into a case. A crasher's verdict is
-// what the codec and lifecycle answer now that its bug is fixed (each
-// fix was reviewed against WIRE.md when it was made); the case keeps that
-// answer from changing unnoticed.
-func (g *gen) crasherCases(cs []crasher) {
-	for _, c := range cs {
-		name := "crasher/" + c.target + "/" + c.name
-		src := "crashers/" + c.target + "/" + c.name
-		if c.target == "FuzzConn" {
-			g.crasherConn(name, src, c.data)
-			continue
-		}
-		kind, ok := crasherKinds()[c.target]
-		if !ok {
-			g.failf("%s: no vector kind for fuzz target %s; add one to crasherKinds", src, c.target)
-			continue
-		}
-		cs := g.add(Case{Name: name, Kind: kind[0], Section: kind[1], Rules: []string{}, Source: src, Note: "a crasher of " + c.target})
-		cs.setInput(c.data)
-		var err error
-		if cs.Expect, err = observe(cs); err != nil {
-			g.failf("%s: %v", src, err)
+			name, src := "crasher/"+target+"/"+filepath.Base(in.Path), "crashers/"+target+"/"+filepath.Base(in.Path)
+			if target == "FuzzConn" {
+				g.crasherConn(name, src, in.Data)
+				continue
+			}
+			kind, ok := crasherKinds[target]
+			if !ok {
+				g.failf("%s: no vector kind for fuzz target %s; add one to crasherKinds", src, target)
+				continue
+			}
+			cs := g.add(Case{Name: name, Kind: kind[0], Section: kind[1], Rules: []string{}, Source: src,
+				Note: "a crasher of " + target})
+			cs.setInput(in.Data)
+			if cs.Expect, err = observe(cs); err != nil {
+				g.failf("%s: %v", src, err)
+			}
 		}
 	}
 }
@@ -90,8 +61,15 @@ func (g *gen) crasherCases(cs []crasher) {
 // is set, a frame of 256 bytes or more gets its size field set to its
 // length) and records what the server answers to each.
 func (g *gen) crasherConn(name, src string, data []byte) {
+	// The server of the FuzzConn target (fuzz/lifecycle_test.go).
 	const server = "fuzzconn"
-	g.servers[server] = fuzzConnServer()
+	g.servers[server] = ServerConfig{
+		Window:  TextRange{Min: "0.11.0", Max: "0.11.0"},
+		Version: "0.11.0",
+		Users:   []UserConfig{{ID: 1, Name: "iggy", Password: "iggy"}, {ID: 2, Name: "gone", Password: "gone", Inactive: true}},
+		Tokens:  []TokenConfig{{Token: "tok", User: "iggy"}, {Token: "old", User: "gone"}},
+		Handler: "deny",
+	}
 	srv, err := newServer(g.servers[server], false)
 	if err != nil {
 		g.failf("%s: %v", src, err)

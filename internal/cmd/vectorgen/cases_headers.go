@@ -16,37 +16,31 @@ type breaker struct {
 	apply func(h hdr) hdr
 }
 
-// headerKind ties a header kind to its command, its model and its valid
-// bases.
+// headerKind ties a header kind to its command, its model, its valid
+// bases and the breakers of its rules.
 type headerKind struct {
-	kind   string
-	prefix string
-	cmd    byte
-	model  []check
-	base   func(b byte) hdr
+	kind     string
+	prefix   string
+	cmd      byte
+	model    []check
+	base     func(b byte) hdr
+	breakers []breaker
 }
 
 // The three header kinds.
 var (
-	reqK = headerKind{KindRequest, "request/", cmdRequest, requestModel(), request}
-	repK = headerKind{KindReply, "reply/", cmdReply, replyModel(), reply}
-	evK  = headerKind{KindEviction, "eviction/", cmdEviction, evictionModel(), eviction}
+	reqK = headerKind{KindRequest, "request/", cmdRequest, requestModel(), request, requestBreakers()}
+	repK = headerKind{KindReply, "reply/", cmdReply, replyModel(), reply, replyBreakers()}
+	evK  = headerKind{KindEviction, "eviction/", cmdEviction, evictionModel(), eviction, evictionBreakers()}
 )
 
 func (g *gen) headerCases() {
-	for _, hk := range []struct {
-		k        headerKind
-		breakers []breaker
-	}{
-		{reqK, requestBreakers()},
-		{repK, replyBreakers()},
-		{evK, evictionBreakers()},
-	} {
+	for _, hk := range []headerKind{reqK, repK, evK} {
 		for _, b := range hk.breakers {
-			h := b.apply(hk.k.base(b.bases[0]))
-			g.header(hk.k, "single/"+b.rule+"/"+b.name, "breaks "+b.rule+" alone ("+b.name+")", h, []string{b.rule})
+			h := b.apply(hk.base(b.bases[0]))
+			g.header(hk, "single/"+b.rule+"/"+b.name, "breaks "+b.rule+" alone ("+b.name+")", h, []string{b.rule})
 		}
-		g.headerPairs(hk.k, hk.breakers)
+		g.headerPairs(hk)
 	}
 	g.headerGoldens()
 	g.headerBoundaries()
@@ -80,14 +74,14 @@ func (g *gen) header(hk headerKind, name, note string, in []byte, want []string)
 // says the earlier rule is reported. A pair whose second breakage undoes
 // the first (an operation change that leaves its session rule behind) is
 // not a pair of broken rules and is left out.
-func (g *gen) headerPairs(hk headerKind, bs []breaker) {
+func (g *gen) headerPairs(hk headerKind) {
 	order := map[string]int{"header.length": -1}
 	for i, c := range hk.model {
 		order[c.rule] = i
 	}
 	seen := map[string]bool{}
-	for i, a := range bs {
-		for _, b := range bs[i+1:] {
+	for i, a := range hk.breakers {
+		for _, b := range hk.breakers[i+1:] {
 			if a.rule == b.rule || seen[a.rule+"+"+b.rule] {
 				continue
 			}
@@ -188,8 +182,7 @@ func replyBreakers() []breaker {
 }
 
 func evictionBreakers() []breaker {
-	other := []byte{9, 1, 14}
-	all := other
+	all := []byte{9, 1, 14}
 	r14 := []byte{14}
 	bs := []breaker{
 		{"header.length", "255-bytes", all, truncate(255)},

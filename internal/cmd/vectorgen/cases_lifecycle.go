@@ -34,11 +34,10 @@ type script struct {
 
 func (g *gen) life(name, server, note string, rules ...string) *script {
 	srv := lifecycleServers()[server]
-	w, err := parseWindow(srv.Window)
-	if err != nil {
-		g.failf("%s: server %q window", name, server)
-	}
-	c := g.add(Case{Name: "lifecycle/" + name, Kind: KindLifecycle, Section: "7", Rules: rules, Note: note, Server: server})
+	w, _ := parseWindow(srv.Window) // a window that does not parse fails the case's replay
+	// The section is the first rule's: 7, or 10.4 and 10.5 for protocol 0.11.1.
+	c := g.add(Case{Name: "lifecycle/" + name, Kind: KindLifecycle, Section: g.rules[rules[0]].Section, Rules: rules,
+		Note: note, Server: server})
 	return &script{c: c, srv: srv, window: [2]uint32{uint32(w.Max), uint32(w.Min)}}
 }
 
@@ -74,13 +73,13 @@ func (s *script) closed(in []byte, note string) *script {
 // afterLogin starts a case on the default server whose first step is a
 // password login of client A (session 1).
 func (g *gen) afterLogin(name, note string, rules ...string) *script {
-	return g.life(name, "default", note, rules...).loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 1")
+	return g.life(name, "default", note, rules...).loggedIn(passwordLogin(cA, "iggy", "iggy"), "session 1")
 }
 
-// loggedIn expects a successful login of user by the Register in.
-func (s *script) loggedIn(in []byte, user uint32, note string) *script {
+// loggedIn expects the Register in to log in user 1, every server's one active user.
+func (s *script) loggedIn(in []byte, note string) *script {
 	s.session++
-	out := echo(in, opRegister, cat(u32b(0), replyBody(user, s.session, s.window[0], s.srv.Version)))
+	out := echo(in, opRegister, cat(u32b(0), replyBody(1, s.session, s.window[0], s.srv.Version)))
 	hdr(out).u64(176, s.session).u64(184, s.session) // op and commit
 	return s.answer(in, out, note)
 }
@@ -166,19 +165,18 @@ func (g *gen) loginLifecycle() {
 		s.evicted(register(cA, loginBody(cvi(v.proto, "go-sdk", "0.1.0"), "iggy", "iggy", "")), s.incompatible(cA), "eviction 14 with the server's window")
 	}
 	s := g.life("1c/password", "default", "a password login, then a ping", "lifecycle.1c", "lifecycle.1.reply", "lifecycle.3")
-	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "Reply: Register, request 0, status 0, body 00 00 00 00 + login reply (session 1)").
+	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), "Reply: Register, request 0, status 0, body 00 00 00 00 + login reply (session 1)").
 		answer(nonReplicated(cA, 1, 1, 1), replyFrame(cA, 1, opNonReplicated, 0), "a ping after login")
 	s = g.life("1c/patch-above-max", "wide", "0.11.1023 against max 0.11.3: the upper bound ignores patch", "lifecycle.1c", "window.0x")
-	s.loggedIn(register(cA, loginBody(cvi(pack(0, 11, 1023), "go-sdk", "0.1.0"), "iggy", "iggy", "")), 1, "logged in")
+	s.loggedIn(register(cA, loginBody(cvi(pack(0, 11, 1023), "go-sdk", "0.1.0"), "iggy", "iggy", "")), "logged in")
 	s = g.life("1c/v1-minor-above-max", "v1", "1.5.0 against max 1.2.3: strict semver accepts any minor of the major", "lifecycle.1c", "window.1x")
-	s.loggedIn(register(cA, loginBody(cvi(pack(1, 5, 0), "go-sdk", "0.1.0"), "iggy", "iggy", "")), 1, "logged in")
+	s.loggedIn(register(cA, loginBody(cvi(pack(1, 5, 0), "go-sdk", "0.1.0"), "iggy", "iggy", "")), "logged in")
 	s = g.life("1c/trailing-bytes", "default", "bytes after the context are ignored by the prefix decode", "lifecycle.1c", "body.trailing")
-	s.loggedIn(register(cA, cat(loginBody(goInfo(), "iggy", "iggy", ""), []byte("junk"))), 1, "logged in")
+	s.loggedIn(register(cA, cat(loginBody(goInfo(), "iggy", "iggy", ""), []byte("junk"))), "logged in")
 	s = g.life("1c/echo", "default", "the login reply echoes the request checksum and a client id with both halves set", "lifecycle.1.reply")
-	in := register(cA, loginBody(goInfo(), "iggy", "iggy", ""))
-	h := hdr(in[:256])
-	h.u64(136, 0x0123456789abcdef).u64(144, 0xabc)
-	s.loggedIn(in, 1, "client and request_checksum echoed")
+	in := passwordLogin(cA, "iggy", "iggy")
+	hdr(in).u64(136, 0x0123456789abcdef).u64(144, 0xabc)
+	s.loggedIn(in, "client and request_checksum echoed")
 	for _, f := range []struct{ name, user, pass, note string }{
 		{"wrong-password", "iggy", "wrong", "a wrong password (the rest does not read as a token body)"},
 		{"unknown-user", "nobody", "nothing", "an unknown user: the same answer"},
@@ -198,7 +196,7 @@ func (g *gen) loginLifecycle() {
 
 func (g *gen) tokenLifecycle() {
 	s := g.life("1d/token", "default", "a token login", "lifecycle.1d", "lifecycle.1.reply")
-	s.loggedIn(tokenLogin(cA, "tok"), 1, "logged in as user 1")
+	s.loggedIn(tokenLogin(cA, "tok"), "logged in as user 1")
 	g.life("1d/unknown-token", "default", "an unknown token", "lifecycle.1d").
 		evicted(tokenLogin(cA, "nope"), evictFrame(cA, 10), "eviction 10 (InvalidToken)")
 	g.life("1d/inactive-user", "default", "a token of an inactive user", "lifecycle.1d").
@@ -206,8 +204,8 @@ func (g *gen) tokenLifecycle() {
 	g.life("1d/empty-token", "default", "an empty token is well-formed and unknown", "lifecycle.1d").
 		evicted(tokenLogin(cA, ""), evictFrame(cA, 10), "eviction 10")
 	g.afterLogin("1.sessions/three-logins", "sessions grow across logins on one server: a re-login on the same connection, then another client id", "lifecycle.1.sessions", "lifecycle.7.relogin").
-		loggedIn(tokenLogin(cA, "tok"), 1, "session 2 replaces the binding").
-		loggedIn(passwordLogin(cB, "iggy", "iggy"), 1, "session 3 under a new client id")
+		loggedIn(tokenLogin(cA, "tok"), "session 2 replaces the binding").
+		loggedIn(passwordLogin(cB, "iggy", "iggy"), "session 3 under a new client id")
 	g.life("1.evict/closed-after", "default", "every eviction carries the request's client id; the connection is closed after it", "lifecycle.1.evict").
 		evicted(tokenLogin(0x0123456789abcdef, "nope"), evictFrame(0x0123456789abcdef, 10), "eviction 10 to the request's client id").
 		closed(nonReplicated(cA, 1, 0, 1), "a closed connection answers nothing")
@@ -235,7 +233,7 @@ func (g *gen) beforeLoginLifecycle() {
 			evicted(replicatedReq(cA, r.op, 1, 3), evictFrame(cA, 1), "eviction 1 (NoSession)")
 	}
 	s = g.life("2/legacy-after-login", "default", "a legacy login after a login", "lifecycle.2")
-	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "logged in").
+	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), "logged in").
 		evicted(nonReplicated(cA, 1, 1, 38), evictFrame(cA, 15), "eviction 15")
 }
 
@@ -244,15 +242,15 @@ func (g *gen) afterLoginLifecycle() {
 		answer(replicatedReq(cA, opLogout, 1, 1), replyFrame(cA, 1, opLogout, 0), "Logout answered: status 0, operation 3, request 1").
 		answer(nonReplicated(cA, 2, 0, 1), replyFrame(cA, 2, opNonReplicated, 0), "ping").
 		answer(nonReplicated(cA, 2, 0, 12), replyFrame(cA, 2, opNonReplicated, 40), "logged out: denied with 40 again").
-		loggedIn(passwordLogin(cB, "iggy", "iggy"), 1, "session 2")
+		loggedIn(passwordLogin(cB, "iggy", "iggy"), "session 2")
 	g.afterLogin("6/logged-out-replicated", "after logout a replicated request has no session", "lifecycle.6", "lifecycle.5").
 		answer(replicatedReq(cA, opLogout, 1, 1), replyFrame(cA, 1, opLogout, 0), "logged out").
 		evicted(replicatedReq(cA, opCreateStream, 2, 1), evictFrame(cA, 1), "eviction 1")
 	g.afterLogin("7/too-low", "a re-login with the same client id fences the old session", "lifecycle.7.too_low", "lifecycle.7.relogin").
-		loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "session 2, same client id").
+		loggedIn(passwordLogin(cA, "iggy", "iggy"), "session 2, same client id").
 		evicted(replicatedReq(cA, opCreateStream, 1, 1), evictFrame(cA, 7), "session 1 < 2: eviction 7 (SessionTooLow)")
 	g.afterLogin("7/too-low-logout", "Logout is fenced too", "lifecycle.7.too_low").
-		loggedIn(tokenLogin(cA, "tok"), 1, "session 2").
+		loggedIn(tokenLogin(cA, "tok"), "session 2").
 		evicted(replicatedReq(cA, opLogout, 1, 1), evictFrame(cA, 7), "eviction 7")
 	g.afterLogin("7/ahead", "a session above the bound one is dropped, and nothing changes", "lifecycle.7.ahead", "lifecycle.7.deny").
 		dropped(replicatedReq(cA, opCreateStream, 1, 2), "session 2 > 1: dropped").
@@ -260,8 +258,8 @@ func (g *gen) afterLoginLifecycle() {
 	g.afterLogin("7/other-client", "a replicated request from another client id", "lifecycle.7.other_client").
 		evicted(replicatedReq(cB, opCreateStream, 1, 1), evictFrame(cB, 1), "eviction 1 to client B")
 	s := g.life("7/relogin-other-client", "default", "a login under client B replaces client A's binding", "lifecycle.7.relogin", "lifecycle.7.other_client")
-	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), 1, "A, session 1").
-		loggedIn(passwordLogin(cB, "iggy", "iggy"), 1, "B, session 2").
+	s.loggedIn(passwordLogin(cA, "iggy", "iggy"), "A, session 1").
+		loggedIn(passwordLogin(cB, "iggy", "iggy"), "B, session 2").
 		evicted(replicatedReq(cA, opCreateStream, 1, 1), evictFrame(cA, 1), "A is no longer bound: eviction 1")
 	g.afterLogin("7/deny", "after login, other commands are the application's: this server denies them with 3", "lifecycle.7.deny", "lifecycle.9").
 		answer(nonReplicated(cA, 7, 1, 12), replyFrame(cA, 7, opNonReplicated, 3), "GetClusterMetadata: status 3, request 7 echoed").
@@ -318,9 +316,8 @@ func (g *gen) droppedLifecycle() {
 // may write the steps of the last two at once, as the kit does: the
 // answers are the same.
 func (g *gen) sequenceLifecycle() {
-	garbage := bytes.Repeat([]byte{0xa5}, 256)
-	le.PutUint32(garbage[48:], 256) // a usable size: the frame is whole, its header not a valid Request
-	garbage[60] = cmdRequest
+	// A usable size: the frame is whole, its header not a valid Request.
+	garbage := hdr(bytes.Repeat([]byte{0xa5}, 256)).u32(48, 256).u8(60, cmdRequest)
 	g.life("8/dropped-garbage-header", "default", "a header of 0xa5 bytes with a usable size and the Request command is dropped; a ping after it is answered", "lifecycle.8.dropped").
 		dropped(garbage, "dropped").
 		answer(nonReplicated(cA, 1, 0, 1), replyFrame(cA, 1, opNonReplicated, 0), "still open")
@@ -329,7 +326,7 @@ func (g *gen) sequenceLifecycle() {
 	g.life("9/ping-request-zero", "default", "a ping with request number 0 is answered, the number echoed", "lifecycle.9", "lifecycle.3").
 		answer(nonReplicated(cA, 0, 0, 1), replyFrame(cA, 0, opNonReplicated, 0), "status 0, request 0 echoed")
 	g.afterLogin("1.sessions/two-logins-at-once", "a login, then a second under another client id right behind it (a runner may write both at once)", "lifecycle.1.sessions", "lifecycle.7.relogin").
-		loggedIn(passwordLogin(cB, "iggy", "iggy"), 1, "session 2 under the second client id")
+		loggedIn(passwordLogin(cB, "iggy", "iggy"), "session 2 under the second client id")
 	g.life("8/dropped-register-request", "default", "a Register with request number 5 is not a valid Request: dropped, no login", "lifecycle.8.dropped", "request.register.request").
 		dropped(frame(request(opRegister).u64(128, cA).u64(168, 5), loginBody(goInfo(), "iggy", "iggy", "")), "dropped").
 		answer(nonReplicated(cA, 1, 0, 1), replyFrame(cA, 1, opNonReplicated, 0), "still open, not logged in")

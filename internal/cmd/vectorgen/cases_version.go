@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
 
 	"github.com/iggywire/iggywire/codec"
@@ -55,8 +54,6 @@ func (g *gen) versionTextCases() {
 // pack is major.minor.patch as a u32.
 func pack(major, minor, patch uint32) uint32 { return major<<20 | minor<<10 | patch }
 
-func vtext(v uint32) string { return fmt.Sprintf("%d.%d.%d", v>>20&1023, v>>10&1023, v&1023) }
-
 // countPatch is the rule of a window that counts patch.
 const countPatch = "window.count_patch"
 
@@ -104,7 +101,7 @@ func (g *gen) windowCases() {
 	} {
 		minV, _ := codec.ParseVersion(w.min)
 		maxV, _ := codec.ParseVersion(w.max)
-		c := g.ok(KindWindow, "window/"+w.name, cmp.Or(map[string]string{countPatch: "10.5"}[w.rule], "1"), w.note, u32b(w.v), map[string]any{
+		c := g.ok(KindWindow, "window/"+w.name, g.rules[w.rule].Section, w.note, u32b(w.v), map[string]any{
 			"version_valid": w.v&0xC000_0000 == 0, "well_formed": 1 <= minV && minV <= maxV, "accepts": w.accepts,
 		}, w.rule)
 		c.Window = &TextRange{Min: w.min, Max: w.max, CountPatch: w.rule == countPatch}
@@ -125,7 +122,8 @@ func (g *gen) defaultWindowCases() {
 		{"1x", pack(1, 2, 3), pack(1, 0, 0), true, ">= 1.0: minor and patch zeroed"},
 		{"max", pack(1023, 1023, 1023), pack(1023, 0, 0), true, "the highest version"},
 	} {
-		g.ok(KindDefaultWindow, "default-window/"+d.name, "1", d.note+" (server "+vtext(d.server)+")", u32b(d.server),
+		note := fmt.Sprintf("%s (server %d.%d.%d)", d.note, d.server>>20, d.server>>10&1023, d.server&1023)
+		g.ok(KindDefaultWindow, "default-window/"+d.name, "1", note, u32b(d.server),
 			map[string]any{"min": d.min, "max": d.server, "well_formed": d.wellForm}, "window.default")
 	}
 }

@@ -29,7 +29,7 @@ func (g *gen) add(c Case) *Case {
 			g.failf("%s: unknown rule %q", c.Name, r)
 		}
 	}
-	if _, ok := bodyKinds()[c.Kind]; ok && c.Mode == "" {
+	if _, ok := bodyKinds[c.Kind]; ok && c.Mode == "" {
 		c.Mode = ModeStrict
 	}
 	g.cases = append(g.cases, c)
@@ -66,12 +66,9 @@ func (c *Case) sdk(code uint32) *Case {
 	return c
 }
 
-// prefix makes c a prefix decode that uses consumed bytes.
+// prefix makes c, an ok case, a prefix decode that uses consumed bytes.
 func (c *Case) prefix(consumed int) *Case {
-	c.Mode = ModePrefix
-	if c.Expect.Verdict == "ok" {
-		c.Expect.Consumed = intp(consumed)
-	}
+	c.Mode, c.Expect.Consumed = ModePrefix, intp(consumed)
 	return c
 }
 
@@ -81,7 +78,7 @@ func (c *Case) disc(id string) *Case { c.Discrepancy = id; return c }
 // generate builds every case, in file order within each kind, and checks
 // each against the codec or a lifecycle server (verifyCase): a
 // disagreement fails generation.
-func generate(crashers []crasher) *gen {
+func generate(root string) *gen {
 	g := &gen{rules: map[string]Rule{}, servers: lifecycleServers()}
 	for _, r := range ruleList() {
 		g.rules[r.ID] = r
@@ -116,7 +113,7 @@ func generate(crashers []crasher) *gen {
 	g.patSecretCases()
 	g.bindCases()
 	g.revisionLifecycle()
-	g.crasherCases(crashers)
+	g.crasherCases(root)
 	g.addFrames()
 	g.describeSteps()
 	for i := range g.cases {

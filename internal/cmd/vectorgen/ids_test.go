@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -80,13 +81,19 @@ func TestAssign(t *testing.T) {
 	r1, ids := r0.assign([]string{"new", "c", "a"}) // b dropped, new added first
 	assert.Equal(t, map[string]int{"a": 1, "b": 2, "c": 3, "new": 4}, ids)
 	assert.NoError(t, r1.extends(r0))
-	assert.NoError(t, r1.check())
+	check := func(r Registry) error {
+		b, err := json.Marshal(r)
+		require.NoError(t, err)
+		_, err = parseRegistry(b)
+		return err
+	}
+	assert.NoError(t, check(r1))
 
 	renumbered := Registry{IDs: []Entry{{1, "b"}, {2, "a"}, {3, "c"}}}
 	assert.Error(t, renumbered.extends(r0))
 	assert.Error(t, Registry{IDs: r0.IDs[:2]}.extends(r0))
-	assert.Error(t, Registry{IDs: []Entry{{1, "a"}, {3, "c"}}}.check())
-	assert.Error(t, Registry{IDs: []Entry{{1, "a"}, {2, "a"}}}.check())
+	assert.Error(t, check(Registry{IDs: []Entry{{1, "a"}, {3, "c"}}}))
+	assert.Error(t, check(Registry{IDs: []Entry{{1, "a"}, {2, "a"}}}))
 }
 
 // extends reports the first way in which r fails to keep every entry of

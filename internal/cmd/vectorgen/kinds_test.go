@@ -58,11 +58,11 @@ func TestKindSides(t *testing.T) {
 		KindLoginFrame: SideClient, KindLifecycle: SideServer,
 	}
 	infos := kindInfos()
-	for _, k := range kindList() {
+	for _, k := range kindList {
 		require.Contains(t, infos, k, "kind %s has no description", k)
 	}
 	for k, side := range want {
-		assert.Equal(t, side, infos[k].side, k)
+		assert.Equal(t, side, infos[k].Side, k)
 	}
 }
 
@@ -73,7 +73,7 @@ func TestReadmeKindTable(t *testing.T) {
 	require.NoError(t, err)
 	row := regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\| (client|server|both) \\| ([^|]+) \\| ([^|]+) \\|$")
 	rows := row.FindAllStringSubmatch(string(b), -1)
-	require.Len(t, rows, len(kindList()))
+	require.Len(t, rows, len(kindList))
 	list := func(s string) []string {
 		if s = strings.TrimSpace(s); s == "—" {
 			return nil
@@ -82,10 +82,10 @@ func TestReadmeKindTable(t *testing.T) {
 	}
 	infos := kindInfos()
 	for i, r := range rows {
-		require.Equal(t, kindList()[i], r[1], "the table lists the kinds in file order")
+		require.Equal(t, kindList[i], r[1], "the table lists the kinds in file order")
 		ki := infos[r[1]]
-		assert.Equal(t, ki.side, r[2], r[1])
-		assert.Equal(t, ki.required, list(r[3]), "%s: required_fields", r[1])
-		assert.Equal(t, ki.optional, list(r[4]), "%s: optional_fields", r[1])
+		assert.Equal(t, ki.Side, r[2], r[1])
+		assert.Equal(t, ki.RequiredFields, list(r[3]), "%s: required_fields", r[1])
+		assert.Equal(t, ki.OptionalFields, list(r[4]), "%s: optional_fields", r[1])
 	}
 }

@@ -19,25 +19,18 @@ func main() {
 	root := flag.String("root", ".", "module root (crashers/ is read from here)")
 	out := flag.String("out", "vectors", "output directory")
 	flag.Parse()
-	if err := run(*root, *out); err != nil {
+	files, err := render(*root, *out)
+	if err == nil {
+		err = os.MkdirAll(*out, 0o755)
+	}
+	for n, b := range files {
+		if err == nil {
+			err = os.WriteFile(filepath.Join(*out, n), b, 0o644)
+		}
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "vectorgen:", err)
 		os.Exit(1)
 	}
-}
-
-func run(root, out string) error {
-	files, err := render(root, out)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	for n, b := range files {
-		if err := os.WriteFile(filepath.Join(out, n), b, 0o644); err != nil {
-			return err
-		}
-	}
-	fmt.Printf("vectorgen: wrote %d files to %s\n", len(files), out)
-	return nil
+	fmt.Printf("vectorgen: wrote %d files to %s\n", len(files), *out)
 }

@@ -169,13 +169,11 @@ const (
 	KindBind           = "bind_session"
 )
 
-// kindList returns every kind in file order.
-func kindList() []string {
-	return []string{
-		KindVersionText, KindWindow, KindDefaultWindow, KindClientInfo, KindLogin, KindLoginPAT,
-		KindLoginReply, KindResult, KindRequest, KindReply, KindEviction, KindLoginFrame,
-		KindLoginSecret, KindLoginPATSecret, KindBind, KindLifecycle,
-	}
+// kindList is every kind in file order.
+var kindList = []string{
+	KindVersionText, KindWindow, KindDefaultWindow, KindClientInfo, KindLogin, KindLoginPAT,
+	KindLoginReply, KindResult, KindRequest, KindReply, KindEviction, KindLoginFrame,
+	KindLoginSecret, KindLoginPATSecret, KindBind, KindLifecycle,
 }
 
 // Body decode modes.

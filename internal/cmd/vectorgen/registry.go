@@ -2,9 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 )
 
 // Registry is vectors/ids.json: every case name ever generated, with the
@@ -25,40 +23,24 @@ type Entry struct {
 
 const registryNote = "Append-only: a case name keeps its id for ever and ids are never reused. Written by make vectors."
 
-// loadRegistry reads a registry; a missing file is an empty registry.
-func loadRegistry(path string) (Registry, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return Registry{Format: FormatVersion, Note: registryNote}, nil
-	}
-	if err != nil {
-		return Registry{}, err
-	}
-	return parseRegistry(b)
-}
-
-// parseRegistry decodes and checks a registry.
+// parseRegistry decodes a registry and checks it: ids are 1, 2, 3, ... in
+// order and names are unique.
 func parseRegistry(b []byte) (Registry, error) {
 	var r Registry
 	if err := json.Unmarshal(b, &r); err != nil {
 		return Registry{}, fmt.Errorf("ids.json: %w", err)
 	}
-	return r, r.check()
-}
-
-// check: ids are 1, 2, 3, ... in order and names are unique.
-func (r Registry) check() error {
 	seen := make(map[string]bool, len(r.IDs))
 	for i, e := range r.IDs {
 		if e.ID != i+1 {
-			return fmt.Errorf("ids.json: entry %d has id %d, want %d (ids are dense and never renumbered)", i, e.ID, i+1)
+			return r, fmt.Errorf("ids.json: entry %d has id %d, want %d (ids are dense and never renumbered)", i, e.ID, i+1)
 		}
 		if e.Name == "" || seen[e.Name] {
-			return fmt.Errorf("ids.json: id %d: empty or repeated name %q", e.ID, e.Name)
+			return r, fmt.Errorf("ids.json: id %d: empty or repeated name %q", e.ID, e.Name)
 		}
 		seen[e.Name] = true
 	}
-	return nil
+	return r, nil
 }
 
 // assign returns the registry extended by every name it does not hold yet,
@@ -70,12 +52,10 @@ func (r Registry) assign(names []string) (Registry, map[string]int) {
 		ids[e.Name] = e.ID
 	}
 	for _, n := range names {
-		if _, ok := ids[n]; ok {
-			continue
+		if _, ok := ids[n]; !ok {
+			ids[n] = len(out.IDs) + 1
+			out.IDs = append(out.IDs, Entry{ID: ids[n], Name: n})
 		}
-		id := len(out.IDs) + 1
-		out.IDs = append(out.IDs, Entry{ID: id, Name: n})
-		ids[n] = id
 	}
 	return out, ids
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 )
 
@@ -18,16 +19,16 @@ const (
 // lifecycle, numbers them from the registry in outDir, and returns the
 // content of every file to write, by name.
 func render(root, outDir string) (map[string][]byte, error) {
-	crashers, err := loadCrashers(root)
-	if err != nil {
-		return nil, fmt.Errorf("crashers: %w", err)
-	}
-	g := generate(crashers)
+	g := generate(root)
 	if len(g.errs) > 0 {
 		return nil, fmt.Errorf("%d problem(s):\n%w", len(g.errs), errors.Join(g.errs...))
 	}
-	reg, err := loadRegistry(filepath.Join(outDir, registryFile))
-	if err != nil {
+	b, err := os.ReadFile(filepath.Join(outDir, registryFile))
+	reg := Registry{} // a missing file is an empty registry
+	if err == nil {
+		reg, err = parseRegistry(b)
+	}
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
 	names := make([]string, len(g.cases))
@@ -40,11 +41,9 @@ func render(root, outDir string) (map[string][]byte, error) {
 		Rules       []Rule       `json:"rules"`
 		Conventions []Convention `json:"conventions"`
 	}{FormatVersion, ruleList(), conventionList()}}
-	infos := kindInfos()
-	for _, k := range kindList() {
-		ki := infos[k]
-		f := File{Format: FormatVersion, Kind: k, Description: ki.desc, Side: ki.side,
-			RequiredFields: ki.required, OptionalFields: ki.optional, Surface: ki.surface, Cases: []Case{}}
+	for _, k := range kindList {
+		f := kindInfos()[k]
+		f.Format, f.Kind, f.Cases = FormatVersion, k, []Case{}
 		for _, c := range g.cases {
 			if c.Kind == k {
 				c.ID = ids[c.Name]
@@ -58,9 +57,14 @@ func render(root, outDir string) (map[string][]byte, error) {
 	}
 	out := map[string][]byte{}
 	for name, doc := range docs {
-		if out[name], err = marshal(doc); err != nil {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(doc); err != nil {
 			return nil, err
 		}
+		out[name] = buf.Bytes()
 	}
 	return out, nil
 }
@@ -96,28 +100,10 @@ func verifyCase(servers map[string]ServerConfig, c *Case) error {
 
 // agree compares a verdict as the file writes it: as JSON.
 func agree(what string, got, want *Expect) error {
-	if g, w := jsonOf(got), jsonOf(want); g != w {
+	g, gerr := json.Marshal(got)
+	w, werr := json.Marshal(want)
+	if gerr != nil || werr != nil || !bytes.Equal(g, w) {
 		return fmt.Errorf("%sthe codec says %s, the case expects %s", what, g, w)
 	}
 	return nil
-}
-
-func jsonOf(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "unmarshalable: " + err.Error()
-	}
-	return string(b)
-}
-
-// marshal is indented JSON without HTML escaping, ending in a newline.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

@@ -23,7 +23,7 @@ const (
 func loadFiles(t *testing.T) []File {
 	t.Helper()
 	var files []File
-	for _, k := range kindList() {
+	for _, k := range kindList {
 		b, err := os.ReadFile(filepath.Join(vectorsDir, k+".json"))
 		require.NoError(t, err, "run make vectors")
 		var f File

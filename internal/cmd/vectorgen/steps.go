@@ -116,15 +116,12 @@ func isLoginReply(out []byte) bool {
 // binds: its body is the bare login reply, after user_id.
 const offBindReplySession = codec.HeaderSize + 4
 
-// isBindReply: a Reply under NonReplicated, status 0, whose body is a login
-// reply (a BIND_SESSION that succeeded; a ping's reply has no body).
+// isBindReply: a Reply under NonReplicated, status 0, with a body: a
+// BIND_SESSION that succeeded (a ping's reply has none). Any other such
+// reply would fail the bound rule when the generator replays it elsewhere.
 func isBindReply(out []byte) bool {
-	if len(out) <= codec.HeaderSize || codec.Command(out[60]) != codec.CommandReply ||
-		out[208] != opNonReplicated || le.Uint32(out[216:]) != 0 {
-		return false
-	}
-	_, err := codec.ParseLoginReply(out[codec.HeaderSize:])
-	return err == nil
+	return len(out) > codec.HeaderSize && codec.Command(out[60]) == codec.CommandReply &&
+		out[208] == opNonReplicated && le.Uint32(out[216:]) == 0
 }
 
 // bindSessionAt returns where the session of a BIND_SESSION request's body
@@ -163,15 +160,10 @@ func sessionRef(in []byte, logins map[uint64]int, latest uint64) *SessionRef {
 	return nil
 }
 
-// describeSteps fills in every lifecycle step's framing, whether the
-// client ends its side after it, its answer's free fields and the session
-// its request carries.
+// describeSteps fills in the fields of every step that a stream runner reads.
 func (g *gen) describeSteps() {
 	for i := range g.cases {
-		c := &g.cases[i]
-		if c.Kind != KindLifecycle {
-			continue
-		}
+		c := &g.cases[i] // only a lifecycle case has steps
 		logins, latest := map[uint64]int{}, uint64(0)
 		for j := range c.Steps {
 			st := &c.Steps[j]

@@ -31,7 +31,7 @@ const streamDeadline = 5 * time.Second
 // compares answers by the free fields' rules. Real sockets: ending one
 // side of a connection needs the kernel's half-close.
 func TestStreamRunner(t *testing.T) {
-	f := loadFiles(t)[len(kindList())-1]
+	f := loadFiles(t)[len(kindList)-1]
 	require.Equal(t, KindLifecycle, f.Kind)
 	addrs := map[string]string{}
 	for name, cfg := range f.Servers {
@@ -52,7 +52,7 @@ func TestStreamRunner(t *testing.T) {
 // TestStreamRunnerNeedsTheData: a runner that leaves out one piece of the
 // steps' data fails the case that needs it.
 func TestStreamRunnerNeedsTheData(t *testing.T) {
-	f := loadFiles(t)[len(kindList())-1]
+	f := loadFiles(t)[len(kindList)-1]
 	addr := serveVectors(t, f.Servers["default"])
 	byName := map[string]*Case{}
 	for i := range f.Cases {
