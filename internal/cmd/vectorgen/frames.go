@@ -104,7 +104,10 @@ func (f *Frame) bytes() []byte {
 // (codec.ReadFrame: the header, then the body its size announces) and
 // decodes the header of the case's kind from the whole frame.
 func observeFrame(kind string, f *Frame) (*Expect, error) {
-	in, _ := hex.DecodeString(f.Input) // schema.json holds it to hex
+	in, err := hex.DecodeString(f.Input)
+	if err != nil {
+		return nil, fmt.Errorf("frame input: %w", err)
+	}
 	frame, err := codec.ReadFrame(bytes.NewReader(f.bytes()), nil, codec.MaxFrameSize)
 	var e *Expect
 	switch {

@@ -17,7 +17,10 @@ import (
 // checks every case it writes, rule included, and by the runner test, which
 // replays the checked-in files.
 func observe(c *Case) (*Expect, error) {
-	in, _ := hex.DecodeString(c.input()) // schema.json holds it to hex
+	in, err := hex.DecodeString(c.input())
+	if err != nil {
+		return nil, fmt.Errorf("input: %w", err)
+	}
 	if (c.Kind == KindWindow || c.Kind == KindDefaultWindow) && len(in) != 4 {
 		return nil, fmt.Errorf("a %s case is a 4-byte version", c.Kind)
 	}
