@@ -157,9 +157,14 @@ func (m *Matcher) Find(text string) string {
 // password or a token, each holding secret: by value, by typed pointer, in
 // a slice and a map, and in an unexported field; the keys name them. Two
 // calls with secrets of the same length give values that differ only in
-// the secret.
+// the secret. The 0.11.1 holders' bind secret is secret repeated to 32
+// bytes (zeros for an empty secret).
 func Holders(secret []byte) (map[string]any, error) {
-	return holders(secret, bindSecretOf(secret))
+	bind := make([]byte, codec.BindSecretLen)
+	for i := 0; len(secret) > 0 && i < len(bind); i++ {
+		bind[i] = secret[i%len(secret)]
+	}
+	return holders(secret, bind)
 }
 
 // holders is Holders with the 0.11.1 holders' bind secret given: 32 bytes
@@ -174,11 +179,11 @@ func holders(secret, bindSecret []byte) (map[string]any, error) {
 	auth := lifecycle.StaticAuth{Users: []lifecycle.User{user}, Tokens: []lifecycle.Token{token}}
 	cfg := lifecycle.Config{Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Auth: auth}
 	srv, errSrv := lifecycle.NewServer(cfg)
-	frame, errFrame := requestFrame(codec.RequestHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}, login)
+	register := codec.RequestHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}
+	frame, errFrame := requestFrame(register, login)
 	ex := tcp.Exchange{In: codec.NewSecret(frame), Out: []byte{1}}
 
-	// Protocol 0.11.1's holders of a bind secret: 32 bytes, the secret
-	// repeated (a secret of more than 32 bytes shows as its first 32).
+	// Protocol 0.11.1's holders of a bind secret.
 	bind := codec.NewSecret(bindSecret)
 	info11 := info
 	info11.Protocol = codec.Protocol0111
@@ -186,12 +191,18 @@ func holders(secret, bindSecret []byte) (map[string]any, error) {
 		Username: []byte("iggy"), Password: s}
 	pat11 := codec.LoginRegisterPAT{Info: info11, Revision: codec.RevisionBindSecret, BindSecret: bind, Token: s}
 	bindBody := codec.BindSession{Info: info11, ClientID: codec.Uint128From(7), Session: 1, BindSecret: bind}
-	srv11, errSrv11 := serverAfterLogin(auth, login11)
+	srv11, errSrv11 := lifecycle.NewServer(lifecycle.Config{Window: codec.ServeWindow(codec.Protocol0111), Auth: auth})
+	frame11, errFrame11 := requestFrame(register, login11)
 	bindFrame, errBind := requestFrame(codec.RequestHeader{Client: codec.Uint128From(7), Request: 1,
 		Operation: codec.OperationNonReplicated, Code: codec.CodeBindSession}, bindBody)
 	bindEx := tcp.Exchange{In: codec.NewSecret(bindFrame), Out: []byte{1}}
-	if err := cmp.Or(errSrv, errFrame, errSrv11, errBind); err != nil {
+	if err := cmp.Or(errSrv, errFrame, errSrv11, errFrame11, errBind); err != nil {
 		return nil, err
+	}
+	// After the login, srv11 keeps the logical session, whose verifier it
+	// made from the bind secret.
+	if _, o, err := srv11.NewConn().Handle(frame11, nil); err != nil || !o.LoggedIn() {
+		return nil, fmt.Errorf("leakcheck: the 0.11.1 login did not log in: %v", err)
 	}
 
 	out := map[string]any{}
@@ -232,33 +243,6 @@ func requestFrame(h codec.RequestHeader, body interface{ AppendBinary([]byte) ([
 		return nil, err
 	}
 	return codec.AppendRequestFrame(nil, h, b)
-}
-
-// bindSecretOf is a 32-byte bind secret made of secret, repeated (zeros
-// for an empty secret).
-func bindSecretOf(secret []byte) []byte {
-	if len(secret) == 0 {
-		return make([]byte, codec.BindSecretLen)
-	}
-	return bytes.Repeat(secret, codec.BindSecretLen/len(secret)+1)[:codec.BindSecretLen]
-}
-
-// serverAfterLogin is a 0.11.1 server that a 0.11.1 login as login's user
-// went through: it keeps the logical session, whose verifier it made from
-// the bind secret.
-func serverAfterLogin(auth lifecycle.StaticAuth, login codec.LoginRegister) (*lifecycle.Server, error) {
-	srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.ServeWindow(codec.Protocol0111), Auth: auth})
-	if err != nil {
-		return nil, err
-	}
-	frame, err := requestFrame(codec.RequestHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}, login)
-	if err != nil {
-		return nil, err
-	}
-	if _, o, err := srv.NewConn().Handle(frame, nil); err != nil || !o.LoggedIn() {
-		return nil, fmt.Errorf("leakcheck: the 0.11.1 login did not log in: %v", err)
-	}
-	return srv, nil
 }
 
 // Leak returns a description of the first place secret shows in any
