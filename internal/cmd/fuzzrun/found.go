@@ -29,14 +29,13 @@ func saveCrasher(root, failing, target string) (string, error) {
 	if err := writeNew(filepath.Join(root, rel), in.Data); err != nil {
 		return "", err
 	}
-	note := fmt.Sprintf("- `%s/%s` (found %s): what it found: TODO; fixed in: open\n",
-		target, name, time.Now().UTC().Format("2006-01-02"))
 	f, err := os.OpenFile(filepath.Join(root, fuzzload.CrashersDir, "README.md"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return "", err
+	if err == nil {
+		_, err = fmt.Fprintf(f, "- `%s/%s` (found %s): what it found: TODO; fixed in: open\n",
+			target, name, time.Now().UTC().Format("2006-01-02"))
+		err = errors.Join(err, f.Close())
 	}
-	_, err = f.WriteString(note)
-	if err = errors.Join(err, f.Close()); err != nil {
+	if err != nil {
 		return "", err
 	}
 	return filepath.ToSlash(rel), os.Remove(failing)

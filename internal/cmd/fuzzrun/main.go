@@ -81,12 +81,9 @@ func selectTargets(c config) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("go test -list %s: %w", fuzzPkg, err)
 	}
-	var targets []string
-	for _, name := range strings.Fields(string(out)) {
-		if strings.HasPrefix(name, "Fuzz") {
-			targets = append(targets, name)
-		}
-	}
+	// Its output is the names, then "ok", the package and the time.
+	targets := slices.DeleteFunc(strings.Fields(string(out)),
+		func(name string) bool { return !strings.HasPrefix(name, "Fuzz") })
 	if c.run == "" {
 		return targets, nil
 	}

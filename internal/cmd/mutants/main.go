@@ -10,8 +10,7 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -34,20 +33,14 @@ func main() {
 }
 
 func runAll(only string, verbose bool) error {
-	re, err := regexp.Compile(only)
-	if err != nil {
-		return err
-	}
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
+	re, errRe := regexp.Compile(only)
+	out, errMod := exec.Command("go", "env", "GOMOD").Output()
+	tmp, errTmp := os.MkdirTemp("", "mutants")
+	defer os.RemoveAll(tmp)
+	if err := cmp.Or(errRe, errMod, errTmp); err != nil {
 		return err
 	}
 	root := filepath.Dir(strings.TrimSpace(string(out)))
-	tmp, err := os.MkdirTemp("", "mutants")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
 	var survived, summary []string
 	for _, m := range mutations {
 		if !re.MatchString(m.Name) {
@@ -98,10 +91,8 @@ func runOne(root, tmp string, m mutation, verbose bool) ([]string, error) {
 		os.Stdout.Write(out)
 	}
 	var caught []string
-	s := bufio.NewScanner(bytes.NewReader(out))
-	s.Buffer(nil, 1<<20)
-	for s.Scan() {
-		l := strings.TrimSpace(s.Text())
+	for _, l := range strings.Split(string(out), "\n") {
+		l = strings.TrimSpace(l)
 		// The failing tests, and gopter's falsification and label lines.
 		if strings.HasPrefix(l, "--- FAIL") || strings.Contains(l, "! ") && strings.Contains(l, ":") ||
 			strings.HasPrefix(l, "> Labels") || strings.HasPrefix(l, "panic:") {
