@@ -65,15 +65,11 @@ const (
 // (any type over uint8) without importing codec, so that codec's tests can
 // import this package.
 func Header[C ~uint8](c C) []Field {
-	switch c {
-	case request:
-		return slices.Concat(prologue, requestOwn)
-	case reply:
-		return slices.Concat(prologue, replyOwn)
-	case eviction:
-		return slices.Concat(prologue, evictionOwn)
+	own := map[C][]Field{request: requestOwn, reply: replyOwn, eviction: evictionOwn}[c]
+	if own == nil {
+		return nil
 	}
-	return nil
+	return slices.Concat(prologue, own)
 }
 
 // RequestCode returns the command code of a NonReplicated request. It is not
