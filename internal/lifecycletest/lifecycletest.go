@@ -1,10 +1,5 @@
 // Package lifecycletest holds the fixtures that the tests of lifecycle,
-// lifecycle/tcp and cmd/loginserver share, so that they are written once: a
-// 0.11.0 server accepting 0.11.x, two users (iggy is active, bob is not) and
-// a token for each, clients with ids 1, 2, 3, ..., builders of the request
-// frames the tests send and of the evictions they expect, a client
-// talking over a connection, and a look for secrets in every printed form
-// of a value.
+// lifecycle/tcp and cmd/loginserver share, so that they are written once.
 //
 // It imports lifecycle, so only external test packages (lifecycle_test, not
 // package lifecycle's own test files) may import it.

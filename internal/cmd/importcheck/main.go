@@ -16,14 +16,13 @@
 // to a version this go.mod does not name. The old versions' go.mod files
 // are fetched through GOPROXY once when the module cache lacks them.
 //
-//	go run ./internal/cmd/importcheck [-keep]   # in the root module
+//	go run ./internal/cmd/importcheck   # in the root module
 package main
 
 import (
 	"cmp"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -43,13 +42,11 @@ const olderTest = "import (\n\t\"testing\"\n\n\t\"github.com/google/go-cmp/cmp\"
 	"\"github.com/stretchr/testify/require\"\n)\n\nfunc TestDiff(t *testing.T) { require.Empty(t, cmp.Diff(1, 1)) }\n"
 
 var (
-	keep    = flag.Bool("keep", false, "keep the scratch modules and print where they are")
 	root, _ = os.Getwd() // the root module's directory
 	own     goMod        // its go.mod
 )
 
 func main() {
-	flag.Parse()
 	var err error
 	if own, err = readGoMod(filepath.Join(root, "go.mod")); err != nil {
 		fatal(2, "importcheck: %v (run it in the root module)", err)
@@ -133,11 +130,7 @@ func check(title string, pkgs []string, extra []require, test string, allowed ma
 	if err != nil {
 		return false, err
 	}
-	if *keep {
-		fmt.Printf("importcheck: %s: scratch module kept in %s\n", pkgs, dir)
-	} else {
-		defer os.RemoveAll(dir)
-	}
+	defer os.RemoveAll(dir)
 	before := goMod{Go: own.Go, Require: append([]require{{own.Module.Path, "v0.0.0"}}, extra...)}
 	files := map[string]string{"go.mod": fmt.Sprintf("module example.com/importcheck\n\ngo %s\n\nreplace %s => %q\n", before.Go, own.Module.Path, root),
 		"main.go": "package main\n\nfunc main() {}\n", "imports.go": "package main\n", "main_test.go": "package main\n\n" + test, "go.sum": ""}

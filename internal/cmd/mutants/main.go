@@ -6,7 +6,7 @@
 // Each bug is keyed by its function and the code it breaks there (apply.go),
 // so edits elsewhere in codec never move it.
 //
-//	go run ./internal/cmd/mutants [-run NAME] [-v]
+//	go run ./internal/cmd/mutants [-run NAME]
 package main
 
 import (
@@ -24,15 +24,14 @@ import (
 
 func main() {
 	only := flag.String("run", "", "only mutants whose name matches this regexp")
-	verbose := flag.Bool("v", false, "print the whole go test output of each mutant")
 	flag.Parse()
-	if err := runAll(*only, *verbose); err != nil {
+	if err := runAll(*only); err != nil {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		os.Exit(1)
 	}
 }
 
-func runAll(only string, verbose bool) error {
+func runAll(only string) error {
 	re, errRe := regexp.Compile(only)
 	out, errMod := exec.Command("go", "env", "GOMOD").Output()
 	tmp, errTmp := os.MkdirTemp("", "mutants")
@@ -46,7 +45,7 @@ func runAll(only string, verbose bool) error {
 		if !re.MatchString(m.Name) {
 			continue
 		}
-		caught, err := runOne(root, tmp, m, verbose)
+		caught, err := runOne(root, tmp, m)
 		if err != nil {
 			return err // it names the mutant
 		}
@@ -65,7 +64,7 @@ func runAll(only string, verbose bool) error {
 
 // runOne writes m's file and the overlay naming it, runs the property
 // suite, prints the failures and returns the top-level tests that failed.
-func runOne(root, tmp string, m mutation, verbose bool) ([]string, error) {
+func runOne(root, tmp string, m mutation) ([]string, error) {
 	src := filepath.Join(root, "codec", m.File)
 	b, err := os.ReadFile(src)
 	if err != nil {
@@ -87,9 +86,6 @@ func runOne(root, tmp string, m mutation, verbose bool) ([]string, error) {
 		return nil, fmt.Errorf("mutant %s: go test: %w", m.Name, err)
 	}
 	fmt.Printf("== %s (codec/%s): %s\n", m.Name, m.File, m.Why)
-	if verbose {
-		os.Stdout.Write(out)
-	}
 	var caught []string
 	for _, l := range strings.Split(string(out), "\n") {
 		l = strings.TrimSpace(l)
