@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -90,8 +91,9 @@ func promoteAll(c config, stdout io.Writer) error {
 // code, so a small one loses little. It returns how many it copied and how
 // many promoted files dst then holds.
 func Promote(dst string, srcs []string, max int) (added, held int, err error) {
-	have, err := fuzzload.ReadDir(dst)
-	if err != nil {
+	have, errHave := fuzzload.ReadDir(dst)
+	found, err := fuzzload.ReadDir(srcs...)
+	if err := cmp.Or(errHave, err); err != nil {
 		return 0, 0, err
 	}
 	seen := make(map[[32]byte]bool, len(have))
@@ -100,10 +102,6 @@ func Promote(dst string, srcs []string, max int) (added, held int, err error) {
 		if strings.HasPrefix(filepath.Base(x.Path), "found-") {
 			held++
 		}
-	}
-	found, err := fuzzload.ReadDir(srcs...)
-	if err != nil {
-		return 0, held, err
 	}
 	sort.SliceStable(found, func(i, j int) bool { return len(found[i].Data) < len(found[j].Data) })
 	for _, in := range found {

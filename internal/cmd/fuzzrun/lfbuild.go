@@ -28,16 +28,11 @@ import (
 // default to clang++ and -fsanitize=fuzzer; inside it they, CXXFLAGS and
 // SANITIZER are OSS-Fuzz's.
 const (
-	// lfTool builds a native Go fuzz target as a libFuzzer archive.
-	lfTool = "github.com/AdamKorcz/go-118-fuzz-build"
-	// lfVersion pins it and its testing package (the shim).
-	lfVersion = "v0.0.0-20250520111509-a70c2aa677fa"
-	// lfShim takes the place of package testing in that build.
-	lfShim = lfTool + "/testing"
-	// modulePath is the root module's path.
+	lfTool     = "github.com/AdamKorcz/go-118-fuzz-build" // builds a native Go fuzz target as a libFuzzer archive
+	lfVersion  = "v0.0.0-20250520111509-a70c2aa677fa"     // pins it and its testing package (the shim)
+	lfShim     = lfTool + "/testing"                      // takes the place of package testing in that build
 	modulePath = "github.com/iggywire/iggywire"
-	// fuzzPkg is the package whose fuzz targets every job runs.
-	fuzzPkg = "./fuzz/"
+	fuzzPkg    = "./fuzz/" // the package whose fuzz targets every job runs
 	// lfCoverPkg is what a coverage build counts: the product's statements.
 	lfCoverPkg = modulePath + "/codec/...," + modulePath + "/lifecycle/..."
 )
@@ -207,12 +202,9 @@ func applyOverlay(root, overlay string, files map[string]string) error {
 		return fmt.Errorf("overlay %s: %w", overlay, err)
 	}
 	for from, to := range o.Replace {
-		abs, err := filepath.Abs(from)
-		if err != nil {
-			return err
-		}
+		abs, errAbs := filepath.Abs(from)
 		rel, err := filepath.Rel(root, abs)
-		if err != nil || strings.HasPrefix(rel, "..") {
+		if err = cmp.Or(errAbs, err); err != nil || strings.HasPrefix(rel, "..") {
 			return fmt.Errorf("overlay %s: %s is outside the module", overlay, from)
 		}
 		files[rel] = to
@@ -240,10 +232,10 @@ func packTarget(root, out, target string) error {
 		}
 		seen[name] = true
 		w, err := zw.Create(name)
-		if err != nil {
-			return err
+		if err == nil {
+			_, err = w.Write(in.Data)
 		}
-		if _, err := w.Write(in.Data); err != nil {
+		if err != nil {
 			return err
 		}
 	}
@@ -279,11 +271,9 @@ func packTarget(root, out, target string) error {
 // target it is named after and skips the others (fuzz/engine_go_test.go).
 func lfBuildCoverage(root, out, overlay string, targets []string, stdout io.Writer) error {
 	bin := filepath.Join(out, "fuzz.test")
-	args := []string{"test", "-c", "-tags", "gofuzz", "-covermode=atomic", "-coverpkg=" + lfCoverPkg, "-o", bin}
-	if overlay != "" {
-		args = append(args, "-overlay", overlay)
-	}
-	if err := command(root, stdout, "go", append(args, fuzzPkg)...).Run(); err != nil {
+	// An empty -overlay is none.
+	args := []string{"test", "-c", "-tags", "gofuzz", "-covermode=atomic", "-coverpkg=" + lfCoverPkg}
+	if err := command(root, stdout, "go", append(args, "-overlay="+overlay, "-o", bin, fuzzPkg)...).Run(); err != nil {
 		return fmt.Errorf("coverage build: %w", err)
 	}
 	defer os.Remove(bin)
