@@ -164,10 +164,7 @@ func prepareScratch(root, src, overlay string, stdout io.Writer) error {
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	if err := applyOverlay(root, overlay, files); err != nil {
+	if err := cmp.Or(err, applyOverlay(root, overlay, files)); err != nil {
 		return err
 	}
 	for rel, from := range files {
