@@ -61,19 +61,13 @@ func PrintForms(v any) map[string]string {
 // literal, its element list, and a hex dump's first line), in decimal, and
 // in base64. NewMatcher adds how a pointer to the first byte prints.
 func secretForms(secret []byte) []string {
-	h := hex.EncodeToString(secret)
-	dec := make([]string, len(secret))
-	goHex := make([]string, len(secret))
-	for i, c := range secret {
-		dec[i] = strconv.Itoa(int(c))
-		goHex[i] = fmt.Sprintf("%#x", c)
-	}
-	spaced := strings.TrimSpace(fmt.Sprintf("% x", secret))
+	h, spaced := hex.EncodeToString(secret), strings.TrimSpace(fmt.Sprintf("% x", secret))
+	dec, goHex := strings.Trim(fmt.Sprint(secret), "[]"), fmt.Sprintf("%#v", secret) // 81 115 ..., []byte{0x51, 0x73, ...}
 	quoted := strconv.Quote(string(secret))
 	forms := []string{
-		string(secret), h, strings.ToUpper(h), spaced, strings.ToUpper(spaced), strings.Join(dec, " "), strings.Join(dec, ","),
+		string(secret), h, strings.ToUpper(h), spaced, strings.ToUpper(spaced), dec, strings.ReplaceAll(dec, " ", ","),
 		quoted[1 : len(quoted)-1],
-		base64.StdEncoding.EncodeToString(secret), fmt.Sprintf("%#v", secret), strings.Join(goHex, ", "),
+		base64.StdEncoding.EncodeToString(secret), goHex, strings.TrimSuffix(strings.TrimPrefix(goHex, "[]byte{"), "}"),
 	}
 	// A hex dump (go-spew prints a []byte so) breaks the hex after every 8
 	// bytes and the line after 16: its first line's hex part.
