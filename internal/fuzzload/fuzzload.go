@@ -98,10 +98,8 @@ func Encode(data []byte) []byte {
 
 // Input is one decoded file.
 type Input struct {
-	// Path is the file the bytes came from.
-	Path string
-	// Data is the input as the fuzz target sees it.
-	Data []byte
+	Path string // the file the bytes came from
+	Data []byte // the input as the fuzz target sees it
 }
 
 // ReadDir decodes every input file of dirs, dir after dir, each sorted by

@@ -71,10 +71,10 @@ func (r *IDs) Read(p []byte) (int, error) {
 	clear(p)
 	if r.Zeros > 0 {
 		r.Zeros--
-		return len(p), nil
+	} else {
+		r.next++
+		binary.LittleEndian.PutUint64(p, r.next)
 	}
-	r.next++
-	binary.LittleEndian.PutUint64(p, r.next)
 	return len(p), nil
 }
 

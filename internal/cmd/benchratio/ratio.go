@@ -122,10 +122,7 @@ func parse(r io.Reader) (map[string][]float64, error) {
 			}
 		}
 		for i := 2; i+1 < len(f); i += 2 { // value unit, value unit, ...
-			key := name + "#" + f[i+1]
-			if f[i+1] == "ns/op" {
-				key = name
-			}
+			key := strings.TrimSuffix(name+"#"+f[i+1], "#ns/op")
 			if v, err := strconv.ParseFloat(f[i], 64); err == nil {
 				runs[key] = append(runs[key], v)
 			}
@@ -141,10 +138,7 @@ func median(v []float64) float64 {
 	}
 	s := slices.Clone(v)
 	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	return (s[(len(s)-1)/2] + s[len(s)/2]) / 2 // one figure twice when the count is odd
 }
 
 // pairedRatio is the median of the per-round ratios path[i]/floor[i]: make
