@@ -28,35 +28,24 @@ func same(a, b reflect.Value) bool {
 	if a.Type() != b.Type() {
 		return false
 	}
-	switch {
+	switch k := a.Kind(); {
 	case a.Type() == secretType:
 		return a.Interface().(codec.Secret).Equal(b.Interface().(codec.Secret))
-	case a.Kind() == reflect.Struct && exportedOnly(a.Type()):
-		for i := range a.NumField() {
-			if !same(a.Field(i), b.Field(i)) {
-				return false
-			}
-		}
-		return true
-	case (a.Kind() == reflect.Slice || a.Kind() == reflect.Array) && a.Type().Elem().Kind() == reflect.Struct:
-		if a.Kind() == reflect.Slice && (a.IsNil() != b.IsNil() || a.Len() != b.Len()) {
+	case k == reflect.Struct && every(a.NumField(), func(i int) bool { return a.Type().Field(i).IsExported() }):
+		return every(a.NumField(), func(i int) bool { return same(a.Field(i), b.Field(i)) })
+	case (k == reflect.Slice || k == reflect.Array) && a.Type().Elem().Kind() == reflect.Struct:
+		if k == reflect.Slice && (a.IsNil() != b.IsNil() || a.Len() != b.Len()) {
 			return false
 		}
-		for i := range a.Len() {
-			if !same(a.Index(i), b.Index(i)) {
-				return false
-			}
-		}
-		return true
+		return every(a.Len(), func(i int) bool { return same(a.Index(i), b.Index(i)) })
 	}
 	return reflect.DeepEqual(a.Interface(), b.Interface())
 }
 
-// exportedOnly reports whether every field of the struct type t is
-// exported, so that each can be compared on its own.
-func exportedOnly(t reflect.Type) bool {
-	for i := range t.NumField() {
-		if !t.Field(i).IsExported() {
+// every reports whether f holds for each of 0..n-1.
+func every(n int, f func(int) bool) bool {
+	for i := range n {
+		if !f(i) {
 			return false
 		}
 	}
