@@ -15,11 +15,10 @@ var secretType = reflect.TypeOf(codec.Secret{})
 // from itself. Nil and empty byte slices still differ, as they do for
 // DeepEqual.
 func Same(a, b any) bool {
-	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
-	if !va.IsValid() || !vb.IsValid() {
-		return !va.IsValid() && !vb.IsValid()
+	if a == nil || b == nil {
+		return a == nil && b == nil
 	}
-	return same(va, vb)
+	return same(reflect.ValueOf(a), reflect.ValueOf(b))
 }
 
 // same walks structs whose fields are all exported, and slices and arrays

@@ -248,17 +248,13 @@ func Leak(secret []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return leak(hs, NewMatcher(secret)), nil
-}
-
-// leak returns where m finds its secret in a printed form of a holder.
-func leak(holders map[string]any, m *Matcher) string {
-	for name, v := range holders {
+	m := NewMatcher(secret)
+	for name, v := range hs {
 		if where := m.In(name, PrintForms(v)); where != "" {
-			return where
+			return where, nil
 		}
 	}
-	return ""
+	return "", nil
 }
 
 // In returns a description of the first of forms (the value name printed,

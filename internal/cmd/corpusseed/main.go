@@ -151,9 +151,7 @@ func Seeds(dir string) (map[string][]Seed, error) {
 // seeder collects the seeds of each target, once per input.
 type seeder map[string][]Seed
 
-// addCase adds a case's input to the target that decodes its kind (and to
-// FuzzDifferential, and its frame to FuzzFrame), or a one-connection
-// lifecycle case's frames, as chunks, to FuzzConn.
+// addCase adds a case's inputs to their targets, as the package doc says.
 func (s seeder) addCase(kind string, c vectorCase) {
 	if target, ok := targets[kind]; ok {
 		s.add(target, c.Name, c.Input)
