@@ -64,10 +64,10 @@ func secretForms(secret []byte) []string {
 	h, spaced := hex.EncodeToString(secret), strings.TrimSpace(fmt.Sprintf("% x", secret))
 	dec, goHex := strings.Trim(fmt.Sprint(secret), "[]"), fmt.Sprintf("%#v", secret) // 81 115 ..., []byte{0x51, 0x73, ...}
 	quoted := strconv.Quote(string(secret))
-	forms := []string{
-		string(secret), h, strings.ToUpper(h), spaced, strings.ToUpper(spaced), dec, strings.ReplaceAll(dec, " ", ","),
-		quoted[1 : len(quoted)-1],
-		base64.StdEncoding.EncodeToString(secret), goHex, strings.TrimSuffix(strings.TrimPrefix(goHex, "[]byte{"), "}"),
+	forms := []string{ // NewMatcher drops a form equal to the one before it (quoted text is often the text)
+		string(secret), quoted[1 : len(quoted)-1], h, strings.ToUpper(h), spaced, strings.ToUpper(spaced), dec,
+		strings.ReplaceAll(dec, " ", ","), base64.StdEncoding.EncodeToString(secret), goHex,
+		strings.TrimSuffix(strings.TrimPrefix(goHex, "[]byte{"), "}"),
 	}
 	// A hex dump (go-spew prints a []byte so) breaks the hex after every 8
 	// bytes and the line after 16: its first line's hex part.
@@ -104,12 +104,7 @@ type gated struct {
 // &uint8(0x51) (and uint8(81)); go-cmp's &81; and kr/pretty's Diff,
 // p: 81 != 82.
 func NewMatcher(secret []byte) *Matcher {
-	m := &Matcher{}
-	for _, f := range secretForms(secret) {
-		if !slices.Contains(m.forms, f) {
-			m.forms = append(m.forms, f)
-		}
-	}
+	m := &Matcher{forms: slices.Compact(secretForms(secret))}
 	if len(secret) == 0 {
 		return m
 	}
