@@ -22,11 +22,9 @@ import (
 	"github.com/iggywire/iggywire/internal/fuzzload"
 )
 
-// The libFuzzer build: the steps of OSS-Fuzz's compile_native_go_fuzzer,
-// written once, for `make libfuzzer` and for .clusterfuzzlite/build.sh
-// inside the builder image. Outside the image CXX and LIB_FUZZING_ENGINE
-// default to clang++ and -fsanitize=fuzzer; inside it they, CXXFLAGS and
-// SANITIZER are OSS-Fuzz's.
+// The libFuzzer build: the steps of OSS-Fuzz's compile_native_go_fuzzer.
+// Outside its builder image CXX and LIB_FUZZING_ENGINE default to clang++
+// and -fsanitize=fuzzer; inside it they, CXXFLAGS and SANITIZER are OSS-Fuzz's.
 const (
 	lfTool     = "github.com/AdamKorcz/go-118-fuzz-build" // builds a native Go fuzz target as a libFuzzer archive
 	lfVersion  = "v0.0.0-20250520111509-a70c2aa677fa"     // pins it and its testing package (the shim)
@@ -44,12 +42,9 @@ const (
 // binary with the product's statements counted (see lfBuildCoverage).
 func lfBuild(c config, stdout io.Writer) error {
 	targets, err := selectTargets(c)
-	if err != nil {
-		return err
-	}
 	root, errRoot := filepath.Abs(c.root)
 	out, errOut := filepath.Abs(c.lfBuild)
-	if err := cmp.Or(errRoot, errOut, os.MkdirAll(out, 0o755)); err != nil {
+	if err := cmp.Or(err, errRoot, errOut, os.MkdirAll(out, 0o755)); err != nil {
 		return err
 	}
 	sanitizer := cmp.Or(os.Getenv("SANITIZER"), "address")
@@ -152,14 +147,12 @@ func prepareScratch(root, src, overlay string, stdout io.Writer) error {
 	// the cmd/ module), then the overlay's replacements.
 	files := map[string]string{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
+		switch rel := strings.TrimPrefix(path, root+string(filepath.Separator)); {
+		case err != nil:
 			return err
-		}
-		rel := strings.TrimPrefix(path, root+string(filepath.Separator))
-		if d.IsDir() && (rel == "bin" || rel == "cmd" || strings.HasPrefix(d.Name(), ".") && path != root) {
+		case d.IsDir() && (rel == "bin" || rel == "cmd" || strings.HasPrefix(d.Name(), ".") && path != root):
 			return filepath.SkipDir
-		}
-		if !d.IsDir() && (strings.HasSuffix(rel, ".go") || rel == "go.mod" || rel == "go.sum") {
+		case !d.IsDir() && (strings.HasSuffix(rel, ".go") || rel == "go.mod" || rel == "go.sum"):
 			files[rel] = path
 		}
 		return nil

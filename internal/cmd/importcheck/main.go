@@ -71,8 +71,6 @@ func main() {
 	}
 }
 
-var verdict = map[bool]string{false: "ok  ", true: "FAIL"} // has it problems
-
 func fatal(code int, format string, args ...any) {
 	fmt.Fprintf(os.Stderr, format+"\n", args...)
 	os.Exit(code)
@@ -155,7 +153,7 @@ func check(title string, pkgs []string, extra []require, test string, allowed ma
 		return false, fmt.Errorf("%s: %v\n(offline: every module the tidy needs must already be in the module cache; `go mod download` in the root module fills it)", pkgs, err)
 	}
 	changes, problems, modules := judge(before, after, allowed, string(sum))
-	fmt.Printf("%s %s\n", verdict[len(problems) > 0], title)
+	fmt.Printf("%s %s\n", map[bool]string{false: "ok  ", true: "FAIL"}[len(problems) > 0], title)
 	for _, c := range changes {
 		fmt.Printf("  - %s\n", c)
 	}
