@@ -117,11 +117,9 @@ func (m goMod) versions() map[string]string {
 	return v
 }
 
-// check writes a scratch module at this module's go line that requires
-// this module (replaced by its checkout) and extra, imports pkgs and has
-// test; runs go mod tidy there, offline (once more through GOPROXY if that
-// fails with extra requires: no dependency of this module, a module cache
-// its builds filled lacks them); prints what judge says against allowed,
+// check writes a scratch module that requires extra, imports pkgs and has
+// test, tidies it offline (through GOPROXY if extra requires, no module of
+// this one's builds, are missing), prints what judge says against allowed
 // and go mod why -m of the modules a problem names; says if it failed.
 func check(title string, pkgs []string, extra []require, test string, allowed map[string]string) (failed bool, err error) {
 	dir, err := os.MkdirTemp("", "importcheck")
