@@ -118,9 +118,10 @@ func (m goMod) versions() map[string]string {
 }
 
 // check writes a scratch module that requires extra, imports pkgs and has
-// test, tidies it offline (through GOPROXY if extra requires, no module of
-// this one's builds, are missing), prints what judge says against allowed
-// and go mod why -m of the modules a problem names; says if it failed.
+// test, tidies it offline (through GOPROXY when the extra requires, which
+// this module's builds never fetch, are missing), prints what judge says
+// against allowed and go mod why -m of the modules a problem names; says
+// if it failed.
 func check(title string, pkgs []string, extra []require, test string, allowed map[string]string) (failed bool, err error) {
 	dir, err := os.MkdirTemp("", "importcheck")
 	if err != nil {
