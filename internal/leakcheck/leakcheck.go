@@ -121,19 +121,16 @@ func NewMatcher(secret []byte) *Matcher {
 
 // Find returns the form in which text shows the secret, or "".
 func (m *Matcher) Find(text string) string {
-	for _, f := range m.forms {
-		if strings.Contains(text, f) {
-			return f
-		}
+	shown := func(f string) bool { return strings.Contains(text, f) }
+	if i := slices.IndexFunc(m.forms, shown); i >= 0 {
+		return m.forms[i]
 	}
 	for _, g := range m.first {
 		if !strings.Contains(text, g.gate) {
 			continue
 		}
-		for _, f := range g.forms {
-			if strings.Contains(text, f) {
-				return f
-			}
+		if i := slices.IndexFunc(g.forms, shown); i >= 0 {
+			return g.forms[i]
 		}
 		if f := g.re.FindString(text); f != "" {
 			return f
