@@ -6,8 +6,6 @@ import (
 	"github.com/iggywire/iggywire/codec"
 )
 
-var secretType = reflect.TypeOf(codec.Secret{})
-
 // Same reports whether a and b are the same value as reflect.DeepEqual
 // would say, except that a codec.Secret, at any depth of struct nesting and
 // in slices and arrays of structs, compares by its bytes: DeepEqual
@@ -28,7 +26,7 @@ func same(a, b reflect.Value) bool {
 		return false
 	}
 	switch k := a.Kind(); {
-	case a.Type() == secretType:
+	case a.Type() == reflect.TypeOf(codec.Secret{}):
 		return a.Interface().(codec.Secret).Equal(b.Interface().(codec.Secret))
 	case k == reflect.Struct && every(a.NumField(), func(i int) bool { return a.Type().Field(i).IsExported() }):
 		return every(a.NumField(), func(i int) bool { return same(a.Field(i), b.Field(i)) })

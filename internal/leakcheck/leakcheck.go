@@ -171,8 +171,7 @@ func holders(secret, bindSecret []byte) (map[string]any, error) {
 
 	// Protocol 0.11.1's holders of a bind secret.
 	bind := codec.NewSecret(bindSecret)
-	info11 := info
-	info11.Protocol = codec.Protocol0111
+	info11 := codec.ClientVersionInfo{Protocol: codec.Protocol0111, SDKName: info.SDKName, SDKVersion: info.SDKVersion}
 	login11 := codec.LoginRegister{Info: info11, Revision: codec.RevisionBindSecret, BindSecret: bind,
 		Username: []byte("iggy"), Password: s}
 	pat11 := codec.LoginRegisterPAT{Info: info11, Revision: codec.RevisionBindSecret, BindSecret: bind, Token: s}

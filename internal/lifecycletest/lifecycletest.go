@@ -19,12 +19,10 @@ import (
 var (
 	// V011 is protocol version 0.11.0, the test server's own.
 	V011 = codec.MustPack(0, 11, 0)
-	// Window is the test server's window: the default one around V011,
-	// accepting 0.11.x.
+	// Window is the test server's window, the default one: 0.11.x.
 	Window = codec.DefaultWindow(V011)
-	// Auth is the test server's users and tokens: iggy (id 1, password
-	// "iggy") is active, bob (id 2, password "bobpw") is not; "tok-iggy"
-	// and "tok-bob" are their tokens. Tests must not change it.
+	// Auth is the test server's accounts, iggy (password "iggy", active) and bob
+	// ("bobpw", inactive), tokens "tok-iggy" and "tok-bob". Tests must not change it.
 	Auth = lifecycle.StaticAuth{
 		Users: []lifecycle.User{
 			{ID: 1, Name: "iggy", Password: codec.NewSecret([]byte("iggy"))},
