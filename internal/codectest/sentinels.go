@@ -18,11 +18,11 @@ type Class struct {
 
 // classes is the one list of the codec's error classes, in the order
 // codec/errors.go declares them. Everything else that lists them derives
-// from it: the reference classes of
-// internal/refcodec/codecclass (by Name) and the sentinel names of
-// internal/cmd/vectorgen. TestSentinelsAreErrorsGo fails when codec/errors.go
-// gains or loses a sentinel this list does not have. The names are those of
-// the published vectors: changing one changes vectors/.
+// from it: the reference classes of internal/refcodec/codecclass (by Name)
+// and the sentinel names of internal/cmd/vectorgen. TestSentinelsAreErrorsGo
+// fails when codec/errors.go gains or loses a sentinel this list does not
+// have. The names are those of the published vectors: changing one changes
+// vectors/.
 var classes = [...]Class{
 	{codec.ErrTruncated, "truncated"},
 	{codec.ErrCommand, "command"},

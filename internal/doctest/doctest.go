@@ -5,6 +5,7 @@
 package doctest
 
 import (
+	"cmp"
 	"os"
 	"strings"
 	"testing"
@@ -14,12 +15,9 @@ import (
 // of the Go file src whole, as a ```go block.
 func QuotesExamples(t *testing.T, readme, src string, names ...string) {
 	t.Helper()
-	md, err := os.ReadFile(readme)
-	if err != nil {
-		t.Fatal(err)
-	}
-	code, err := os.ReadFile(src)
-	if err != nil {
+	md, errMD := os.ReadFile(readme)
+	code, errCode := os.ReadFile(src)
+	if err := cmp.Or(errMD, errCode); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range names {

@@ -60,45 +60,31 @@ func Decode(file []byte) ([]byte, error) {
 	if strings.TrimSuffix(string(first), "\r") != Header {
 		return file, nil
 	}
-	if !found {
-		return nil, &FormatError{Line: 1, Reason: "no value after the header"}
-	}
-	var value []byte
-	seen := false
-	for i, line := range bytes.Split(rest, []byte("\n")) {
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
+	value, at := "", 0 // the value's line and its number
+	for i, line := range strings.Split(string(rest), "\n") {
+		if line = strings.TrimSpace(line); line == "" {
 			continue
 		}
-		if seen {
+		if at > 0 {
 			return nil, &FormatError{Line: i + 2, Reason: "more than one value"}
 		}
-		v, err := decodeLine(line)
-		if err != nil {
-			return nil, &FormatError{Line: i + 2, Reason: err.Error()}
-		}
-		value, seen = v, true
+		value, at = line, i+2
 	}
-	if !seen {
-		return nil, &FormatError{Line: 2, Reason: "no value after the header"}
-	}
-	return value, nil
-}
-
-// decodeLine reads `[]byte(LITERAL)`.
-func decodeLine(line []byte) ([]byte, error) {
-	s := string(line)
-	const open = "[]byte("
-	if !strings.HasPrefix(s, open) || !strings.HasSuffix(s, ")") {
-		return nil, errors.New("want []byte(\"...\")")
-	}
-	lit := strings.TrimSpace(s[len(open) : len(s)-1])
-	if strings.HasPrefix(lit, "'") {
-		return nil, errors.New("want a string literal, not a rune")
-	}
+	lit, isBytes := strings.CutPrefix(value, "[]byte(")
+	lit, closed := strings.CutSuffix(lit, ")")
+	lit = strings.TrimSpace(lit)
 	v, err := strconv.Unquote(lit)
-	if err != nil {
-		return nil, fmt.Errorf("literal: %w", err)
+	switch {
+	case at == 0 && !found:
+		return nil, &FormatError{Line: 1, Reason: "no value after the header"}
+	case at == 0:
+		return nil, &FormatError{Line: 2, Reason: "no value after the header"}
+	case !isBytes || !closed:
+		return nil, &FormatError{Line: at, Reason: `want []byte("...")`}
+	case strings.HasPrefix(lit, "'"):
+		return nil, &FormatError{Line: at, Reason: "want a string literal, not a rune"}
+	case err != nil:
+		return nil, &FormatError{Line: at, Reason: "literal: " + err.Error()}
 	}
 	return []byte(v), nil
 }
@@ -112,10 +98,8 @@ func Encode(data []byte) []byte {
 
 // Input is one decoded file.
 type Input struct {
-	// Path is the file the bytes came from.
-	Path string
-	// Data is the input as the fuzz target sees it.
-	Data []byte
+	Path string // the file the bytes came from
+	Data []byte // the input as the fuzz target sees it
 }
 
 // ReadDir decodes every input file of dirs, dir after dir, each sorted by

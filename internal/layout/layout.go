@@ -50,14 +50,6 @@ func (k Kind) String() string {
 	return names[k]
 }
 
-// The command bytes of the three client-facing headers (codec.CommandRequest,
-// CommandReply, CommandEviction).
-const (
-	request  = 5
-	reply    = 8
-	eviction = 13
-)
-
 // Header returns the fields of a Request, Reply or Eviction header in wire
 // order: the common prologue, then the kind-specific part, tiling bytes
 // 0..256 with no gap and no overlap. Any other command has no layout (nil).
@@ -65,13 +57,8 @@ const (
 // (any type over uint8) without importing codec, so that codec's tests can
 // import this package.
 func Header[C ~uint8](c C) []Field {
-	switch c {
-	case request:
-		return slices.Concat(prologue, requestOwn)
-	case reply:
-		return slices.Concat(prologue, replyOwn)
-	case eviction:
-		return slices.Concat(prologue, evictionOwn)
+	if fields, ok := own[uint8(c)]; ok {
+		return slices.Concat(prologue, fields)
 	}
 	return nil
 }
@@ -83,8 +70,9 @@ func Header[C ~uint8](c C) []Field {
 func RequestCode() Field { return Field{"code", 196, 4, Code, false} }
 
 // The tables of WIRE.md section 5: the prologue, then each header's own
-// fields. Header returns a fresh copy, so that no caller can change what
-// another reads.
+// fields by its command byte (codec.CommandRequest, CommandReply,
+// CommandEviction). Header returns a fresh copy, so that no caller can
+// change what another reads.
 var (
 	prologue = []Field{
 		{"checksum", 0, 16, Uint, false},
@@ -97,35 +85,37 @@ var (
 		{"replica", 61, 1, Uint, false},
 		{"reserved_frame", 62, 66, Bytes, true},
 	}
-	requestOwn = []Field{
-		{"client", 128, 16, Uint, false},
-		{"request_checksum", 144, 16, Uint, false},
-		{"timestamp", 160, 8, Uint, false},
-		{"request", 168, 8, Uint, false},
-		{"operation", 176, 1, Operation, false},
-		{"operation_padding", 177, 7, Bytes, true},
-		{"session", 184, 8, Uint, false},
-		{"user_id", 192, 4, Uint, false},
-		{"reserved", 196, 60, Bytes, true},
-	}
-	replyOwn = []Field{
-		{"request_checksum", 128, 16, Uint, false},
-		{"context", 144, 16, Uint, false},
-		{"client", 160, 16, Uint, false},
-		{"op", 176, 8, Uint, false},
-		{"commit", 184, 8, Uint, false},
-		{"timestamp", 192, 8, Uint, false},
-		{"request", 200, 8, Uint, false},
-		{"operation", 208, 1, Operation, false},
-		{"operation_padding", 209, 7, Bytes, true},
-		{"status", 216, 4, Status, false},
-		{"reserved", 220, 36, Bytes, true},
-	}
-	evictionOwn = []Field{
-		{"client", 128, 16, Uint, false},
-		{"server_protocol_version", 144, 4, Version, false},
-		{"server_protocol_version_min", 148, 4, Version, false},
-		{"reserved", 152, 103, Bytes, true},
-		{"reason", 255, 1, Reason, false},
+	own = map[uint8][]Field{
+		5: { // Request
+			{"client", 128, 16, Uint, false},
+			{"request_checksum", 144, 16, Uint, false},
+			{"timestamp", 160, 8, Uint, false},
+			{"request", 168, 8, Uint, false},
+			{"operation", 176, 1, Operation, false},
+			{"operation_padding", 177, 7, Bytes, true},
+			{"session", 184, 8, Uint, false},
+			{"user_id", 192, 4, Uint, false},
+			{"reserved", 196, 60, Bytes, true},
+		},
+		8: { // Reply
+			{"request_checksum", 128, 16, Uint, false},
+			{"context", 144, 16, Uint, false},
+			{"client", 160, 16, Uint, false},
+			{"op", 176, 8, Uint, false},
+			{"commit", 184, 8, Uint, false},
+			{"timestamp", 192, 8, Uint, false},
+			{"request", 200, 8, Uint, false},
+			{"operation", 208, 1, Operation, false},
+			{"operation_padding", 209, 7, Bytes, true},
+			{"status", 216, 4, Status, false},
+			{"reserved", 220, 36, Bytes, true},
+		},
+		13: { // Eviction
+			{"client", 128, 16, Uint, false},
+			{"server_protocol_version", 144, 4, Version, false},
+			{"server_protocol_version_min", 148, 4, Version, false},
+			{"reserved", 152, 103, Bytes, true},
+			{"reason", 255, 1, Reason, false},
+		},
 	}
 )

@@ -61,19 +61,13 @@ func PrintForms(v any) map[string]string {
 // literal, its element list, and a hex dump's first line), in decimal, and
 // in base64. NewMatcher adds how a pointer to the first byte prints.
 func secretForms(secret []byte) []string {
-	h := hex.EncodeToString(secret)
-	dec := make([]string, len(secret))
-	goHex := make([]string, len(secret))
-	for i, c := range secret {
-		dec[i] = strconv.Itoa(int(c))
-		goHex[i] = fmt.Sprintf("%#x", c)
-	}
-	spaced := strings.TrimSpace(fmt.Sprintf("% x", secret))
+	h, spaced := hex.EncodeToString(secret), strings.TrimSpace(fmt.Sprintf("% x", secret))
+	dec, goHex := strings.Trim(fmt.Sprint(secret), "[]"), fmt.Sprintf("%#v", secret) // 81 115 ..., []byte{0x51, 0x73, ...}
 	quoted := strconv.Quote(string(secret))
-	forms := []string{
-		string(secret), h, strings.ToUpper(h), spaced, strings.ToUpper(spaced), strings.Join(dec, " "), strings.Join(dec, ","),
-		quoted[1 : len(quoted)-1],
-		base64.StdEncoding.EncodeToString(secret), fmt.Sprintf("%#v", secret), strings.Join(goHex, ", "),
+	forms := []string{ // NewMatcher drops a form equal to the one before it (quoted text is often the text)
+		string(secret), quoted[1 : len(quoted)-1], h, strings.ToUpper(h), spaced, strings.ToUpper(spaced), dec,
+		strings.ReplaceAll(dec, " ", ","), base64.StdEncoding.EncodeToString(secret), goHex,
+		strings.TrimSuffix(strings.TrimPrefix(goHex, "[]byte{"), "}"),
 	}
 	// A hex dump (go-spew prints a []byte so) breaks the hex after every 8
 	// bytes and the line after 16: its first line's hex part.
@@ -110,12 +104,7 @@ type gated struct {
 // &uint8(0x51) (and uint8(81)); go-cmp's &81; and kr/pretty's Diff,
 // p: 81 != 82.
 func NewMatcher(secret []byte) *Matcher {
-	m := &Matcher{}
-	for _, f := range secretForms(secret) {
-		if !slices.Contains(m.forms, f) {
-			m.forms = append(m.forms, f)
-		}
-	}
+	m := &Matcher{forms: slices.Compact(secretForms(secret))}
 	if len(secret) == 0 {
 		return m
 	}
@@ -132,19 +121,16 @@ func NewMatcher(secret []byte) *Matcher {
 
 // Find returns the form in which text shows the secret, or "".
 func (m *Matcher) Find(text string) string {
-	for _, f := range m.forms {
-		if strings.Contains(text, f) {
-			return f
-		}
+	shown := func(f string) bool { return strings.Contains(text, f) }
+	if i := slices.IndexFunc(m.forms, shown); i >= 0 {
+		return m.forms[i]
 	}
 	for _, g := range m.first {
 		if !strings.Contains(text, g.gate) {
 			continue
 		}
-		for _, f := range g.forms {
-			if strings.Contains(text, f) {
-				return f
-			}
+		if i := slices.IndexFunc(g.forms, shown); i >= 0 {
+			return g.forms[i]
 		}
 		if f := g.re.FindString(text); f != "" {
 			return f
@@ -157,9 +143,14 @@ func (m *Matcher) Find(text string) string {
 // password or a token, each holding secret: by value, by typed pointer, in
 // a slice and a map, and in an unexported field; the keys name them. Two
 // calls with secrets of the same length give values that differ only in
-// the secret.
+// the secret. The 0.11.1 holders' bind secret is secret repeated to 32
+// bytes (zeros for an empty secret).
 func Holders(secret []byte) (map[string]any, error) {
-	return holders(secret, bindSecretOf(secret))
+	bind := make([]byte, codec.BindSecretLen)
+	for i := 0; len(secret) > 0 && i < len(bind); i++ {
+		bind[i] = secret[i%len(secret)]
+	}
+	return holders(secret, bind)
 }
 
 // holders is Holders with the 0.11.1 holders' bind secret given: 32 bytes
@@ -174,24 +165,29 @@ func holders(secret, bindSecret []byte) (map[string]any, error) {
 	auth := lifecycle.StaticAuth{Users: []lifecycle.User{user}, Tokens: []lifecycle.Token{token}}
 	cfg := lifecycle.Config{Window: codec.DefaultWindow(codec.MustPack(0, 11, 0)), Auth: auth}
 	srv, errSrv := lifecycle.NewServer(cfg)
-	frame, errFrame := requestFrame(codec.RequestHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}, login)
+	register := codec.RequestHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}
+	frame, errFrame := requestFrame(register, login)
 	ex := tcp.Exchange{In: codec.NewSecret(frame), Out: []byte{1}}
 
-	// Protocol 0.11.1's holders of a bind secret: 32 bytes, the secret
-	// repeated (a secret of more than 32 bytes shows as its first 32).
+	// Protocol 0.11.1's holders of a bind secret.
 	bind := codec.NewSecret(bindSecret)
-	info11 := info
-	info11.Protocol = codec.Protocol0111
+	info11 := codec.ClientVersionInfo{Protocol: codec.Protocol0111, SDKName: info.SDKName, SDKVersion: info.SDKVersion}
 	login11 := codec.LoginRegister{Info: info11, Revision: codec.RevisionBindSecret, BindSecret: bind,
 		Username: []byte("iggy"), Password: s}
 	pat11 := codec.LoginRegisterPAT{Info: info11, Revision: codec.RevisionBindSecret, BindSecret: bind, Token: s}
 	bindBody := codec.BindSession{Info: info11, ClientID: codec.Uint128From(7), Session: 1, BindSecret: bind}
-	srv11, errSrv11 := serverAfterLogin(auth, login11)
+	srv11, errSrv11 := lifecycle.NewServer(lifecycle.Config{Window: codec.ServeWindow(codec.Protocol0111), Auth: auth})
+	frame11, errFrame11 := requestFrame(register, login11)
 	bindFrame, errBind := requestFrame(codec.RequestHeader{Client: codec.Uint128From(7), Request: 1,
 		Operation: codec.OperationNonReplicated, Code: codec.CodeBindSession}, bindBody)
 	bindEx := tcp.Exchange{In: codec.NewSecret(bindFrame), Out: []byte{1}}
-	if err := cmp.Or(errSrv, errFrame, errSrv11, errBind); err != nil {
+	if err := cmp.Or(errSrv, errFrame, errSrv11, errFrame11, errBind); err != nil {
 		return nil, err
+	}
+	// After the login, srv11 keeps the logical session, whose verifier it
+	// made from the bind secret.
+	if _, o, err := srv11.NewConn().Handle(frame11, nil); err != nil || !o.LoggedIn() {
+		return nil, fmt.Errorf("leakcheck: the 0.11.1 login did not log in: %v", err)
 	}
 
 	out := map[string]any{}
@@ -234,33 +230,6 @@ func requestFrame(h codec.RequestHeader, body interface{ AppendBinary([]byte) ([
 	return codec.AppendRequestFrame(nil, h, b)
 }
 
-// bindSecretOf is a 32-byte bind secret made of secret, repeated (zeros
-// for an empty secret).
-func bindSecretOf(secret []byte) []byte {
-	if len(secret) == 0 {
-		return make([]byte, codec.BindSecretLen)
-	}
-	return bytes.Repeat(secret, codec.BindSecretLen/len(secret)+1)[:codec.BindSecretLen]
-}
-
-// serverAfterLogin is a 0.11.1 server that a 0.11.1 login as login's user
-// went through: it keeps the logical session, whose verifier it made from
-// the bind secret.
-func serverAfterLogin(auth lifecycle.StaticAuth, login codec.LoginRegister) (*lifecycle.Server, error) {
-	srv, err := lifecycle.NewServer(lifecycle.Config{Window: codec.ServeWindow(codec.Protocol0111), Auth: auth})
-	if err != nil {
-		return nil, err
-	}
-	frame, err := requestFrame(codec.RequestHeader{Client: codec.Uint128From(7), Operation: codec.OperationRegister}, login)
-	if err != nil {
-		return nil, err
-	}
-	if _, o, err := srv.NewConn().Handle(frame, nil); err != nil || !o.LoggedIn() {
-		return nil, fmt.Errorf("leakcheck: the 0.11.1 login did not log in: %v", err)
-	}
-	return srv, nil
-}
-
 // Leak returns a description of the first place secret shows in any
 // printed form of any holder, or "". The secret must be valid UTF-8 of at
 // most 255 bytes, so that every holder can be built with it, and long or
@@ -270,17 +239,13 @@ func Leak(secret []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return leak(hs, NewMatcher(secret)), nil
-}
-
-// leak returns where m finds its secret in a printed form of a holder.
-func leak(holders map[string]any, m *Matcher) string {
-	for name, v := range holders {
+	m := NewMatcher(secret)
+	for name, v := range hs {
 		if where := m.In(name, PrintForms(v)); where != "" {
-			return where
+			return where, nil
 		}
 	}
-	return ""
+	return "", nil
 }
 
 // In returns a description of the first of forms (the value name printed,

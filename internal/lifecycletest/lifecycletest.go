@@ -1,10 +1,5 @@
 // Package lifecycletest holds the fixtures that the tests of lifecycle,
-// lifecycle/tcp and cmd/loginserver share, so that they are written once: a
-// 0.11.0 server accepting 0.11.x, two users (iggy is active, bob is not) and
-// a token for each, clients with ids 1, 2, 3, ..., builders of the request
-// frames the tests send and of the evictions they expect, a client
-// talking over a connection, and a look for secrets in every printed form
-// of a value.
+// lifecycle/tcp and cmd/loginserver share, so that they are written once.
 //
 // It imports lifecycle, so only external test packages (lifecycle_test, not
 // package lifecycle's own test files) may import it.
@@ -24,12 +19,10 @@ import (
 var (
 	// V011 is protocol version 0.11.0, the test server's own.
 	V011 = codec.MustPack(0, 11, 0)
-	// Window is the test server's window: the default one around V011,
-	// accepting 0.11.x.
+	// Window is the test server's window, the default one: 0.11.x.
 	Window = codec.DefaultWindow(V011)
-	// Auth is the test server's users and tokens: iggy (id 1, password
-	// "iggy") is active, bob (id 2, password "bobpw") is not; "tok-iggy"
-	// and "tok-bob" are their tokens. Tests must not change it.
+	// Auth is the test server's accounts, iggy (password "iggy", active) and bob
+	// ("bobpw", inactive), tokens "tok-iggy" and "tok-bob". Tests must not change it.
 	Auth = lifecycle.StaticAuth{
 		Users: []lifecycle.User{
 			{ID: 1, Name: "iggy", Password: codec.NewSecret([]byte("iggy"))},
@@ -76,10 +69,10 @@ func (r *IDs) Read(p []byte) (int, error) {
 	clear(p)
 	if r.Zeros > 0 {
 		r.Zeros--
-		return len(p), nil
+	} else {
+		r.next++
+		binary.LittleEndian.PutUint64(p, r.next)
 	}
-	r.next++
-	binary.LittleEndian.PutUint64(p, r.next)
 	return len(p), nil
 }
 

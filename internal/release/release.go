@@ -3,6 +3,7 @@
 package release
 
 import (
+	"cmp"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -32,33 +33,16 @@ func line(command string, bi *debug.BuildInfo) string {
 		if v := bi.Main.Version; v != "" && v != "(devel)" {
 			fields = append(fields, "module="+v)
 		}
-		var revision, modified string
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				revision = s.Value
-			case "vcs.modified":
-				modified = s.Value
+		// The revision is cut to 12 characters, as Go's pseudo-versions cut it.
+		for _, key := range []string{"vcs.revision", "vcs.modified"} {
+			for _, s := range bi.Settings {
+				if s.Key == key && s.Value != "" {
+					fields = append(fields, key+"="+s.Value[:min(len(s.Value), 12)])
+				}
 			}
 		}
-		if revision != "" {
-			fields = append(fields, "vcs.revision="+short(revision))
-		}
-		if modified != "" {
-			fields = append(fields, "vcs.modified="+modified)
-		}
-		if bi.GoVersion != "" {
-			goVersion = bi.GoVersion
-		}
+		goVersion = cmp.Or(bi.GoVersion, goVersion)
 	}
 	fields = append(fields, "go="+goVersion)
 	return strings.Join(fields, " ")
-}
-
-// short cuts a revision to 12 characters, as Go's pseudo-versions do.
-func short(revision string) string {
-	if len(revision) > 12 {
-		return revision[:12]
-	}
-	return revision
 }

@@ -102,12 +102,9 @@ func (c checker) NotZero(t testing.TB, v any, msgAndArgs ...any) {
 func (c checker) Nil(t testing.TB, v any, msgAndArgs ...any) {
 	t.Helper()
 	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
-		c.check(t, rv.IsNil(), msgAndArgs, "%+v, want nil", v)
-	default:
-		c.check(t, v == nil, msgAndArgs, "%+v, want nil", v)
-	}
+	k := rv.Kind() // never Interface: v holds the value itself
+	nilable := k == reflect.Pointer || k == reflect.Map || k == reflect.Slice || k == reflect.Func || k == reflect.Chan
+	c.check(t, v == nil || nilable && rv.IsNil(), msgAndArgs, "%+v, want nil", v)
 }
 
 // Contains checks that s contains sub.

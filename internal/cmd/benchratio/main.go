@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 )
 
 func main() {
@@ -28,11 +29,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchratio:", err)
 		os.Exit(2)
 	}
-	rows, ok := table(runs, paths())
-	mem, memOK := memTable(runs, memGoals())
-	for _, line := range slices.Concat(rows, []string{""}, mem) {
-		fmt.Println(line)
-	}
+	rows, ok := table(runs, paths)
+	mem, memOK := memTable(runs, memGoals)
+	fmt.Println(strings.Join(slices.Concat(rows, []string{""}, mem), "\n"))
 	if *check && !(ok && memOK) {
 		os.Exit(1)
 	}

@@ -20,52 +20,50 @@ type path struct {
 // the goals of the speed work, then the maximal inputs (every text field 255
 // bytes of multi-byte UTF-8, a 64 KiB context), then paths shown for
 // reference.
-func paths() []path {
-	return []path{
-		{"Decode/Eviction", "Floor/Equal256", 2.0},
-		{"Decode/EvictionInPlace", "Floor/Equal256", 2.0},
-		{"Decode/RequestHeader", "Floor/Equal256", 2.5},
-		{"Decode/RequestHeaderInPlace", "Floor/Equal256", 2.5},
-		{"Decode/ReplyHeader", "Floor/Equal256", 2.5},
-		{"Decode/ReplyHeaderInPlace", "Floor/Equal256", 2.5},
-		{"Encode/RequestHeader", "Floor/Copy256", 2.5},
-		{"Encode/Eviction", "Floor/Copy256", 2.5},
-		{"Decode/ClientVersionInfo", "Floor/UTF8/ClientVersionInfo", 1.5},
-		{"Decode/LoginRegister", "Floor/UTF8/LoginRegister", 1.5},
-		{"Encode/LoginRegister", "Floor/UTF8/LoginRegister", 1.5},
-		{"Decode/LoginReply", "Floor/UTF8/LoginReply", 1.5},
-		{"Decode/ClientVersionInfoMax", "Floor/UTF8/ClientVersionInfoMax", 1.5},
-		{"Encode/ClientVersionInfoMax", "Floor/UTF8/ClientVersionInfoMax", 1.5},
-		{"Decode/LoginRegisterMax", "Floor/UTF8/LoginRegisterMax", 1.5},
-		{"Encode/LoginRegisterMax", "Floor/UTF8/LoginRegisterMax", 1.5},
-		{"Decode/LoginRegisterPATMax", "Floor/UTF8/LoginRegisterPATMax", 1.5},
-		{"Encode/LoginRegisterPATMax", "Floor/UTF8/LoginRegisterPATMax", 1.5},
-		{"Decode/LoginReplyMax", "Floor/UTF8/LoginReplyMax", 1.5},
-		{"Encode/LoginReplyMax", "Floor/UTF8/LoginReplyMax", 1.5},
-		// Protocol 0.11.1 (WIRE.md section 10): the login body with its
-		// 32-byte bind secret, whose raw bytes the fast path skips in its
-		// ASCII test, and BIND_SESSION, whose floor is its 11 text bytes
-		// only (its 64 fixed bytes are loads no floor counts).
-		{"Decode/LoginRegister0111", "Floor/UTF8/LoginRegister0111", 2.0},
-		{"Encode/LoginRegister0111", "Floor/UTF8/LoginRegister0111", 2.0},
-		{"Decode/BindSession", "Floor/UTF8/BindSession", 3.0},
-		{"Encode/BindSession", "Floor/UTF8/BindSession", 3.5},
-		{"Decode/LoginRegisterPAT", "Floor/UTF8/LoginRegisterPAT", 0},
-		{"Encode/ClientVersionInfo", "Floor/UTF8/ClientVersionInfo", 0},
-		{"Encode/LoginRegisterPAT", "Floor/UTF8/LoginRegisterPAT", 0},
-		{"Encode/LoginReply", "Floor/UTF8/LoginReply", 0},
-		{"Encode/ReplyHeader", "Floor/Copy256", 0},
-		// An SDK's per-request lookup: no slower than the map it would keep.
-		{"Frame/OperationForCode", "Floor/MapLookup", 1.0},
-		// A client reading a 1 MiB reply header then body at its exact
-		// size: shown beside a copy of 1 MiB; memGoals holds what it
-		// allocates, the goal of this path.
-		{"Frame/ReadFrameBody1MiB", "Floor/Copy1MiB", 0},
-		// lifecycle: an SDK's stamp of a request header in front of its
-		// payload and the correlation of the answer, beside a copy of a
-		// header; shown, not held.
-		{"SequencerStamp", "Floor/Copy256", 0},
-	}
+var paths = []path{
+	{"Decode/Eviction", "Floor/Equal256", 2.0},
+	{"Decode/EvictionInPlace", "Floor/Equal256", 2.0},
+	{"Decode/RequestHeader", "Floor/Equal256", 2.5},
+	{"Decode/RequestHeaderInPlace", "Floor/Equal256", 2.5},
+	{"Decode/ReplyHeader", "Floor/Equal256", 2.5},
+	{"Decode/ReplyHeaderInPlace", "Floor/Equal256", 2.5},
+	{"Encode/RequestHeader", "Floor/Copy256", 2.5},
+	{"Encode/Eviction", "Floor/Copy256", 2.5},
+	{"Decode/ClientVersionInfo", "Floor/UTF8/ClientVersionInfo", 1.5},
+	{"Decode/LoginRegister", "Floor/UTF8/LoginRegister", 1.5},
+	{"Encode/LoginRegister", "Floor/UTF8/LoginRegister", 1.5},
+	{"Decode/LoginReply", "Floor/UTF8/LoginReply", 1.5},
+	{"Decode/ClientVersionInfoMax", "Floor/UTF8/ClientVersionInfoMax", 1.5},
+	{"Encode/ClientVersionInfoMax", "Floor/UTF8/ClientVersionInfoMax", 1.5},
+	{"Decode/LoginRegisterMax", "Floor/UTF8/LoginRegisterMax", 1.5},
+	{"Encode/LoginRegisterMax", "Floor/UTF8/LoginRegisterMax", 1.5},
+	{"Decode/LoginRegisterPATMax", "Floor/UTF8/LoginRegisterPATMax", 1.5},
+	{"Encode/LoginRegisterPATMax", "Floor/UTF8/LoginRegisterPATMax", 1.5},
+	{"Decode/LoginReplyMax", "Floor/UTF8/LoginReplyMax", 1.5},
+	{"Encode/LoginReplyMax", "Floor/UTF8/LoginReplyMax", 1.5},
+	// Protocol 0.11.1 (WIRE.md section 10): the login body with its
+	// 32-byte bind secret, whose raw bytes the fast path skips in its
+	// ASCII test, and BIND_SESSION, whose floor is its 11 text bytes
+	// only (its 64 fixed bytes are loads no floor counts).
+	{"Decode/LoginRegister0111", "Floor/UTF8/LoginRegister0111", 2.0},
+	{"Encode/LoginRegister0111", "Floor/UTF8/LoginRegister0111", 2.0},
+	{"Decode/BindSession", "Floor/UTF8/BindSession", 3.0},
+	{"Encode/BindSession", "Floor/UTF8/BindSession", 3.5},
+	{"Decode/LoginRegisterPAT", "Floor/UTF8/LoginRegisterPAT", 0},
+	{"Encode/ClientVersionInfo", "Floor/UTF8/ClientVersionInfo", 0},
+	{"Encode/LoginRegisterPAT", "Floor/UTF8/LoginRegisterPAT", 0},
+	{"Encode/LoginReply", "Floor/UTF8/LoginReply", 0},
+	{"Encode/ReplyHeader", "Floor/Copy256", 0},
+	// An SDK's per-request lookup: no slower than the map it would keep.
+	{"Frame/OperationForCode", "Floor/MapLookup", 1.0},
+	// A client reading a 1 MiB reply header then body at its exact
+	// size: shown beside a copy of 1 MiB; memGoals holds what it
+	// allocates, the goal of this path.
+	{"Frame/ReadFrameBody1MiB", "Floor/Copy1MiB", 0},
+	// lifecycle: an SDK's stamp of a request header in front of its
+	// payload and the correlation of the answer, beside a copy of a
+	// header; shown, not held.
+	{"SequencerStamp", "Floor/Copy256", 0},
 }
 
 // memGoal caps what one call of a path allocates: at most Allocs
@@ -78,14 +76,12 @@ type memGoal struct {
 
 // memGoals lists the paths held to an allocation budget: reading a 1 MiB
 // reply body costs one allocation of at most 1.1x its size.
-func memGoals() []memGoal {
-	return []memGoal{
-		{"Frame/ReadFrameBody1MiB", 1, 1.1 * (1 << 20)},
-		{"Frame/OperationForCode", 0, 0},
-		// A Server's logical sessions cost memory as they are held, not
-		// as its bound (MaxSessions) allows.
-		{"NewServer/MaxSessionsLimit", 16, 16 << 10},
-	}
+var memGoals = []memGoal{
+	{"Frame/ReadFrameBody1MiB", 1, 1.1 * (1 << 20)},
+	{"Frame/OperationForCode", 0, 0},
+	// A Server's logical sessions cost memory as they are held, not
+	// as its bound (MaxSessions) allows.
+	{"NewServer/MaxSessionsLimit", 16, 16 << 10},
 }
 
 // memTable writes the Markdown table of gs, and reports whether every
@@ -126,10 +122,7 @@ func parse(r io.Reader) (map[string][]float64, error) {
 			}
 		}
 		for i := 2; i+1 < len(f); i += 2 { // value unit, value unit, ...
-			key := name + "#" + f[i+1]
-			if f[i+1] == "ns/op" {
-				key = name
-			}
+			key := strings.TrimSuffix(name+"#"+f[i+1], "#ns/op")
 			if v, err := strconv.ParseFloat(f[i], 64); err == nil {
 				runs[key] = append(runs[key], v)
 			}
@@ -145,10 +138,7 @@ func median(v []float64) float64 {
 	}
 	s := slices.Clone(v)
 	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	return (s[(len(s)-1)/2] + s[len(s)/2]) / 2 // one figure twice when the count is odd
 }
 
 // pairedRatio is the median of the per-round ratios path[i]/floor[i]: make
@@ -179,14 +169,12 @@ func table(runs map[string][]float64, ps []path) ([]string, bool) {
 		ratio, verdict := pairedRatio(runs[p.Name], runs[p.Floor]), ""
 		switch {
 		case ratio == 0:
-			verdict = "not measured"
-			ok = ok && p.Goal == 0
+			verdict, ok = "not measured", ok && p.Goal == 0
 		case p.Goal == 0:
 		case ratio <= p.Goal:
 			verdict = "ok"
 		default:
-			verdict = "MISS"
-			ok = false
+			verdict, ok = "MISS", false
 		}
 		out = append(out, fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s |", p.Name, ns(median(runs[p.Name])), p.Floor,
 			ns(median(runs[p.Floor])), orDash("%.2fx", ratio), orDash("<= %.1fx", p.Goal), verdict))

@@ -51,7 +51,7 @@ func TestTableVerdicts(t *testing.T) {
 
 func TestEveryPathNamesABenchmarkOfTheCodec(t *testing.T) {
 	seen := map[string]bool{}
-	for _, p := range paths() {
+	for _, p := range paths {
 		assert.False(t, seen[p.Name], "duplicate %s", p.Name)
 		seen[p.Name] = true
 		assert.True(t, strings.HasPrefix(p.Floor, "Floor/"), p.Floor)
@@ -74,18 +74,18 @@ func TestMemGoals(t *testing.T) {
 		"BenchmarkNewServer/MaxSessionsLimit-2 \t 100\t 700 ns/op\t 880 B/op\t 13 allocs/op\n"
 	runs, err := parse(strings.NewReader(in))
 	require.NoError(t, err)
-	lines, ok := memTable(runs, memGoals())
+	lines, ok := memTable(runs, memGoals)
 	assert.True(t, ok, "%v", lines)
 	runs["Frame/ReadFrameBody1MiB#allocs/op"] = []float64{5}
-	_, ok = memTable(runs, memGoals())
+	_, ok = memTable(runs, memGoals)
 	assert.False(t, ok, "5 allocations miss")
 	runs["Frame/ReadFrameBody1MiB#allocs/op"] = []float64{1}
 	runs["NewServer/MaxSessionsLimit#B/op"] = []float64{400 << 10}
-	_, ok = memTable(runs, memGoals())
+	_, ok = memTable(runs, memGoals)
 	assert.False(t, ok, "a Server that pays for its bound up front misses")
 	runs["NewServer/MaxSessionsLimit#B/op"] = []float64{880}
 	delete(runs, "Frame/OperationForCode#B/op")
 	runs["Frame/ReadFrameBody1MiB#allocs/op"] = []float64{1}
-	_, ok = memTable(runs, memGoals())
+	_, ok = memTable(runs, memGoals)
 	assert.False(t, ok, "a missing figure misses")
 }

@@ -31,6 +31,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/iggywire/iggywire/codec"
 )
 
 func main() {
@@ -80,9 +82,6 @@ var secretKinds = map[string]bool{
 	"login_register": true, "login_register_pat": true, "login_register_bind_secret": true,
 	"login_register_pat_bind_secret": true, "bind_session": true,
 }
-
-// headerSize is the length of a frame header, codec.HeaderSize.
-const headerSize = 256
 
 // vectorFile is the part of a vectors/*.json file the seeds come from.
 type vectorFile struct {
@@ -149,25 +148,14 @@ func Seeds(dir string) (map[string][]Seed, error) {
 	return s, nil
 }
 
-// appendChunk appends frame as FuzzConn reads it (fuzz/chunks_test.go):
-// [flags u8][len u16 LE][frame], flags 1 keeping the frame's size field
-// as the vector has it.
-func appendChunk(dst, frame []byte) []byte {
-	dst = append(dst, 1)
-	dst = binary.LittleEndian.AppendUint16(dst, uint16(len(frame)))
-	return append(dst, frame...)
-}
-
 // seeder collects the seeds of each target, once per input.
 type seeder map[string][]Seed
 
-// addCase adds a case's input to the target that decodes its kind (and to
-// FuzzDifferential, and its frame to FuzzFrame), or a one-connection
-// lifecycle case's frames, as chunks, to FuzzConn.
+// addCase adds a case's inputs to their targets, as the package doc says.
 func (s seeder) addCase(kind string, c vectorCase) {
 	if target, ok := targets[kind]; ok {
 		s.add(target, c.Name, c.Input)
-		if !secretKinds[kind] || len(c.Input) < headerSize {
+		if !secretKinds[kind] || len(c.Input) < codec.HeaderSize {
 			s.add("FuzzDifferential", c.Name, c.Input)
 		}
 		if c.Frame != nil {
@@ -177,9 +165,12 @@ func (s seeder) addCase(kind string, c vectorCase) {
 	if kind != "lifecycle" || slices.ContainsFunc(c.Steps, func(st step) bool { return st.Conn != 0 }) {
 		return // FuzzConn drives one connection
 	}
+	// Each frame as a chunk FuzzConn reads (fuzz/chunks_test.go): [flags u8]
+	// [len u16 LE][frame], flags 1 keeping the frame's size field as it is.
 	var stream []byte
 	for _, st := range c.Steps {
-		stream = appendChunk(stream, st.In)
+		stream = binary.LittleEndian.AppendUint16(append(stream, 1), uint16(len(st.In)))
+		stream = append(stream, st.In...)
 	}
 	s.add("FuzzConn", c.Name, stream)
 }

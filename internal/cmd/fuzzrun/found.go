@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -29,14 +30,13 @@ func saveCrasher(root, failing, target string) (string, error) {
 	if err := writeNew(filepath.Join(root, rel), in.Data); err != nil {
 		return "", err
 	}
-	note := fmt.Sprintf("- `%s/%s` (found %s): what it found: TODO; fixed in: open\n",
-		target, name, time.Now().UTC().Format("2006-01-02"))
 	f, err := os.OpenFile(filepath.Join(root, fuzzload.CrashersDir, "README.md"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return "", err
+	if err == nil {
+		_, err = fmt.Fprintf(f, "- `%s/%s` (found %s): what it found: TODO; fixed in: open\n",
+			target, name, time.Now().UTC().Format("2006-01-02"))
+		err = errors.Join(err, f.Close())
 	}
-	_, err = f.WriteString(note)
-	if err = errors.Join(err, f.Close()); err != nil {
+	if err != nil {
 		return "", err
 	}
 	return filepath.ToSlash(rel), os.Remove(failing)
@@ -91,8 +91,9 @@ func promoteAll(c config, stdout io.Writer) error {
 // code, so a small one loses little. It returns how many it copied and how
 // many promoted files dst then holds.
 func Promote(dst string, srcs []string, max int) (added, held int, err error) {
-	have, err := fuzzload.ReadDir(dst)
-	if err != nil {
+	have, errHave := fuzzload.ReadDir(dst)
+	found, err := fuzzload.ReadDir(srcs...)
+	if err := cmp.Or(errHave, err); err != nil {
 		return 0, 0, err
 	}
 	seen := make(map[[32]byte]bool, len(have))
@@ -101,10 +102,6 @@ func Promote(dst string, srcs []string, max int) (added, held int, err error) {
 		if strings.HasPrefix(filepath.Base(x.Path), "found-") {
 			held++
 		}
-	}
-	found, err := fuzzload.ReadDir(srcs...)
-	if err != nil {
-		return 0, held, err
 	}
 	sort.SliceStable(found, func(i, j int) bool { return len(found[i].Data) < len(found[j].Data) })
 	for _, in := range found {

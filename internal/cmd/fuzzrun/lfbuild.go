@@ -22,22 +22,15 @@ import (
 	"github.com/iggywire/iggywire/internal/fuzzload"
 )
 
-// The libFuzzer build: the steps of OSS-Fuzz's compile_native_go_fuzzer,
-// written once, for `make libfuzzer` and for .clusterfuzzlite/build.sh
-// inside the builder image. Outside the image CXX and LIB_FUZZING_ENGINE
-// default to clang++ and -fsanitize=fuzzer; inside it they, CXXFLAGS and
-// SANITIZER are OSS-Fuzz's.
+// The libFuzzer build: the steps of OSS-Fuzz's compile_native_go_fuzzer.
+// Outside its builder image CXX and LIB_FUZZING_ENGINE default to clang++
+// and -fsanitize=fuzzer; inside it they, CXXFLAGS and SANITIZER are OSS-Fuzz's.
 const (
-	// lfTool builds a native Go fuzz target as a libFuzzer archive.
-	lfTool = "github.com/AdamKorcz/go-118-fuzz-build"
-	// lfVersion pins it and its testing package (the shim).
-	lfVersion = "v0.0.0-20250520111509-a70c2aa677fa"
-	// lfShim takes the place of package testing in that build.
-	lfShim = lfTool + "/testing"
-	// modulePath is the root module's path.
+	lfTool     = "github.com/AdamKorcz/go-118-fuzz-build" // builds a native Go fuzz target as a libFuzzer archive
+	lfVersion  = "v0.0.0-20250520111509-a70c2aa677fa"     // pins it and its testing package (the shim)
+	lfShim     = lfTool + "/testing"                      // takes the place of package testing in that build
 	modulePath = "github.com/iggywire/iggywire"
-	// fuzzPkg is the package whose fuzz targets every job runs.
-	fuzzPkg = "./fuzz/"
+	fuzzPkg    = "./fuzz/" // the package whose fuzz targets every job runs
 	// lfCoverPkg is what a coverage build counts: the product's statements.
 	lfCoverPkg = modulePath + "/codec/...," + modulePath + "/lifecycle/..."
 )
@@ -49,12 +42,9 @@ const (
 // binary with the product's statements counted (see lfBuildCoverage).
 func lfBuild(c config, stdout io.Writer) error {
 	targets, err := selectTargets(c)
-	if err != nil {
-		return err
-	}
 	root, errRoot := filepath.Abs(c.root)
 	out, errOut := filepath.Abs(c.lfBuild)
-	if err := cmp.Or(errRoot, errOut, os.MkdirAll(out, 0o755)); err != nil {
+	if err := cmp.Or(err, errRoot, errOut, os.MkdirAll(out, 0o755)); err != nil {
 		return err
 	}
 	sanitizer := cmp.Or(os.Getenv("SANITIZER"), "address")
@@ -157,22 +147,17 @@ func prepareScratch(root, src, overlay string, stdout io.Writer) error {
 	// the cmd/ module), then the overlay's replacements.
 	files := map[string]string{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
+		switch rel := strings.TrimPrefix(path, root+string(filepath.Separator)); {
+		case err != nil:
 			return err
-		}
-		rel := strings.TrimPrefix(path, root+string(filepath.Separator))
-		if d.IsDir() && (rel == "bin" || rel == "cmd" || strings.HasPrefix(d.Name(), ".") && path != root) {
+		case d.IsDir() && (rel == "bin" || rel == "cmd" || strings.HasPrefix(d.Name(), ".") && path != root):
 			return filepath.SkipDir
-		}
-		if !d.IsDir() && (strings.HasSuffix(rel, ".go") || rel == "go.mod" || rel == "go.sum") {
+		case !d.IsDir() && (strings.HasSuffix(rel, ".go") || rel == "go.mod" || rel == "go.sum"):
 			files[rel] = path
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	if err := applyOverlay(root, overlay, files); err != nil {
+	if err := cmp.Or(err, applyOverlay(root, overlay, files)); err != nil {
 		return err
 	}
 	for rel, from := range files {
@@ -207,12 +192,9 @@ func applyOverlay(root, overlay string, files map[string]string) error {
 		return fmt.Errorf("overlay %s: %w", overlay, err)
 	}
 	for from, to := range o.Replace {
-		abs, err := filepath.Abs(from)
-		if err != nil {
-			return err
-		}
+		abs, errAbs := filepath.Abs(from)
 		rel, err := filepath.Rel(root, abs)
-		if err != nil || strings.HasPrefix(rel, "..") {
+		if err = cmp.Or(errAbs, err); err != nil || strings.HasPrefix(rel, "..") {
 			return fmt.Errorf("overlay %s: %s is outside the module", overlay, from)
 		}
 		files[rel] = to
@@ -240,10 +222,10 @@ func packTarget(root, out, target string) error {
 		}
 		seen[name] = true
 		w, err := zw.Create(name)
-		if err != nil {
-			return err
+		if err == nil {
+			_, err = w.Write(in.Data)
 		}
-		if _, err := w.Write(in.Data); err != nil {
+		if err != nil {
 			return err
 		}
 	}
@@ -279,11 +261,9 @@ func packTarget(root, out, target string) error {
 // target it is named after and skips the others (fuzz/engine_go_test.go).
 func lfBuildCoverage(root, out, overlay string, targets []string, stdout io.Writer) error {
 	bin := filepath.Join(out, "fuzz.test")
-	args := []string{"test", "-c", "-tags", "gofuzz", "-covermode=atomic", "-coverpkg=" + lfCoverPkg, "-o", bin}
-	if overlay != "" {
-		args = append(args, "-overlay", overlay)
-	}
-	if err := command(root, stdout, "go", append(args, fuzzPkg)...).Run(); err != nil {
+	// An empty -overlay is none.
+	args := []string{"test", "-c", "-tags", "gofuzz", "-covermode=atomic", "-coverpkg=" + lfCoverPkg}
+	if err := command(root, stdout, "go", append(args, "-overlay="+overlay, "-o", bin, fuzzPkg)...).Run(); err != nil {
 		return fmt.Errorf("coverage build: %w", err)
 	}
 	defer os.Remove(bin)

@@ -23,11 +23,9 @@ import (
 	"strings"
 )
 
-// config is everything the flags say.
+// config is what the flags tell the jobs.
 type config struct {
 	run     string
-	promote bool
-	save    string // the target whose failing input (the argument) to save
 	root    string
 	lfBuild string // build libFuzzer binaries here
 	overlay string // a go build -overlay file for the libFuzzer and coverage builds
@@ -43,8 +41,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("fuzzrun", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.run, "run", "", "with -libfuzzer-build or -promote: only this target (FuzzX)")
-	fs.BoolVar(&c.promote, "promote", false, "copy inputs fuzzing found into corpus/")
-	fs.StringVar(&c.save, "save", "", "move the failing input FILE (the argument) of this target (FuzzX) to crashers/ as raw bytes")
+	promote := fs.Bool("promote", false, "copy inputs fuzzing found into corpus/")
+	save := fs.String("save", "", "move the failing input FILE (the argument) of this target (FuzzX) to crashers/ as raw bytes")
 	fs.StringVar(&c.lfBuild, "libfuzzer-build", "", "build every target (or -run's) as a libFuzzer binary into this directory, as OSS-Fuzz's compile_native_go_fuzzer does ($CXX, $CXXFLAGS, $LIB_FUZZING_ENGINE, $SANITIZER; coverage builds test binaries)")
 	fs.StringVar(&c.overlay, "overlay", "", "with -libfuzzer-build: a go build -overlay file applied to the build")
 	if err := fs.Parse(args); err != nil {
@@ -52,12 +50,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	var err error
 	switch {
-	case c.save != "" && fs.NArg() == 1:
+	case *save != "" && fs.NArg() == 1:
 		var path string
-		if path, err = saveCrasher(c.root, fs.Arg(0), c.save); err == nil {
+		if path, err = saveCrasher(c.root, fs.Arg(0), *save); err == nil {
 			fmt.Fprintln(stdout, path)
 		}
-	case c.promote:
+	case *promote:
 		err = promoteAll(c, stdout)
 	case c.lfBuild != "":
 		err = lfBuild(c, stdout)
@@ -81,12 +79,9 @@ func selectTargets(c config) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("go test -list %s: %w", fuzzPkg, err)
 	}
-	var targets []string
-	for _, name := range strings.Fields(string(out)) {
-		if strings.HasPrefix(name, "Fuzz") {
-			targets = append(targets, name)
-		}
-	}
+	// Its output is the names, then "ok", the package and the time.
+	targets := slices.DeleteFunc(strings.Fields(string(out)),
+		func(name string) bool { return !strings.HasPrefix(name, "Fuzz") })
 	if c.run == "" {
 		return targets, nil
 	}

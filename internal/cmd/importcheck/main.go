@@ -16,14 +16,13 @@
 // to a version this go.mod does not name. The old versions' go.mod files
 // are fetched through GOPROXY once when the module cache lacks them.
 //
-//	go run ./internal/cmd/importcheck [-keep]   # in the root module
+//	go run ./internal/cmd/importcheck   # in the root module
 package main
 
 import (
 	"cmp"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -43,13 +42,11 @@ const olderTest = "import (\n\t\"testing\"\n\n\t\"github.com/google/go-cmp/cmp\"
 	"\"github.com/stretchr/testify/require\"\n)\n\nfunc TestDiff(t *testing.T) { require.Empty(t, cmp.Diff(1, 1)) }\n"
 
 var (
-	keep    = flag.Bool("keep", false, "keep the scratch modules and print where they are")
 	root, _ = os.Getwd() // the root module's directory
 	own     goMod        // its go.mod
 )
 
 func main() {
-	flag.Parse()
 	var err error
 	if own, err = readGoMod(filepath.Join(root, "go.mod")); err != nil {
 		fatal(2, "importcheck: %v (run it in the root module)", err)
@@ -73,8 +70,6 @@ func main() {
 		fatal(1, "importcheck: FAIL: a product package must import, in its code and in its tests, only the standard library and this module's own packages; an importer may be raised only to the versions this go.mod requires, and keep its go line")
 	}
 }
-
-var verdict = map[bool]string{false: "ok  ", true: "FAIL"} // has it problems
 
 func fatal(code int, format string, args ...any) {
 	fmt.Fprintf(os.Stderr, format+"\n", args...)
@@ -122,22 +117,17 @@ func (m goMod) versions() map[string]string {
 	return v
 }
 
-// check writes a scratch module at this module's go line that requires
-// this module (replaced by its checkout) and extra, imports pkgs and has
-// test; runs go mod tidy there, offline (once more through GOPROXY if that
-// fails with extra requires: no dependency of this module, a module cache
-// its builds filled lacks them); prints what judge says against allowed,
-// and go mod why -m of the modules a problem names; says if it failed.
+// check writes a scratch module that requires extra, imports pkgs and has
+// test, tidies it offline (through GOPROXY when the extra requires, which
+// this module's builds never fetch, are missing), prints what judge says
+// against allowed and go mod why -m of the modules a problem names; says
+// if it failed.
 func check(title string, pkgs []string, extra []require, test string, allowed map[string]string) (failed bool, err error) {
 	dir, err := os.MkdirTemp("", "importcheck")
 	if err != nil {
 		return false, err
 	}
-	if *keep {
-		fmt.Printf("importcheck: %s: scratch module kept in %s\n", pkgs, dir)
-	} else {
-		defer os.RemoveAll(dir)
-	}
+	defer os.RemoveAll(dir)
 	before := goMod{Go: own.Go, Require: append([]require{{own.Module.Path, "v0.0.0"}}, extra...)}
 	files := map[string]string{"go.mod": fmt.Sprintf("module example.com/importcheck\n\ngo %s\n\nreplace %s => %q\n", before.Go, own.Module.Path, root),
 		"main.go": "package main\n\nfunc main() {}\n", "imports.go": "package main\n", "main_test.go": "package main\n\n" + test, "go.sum": ""}
@@ -162,7 +152,7 @@ func check(title string, pkgs []string, extra []require, test string, allowed ma
 		return false, fmt.Errorf("%s: %v\n(offline: every module the tidy needs must already be in the module cache; `go mod download` in the root module fills it)", pkgs, err)
 	}
 	changes, problems, modules := judge(before, after, allowed, string(sum))
-	fmt.Printf("%s %s\n", verdict[len(problems) > 0], title)
+	fmt.Printf("%s %s\n", map[bool]string{false: "ok  ", true: "FAIL"}[len(problems) > 0], title)
 	for _, c := range changes {
 		fmt.Printf("  - %s\n", c)
 	}

@@ -17,9 +17,7 @@ import (
 // white space between its tokens may be any run of white space, so its
 // indentation and line breaks need not be the file's. It fails, naming
 // the mutant, when the function is gone or Find occurs in it zero times
-// or more than once, so a rename or a rewrite of the code a mutant breaks
-// is noticed, while an edit anywhere else in the file, even one that adds
-// the same text to another function, leaves the mutant as it was.
+// or more than once: a rename or a rewrite of the code it breaks.
 func apply(path string, src []byte, m mutation) ([]byte, error) {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("mutant %s: codec/%s: %s", m.Name, m.File, fmt.Sprintf(format, args...))
@@ -68,11 +66,8 @@ func funcName(d *ast.FuncDecl) string {
 // pattern matches find's tokens separated by any white space, and not as
 // a piece of a longer name or number (`8 - n` does not match `18 - n`).
 func pattern(find string) *regexp.Regexp {
-	fields := strings.Fields(find)
-	for i, f := range fields {
-		fields[i] = regexp.QuoteMeta(f)
-	}
-	p, t := strings.Join(fields, `\s+`), strings.TrimSpace(find)
+	t := strings.TrimSpace(find)
+	p := regexp.MustCompile(`\s+`).ReplaceAllLiteralString(regexp.QuoteMeta(t), `\s+`) // QuoteMeta leaves white space
 	if regexp.MustCompile(`^\w`).MatchString(t) {
 		p = `\b` + p
 	}

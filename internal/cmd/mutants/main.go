@@ -6,12 +6,11 @@
 // Each bug is keyed by its function and the code it breaks there (apply.go),
 // so edits elsewhere in codec never move it.
 //
-//	go run ./internal/cmd/mutants [-run NAME] [-v]
+//	go run ./internal/cmd/mutants [-run NAME]
 package main
 
 import (
-	"bufio"
-	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -25,35 +24,28 @@ import (
 
 func main() {
 	only := flag.String("run", "", "only mutants whose name matches this regexp")
-	verbose := flag.Bool("v", false, "print the whole go test output of each mutant")
 	flag.Parse()
-	if err := runAll(*only, *verbose); err != nil {
+	if err := runAll(*only); err != nil {
 		fmt.Fprintln(os.Stderr, "mutants:", err)
 		os.Exit(1)
 	}
 }
 
-func runAll(only string, verbose bool) error {
-	re, err := regexp.Compile(only)
-	if err != nil {
-		return err
-	}
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
+func runAll(only string) error {
+	re, errRe := regexp.Compile(only)
+	out, errMod := exec.Command("go", "env", "GOMOD").Output()
+	tmp, errTmp := os.MkdirTemp("", "mutants")
+	defer os.RemoveAll(tmp)
+	if err := cmp.Or(errRe, errMod, errTmp); err != nil {
 		return err
 	}
 	root := filepath.Dir(strings.TrimSpace(string(out)))
-	tmp, err := os.MkdirTemp("", "mutants")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
 	var survived, summary []string
 	for _, m := range mutations {
 		if !re.MatchString(m.Name) {
 			continue
 		}
-		caught, err := runOne(root, tmp, m, verbose)
+		caught, err := runOne(root, tmp, m)
 		if err != nil {
 			return err // it names the mutant
 		}
@@ -72,7 +64,7 @@ func runAll(only string, verbose bool) error {
 
 // runOne writes m's file and the overlay naming it, runs the property
 // suite, prints the failures and returns the top-level tests that failed.
-func runOne(root, tmp string, m mutation, verbose bool) ([]string, error) {
+func runOne(root, tmp string, m mutation) ([]string, error) {
 	src := filepath.Join(root, "codec", m.File)
 	b, err := os.ReadFile(src)
 	if err != nil {
@@ -94,14 +86,9 @@ func runOne(root, tmp string, m mutation, verbose bool) ([]string, error) {
 		return nil, fmt.Errorf("mutant %s: go test: %w", m.Name, err)
 	}
 	fmt.Printf("== %s (codec/%s): %s\n", m.Name, m.File, m.Why)
-	if verbose {
-		os.Stdout.Write(out)
-	}
 	var caught []string
-	s := bufio.NewScanner(bytes.NewReader(out))
-	s.Buffer(nil, 1<<20)
-	for s.Scan() {
-		l := strings.TrimSpace(s.Text())
+	for _, l := range strings.Split(string(out), "\n") {
+		l = strings.TrimSpace(l)
 		// The failing tests, and gopter's falsification and label lines.
 		if strings.HasPrefix(l, "--- FAIL") || strings.Contains(l, "! ") && strings.Contains(l, ":") ||
 			strings.HasPrefix(l, "> Labels") || strings.HasPrefix(l, "panic:") {

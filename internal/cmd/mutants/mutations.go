@@ -7,8 +7,7 @@ package main
 // what rule the bug breaks. Find is the code, as gofmt prints it, which
 // must occur exactly once in Func; Repl replaces it ("" deletes it).
 type mutation struct {
-	Name, File, Func, Why string
-	Find, Repl            string
+	Name, File, Func, Why, Find, Repl string
 }
 
 // mutations lists the bugs the property suite must catch.
