@@ -37,7 +37,7 @@ ACTIONLINT  := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 export GOWORK := off
 CMDGO := GOWORK=$(CURDIR)/cmd/go.work $(GO) -C cmd
 
-.PHONY: help test props bench benchstat race mutants gremlins mutants-workbench lint fuzz fuzz-one corpus-seed corpus-promote cover-corpus triage loginserver importcheck tidy tidy-diff release-check api api-update
+.PHONY: help test props bench bench-mem benchstat race mutants gremlins mutants-workbench lint fuzz fuzz-one corpus-seed corpus-promote cover-corpus triage loginserver importcheck tidy tidy-diff release-check api api-update
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -152,6 +152,9 @@ bench: ## codec and lifecycle benchmarks in BENCHCOUNT rounds, then each codec p
 		$(GO) test ./codec/ ./lifecycle/ -run '^$$' -bench . -benchmem -count=1 -benchtime=$(BENCHTIME); \
 	done | tee bench.new.txt
 	$(GO) run ./internal/cmd/benchratio -check < bench.new.txt
+
+bench-mem: ## make bench's allocation budgets alone, timing nothing (CI runs it): ReadFrameBody, OperationForCode, NewServer at MaxSessionsLimit
+	$(GO) test ./codec/ ./lifecycle/ -run '^$$' -bench '^Benchmark(Frame|NewServer)$$' -benchmem -benchtime 100x | $(GO) run ./internal/cmd/benchratio -mem -check
 
 benchstat: ## compare bench.old.txt with bench.new.txt (BENCHCOUNT=6 make bench twice, renaming the first)
 	@for f in bench.old.txt bench.new.txt; do \

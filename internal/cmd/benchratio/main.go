@@ -10,7 +10,8 @@
 // measured seconds from it; see pairedRatio.
 //
 // With -check it exits 1 when a ratio misses its goal or a benchmark is
-// missing, so a script can hold the goals.
+// missing, so a script can hold the goals; with -mem it prints and holds
+// the allocation budgets alone (CI: no timing, so no noise).
 package main
 
 import (
@@ -23,6 +24,7 @@ import (
 
 func main() {
 	check := flag.Bool("check", false, "exit 1 when a ratio misses its goal")
+	memOnly := flag.Bool("mem", false, "the allocation budgets alone")
 	flag.Parse()
 	runs, err := parse(os.Stdin)
 	if err != nil {
@@ -31,6 +33,9 @@ func main() {
 	}
 	rows, ok := table(runs, paths)
 	mem, memOK := memTable(runs, memGoals)
+	if *memOnly {
+		rows, ok = nil, true
+	}
 	fmt.Println(strings.Join(slices.Concat(rows, []string{""}, mem), "\n"))
 	if *check && !(ok && memOK) {
 		os.Exit(1)
