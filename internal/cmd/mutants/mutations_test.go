@@ -69,6 +69,11 @@ func spread(h *T) bool {
 	return h.a != 0 &&
 		h.b != 0
 }
+
+func rewritten(h *T) bool {
+	// was: h.d > 1
+	return h.e > h.f*2
+}
 `
 	demo := func(fn, find, repl string) (string, error) {
 		out, err := apply("demo.go", []byte(src), mutation{Name: "demo", File: "demo.go", Func: fn, Find: find, Repl: repl})
@@ -86,6 +91,11 @@ func spread(h *T) bool {
 	assert.ErrorContains(t, err, "in other: the mutation changes nothing")
 	_, err = demo("other", "h.c != 0", "h.c !=")
 	assert.ErrorContains(t, err, "the mutated file does not parse")
+
+	_, err = demo("rewritten", "h.d > 1", "h.d > 2")
+	assert.ErrorContains(t, err, "in rewritten: `h.d > 1` is not a whole expression or statements", "text left in a comment")
+	_, err = demo("rewritten", "h.e > h.f", "h.e < h.f")
+	assert.ErrorContains(t, err, "in rewritten: `h.e > h.f` is not a whole expression or statements", "part of h.e > h.f*2")
 
 	out, err := demo("other", "h.c != 0", "h.c == 0")
 	if assert.NoError(t, err, "not the 0 in 01") {
