@@ -48,7 +48,6 @@ type SessionRef struct {
 // after the empty result section and user_id.
 const offLoginReplySession = codec.HeaderSize + 4 + 4
 
-// framing classifies a step's in.
 func framing(in []byte) string {
 	if len(in) < codec.HeaderSize {
 		return FramingShort
