@@ -88,14 +88,6 @@ func Pause(d time.Duration, stop <-chan struct{}) bool {
 	}
 }
 
-// Reset closes nc with a reset, as a peer that aborts does (on TCP).
-func Reset(nc net.Conn) {
-	if tc, ok := nc.(*net.TCPConn); ok {
-		_ = tc.SetLinger(0)
-	}
-	_ = nc.Close()
-}
-
 // Each runs f(0) to f(n-1) on goroutines of their own and waits for them.
 func Each(n int, f func(i int)) {
 	var wg sync.WaitGroup
@@ -293,7 +285,6 @@ func (l Legit) once(dial Dial, r *Result) error {
 // LogoutChurn is lock-out 1: conns connections from the addresses from
 // log in as user, log out, stay logged out loggedOut (in the pre-login
 // line), and again, dialling anew when the server closes them, until stop.
-// It returns the login/logout cycles and the dials.
 func LogoutChurn(dial Dial, from []net.IP, conns int, user, password string, loggedOut time.Duration, stop <-chan struct{}) (cycles, dials int64) {
 	var c, d atomic.Int64
 	Peers(dial, from, conns, time.Millisecond, stop, func(p Peer, stop <-chan struct{}) bool {
@@ -333,7 +324,6 @@ func Hold(dial Dial, from net.IP, n int, f func(p Peer) error) (held []net.Conn,
 
 // HoldSessions is lock-out 3: n connections from one address log in as
 // user, those let in holding their session until the caller closes them.
-// It returns the connections held and how many logins were refused.
 func HoldSessions(dial Dial, from net.IP, user, password string, n int) (held []net.Conn, refused int) {
 	return Hold(dial, from, n, func(p Peer) error { return p.Login(user, password) })
 }
@@ -384,7 +374,10 @@ func ResetStorm(dial Dial, from func(i int) net.IP, n, workers int, every time.D
 				return
 			}
 			if nc, err := dial(from(int(i))); err == nil {
-				Reset(nc)
+				if tc, ok := nc.(*net.TCPConn); ok {
+					_ = tc.SetLinger(0) // closes with a reset, as a peer that aborts does
+				}
+				_ = nc.Close()
 				opened.Add(1)
 			}
 		}

@@ -110,7 +110,6 @@ func largeFrames(e *env) outcome {
 		check(answered < conns, "%d large frames not answered", conns-answered)
 }
 
-// closeAll closes the connections.
 func closeAll(conns []net.Conn) {
 	for _, nc := range conns {
 		_ = nc.Close()

@@ -29,12 +29,12 @@ func (g *gen) resultCases() {
 // loginFrame is a Reply frame answering a Register to client 5 with body.
 func loginFrame(body []byte) []byte { return frame(reply(opRegister), body) }
 
-// okLoginFrame adds a successful login reply frame.
-func (g *gen) okLoginFrame(name, note string, user uint32, session uint64, version string, rules ...string) *Case {
-	in := loginFrame(cat(u32b(0), replyBody(user, session, 0x2C00, version)))
+// okLoginFrame adds a successful login reply frame of user 1.
+func (g *gen) okLoginFrame(name, note string, session uint64, version string, rules ...string) *Case {
+	in := loginFrame(cat(u32b(0), replyBody(1, session, 0x2C00, version)))
 	f := headerFields(cmdReply, in)
 	f["result_code"] = uint32(0)
-	maps.Copy(f, replyF(user, session, 0x2C00, version))
+	maps.Copy(f, replyF(1, session, 0x2C00, version))
 	return g.ok(KindLoginFrame, "login-reply-frame/"+name, "4", note, in, f, rules...).sdk(codeOK)
 }
 
@@ -54,9 +54,9 @@ func (g *gen) badLoginFrame(name, note string, body []byte, rule, field string, 
 }
 
 func (g *gen) loginFrameCases() {
-	g.okLoginFrame("golden", "Reply header, then 00 00 00 00, then the login reply (user 1, session 42)", 1, 42, "0.6.0", "lifecycle.1.reply")
-	g.okLoginFrame("session-1", "session 1", 1, 1, "0.11.0", "login_reply.session")
-	g.okLoginFrame("session-max", "session 2^64-1", 1, ^uint64(0), "0.11.0", "login_reply.session")
+	g.okLoginFrame("golden", "Reply header, then 00 00 00 00, then the login reply (user 1, session 42)", 42, "0.6.0", "lifecycle.1.reply")
+	g.okLoginFrame("session-1", "session 1", 1, "0.11.0", "login_reply.session")
+	g.okLoginFrame("session-max", "session 2^64-1", ^uint64(0), "0.11.0", "login_reply.session")
 	deny := reply(opRegister).u32(216, 40)
 	f := headerFields(cmdReply, deny)
 	g.ok(KindLoginFrame, "login-reply-frame/denied-40", "8", "a Register denied before commit: status 40, no body", deny, f, "reply.status", "sdk.40").sdk(40)
@@ -84,7 +84,7 @@ func (g *gen) discrepancyCases() {
 		cat(u32b(0), replyBody(1, 42, 0x2C00, "0.\xff")), "login_reply.server_version.utf8", "server_version", 279).disc("D2")
 	g.header(evK, p+"D3/reason-16", "a reason byte above 15 is not a valid eviction (section 5); an SDK surfaces InvalidCommand (3, section 8), not Unauthenticated",
 		eviction(9).u8(255, 16), []string{"eviction.reason"}).disc("D3").Rules = []string{"eviction.reason", "sdk.3"}
-	g.okLoginFrame(p+"D4/session-2^63", "session 2^63 is a valid u64 session: compare it unsigned", 1, 1<<63, "0.11.0", "login_reply.session").disc("D4")
+	g.okLoginFrame(p+"D4/session-2^63", "session 2^63 is a valid u64 session: compare it unsigned", 1<<63, "0.11.0", "login_reply.session").disc("D4")
 	g.badLoginFrame(p+"D5a/empty-body", "a Register reply with status 0 and no body: the result section is truncated, a terminal failure (3)",
 		nil, "result.count", "result_count", 256).disc("D5a")
 	g.badLoginFrame(p+"D5b/short-body", "a Register reply body of 2 bytes: the result section is truncated (3)",

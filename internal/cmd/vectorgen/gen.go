@@ -83,36 +83,25 @@ func generate(root string) *gen {
 	for _, r := range ruleList() {
 		g.rules[r.ID] = r
 	}
-	// WIRE.md section 1: the text grammar, the window rules on both sides
-	// of 0.x and 1.0.0, and the default window.
-	g.versionTextCases()
-	g.windowCases()
-	g.defaultWindowCases()
-	// Sections 2 to 4, the bodies: goldens, length boundaries 0, 1 and 255,
-	// every rule broken alone, and prefix decodes next to strict ones.
-	g.clientInfoCases()
-	g.loginCases()
-	g.patCases()
-	g.loginReplyCases()
-	g.headerCases()
-	// The result section of a Register reply and whole login reply frames
-	// as an SDK reads them (sections 4, 5 and 8).
-	g.resultCases()
-	g.loginFrameCases()
-	g.discrepancyCases()
-	g.loginLifecycle()
-	g.tokenLifecycle()
-	g.beforeLoginLifecycle()
-	g.afterLoginLifecycle()
-	g.droppedLifecycle()
-	g.sequenceLifecycle()
-	// Protocol 0.11.1 (section 10): both login bodies with their bind
-	// secret, BIND_SESSION's body, and the lifecycle of a login, a bind on
-	// another connection, a wrong secret, a bind after logout and session 0.
-	g.loginSecretCases()
-	g.patSecretCases()
-	g.bindCases()
-	g.revisionLifecycle()
+	for _, cases := range []func(){
+		// WIRE.md section 1: the text grammar, the window rules on both sides
+		// of 0.x and 1.0.0, and the default window.
+		g.versionTextCases, g.windowCases, g.defaultWindowCases,
+		// Sections 2 to 4, the bodies: goldens, length boundaries 0, 1 and 255,
+		// every rule broken alone, and prefix decodes next to strict ones.
+		g.clientInfoCases, g.loginCases, g.patCases, g.loginReplyCases, g.headerCases,
+		// The result section of a Register reply and whole login reply frames
+		// as an SDK reads them (sections 4, 5 and 8).
+		g.resultCases, g.loginFrameCases, g.discrepancyCases,
+		g.loginLifecycle, g.tokenLifecycle, g.beforeLoginLifecycle, g.afterLoginLifecycle, g.droppedLifecycle,
+		g.sequenceLifecycle,
+		// Protocol 0.11.1 (section 10): both login bodies with their bind
+		// secret, BIND_SESSION's body, and the lifecycle of a login, a bind on
+		// another connection, a wrong secret, a bind after logout and session 0.
+		g.loginSecretCases, g.patSecretCases, g.bindCases, g.revisionLifecycle,
+	} {
+		cases()
+	}
 	g.crasherCases(root)
 	g.addFrames()
 	g.describeSteps()

@@ -190,7 +190,6 @@ func (c *Case) input() string {
 	return *c.Input
 }
 
-// setInput sets the input and its length.
 func (c *Case) setInput(b []byte) {
 	h := hex.EncodeToString(b)
 	c.Input, c.Length = &h, intp(len(b))

@@ -88,7 +88,6 @@ func errorVerdict(err error, base int) *Expect {
 
 func intp(i int) *int { return &i }
 
-// parseWindow reads a window written as text.
 func parseWindow(w TextRange) (codec.Window, error) {
 	lo, minErr := codec.ParseVersion(w.Min)
 	hi, maxErr := codec.ParseVersion(w.Max)

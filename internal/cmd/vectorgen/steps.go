@@ -48,7 +48,6 @@ type SessionRef struct {
 // after the empty result section and user_id.
 const offLoginReplySession = codec.HeaderSize + 4 + 4
 
-// framing classifies a step's in.
 func framing(in []byte) string {
 	if len(in) < codec.HeaderSize {
 		return FramingShort
@@ -94,7 +93,10 @@ func freeFields(out []byte) []Free {
 		if isLoginReply(out) {
 			f = append(f, Free{"session", offLoginReplySession, 8, FreeSession})
 		}
-		if isBindReply(out) {
+		// A Reply under NonReplicated, status 0, with a body is a BIND_SESSION
+		// that succeeded (a ping's reply has none). Any other such reply would
+		// fail the bound rule when the generator replays it elsewhere.
+		if len(out) > codec.HeaderSize && out[208] == opNonReplicated && le.Uint32(out[216:]) == 0 {
 			f = append(f, Free{"session", offBindReplySession, 8, FreeBound})
 		}
 	case codec.CommandEviction:
@@ -116,27 +118,6 @@ func isLoginReply(out []byte) bool {
 // binds: its body is the bare login reply, after user_id.
 const offBindReplySession = codec.HeaderSize + 4
 
-// isBindReply: a Reply under NonReplicated, status 0, with a body: a
-// BIND_SESSION that succeeded (a ping's reply has none). Any other such
-// reply would fail the bound rule when the generator replays it elsewhere.
-func isBindReply(out []byte) bool {
-	return len(out) > codec.HeaderSize && codec.Command(out[60]) == codec.CommandReply &&
-		out[208] == opNonReplicated && le.Uint32(out[216:]) == 0
-}
-
-// bindSessionAt returns where the session of a BIND_SESSION request's body
-// lies in the frame, or -1 when in is not one.
-func bindSessionAt(in []byte) int {
-	if len(in) <= codec.HeaderSize || in[176] != opNonReplicated || le.Uint32(in[196:]) != uint32(codec.CodeBindSession) {
-		return -1
-	}
-	_, n, err := codec.DecodeClientVersionInfo(in[codec.HeaderSize:])
-	if _, berr := codec.ParseBindSession(in[codec.HeaderSize:]); err != nil || berr != nil {
-		return -1
-	}
-	return codec.HeaderSize + n + 16
-}
-
 // sessionRef finds the login of the case whose session a request carries:
 // the latest login that handed out the same session, or the latest login's
 // session plus one (a session ahead of the bound one). Registers carry
@@ -146,9 +127,13 @@ func sessionRef(in []byte, logins map[uint64]int, latest uint64) *SessionRef {
 		return nil
 	}
 	off := at(cmdRequest, "session")
-	if at := bindSessionAt(in); at >= 0 {
-		// A BIND_SESSION names its session in its body; its header's is 0.
-		off = at
+	// A BIND_SESSION names its session in its body, after its
+	// ClientVersionInfo and client_id; its header's is 0.
+	if in[176] == opNonReplicated && le.Uint32(in[196:]) == uint32(codec.CodeBindSession) {
+		_, n, err := codec.DecodeClientVersionInfo(in[codec.HeaderSize:])
+		if _, berr := codec.ParseBindSession(in[codec.HeaderSize:]); err == nil && berr == nil {
+			off = codec.HeaderSize + n + 16
+		}
 	}
 	s := le.Uint64(in[off:])
 	if step, ok := logins[s]; ok {
