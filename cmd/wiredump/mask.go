@@ -140,25 +140,18 @@ func (m *masker) round() {
 		m.body(off+codec.HeaderSize, min(off+size, n))
 		off += size
 	}
-	// [flags u8][len u16][frame] chunks (dumpConn).
-	for off := 0; n-off >= 3; {
-		if m.tainted(off+1, off+3) {
-			m.mark(off+1, n)
-			break
+	// [flags u8][len u16][frame] chunks (dumpConn: the length at 1), and
+	// the same after an [action u8] (dumpClient: the length at 2).
+	for _, lenAt := range []int{1, 2} {
+		for off := 0; n-off >= lenAt+2; {
+			if m.tainted(off+lenAt, off+lenAt+2) {
+				m.mark(off+lenAt, n)
+				break
+			}
+			end := min(off+lenAt+2+int(binary.LittleEndian.Uint16(m.src[off+lenAt:])), n)
+			m.body(off+lenAt+2+codec.HeaderSize, end)
+			off = end
 		}
-		end := min(off+3+int(binary.LittleEndian.Uint16(m.src[off+1:])), n)
-		m.body(off+3+codec.HeaderSize, end)
-		off = end
-	}
-	// [action u8] then a chunk (dumpClient).
-	for off := 0; n-off >= 4; {
-		if m.tainted(off+2, off+4) {
-			m.mark(off+2, n)
-			break
-		}
-		end := min(off+4+int(binary.LittleEndian.Uint16(m.src[off+2:])), n)
-		m.body(off+4+codec.HeaderSize, end)
-		off = end
 	}
 }
 

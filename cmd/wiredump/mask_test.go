@@ -129,7 +129,29 @@ func secretPairs(t *testing.T) []secretPair {
 	require.NoError(t, err)
 	out = append(out, secretPair{name: "bind_session/labelled-0.11.0", a: la, b: lb, secrets: secrets, fields: fields},
 		secretPair{name: "bind_session/labelled-0.11.0/frame", a: fa, b: fb, secrets: secrets, frame: true, fields: fields})
-	return append(out, devBuildPairs(t)...)
+	out = append(out, devBuildPairs(t)...)
+	return append(out, chunkedPairs(out)...)
+}
+
+// chunkedPairs are the first login frame and the first BIND_SESSION frame
+// of pairs as FuzzConn's chunks ([flags u8][len u16][frame], -kind conn)
+// and as FuzzClient's steps ([action u8] then a chunk, -kind client): the
+// secrets lie past a prefix only those kinds read.
+func chunkedPairs(pairs []secretPair) []secretPair {
+	var out []secretPair
+	for _, want := range []string{"login", "bind_session"} {
+		i := slices.IndexFunc(pairs, func(p secretPair) bool { return p.frame && strings.HasPrefix(p.name, want) })
+		p := pairs[i]
+		for _, prefix := range [][]byte{{0}, {0, 0}} { // a chunk's flags; a step's action, then the flags
+			wrap := func(frame []byte) []byte {
+				return binary.LittleEndian.AppendUint16(slices.Clone(prefix), uint16(len(frame))) // then the frame
+			}
+			out = append(out, secretPair{name: fmt.Sprintf("%s/chunk after %d bytes", p.name, len(prefix)),
+				a: append(wrap(p.a), p.a...), b: append(wrap(p.b), p.b...), secrets: p.secrets,
+				fields: append([]int{len(prefix) + 2, codec.HeaderSize}, p.fields...)})
+		}
+	}
+	return out
 }
 
 // relabel0110 returns a copy of body, a 0.11.1 body, with the version
