@@ -17,7 +17,6 @@ import (
 
 	"github.com/iggywire/iggywire/codec"
 	"github.com/iggywire/iggywire/internal/leakcheck"
-	"github.com/iggywire/iggywire/internal/leakcheck/reflectprint"
 	"github.com/iggywire/iggywire/lifecycle"
 	"github.com/iggywire/iggywire/lifecycle/tcp"
 )
@@ -411,13 +410,9 @@ func decodePrinter(in *input) printer {
 		verb := prettyVerbs[int(variant)%(len(prettyVerbs)+1)-1]
 		return printer{name: "pretty.Formatter " + verb, print: func(v any) string { return fmt.Sprintf(verb, pretty.Formatter(v)) }}
 	case 5: // go-cmp
-		if variant&1 != 0 {
-			return printer{name: "cmp.Diff Exporter", diff: func(a, b any) string {
-				return cmp.Diff(a, b, cmp.Exporter(func(reflect.Type) bool { return true }))
-			}}
-		}
-		return printer{name: "cmp.Diff AllowUnexported", diff: func(a, b any) string {
-			return cmp.Diff(a, b, cmp.AllowUnexported(reflectprint.StructTypes(a, b)...))
+		// (AllowUnexported of every struct type met is this same exporter.)
+		return printer{name: "cmp.Diff Exporter", diff: func(a, b any) string {
+			return cmp.Diff(a, b, cmp.Exporter(func(reflect.Type) bool { return true }))
 		}}
 	case 6: // kr/pretty's Diff
 		return printer{name: "pretty.Diff", diff: func(a, b any) string { return strings.Join(pretty.Diff(a, b), "\n") }}
