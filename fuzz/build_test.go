@@ -14,7 +14,9 @@ import (
 
 // FuzzBuildBodies builds a body from fuzz bytes, valid or not, and checks
 // that AppendBinary either encodes what Parse gives back, or refuses with the
-// error decoding the same fields' raw bytes gives.
+// error decoding the same fields' raw bytes gives; and that the reference
+// encoder of the body's layout agrees. Login bodies come in either
+// revision, their bind secret of the revision's length or not.
 func FuzzBuildBodies(f *testing.F) {
 	seed(f)
 	fuzzBytes(f, func(t *testing.T, data []byte) {
@@ -27,16 +29,24 @@ func FuzzBuildBodies(f *testing.F) {
 			})
 		case 1:
 			v := codec.LoginRegister{Info: g.info(), Username: g.text(), Password: codec.NewSecret(g.text()), Context: g.text()}
-			norm := codec.LoginRegister{Info: normInfo(v.Info), Username: nilIfEmpty(v.Username), Password: codec.NewSecret(nilIfEmpty(v.Password.Bytes())), Context: nilIfEmpty(v.Context)}
-			checkBuilt(t, loginRegisterAPI, v, rawLogin(v), norm, func() ([]byte, error) {
-				return refcodec.EncodeLoginRegister(refconv.ToRefLogin(v))
-			})
+			v.Revision, v.BindSecret = g.revision()
+			norm := codec.LoginRegister{Info: normInfo(v.Info), Revision: v.Revision, BindSecret: codec.NewSecret(nilIfEmpty(v.BindSecret.Bytes())),
+				Username: nilIfEmpty(v.Username), Password: codec.NewSecret(nilIfEmpty(v.Password.Bytes())), Context: nilIfEmpty(v.Context)}
+			api, encode := loginRegisterAPI, refcodec.EncodeLoginRegister
+			if v.Revision == codec.RevisionBindSecret {
+				api, encode = loginSecretAPI, refcodec.EncodeLoginRegisterSecret
+			}
+			checkBuilt(t, api, v, rawLogin(v), norm, func() ([]byte, error) { return encode(refconv.ToRefLogin(v)) })
 		case 2:
 			v := codec.LoginRegisterPAT{Info: g.info(), Token: codec.NewSecret(g.text()), Context: g.text()}
-			norm := codec.LoginRegisterPAT{Info: normInfo(v.Info), Token: codec.NewSecret(nilIfEmpty(v.Token.Bytes())), Context: nilIfEmpty(v.Context)}
-			checkBuilt(t, loginRegisterPATAPI, v, rawPAT(v), norm, func() ([]byte, error) {
-				return refcodec.EncodeLoginRegisterPAT(refconv.ToRefPAT(v))
-			})
+			v.Revision, v.BindSecret = g.revision()
+			norm := codec.LoginRegisterPAT{Info: normInfo(v.Info), Revision: v.Revision, BindSecret: codec.NewSecret(nilIfEmpty(v.BindSecret.Bytes())),
+				Token: codec.NewSecret(nilIfEmpty(v.Token.Bytes())), Context: nilIfEmpty(v.Context)}
+			api, encode := loginRegisterPATAPI, refcodec.EncodeLoginRegisterPAT
+			if v.Revision == codec.RevisionBindSecret {
+				api, encode = loginPATSecretAPI, refcodec.EncodeLoginRegisterPATSecret
+			}
+			checkBuilt(t, api, v, rawPAT(v), norm, func() ([]byte, error) { return encode(refconv.ToRefPAT(v)) })
 		default:
 			v := codec.LoginReply{UserID: g.u32(), Session: g.maybeZero64(), ServerProtocol: g.version(), ServerVersion: g.text()}
 			norm := v
@@ -54,12 +64,13 @@ func normInfo(c codec.ClientVersionInfo) codec.ClientVersionInfo {
 }
 
 // tooLong reports whether err is one of the rules a raw encoding cannot
-// show: a field longer than its u8 length can say, or a revision other
-// than the one the body's version selects (a decoder reads the raw bytes
-// in the revision it is told).
+// show: a field longer than its u8 length can say, a revision other than
+// the one the body's version selects, or a bind secret of another length
+// than the revision's (a decoder reads the raw bytes in the revision it is
+// told, taking 32 bytes or none for the secret).
 func tooLong(err error) bool {
 	var ce *codec.Error
-	return errors.As(err, &ce) && (ce.Err == codec.ErrLength && ce.Want == "len <= 255" || ce.Rule == "body.revision.version")
+	return errors.As(err, &ce) && (ce.Err == codec.ErrLength && ce.Want == "len <= 255" || ce.Rule == "body.revision.version" || ce.Field == "bind_secret")
 }
 
 // checkBuilt holds a built body to the encode/decode contract. raw is its

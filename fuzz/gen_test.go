@@ -102,6 +102,28 @@ func (g gen) operation() codec.Operation {
 	return codec.Operation(g.u8())
 }
 
+// revision returns a login body's revision and bind secret, drawn after
+// its other fields so that a seed written before revisions stays the
+// 0.11.0 body it was: the 0.11.0 layout without a secret (a 0 byte, or
+// none left), the 0.11.1 layout with 32 bytes, the 0.11.0 layout with a
+// secret, or the 0.11.1 layout with a secret of 0..39 bytes.
+func (g gen) revision() (codec.Revision, codec.Secret) {
+	var n int
+	switch g.u8() % 4 {
+	case 0:
+		return codec.RevisionBase, codec.Secret{}
+	case 1:
+		n = codec.BindSecretLen
+	case 2:
+		secret, _ := g.c.GetNBytes(1 + int(g.u8()%40))
+		return codec.RevisionBase, codec.NewSecret(secret)
+	default:
+		n = int(g.u8() % 40)
+	}
+	secret, _ := g.c.GetNBytes(n)
+	return codec.RevisionBindSecret, codec.NewSecret(secret)
+}
+
 func (g gen) info() codec.ClientVersionInfo {
 	return codec.ClientVersionInfo{Protocol: g.version(), SDKName: g.text(), SDKVersion: g.text()}
 }

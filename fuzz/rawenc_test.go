@@ -22,13 +22,16 @@ func rawInfo(dst []byte, c codec.ClientVersionInfo) []byte {
 	return rawText8(rawText8(dst, c.SDKName), c.SDKVersion)
 }
 
+// rawLogin and rawPAT write the bind secret after the ClientVersionInfo
+// whatever the revision: an empty one is the 0.11.0 layout.
 func rawLogin(l codec.LoginRegister) []byte {
-	dst := rawText8(rawText8(rawInfo(nil, l.Info), l.Username), l.Password.Bytes())
-	return rawText32(dst, l.Context)
+	dst := append(rawInfo(nil, l.Info), l.BindSecret.Bytes()...)
+	return rawText32(rawText8(rawText8(dst, l.Username), l.Password.Bytes()), l.Context)
 }
 
 func rawPAT(l codec.LoginRegisterPAT) []byte {
-	return rawText32(rawText8(rawInfo(nil, l.Info), l.Token.Bytes()), l.Context)
+	dst := append(rawInfo(nil, l.Info), l.BindSecret.Bytes()...)
+	return rawText32(rawText8(dst, l.Token.Bytes()), l.Context)
 }
 
 func rawReply(l codec.LoginReply) []byte {
