@@ -24,7 +24,7 @@ func FuzzBuildBodies(f *testing.F) {
 		switch g.u8() % 4 {
 		case 0:
 			v := g.info()
-			checkBuilt(t, clientInfoAPI, v, rawInfo(nil, v), normInfo(v), func() ([]byte, error) {
+			checkBuilt(t, clientInfoAPI, v, rawInfo(nil, v), false, normInfo(v), func() ([]byte, error) {
 				return refcodec.EncodeClientVersionInfo(refconv.ToRefInfo(v))
 			})
 		case 1:
@@ -36,7 +36,7 @@ func FuzzBuildBodies(f *testing.F) {
 			if v.Revision == codec.RevisionBindSecret {
 				api, encode = loginSecretAPI, refcodec.EncodeLoginRegisterSecret
 			}
-			checkBuilt(t, api, v, rawLogin(v), norm, func() ([]byte, error) { return encode(refconv.ToRefLogin(v)) })
+			checkBuilt(t, api, v, rawLogin(v), misLaid(v.Info, v.Revision, v.BindSecret), norm, func() ([]byte, error) { return encode(refconv.ToRefLogin(v)) })
 		case 2:
 			v := codec.LoginRegisterPAT{Info: g.info(), Token: codec.NewSecret(g.text()), Context: g.text()}
 			v.Revision, v.BindSecret = g.revision()
@@ -46,13 +46,13 @@ func FuzzBuildBodies(f *testing.F) {
 			if v.Revision == codec.RevisionBindSecret {
 				api, encode = loginPATSecretAPI, refcodec.EncodeLoginRegisterPATSecret
 			}
-			checkBuilt(t, api, v, rawPAT(v), norm, func() ([]byte, error) { return encode(refconv.ToRefPAT(v)) })
+			checkBuilt(t, api, v, rawPAT(v), misLaid(v.Info, v.Revision, v.BindSecret), norm, func() ([]byte, error) { return encode(refconv.ToRefPAT(v)) })
 		default:
 			v := codec.LoginReply{UserID: g.u32(), Session: g.maybeZero64(), ServerProtocol: g.version(), ServerVersion: g.text()}
 			norm := v
 			norm.ServerVersion = nilIfEmpty(v.ServerVersion)
 			checkLoginReplyFrame(t, v)
-			checkBuilt(t, loginReplyAPI, v, rawReply(v), norm, func() ([]byte, error) {
+			checkBuilt(t, loginReplyAPI, v, rawReply(v), false, norm, func() ([]byte, error) {
 				return refcodec.EncodeLoginReply(refconv.ToRefReply(v))
 			})
 		}
@@ -63,19 +63,33 @@ func normInfo(c codec.ClientVersionInfo) codec.ClientVersionInfo {
 	return codec.ClientVersionInfo{Protocol: c.Protocol, SDKName: nilIfEmpty(c.SDKName), SDKVersion: nilIfEmpty(c.SDKVersion)}
 }
 
-// tooLong reports whether err is one of the rules a raw encoding cannot
-// show: a field longer than its u8 length can say, a revision other than
-// the one the body's version selects, or a bind secret of another length
-// than the revision's (a decoder reads the raw bytes in the revision it is
-// told, taking 32 bytes or none for the secret).
+// tooLong reports whether err is the one rule a raw encoding cannot show:
+// a field longer than its u8 length can say.
 func tooLong(err error) bool {
 	var ce *codec.Error
-	return errors.As(err, &ce) && (ce.Err == codec.ErrLength && ce.Want == "len <= 255" || ce.Rule == "body.revision.version" || ce.Field == "bind_secret")
+	return errors.As(err, &ce) && ce.Err == codec.ErrLength && ce.Want == "len <= 255"
+}
+
+// misLaid reports whether a login body with a valid ClientVersionInfo is
+// not laid out as its revision's decoder reads it: its revision is not the
+// one its version selects, or its bind secret is not the revision's length
+// (32 bytes, or none). The raw bytes of such a body cannot show the
+// encoder's error (the decoder takes the caller's word for the revision,
+// and takes 32 bytes or none for the secret), so the encoder's error must
+// be that rule itself, at the revision or the bind secret.
+func misLaid(info codec.ClientVersionInfo, rev codec.Revision, secret codec.Secret) bool {
+	want := 0
+	if rev == codec.RevisionBindSecret {
+		want = codec.BindSecretLen
+	}
+	return info.Validate() == nil && (rev != codec.RevisionOf(info.Protocol) || secret.Len() != want)
 }
 
 // checkBuilt holds a built body to the encode/decode contract. raw is its
-// fields written without checks; norm is v as a decoder returns it.
-func checkBuilt[T any](t *testing.T, api bodyAPI[T], v T, raw []byte, norm T, ref func() ([]byte, error)) {
+// fields written without checks; norm is v as a decoder returns it;
+// misLaid says the raw bytes are not in the layout the body's revision
+// reads (see misLaid).
+func checkBuilt[T any](t *testing.T, api bodyAPI[T], v T, raw []byte, misLaid bool, norm T, ref func() ([]byte, error)) {
 	out, err := api.appendTo(v, append([]byte(nil), prefix...))
 	sameErr(t, api.name+": Validate against AppendBinary", api.validate(v), err)
 	refOut, refErr := ref()
@@ -85,11 +99,20 @@ func checkBuilt[T any](t *testing.T, api bodyAPI[T], v T, raw []byte, norm T, re
 	if err != nil {
 		checkErr(t, err, api.encodedLen(v))
 		checkUnchanged(t, api.name, out)
-		if !tooLong(err) {
+		var ce *codec.Error
+		switch {
+		case misLaid:
+			if !errors.As(err, &ce) || ce.Field != "revision" && ce.Field != "bind_secret" {
+				t.Fatalf("%s: the body is not laid out as its revision, and AppendBinary says %v, want the revision or bind_secret rule", api.name, err)
+			}
+		case !tooLong(err):
 			_, perr := api.parse(raw)
 			sameErr(t, api.name+": Parse of the raw fields against AppendBinary", perr, err)
 		}
 		return
+	}
+	if misLaid {
+		t.Fatalf("%s: AppendBinary encoded a body not laid out as its revision", api.name)
 	}
 	checkAppended(t, api.name, out, raw)
 	if n := api.encodedLen(v); n != len(raw) {

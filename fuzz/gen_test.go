@@ -104,9 +104,10 @@ func (g gen) operation() codec.Operation {
 
 // revision returns a login body's revision and bind secret, drawn after
 // its other fields so that a seed written before revisions stays the
-// 0.11.0 body it was: the 0.11.0 layout without a secret (a 0 byte, or
-// none left), the 0.11.1 layout with 32 bytes, the 0.11.0 layout with a
-// secret, or the 0.11.1 layout with a secret of 0..39 bytes.
+// 0.11.0 body it was. By the first byte modulo 4: the 0.11.0 layout
+// without a secret (0, or no byte left), the 0.11.1 layout with 32 bytes,
+// the 0.11.0 layout with a secret of 1..40 bytes, or the 0.11.1 layout
+// with a secret of 0..39 bytes.
 func (g gen) revision() (codec.Revision, codec.Secret) {
 	var n int
 	switch g.u8() % 4 {

@@ -9,8 +9,8 @@
 // code. (go-cmp's AllowUnexported of every struct type met is the same
 // exporter as Exporter of all types, so only the latter is printed with.)
 //
-// It is a package of its own because leakcheck is imported by the tests of
-// the product packages (codec, lifecycle, lifecycle/tcp), which must import
-// only the standard library: an importer's go.sum would otherwise grow.
-// Only fuzz/, props/ and internal/ tests import this one.
+// Its tests are apart from leakcheck's because leakcheck is imported by
+// the tests of the product packages (codec, lifecycle, lifecycle/tcp),
+// which import only the standard library. Nothing imports this package;
+// fuzz/'s FuzzSecretPrinting prints with the same printers.
 package reflectprint
