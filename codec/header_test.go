@@ -80,6 +80,10 @@ func TestPutRequestHeader(t *testing.T) {
 	assert.ErrorIs(t, codec.PutRequestHeader(frame, bad), codec.ErrField)
 	assert.Equal(t, before, frame, "an invalid header writes nothing")
 	assert.ErrorIs(t, codec.PutRequestHeader(frame[:255], h), codec.ErrTruncated)
+	// The bounds themselves are frames: a header alone, and the largest
+	// frame (untouched past its header, so its pages are never written).
+	require.NoError(t, codec.PutRequestHeader(make([]byte, codec.HeaderSize), h))
+	require.NoError(t, codec.PutRequestHeader(make([]byte, codec.MaxFrameSize), h))
 	var ce *codec.Error
 	require.ErrorAs(t, codec.PutRequestHeader(make([]byte, codec.MaxFrameSize+1), h), &ce)
 	assert.Equal(t, codec.FieldSize, ce.Field)
@@ -129,6 +133,9 @@ func TestReadFrameHeaderBody(t *testing.T) {
 	assert.ErrorIs(t, err, codec.ErrFrameTooLarge)
 	assert.Nil(t, got)
 	assert.Equal(t, len(big)-codec.HeaderSize, r.Len(), "no byte of the body was read")
+	got, err = codec.ReadFrameBody(r, &h, nil, len(big))
+	require.NoError(t, err, "a frame of exactly the limit")
+	assert.Equal(t, body, got)
 
 	bad := bytes.Clone(frame)
 	bad[48] = 1 // size 1: the frame cannot be delimited
@@ -136,3 +143,50 @@ func TestReadFrameHeaderBody(t *testing.T) {
 	_, err = codec.ReadFrameHeader(bytes.NewReader(bad), &h)
 	assert.ErrorIs(t, err, codec.ErrSize, "size 1")
 }
+
+// TestReadFrameBodyRoom: the body is appended after dst's bytes, into dst's
+// own array when it has exactly the room (no allocation) and into a new one
+// when it has less, whatever dst's length; a frame that is a header alone
+// reads nothing more from the stream.
+func TestReadFrameBodyRoom(t *testing.T) {
+	ok := codec.ReplyHeader{Client: client5, Request: 3, Operation: codec.OperationNonReplicated}
+	body := []byte("fifteen bytes..")
+	frame, err := codec.AppendReplyFrame(nil, ok, body)
+	require.NoError(t, err)
+	var h codec.Header
+	_, err = codec.ReadFrameHeader(bytes.NewReader(frame), &h)
+	require.NoError(t, err)
+	r := bytes.NewReader(frame[codec.HeaderSize:])
+	for _, c := range []struct{ len, cap int }{{10, 20}, {10, 25}, {0, 14}, {0, 15}} {
+		r.Reset(frame[codec.HeaderSize:])
+		dst := append(make([]byte, 0, c.cap), bytes.Repeat([]byte("d"), c.len)...)
+		got, err := codec.ReadFrameBody(r, &h, dst, codec.MaxFrameSize)
+		require.NoError(t, err, "len %d cap %d", c.len, c.cap)
+		assert.Equal(t, append(bytes.Repeat([]byte("d"), c.len), body...), got, "len %d cap %d", c.len, c.cap)
+		if c.len+len(body) <= c.cap {
+			assert.Equal(t, &dst[:1][0], &got[0], "len %d cap %d: dst had the room, so its array holds the body", c.len, c.cap)
+		}
+	}
+	exact := make([]byte, 4, 4+len(body))
+	allocs := testing.AllocsPerRun(100, func() {
+		r.Reset(frame[codec.HeaderSize:])
+		sinkBytes, sinkErr = codec.ReadFrameBody(r, &h, exact, codec.MaxFrameSize)
+	})
+	require.NoError(t, sinkErr)
+	assert.Zero(t, allocs, "a dst with exactly the room")
+
+	bare, err := codec.AppendReplyFrame(nil, ok, nil)
+	require.NoError(t, err)
+	_, err = codec.ReadFrameHeader(bytes.NewReader(bare), &h)
+	require.NoError(t, err)
+	var reads countingReader
+	got, err := codec.ReadFrameBody(&reads, &h, []byte("x"), codec.MaxFrameSize)
+	require.NoError(t, err)
+	assert.Equal(t, []byte("x"), got)
+	assert.Zero(t, reads.calls, "a frame without a body reads nothing past its header")
+}
+
+// countingReader counts its Reads and returns io.EOF to each.
+type countingReader struct{ calls int }
+
+func (c *countingReader) Read([]byte) (int, error) { c.calls++; return 0, io.EOF }

@@ -140,6 +140,10 @@ func TestLoginRevisionEncodeErrors(t *testing.T) {
 			wantErr(t, err, c.kind, c.field, c.off)
 			assert.Equal(t, []byte{1}, out)
 			assert.Equal(t, c.rule, codecError(t, err).Rule)
+			if c.field == "bind_secret" { // the length the revision wants
+				want := map[bool]string{true: "len == 32", false: "len == 0 (0.11.0 layout)"}[c.v.Revision == codec.RevisionBindSecret]
+				assert.Equal(t, want, codecError(t, err).Want)
+			}
 		})
 	}
 	pat := codec.LoginRegisterPAT{Info: bindValue().Info, Revision: codec.RevisionBindSecret, Token: codec.NewSecret([]byte("t"))}

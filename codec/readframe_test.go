@@ -142,3 +142,51 @@ func TestReadFrameDistrustsTheReader(t *testing.T) {
 		t.Errorf("a header cut at 100 bytes: err = %v, want io.ErrUnexpectedEOF", err)
 	}
 }
+
+// TestReadFrameExactRoom: a dst with exactly the room for the frame is
+// filled in place, with no allocation.
+func TestReadFrameExactRoom(t *testing.T) {
+	frame := pingFrame(t, []byte("body"))
+	r := bytes.NewReader(frame)
+	dst := make([]byte, 2, 2+len(frame))
+	allocs := testing.AllocsPerRun(100, func() {
+		r.Reset(frame)
+		sinkBytes, sinkErr = codec.ReadFrame(r, dst, codec.MaxFrameSize)
+	})
+	if sinkErr != nil || !bytes.Equal(sinkBytes[2:], frame) || &sinkBytes[0] != &dst[0] {
+		t.Fatalf("ReadFrame into a dst with exactly the room: %v; want the frame after dst's bytes, in dst's array", sinkErr)
+	}
+	if allocs != 0 {
+		t.Errorf("ReadFrame into a dst with exactly the room: %v allocations, want 0", allocs)
+	}
+}
+
+// TestReadFrameCountAfterProgress: a Read that claims more than it was
+// given is refused after bytes have arrived too, not only on the first
+// Read, where the bound is the whole buffer.
+func TestReadFrameCountAfterProgress(t *testing.T) {
+	frame := pingFrame(t, []byte("body"))
+	for _, at := range []int{1, 100, codec.HeaderSize + 1} {
+		r := &overclaimReader{src: frame, good: at}
+		f, err := codec.ReadFrame(r, []byte("x"), codec.MaxFrameSize)
+		if err == nil || string(f) != "x" {
+			t.Errorf("a Read claiming one byte more than it was given, after %d good bytes: %q, %v; want dst as it was and an error", at, f, err)
+		}
+	}
+}
+
+// overclaimReader gives the first good bytes of src one Read at a time,
+// then claims a count one more than the buffer it is given.
+type overclaimReader struct {
+	src  []byte
+	good int
+}
+
+func (o *overclaimReader) Read(p []byte) (int, error) {
+	if o.good == 0 {
+		return len(p) + 1, nil
+	}
+	n := copy(p[:1], o.src)
+	o.src, o.good = o.src[n:], o.good-n
+	return n, nil
+}
