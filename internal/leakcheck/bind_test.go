@@ -18,13 +18,7 @@ func leakBindSecret(bind []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	m := NewMatcher(bind)
-	for name, v := range hs {
-		if where := m.In(name, PrintForms(v)); where != "" {
-			return where, nil
-		}
-	}
-	return "", nil
+	return shownIn(hs, bind), nil
 }
 
 // TestLeakBindSecret: a bind secret of any bytes, text or not, shows in no

@@ -239,13 +239,19 @@ func Leak(secret []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return shownIn(hs, secret), nil
+}
+
+// shownIn returns where secret first shows in any printed form of the
+// holders hs, or "".
+func shownIn(hs map[string]any, secret []byte) string {
 	m := NewMatcher(secret)
 	for name, v := range hs {
 		if where := m.In(name, PrintForms(v)); where != "" {
-			return where, nil
+			return where
 		}
 	}
-	return "", nil
+	return ""
 }
 
 // In returns a description of the first of forms (the value name printed,
